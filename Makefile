@@ -1,0 +1,41 @@
+# Two commands do all set-up: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# torch is pinned here (a CPU build); a bare `torch` requirement would pull a multi-GB CUDA build.
+TORCH_PIN := torch==2.13.0
+
+.PHONY: run test lint bench screenshots clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q $(TORCH_PIN)
+	$(BIN)/pip install -q -e '.[test,torch]'
+	touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(BIN)/attn-tui $(ARGS)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check attn_tui tests scripts
+
+# pytest exits 5 when it collects nothing; that is a failure here, never green.
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check attn_tui tests scripts
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python scripts/bench.py
+
+screenshots: $(VENV)/.installed-test
+	$(BIN)/python scripts/screenshots.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build dist *.egg-info

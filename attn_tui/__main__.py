@@ -1,0 +1,3 @@
+from attn_tui.cli import main
+
+raise SystemExit(main())

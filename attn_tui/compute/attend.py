@@ -1,0 +1,150 @@
+"""Scaled dot-product attention, one stage at a time, as the chapter tabulates it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from attn_tui.compute.backend import namespace, resolve_dtype, to_backend, to_numpy
+from attn_tui.compute.softmax import entropy_bits, softmax
+
+MASKS = ("none", "causal", "causal-after")
+
+MASK_WORDS = {
+    "none": "no mask: every query sees every key",
+    "causal": "causal: mask, then softmax (rows sum to 1)",
+    "causal-after": "causal-after: softmax, then zero the future (mass is lost)",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Steps:
+    """Every stage of attention for each query, as numpy arrays.
+
+    Shapes for a query matrix Q (T_q x d) against K (T_k x d) and V (T_k x d_v):
+    ``scores``, ``scaled``, ``masked``, ``exp``, ``weights``, ``blocked``: (T_q, T_k);
+    ``row_sums``, ``entropy``, ``max_entropy``: (T_q,); ``output``: (T_q, d_v).
+    A 1-D query drops the T_q axis; a batch (B x T x d) adds a leading B axis.
+    """
+
+    scores: np.ndarray  # q . k
+    scaled: np.ndarray  # q . k / sqrt(d_k), or q . k when scale is off
+    masked: np.ndarray  # scaled with -inf where a key is blocked
+    exp: np.ndarray  # exp of the scores the softmax sees (before normalising)
+    weights: np.ndarray  # alpha
+    row_sums: np.ndarray
+    output: np.ndarray  # zeta = sum_j alpha_j v_j
+    entropy: np.ndarray  # bits
+    blocked: np.ndarray  # True where the mask hides a key from a query
+    max_entropy: np.ndarray  # log2 of the number of keys a query may see
+    values: np.ndarray = field(repr=False)
+    d_k: int = 0
+    mask: str = "none"
+    scale: bool = True
+    backend: str = "numpy"
+    dtype: str = "float64"
+
+    @property
+    def scale_factor(self) -> float:
+        return math.sqrt(self.d_k) if self.scale else 1.0
+
+    @property
+    def lost(self) -> np.ndarray:
+        """Probability mass thrown away per query (non-zero only in causal-after)."""
+        return 1.0 - self.row_sums
+
+    def contributions(self, query: int = 0) -> np.ndarray:
+        """alpha_j * v_j for one query: (T_k, d_v); their column sums are the output."""
+        w = self.weights if self.weights.ndim == 1 else self.weights[query]
+        return w[:, None] * self.values
+
+
+def _check(name: str, x: Any, xp: Any) -> None:
+    if not bool(xp.all(xp.isfinite(x))):
+        raise ValueError(f"{name} contains a value that is not a finite number (nan or inf)")
+
+
+def attend(
+    q: Any,
+    k: Any,
+    v: Any,
+    *,
+    mask: str = "none",
+    scale: bool = True,
+    backend: str = "numpy",
+    dtype: str = "float64",
+    device: Any = None,
+) -> Steps:
+    """Run attention of queries ``q`` over keys ``k`` and values ``v``, keeping every stage.
+
+    ``mask``: ``"none"``; ``"causal"`` hides keys after the query (j > i) before the softmax,
+    so rows still sum to 1; ``"causal-after"`` applies the softmax first and then zeroes those
+    cells, the wrong order, whose rows sum to less than 1.
+    """
+    if mask not in MASKS:
+        raise ValueError(f"unknown mask {mask!r}; choose one of: {', '.join(MASKS)}")
+    xp = namespace(backend)
+    dt = resolve_dtype(xp, dtype)
+    Q, K, V = (to_backend(xp, a, dt, device) for a in (q, k, v))
+    single = Q.ndim == 1
+    if single:
+        Q = xp.reshape(Q, (1, Q.shape[0]))
+    if Q.ndim not in (2, 3) or K.ndim not in (2, 3) or V.ndim not in (2, 3):
+        raise ValueError(
+            f"expected Q as (d,), (T, d) or (B, T, d) and K, V as (T, d) or (B, T, d); "
+            f"got Q {tuple(Q.shape)}, K {tuple(K.shape)}, V {tuple(V.shape)}"
+        )
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError(
+            f"Q and K must have the same width d_k: Q is {tuple(Q.shape)}, K is {tuple(K.shape)}"
+        )
+    if K.shape[-2] != V.shape[-2]:
+        raise ValueError(
+            f"K and V need one row per key: K is {tuple(K.shape)}, V is {tuple(V.shape)}"
+        )
+    if Q.shape[-1] == 0 or K.shape[-2] == 0:
+        raise ValueError("need at least one key and a width d_k of at least 1")
+    for name, a in (("Q", Q), ("K", K), ("V", V)):
+        _check(name, a, xp)
+
+    d_k = int(Q.shape[-1])
+    scores = xp.matmul(Q, xp.matrix_transpose(K))
+    scaled = scores / math.sqrt(d_k) if scale else scores
+    t_q, t_k = int(scores.shape[-2]), int(scores.shape[-1])
+
+    # top-left aligned, like torch's is_causal: query i may see keys j <= i
+    rows = xp.reshape(xp.arange(t_q), (t_q, 1))
+    cols = xp.reshape(xp.arange(t_k), (1, t_k))
+    blocked = (cols > rows) if mask != "none" else xp.zeros((t_q, t_k), dtype=xp.bool)
+    neg_inf = xp.asarray(-math.inf, dtype=dt, device=device)
+    masked = xp.where(blocked, neg_inf, scaled)
+
+    with np.errstate(over="ignore"):  # the exp column may overflow on purpose; alpha never does
+        if mask == "causal-after":
+            exp = xp.exp(scaled)
+            weights = xp.where(blocked, xp.zeros_like(scaled), softmax(scaled))
+        else:
+            exp = xp.exp(masked)
+            weights = softmax(masked)
+    row_sums = xp.sum(weights, axis=-1)
+    output = xp.matmul(weights, V)
+    entropy = entropy_bits(weights)
+    allowed = xp.sum(xp.astype(~blocked, dt), axis=-1)
+    max_entropy = xp.log2(xp.where(allowed > 0, allowed, xp.ones_like(allowed)))
+
+    arrays = dict(
+        scores=scores, scaled=scaled, masked=masked, exp=exp, weights=weights,
+        row_sums=row_sums, output=output, entropy=entropy,
+    )
+    out = {name: to_numpy(a) for name, a in arrays.items()}
+    out["blocked"] = np.broadcast_to(to_numpy(blocked), out["weights"].shape)
+    out["max_entropy"] = np.broadcast_to(to_numpy(max_entropy), out["row_sums"].shape)
+    if single:
+        out = {name: a[0] for name, a in out.items()}
+    return Steps(
+        **out, values=to_numpy(V), d_k=d_k, mask=mask, scale=bool(scale),
+        backend=backend, dtype=dtype,
+    )

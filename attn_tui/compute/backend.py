@@ -1,0 +1,90 @@
+"""Pick an array namespace by name and move arrays in and out of it.
+
+torch and array-api-strict are imported only when asked for, so the numpy path never loads them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+BACKENDS = ("numpy", "torch", "array_api_strict")
+DTYPES = ("float64", "float32", "float16", "bfloat16")
+# dtypes every backend offers; float16/bfloat16 are a torch-only extra for the precision lab
+STANDARD_DTYPES = ("float64", "float32")
+
+INSTALL_TORCH = "torch is not installed; install it with: pip install 'attn-tui[torch]'"
+
+
+class BackendUnavailable(RuntimeError):
+    """The backend was asked for but its library is not installed."""
+
+
+def namespace(backend: str = "numpy") -> Any:
+    """The Array API namespace for ``backend`` (wrapped by array-api-compat where needed)."""
+    if backend == "numpy":
+        import array_api_compat.numpy as xp
+
+        return xp
+    if backend == "torch":
+        try:
+            import torch  # noqa: F401
+        except ImportError as exc:
+            raise BackendUnavailable(INSTALL_TORCH) from exc
+        import array_api_compat.torch as xp
+
+        return xp
+    if backend == "array_api_strict":
+        try:
+            import array_api_strict as xp
+        except ImportError as exc:
+            raise BackendUnavailable(
+                "array-api-strict is not installed; install it with: pip install array-api-strict"
+            ) from exc
+        return xp
+    raise ValueError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS[:2])}")
+
+
+def torch_available() -> bool:
+    """True when torch can be imported (checked without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("torch") is not None
+
+
+def resolve_dtype(xp: Any, dtype: str) -> Any:
+    if dtype not in DTYPES:
+        raise ValueError(f"unknown dtype {dtype!r}; choose one of: {', '.join(DTYPES)}")
+    found = getattr(xp, dtype, None)
+    if found is None:
+        # float16 exists in numpy/torch but is not in the standard; bfloat16 only in torch
+        raise ValueError(f"dtype {dtype} is not available on this backend")
+    return found
+
+
+def to_backend(xp: Any, x: Any, dtype: Any, device: Any = None) -> Any:
+    """Convert nested lists, numpy arrays or another library's arrays into ``xp``."""
+    import array_api_compat
+
+    if array_api_compat.is_array_api_obj(x) and array_api_compat.array_namespace(x) is xp:
+        return xp.asarray(x, dtype=dtype, device=device)
+    x = to_numpy(x)
+    if x.dtype.kind not in "fiub":
+        raise ValueError(f"expected numbers, got an array of {x.dtype}")
+    return xp.asarray(x, dtype=dtype, device=device)
+
+
+def to_numpy(x: Any) -> np.ndarray:
+    """A numpy copy of any array (torch tensors are detached and moved to the CPU first)."""
+    if isinstance(x, np.ndarray):
+        return x
+    mod = type(x).__module__
+    if mod.startswith("torch"):
+        x = x.detach().cpu()
+        if str(x.dtype) == "torch.bfloat16":  # numpy has no bfloat16
+            x = x.float()
+        return x.numpy()
+    if mod.startswith("array_api_strict"):
+        return np.asarray(x._array)
+    return np.asarray(x)

@@ -1,0 +1,67 @@
+"""Every key attn-tui answers, gathered from the bindings themselves.
+
+The help screen and the README's keyboard reference are both made from this, so neither can
+drift from what the keys really do.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+KEY_NAMES = {
+    "left_square_bracket": "[", "right_square_bracket": "]", "less_than_sign": "<",
+    "greater_than_sign": ">", "question_mark": "?", "plus": "+", "minus": "-",
+    "equals_sign": "=", "asterisk": "*", "slash": "/", "escape": "Esc", "enter": "Enter",
+    "pageup": "PgUp", "pagedown": "PgDn", "up": "↑", "down": "↓", "left": "←", "right": "→",
+    "home": "Home", "end": "End", "tab": "Tab",
+}
+
+
+def key_label(keys: str) -> str:
+    out = []
+    for key in keys.split(","):
+        key = key.strip()
+        if key.startswith("ctrl+"):
+            out.append("ctrl+" + KEY_NAMES.get(key[5:], key[5:]))
+        else:
+            out.append(KEY_NAMES.get(key, key))
+    return " ".join(out)
+
+
+def sections() -> list[tuple[str, list[tuple[str, str]]]]:
+    """(section title, [(keys, what they do)]) for every place keys are bound."""
+    from attn_tui.app import AttnApp
+    from attn_tui.screens.workbench_screen import WorkbenchScreen
+    from attn_tui.widgets.dims_bar import DimsBar
+    from attn_tui.widgets.grid_view import GridView
+    from attn_tui.widgets.matrix_editor import MatrixEditor
+
+    def rows(bindings) -> list[tuple[str, str]]:
+        seen: dict[str, str] = {}
+        for b in bindings:
+            if isinstance(b, Binding) and b.description:
+                label = key_label(b.key)
+                seen[label] = b.description if label not in seen else seen[label]
+        return list(seen.items())
+
+    grid = rows(GridView.BINDINGS)
+    grid = [("↑↓←→ (h j k l)", "move the cursor")] + [r for r in grid if r[0] not in (
+        "↑ k", "↓ j", "← h", "→ l")]
+    editor = rows(MatrixEditor.BINDINGS) + [("0-9 - .", "start typing a new value"),
+                                            ("Esc", "cancel the edit, keep the old value")]
+    return [
+        ("Everywhere", rows(AttnApp.BINDINGS) + [("Tab / shift+Tab", "next / previous pane")]),
+        ("Workbench", rows(WorkbenchScreen.BINDINGS)),
+        ("In Q, K or V", editor),
+        ("In any table", grid),
+        ("In the dimensions bar", rows(DimsBar.BINDINGS) + [("← →", "choose T, d_k, d_v or seed")]),
+    ]
+
+
+def as_markdown() -> str:
+    out = []
+    for title, entries in sections():
+        out += [f"**{title}**", "", "| key | does |", "| --- | --- |"]
+        out += [f"| `{k}` | {d} |" for k, d in entries]
+        out.append("")
+    return "\n".join(out)

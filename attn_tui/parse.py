@@ -1,0 +1,84 @@
+"""Turn what a learner types into a cell value, or a message saying why not. Never eval.
+
+Accepted: a decimal (``0.25``, ``-3``, ``.5``), scientific notation (``1e-3``), a leading Unicode
+minus (``−2``), a simple fraction (``1/3``, ``-2/7``), a vulgar fraction (``½``) and digits of any
+script (full-width ``１２``, Arabic-Indic ``١٢``), all read as the same number an ASCII form would
+give. Refused, each with its own message: anything else, nan and inf, ``|x| > 1e6``, a non-zero
+number so small it rounds to 0, an empty cell, and anything over 64 characters.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+MAX_ABS = 1e6
+MAX_LEN = 64
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER_RE = re.compile(rf"^{_NUMBER}$")
+_FRACTION_RE = re.compile(rf"^({_NUMBER})/({_NUMBER})$")
+_MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"}
+
+
+@dataclass(frozen=True)
+class Parsed:
+    value: float | None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _shown(text: str, limit: int = 24) -> str:
+    """The input as it can be shown safely in one line: control characters escaped, cut short."""
+    safe = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
+
+
+def _normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).strip()
+    out = []
+    for ch in text:
+        if ch in _MINUS:
+            out.append("-")
+        elif ch == "\u2044":  # the fraction slash NFKC makes of ½
+            out.append("/")
+        elif not ch.isascii() and unicodedata.category(ch) == "Nd":
+            out.append(str(unicodedata.decimal(ch)))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _underflowed(token: str, value: float) -> bool:
+    mantissa = re.split(r"[eE]", token)[0]
+    return value == 0.0 and re.search(r"[1-9]", mantissa) is not None
+
+
+def parse_cell(text: str) -> Parsed:
+    if len(text) > MAX_LEN:
+        return Parsed(None, f"too long ({len(text):,} characters): type one number")
+    if not text.strip():
+        return Parsed(None, "empty: type a number (Escape keeps the old value)")
+    norm = _normalise(text)
+    if norm.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        return Parsed(None, f"'{_shown(text)}' is not allowed: cells take finite numbers only")
+    if _NUMBER_RE.match(norm):
+        value = float(norm)
+        parts = (norm,)
+    elif m := _FRACTION_RE.match(norm):
+        num, den = float(m.group(1)), float(m.group(2))
+        if den == 0:
+            return Parsed(None, f"'{_shown(text)}' divides by zero")
+        value = num / den
+        parts = (m.group(1), m.group(2))
+    else:
+        return Parsed(None, f"'{_shown(text)}' is not a number (try 0.5, -2, 1e-3 or 1/3)")
+    if not math.isfinite(value) or abs(value) > MAX_ABS:
+        return Parsed(None, f"'{_shown(text)}' is too large: keep |x| at most 1e6")
+    if any(_underflowed(p, float(p)) for p in parts):
+        return Parsed(None, f"'{_shown(text)}' is too small to store; type 0 for zero")
+    return Parsed(0.0 if value == 0 else value)

@@ -1,0 +1,34 @@
+"""Pick one of the worked examples to load into the workbench."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from attn_tui.presets import PRESETS
+
+CHOICES = [(name, p.title) for name, p in PRESETS.items()] + [
+    ("random", "seeded random: 6 tokens, width 4 (the seed is in the dimensions bar)")
+]
+
+
+class PresetModal(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape,q", "dismiss(None)", "Cancel")]
+    DEFAULT_CSS = """
+    PresetModal { align: center middle; }
+    PresetModal > Vertical { width: 72; max-width: 100%; height: auto; border: round $border;
+                             background: $surface; padding: 0 1; }
+    PresetModal OptionList { height: auto; border: none; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("[b]Load an example[/b]  (Enter loads, Escape cancels; u undoes)")
+            yield OptionList(*[Option(f"{n:<7} {t}", id=n) for n, t in CHOICES])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)

@@ -1,0 +1,279 @@
+"""The workbench: Q, K, V on the left; the stages for one query and all queries on the right."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from attn_tui import state
+from attn_tui.compute import BackendUnavailable, Steps, attend
+from attn_tui.compute.backend import INSTALL_TORCH
+from attn_tui.report.fmt import num, vec
+from attn_tui.state import Workspace
+from attn_tui.widgets.dims_bar import DimsBar
+from attn_tui.widgets.grid_view import GridView
+from attn_tui.widgets.heatmap import VIEW_TITLES, VIEWS, Heatmap
+from attn_tui.widgets.matrix_editor import MatrixEditor
+from attn_tui.widgets.status_line import StatusLine
+from attn_tui.widgets.step_table import StepTable
+
+HISTORY = 200
+
+
+class WorkbenchScreen(Screen):
+    BINDINGS = [
+        Binding("m", "cycle_mask", "Mask"),
+        Binding("s", "toggle_scale", "Scale"),
+        Binding("b", "toggle_backend", "Backend"),
+        Binding("f", "toggle_dtype", "float64/32", show=False),
+        Binding("v", "cycle_view", "Map view", show=False),
+        Binding("p", "pick_preset", "Presets"),
+        Binding("r", "random_fill", "Random", show=False),
+        Binding("R", "reset", "Reset", show=False),
+        Binding("u,ctrl+z", "undo", "Undo", show=False),
+        Binding("U,ctrl+y", "redo", "Redo", show=False),
+        Binding("right_square_bracket", "tokens(1)", "T+1", show=False),
+        Binding("left_square_bracket", "tokens(-1)", "T−1", show=False),
+        Binding("greater_than_sign", "width(1)", "d_k+1", show=False),
+        Binding("less_than_sign", "width(-1)", "d_k−1", show=False),
+        Binding("D", "focus_dims", "Dimensions", show=False),
+    ]
+
+    workspace: reactive[Workspace] = reactive(state.from_preset("one"), init=False)
+    view: reactive[str] = reactive("weights", init=False)
+
+    def __init__(self, workspace: Workspace, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.set_reactive(WorkbenchScreen.workspace, workspace)
+        self.steps: Steps | None = None
+        self._undo: list[Workspace] = []
+        self._redo: list[Workspace] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="α")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="inputs"):
+                yield MatrixEditor("Q", "Q  queries", id="editor-q")
+                yield MatrixEditor("K", "K  keys", id="editor-k")
+                yield MatrixEditor("V", "V  values", id="editor-v")
+            with VerticalScroll(id="results"):
+                with Vertical(id="steps-box", classes="pane"):
+                    yield StepTable(id="steps")
+                    yield Static(id="summary")
+                with Vertical(id="map-box", classes="pane"):
+                    yield Heatmap(id="heatmap")
+        yield DimsBar(id="dims")
+        yield StatusLine(id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "attn-tui"
+        self.sub_title = "workbench"
+        self._refresh_all()
+        self.query_one("#grid-q").focus()
+
+    # ---- state flows down
+    def watch_workspace(self, old: Workspace, new: Workspace) -> None:
+        self._refresh_all()
+
+    def watch_view(self) -> None:
+        if self.steps is not None:
+            self._show_map(self.workspace, self.steps)
+
+    def _compute(self, ws: Workspace) -> Steps:
+        return attend(ws.q, ws.k, ws.v, mask=ws.mask, scale=ws.scale, backend=ws.backend,
+                      dtype=ws.dtype)
+
+    def _refresh_all(self) -> None:
+        ws = self.workspace
+        try:
+            steps = self._compute(ws)
+        except (ValueError, BackendUnavailable) as exc:  # state is validated; belt and braces
+            self.notify(str(exc), title="Not computed", severity="error")
+            return
+        self.steps = steps
+        d_labels = [f"d{j + 1}" for j in range(ws.d_k)]
+        v_labels = [f"d{j + 1}" for j in range(ws.d_v)]
+        self.query_one("#editor-q", MatrixEditor).show(ws.q, ws.query_tokens, d_labels)
+        self.query_one("#editor-k", MatrixEditor).show(ws.k, ws.key_tokens, d_labels)
+        self.query_one("#editor-v", MatrixEditor).show(ws.v, ws.key_tokens, v_labels)
+        self._show_steps(ws, steps)
+        self._show_map(ws, steps)
+        self.query_one(DimsBar).show(T=ws.t_k, d_k=ws.d_k, d_v=ws.d_v, seed=ws.seed)
+        self.query_one(StatusLine).show(ws)
+
+    def _show_steps(self, ws: Workspace, steps: Steps) -> None:
+        i = ws.selected
+        box = self.query_one("#steps-box")
+        box.border_title = f"steps for query '{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})"
+        box.border_subtitle = "↑↓ in Q picks the query"
+        self.query_one(StepTable).show(steps, i, ws.key_tokens)
+        out = steps.output[i]
+        lines = [f"output ζ = {vec(out[:8])}{' …' if len(out) > 8 else ''}"]
+        lost = float(steps.lost[i])
+        if ws.mask == "causal-after" and lost > 5e-5:
+            lines.append(f"row sum {num(float(steps.row_sums[i]))}: {num(lost)} of the weight is "
+                         "lost, so α is no longer a distribution (softmax came before the mask)")
+        else:
+            lines.append(f"entropy {num(float(steps.entropy[i]))} bits of at most "
+                         f"{num(float(steps.max_entropy[i]))} (log₂ of the keys it may see)")
+        self.query_one("#summary", Static).update("\n".join(lines))
+
+    def _show_map(self, ws: Workspace, steps: Steps) -> None:
+        box = self.query_one("#map-box")
+        box.border_title = f"all queries: {VIEW_TITLES[self.view]}"
+        box.border_subtitle = "v: change view"
+        self.query_one(Heatmap).show(steps, ws.query_tokens, ws.key_tokens, self.view)
+
+    # ---- changes: every one goes through here, so undo sees them all
+    def apply(self, new: Workspace, note: str | None = None) -> None:
+        if new == self.workspace:
+            return
+        self._undo.append(self.workspace)
+        del self._undo[:-HISTORY]
+        self._redo.clear()
+        self.workspace = new
+        if note:
+            self.notify(note, timeout=3)
+
+    @on(MatrixEditor.CellChanged)
+    def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
+        ws = state.set_cell(self.workspace, event.editor.matrix, event.row, event.col, event.value)
+        self.apply(ws)
+
+    @on(MatrixEditor.StructureRequested)
+    def _structure(self, event: MatrixEditor.StructureRequested) -> None:
+        ws, m = self.workspace, event.editor.matrix
+        ops = {
+            "add_row": lambda: state.add_row(ws, m),
+            "remove_row": lambda: state.remove_row(ws, m, event.row),
+            "add_col": lambda: state.add_column(ws, m),
+            "remove_col": lambda: state.remove_column(ws, m, event.col),
+        }
+        new = ops[event.op]()
+        if new == ws:
+            self.notify("That is already the smallest or largest this matrix can be.",
+                        severity="warning", timeout=3)
+        self.apply(new)
+
+    @on(MatrixEditor.RowSelected, "#editor-q")
+    def _query_picked(self, event: MatrixEditor.RowSelected) -> None:
+        self.select_query(event.row)
+
+    @on(GridView.CursorMoved, "#heatmap")
+    def _map_row_picked(self, event: GridView.CursorMoved) -> None:
+        self.select_query(event.row)
+
+    def select_query(self, row: int) -> None:
+        if 0 <= row < self.workspace.t_q and row != self.workspace.selected:
+            # choosing what to look at is not an edit: no undo entry
+            self.workspace = replace(self.workspace, selected=row)
+
+    @on(DimsBar.Changed)
+    def _dims(self, event: DimsBar.Changed) -> None:
+        ws = self.workspace
+        if event.field == "seed":
+            self.apply(replace(ws, seed=event.value))
+        elif event.field == "T":
+            self.apply(state.resize(ws, t=event.value))
+        elif event.field == "d_k":
+            self.apply(state.resize(ws, d_k=event.value))
+        else:
+            self.apply(state.resize(ws, d_v=event.value))
+
+    # ---- actions (the keys, the command palette and lessons all come here)
+    def action_cycle_mask(self) -> None:
+        self.apply(replace(self.workspace, mask=state.next_mask(self.workspace.mask)))
+
+    def action_set_mask(self, mask: str) -> None:
+        self.apply(replace(self.workspace, mask=mask))
+
+    def action_toggle_scale(self) -> None:
+        self.apply(replace(self.workspace, scale=not self.workspace.scale))
+
+    def action_toggle_dtype(self) -> None:
+        dtype = "float32" if self.workspace.dtype == "float64" else "float64"
+        self.apply(replace(self.workspace, dtype=dtype))
+
+    def action_cycle_view(self) -> None:
+        self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+
+    def action_toggle_backend(self) -> None:
+        if self.workspace.backend == "torch":
+            self.apply(replace(self.workspace, backend="numpy"))
+        else:
+            self.notify("Loading torch…", timeout=2)
+            self._load_torch()
+
+    def action_set_backend(self, backend: str) -> None:
+        if backend == "numpy":
+            self.apply(replace(self.workspace, backend="numpy"))
+        elif self.workspace.backend != "torch":
+            self._load_torch()
+
+    @work(thread=True, exclusive=True, group="backend")
+    def _load_torch(self) -> None:
+        from attn_tui.compute import namespace
+
+        try:
+            namespace("torch")
+        except BackendUnavailable:
+            self.app.call_from_thread(
+                self.notify, f"{INSTALL_TORCH}. Staying on numpy.", title="No torch",
+                severity="warning", timeout=8,
+            )
+            return
+        self.app.call_from_thread(self.apply, replace(self.workspace, backend="torch"))
+
+    def action_pick_preset(self) -> None:
+        from attn_tui.screens.preset_modal import PresetModal
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.load_preset(name)
+
+        self.app.push_screen(PresetModal(), chosen)
+
+    def load_preset(self, name: str) -> None:
+        ws = self.workspace
+        new = state.from_preset(name, seed=ws.seed)
+        self.apply(replace(new, backend=ws.backend, dtype=ws.dtype),
+                   note=f"Preset '{name}' loaded (u undoes)")
+
+    def action_random_fill(self) -> None:
+        ws = self.workspace
+        self.apply(state.random_workspace(ws.t_k, ws.d_k, ws.seed, like=ws),
+                   note=f"Random values, seed {ws.seed} (u undoes)")
+
+    def action_reset(self) -> None:
+        self.load_preset(self.workspace.preset)
+
+    def action_undo(self) -> None:
+        if not self._undo:
+            self.notify("Nothing to undo.", timeout=2)
+            return
+        self._redo.append(self.workspace)
+        self.workspace = self._undo.pop()
+
+    def action_redo(self) -> None:
+        if not self._redo:
+            self.notify("Nothing to redo.", timeout=2)
+            return
+        self._undo.append(self.workspace)
+        self.workspace = self._redo.pop()
+
+    def action_tokens(self, step: int) -> None:
+        self.apply(state.resize(self.workspace, t=self.workspace.t_k + step))
+
+    def action_width(self, step: int) -> None:
+        self.apply(state.resize(self.workspace, d_k=self.workspace.d_k + step))
+
+    def action_focus_dims(self) -> None:
+        self.query_one(DimsBar).focus()

@@ -1,0 +1,197 @@
+"""A table of numbers drawn with the Line API: only the rows and columns on screen are rendered.
+
+Row labels and the column header stay put while the cells scroll, so a 256 x 256 grid costs
+what the visible part costs. Subclasses say what a cell shows (`cell_text`) and how it looks
+(`cell_style`); the grid handles the cursor, scrolling and highlights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+class GridView(ScrollView, can_focus=True):
+    BINDINGS = [
+        Binding("up,k", "move(-1, 0)", "Up", show=False),
+        Binding("down,j", "move(1, 0)", "Down", show=False),
+        Binding("left,h", "move(0, -1)", "Left", show=False),
+        Binding("right,l", "move(0, 1)", "Right", show=False),
+        Binding("home", "jump(0)", "First column", show=False),
+        Binding("end", "jump(-1)", "Last column", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+    ]
+    COMPONENT_CLASSES = {
+        "grid--header", "grid--label", "grid--cursor", "grid--highlight", "grid--muted",
+        "grid--total",
+    }
+    DEFAULT_CSS = """
+    GridView { height: auto; max-height: 100%; scrollbar-size: 1 1; }
+    GridView > .grid--header { text-style: bold; color: $text-muted; }
+    GridView > .grid--label { color: $text-accent; }
+    GridView > .grid--cursor { text-style: reverse; }
+    GridView > .grid--highlight { text-style: bold underline; }
+    GridView > .grid--muted { color: $text-disabled; }
+    GridView > .grid--total { text-style: bold; }
+    """
+
+    class CursorMoved(Message):
+        def __init__(self, grid: GridView, row: int, col: int) -> None:
+            super().__init__()
+            self.grid, self.row, self.col = grid, row, col
+
+        @property
+        def control(self) -> GridView:
+            return self.grid
+
+    def __init__(self, *, cell_width: int = 8, label_width: int = 8, corner: str = "",
+                 fit_labels: int = 0, name: str | None = None, id: str | None = None,
+                 classes: str | None = None):
+        super().__init__(name=name, id=id, classes=classes)
+        self.fit_labels = fit_labels  # when set, labels get up to this many columns as needed
+        self.cell_width = cell_width
+        self.label_width = label_width
+        self.corner = corner
+        self.row_labels: Sequence[str] = ()
+        self.col_labels: Sequence[str] = ()
+        self.cursor_row = 0
+        self.cursor_col = 0
+        self.show_cursor = True
+        self.highlights: frozenset[tuple[int, int]] = frozenset()
+
+    # ---- data
+    @property
+    def n_rows(self) -> int:
+        return len(self.row_labels)
+
+    @property
+    def n_cols(self) -> int:
+        return len(self.col_labels)
+
+    def set_shape(self, row_labels: Sequence[str], col_labels: Sequence[str]) -> None:
+        self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
+        if self.fit_labels:
+            longest = max((len(t) for t in (*self.row_labels, self.corner)), default=0)
+            self.label_width = max(4, min(self.fit_labels, longest + 1))
+        self.virtual_size = Size(self.label_width + self.n_cols * self.cell_width, self.n_rows + 1)
+        self.cursor_row = min(self.cursor_row, max(0, self.n_rows - 1))
+        self.cursor_col = min(self.cursor_col, max(0, self.n_cols - 1))
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        self.refresh()
+
+    def set_highlights(self, cells: frozenset[tuple[int, int]]) -> None:
+        if cells != self.highlights:
+            self.highlights = cells
+            self.invalidate()
+
+    def cell_text(self, row: int, col: int) -> str:
+        return ""
+
+    def cell_style(self, row: int, col: int) -> Style | None:
+        return None
+
+    def row_label_style(self, row: int) -> Style:
+        return self.get_component_rich_style("grid--label")
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.n_rows + 1
+
+    # ---- drawing
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        label_w = min(self.label_width, width)
+        if y == 0:
+            head = self.get_component_rich_style("grid--header")
+            label = Segment(self.corner[:label_w].ljust(label_w), base + head)
+            cells = self._cells_strip(-1, scroll_x, width - label_w)
+            return Strip([label, *cells], width)
+        row = scroll_y + y - 1
+        if row >= self.n_rows:
+            return Strip.blank(width, base)
+        text = self.row_labels[row][: label_w - 1].ljust(label_w)
+        label = Segment(text, base + self.row_label_style(row))
+        return Strip([label, *self._cells_strip(row, scroll_x, width - label_w)], width)
+
+    def _cells_strip(self, row: int, scroll_x: int, room: int) -> list[Segment]:
+        if room <= 0:
+            return []
+        cw = self.cell_width
+        first = scroll_x // cw
+        last = min(self.n_cols, (scroll_x + room) // cw + 1)
+        base = self.rich_style
+        segs: list[Segment] = []
+        head = self.get_component_rich_style("grid--header")
+        cursor = self.get_component_rich_style("grid--cursor")
+        mark = self.get_component_rich_style("grid--highlight")
+        for col in range(first, last):
+            if row < 0:
+                segs.append(Segment(self.col_labels[col][: cw - 1].rjust(cw), base + head))
+                continue
+            style = base + (self.cell_style(row, col) or Style())
+            text = self.cell_text(row, col)
+            if (row, col) in self.highlights:
+                style += mark
+                text = "›" + text if len(text) < cw else text
+            if self.show_cursor and self.has_focus and (row, col) == (self.cursor_row,
+                                                                      self.cursor_col):
+                style += cursor
+            segs.append(Segment(text[-cw:].rjust(cw), style))
+        strip = Strip(segs).crop(scroll_x - first * cw, scroll_x - first * cw + room)
+        return list(strip.extend_cell_length(room, base))
+
+    # ---- cursor
+    def action_move(self, d_row: int, d_col: int) -> None:
+        self.move_cursor(self.cursor_row + d_row, self.cursor_col + d_col)
+
+    def action_jump(self, col: int) -> None:
+        self.move_cursor(self.cursor_row, 0 if col == 0 else self.n_cols - 1)
+
+    def action_page(self, direction: int) -> None:
+        step = max(1, self.scrollable_content_region.height - 2)
+        self.move_cursor(self.cursor_row + direction * step, self.cursor_col)
+
+    def move_cursor(self, row: int, col: int) -> None:
+        if not self.n_rows or not self.n_cols:
+            return
+        row = max(0, min(self.n_rows - 1, row))
+        col = max(0, min(self.n_cols - 1, col))
+        changed = (row, col) != (self.cursor_row, self.cursor_col)
+        self.cursor_row, self.cursor_col = row, col
+        self._scroll_to_cursor()
+        self.refresh()
+        if changed:
+            self.post_message(self.CursorMoved(self, row, col))
+
+    def _scroll_to_cursor(self) -> None:
+        region = self.scrollable_content_region
+        rows_visible = max(1, region.height - 1)
+        sx, sy = self.scroll_offset
+        if self.cursor_row < sy:
+            sy = self.cursor_row
+        elif self.cursor_row >= sy + rows_visible:
+            sy = self.cursor_row - rows_visible + 1
+        room = max(self.cell_width, region.width - self.label_width)
+        left = self.cursor_col * self.cell_width
+        if left < sx:
+            sx = left
+        elif left + self.cell_width > sx + room:
+            sx = left + self.cell_width - room
+        self.scroll_to(sx, sy, animate=False)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()

@@ -1,0 +1,95 @@
+"""Every query against every key: the weights shaded, each cell also showing its number."""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.style import Style
+from textual.color import Color
+
+from attn_tui.compute import Steps
+from attn_tui.report.fmt import num
+from attn_tui.widgets.grid_view import GridView
+
+VIEWS = ("weights", "scores", "masked")
+VIEW_TITLES = {
+    "weights": "weights α",
+    "scores": "scores (q·k, scaled)",
+    "masked": "softmax input (masked)",
+}
+
+
+class Heatmap(GridView):
+    DEFAULT_CSS = """
+    Heatmap { height: auto; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(cell_width=7, label_width=7, fit_labels=10, corner="q\\k", **kwargs)
+        self.steps: Steps | None = None
+        self.view = "weights"
+        self._matrix = np.zeros((0, 0))
+        self._extra = 0
+        self._hot = Color.parse("#1f6feb")
+        self._cold = Color.parse("#000000")
+
+    def on_mount(self) -> None:
+        self._theme_changed()
+        self.watch(self.app, "theme", lambda _: self._theme_changed(), init=False)
+
+    def _theme_changed(self) -> None:
+        theme = self.app.current_theme
+        self._hot = Color.parse(theme.primary)
+        self._cold = Color.parse(theme.background or ("#ffffff" if not theme.dark else "#000000"))
+        self.invalidate()
+
+    def show(self, steps: Steps, query_labels, key_labels, view: str | None = None) -> None:
+        self.steps = steps
+        if view is not None:
+            self.view = view
+        if self.view == "weights":
+            self._matrix = steps.weights
+        elif self.view == "scores":
+            self._matrix = steps.scaled
+        else:
+            self._matrix = steps.masked
+        extra = ["sum"] if self.view == "weights" else []
+        if self.view == "weights" and steps.mask == "causal-after":
+            extra.append("lost")
+        self._extra = len(extra)
+        finite = self._matrix[np.isfinite(self._matrix)]
+        self._lo = float(finite.min()) if finite.size else 0.0
+        self._hi = float(finite.max()) if finite.size else 1.0
+        self.set_shape(query_labels, (*key_labels, *extra))
+        self.invalidate()
+
+    def cell_text(self, row: int, col: int) -> str:
+        s = self.steps
+        if s is None:
+            return ""
+        n_keys = self._matrix.shape[1]
+        if col == n_keys:
+            return num(float(s.row_sums[row]))
+        if col == n_keys + 1:
+            lost = float(s.lost[row])
+            return "▼" + num(lost) if lost > 5e-5 else "0"
+        if s.blocked[row, col]:
+            return "-inf" if self.view == "masked" else "·"
+        return num(float(self._matrix[row, col]))
+
+    def cell_style(self, row: int, col: int) -> Style | None:
+        s = self.steps
+        n_keys = self._matrix.shape[1]
+        if s is None or col >= n_keys:
+            if col == n_keys and s is not None and abs(float(s.row_sums[row]) - 1) > 5e-5:
+                return Style(bold=True, underline=True)
+            return self.get_component_rich_style("grid--total")
+        if s.blocked[row, col]:
+            return self.get_component_rich_style("grid--muted")
+        x = float(self._matrix[row, col])
+        if self.view == "weights":
+            t = x
+        else:
+            span = self._hi - self._lo
+            t = (x - self._lo) / span if span > 0 else 0.5
+        bg = self._cold.blend(self._hot, max(0.0, min(1.0, t)))
+        return Style(bgcolor=bg.rich_color, color=bg.get_contrast_text(0.9).rich_color)

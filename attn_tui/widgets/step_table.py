@@ -1,0 +1,72 @@
+"""The stages of attention for one query, one row per key: q·k, ÷√d_k, exp, α and α·v."""
+
+from __future__ import annotations
+
+import math
+
+from rich.style import Style
+
+from attn_tui.compute import Steps
+from attn_tui.report.fmt import num
+from attn_tui.widgets.grid_view import GridView
+
+STAGES = ("q·k", "÷√d_k", "exp", "α")
+
+
+class StepTable(GridView):
+    DEFAULT_CSS = """
+    StepTable { height: auto; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(cell_width=9, label_width=7, fit_labels=10, corner="key", **kwargs)
+        self.steps: Steps | None = None
+        self.query = 0
+        self.show_cursor = True
+
+    def show(self, steps: Steps, query: int, key_labels: tuple[str, ...]) -> None:
+        self.steps, self.query = steps, query
+        d_v = steps.values.shape[1]
+        scaled = f"÷{math.sqrt(steps.d_k):.3g}" if steps.scale else "unscaled"
+        cols = ["q·k", scaled, "exp", "α"] + [f"α·v{j + 1}" for j in range(d_v)]
+        self.set_shape((*key_labels, "sum"), cols)
+        self.invalidate()
+
+    def _row(self, name: str):
+        a = getattr(self.steps, name)
+        return a[self.query] if a.ndim == 2 else a
+
+    def cell_text(self, row: int, col: int) -> str:
+        s = self.steps
+        if s is None:
+            return ""
+        total = row == len(self.row_labels) - 1
+        blocked = not total and bool(self._row("blocked")[row])
+        if total:
+            if col == 2:
+                return num(float(self._row("exp").sum()))
+            if col == 3:
+                return num(float(s.row_sums[self.query]))
+            if col >= 4:
+                return num(float(s.contributions(self.query)[:, col - 4].sum()))
+            return ""
+        if col == 0:
+            return num(float(self._row("scores")[row]))
+        if col == 1:
+            return num(float(self._row("scaled")[row]))
+        if col == 2:
+            if blocked and s.mask == "causal":
+                return "masked"
+            return num(float(self._row("exp")[row]))
+        if blocked:
+            return "· 0" if col == 3 else "·"
+        if col == 3:
+            return num(float(self._row("weights")[row]))
+        return num(float(s.contributions(self.query)[row, col - 4]))
+
+    def cell_style(self, row: int, col: int) -> Style | None:
+        if row == len(self.row_labels) - 1:
+            return self.get_component_rich_style("grid--total")
+        if self.steps is not None and bool(self._row("blocked")[row]) and col >= 2:
+            return self.get_component_rich_style("grid--muted")
+        return None
