@@ -41,7 +41,7 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         for b in bindings:
             if isinstance(b, Binding) and b.description:
                 label = key_label(b.key)
-                seen[label] = b.description if label not in seen else seen[label]
+                seen.setdefault(label, b.tooltip or b.description)
         return list(seen.items())
 
     grid = rows(GridView.BINDINGS)
@@ -56,6 +56,16 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("In any table", grid),
         ("In the dimensions bar", rows(DimsBar.BINDINGS) + [("← →", "choose T, d_k, d_v or seed")]),
     ]
+
+
+def as_text(width: int = 18) -> str:
+    """The reference as plain aligned text (the help screen shows this)."""
+    out = []
+    for title, entries in sections():
+        out += [title.upper()]
+        out += [f"  {k:<{width}}{d}" for k, d in entries]
+        out.append("")
+    return "\n".join(out)
 
 
 def as_markdown() -> str:

@@ -56,10 +56,15 @@ class Steps:
         """Probability mass thrown away per query (non-zero only in causal-after)."""
         return 1.0 - self.row_sums
 
-    def contributions(self, query: int = 0) -> np.ndarray:
+    def contributions(self, query: int = 0, batch: int | None = None) -> np.ndarray:
         """alpha_j * v_j for one query: (T_k, d_v); their column sums are the output."""
-        w = self.weights if self.weights.ndim == 1 else self.weights[query]
-        return w[:, None] * self.values
+        w, v = self.weights, self.values
+        if batch is not None:
+            w = w[batch]
+            v = v[batch] if v.ndim == 3 else v
+        if w.ndim == 2:
+            w = w[query]
+        return w[:, None] * v
 
 
 def _check(name: str, x: Any, xp: Any) -> None:
@@ -91,7 +96,7 @@ def attend(
     Q, K, V = (to_backend(xp, a, dt, device) for a in (q, k, v))
     single = Q.ndim == 1
     if single:
-        Q = xp.reshape(Q, (1, Q.shape[0]))
+        Q = xp.reshape(Q, (1, Q.shape[0]))  # one query row; its axis is dropped again at the end
     if Q.ndim not in (2, 3) or K.ndim not in (2, 3) or V.ndim not in (2, 3):
         raise ValueError(
             f"expected Q as (d,), (T, d) or (B, T, d) and K, V as (T, d) or (B, T, d); "
@@ -142,8 +147,9 @@ def attend(
     out = {name: to_numpy(a) for name, a in arrays.items()}
     out["blocked"] = np.broadcast_to(to_numpy(blocked), out["weights"].shape)
     out["max_entropy"] = np.broadcast_to(to_numpy(max_entropy), out["row_sums"].shape)
-    if single:
-        out = {name: a[0] for name, a in out.items()}
+    if single:  # drop the query axis, which is -2 for per-key stages and -1 for per-query ones
+        per_query = ("row_sums", "entropy", "max_entropy")
+        out = {name: (a[..., 0] if name in per_query else a[..., 0, :]) for name, a in out.items()}
     return Steps(
         **out, values=to_numpy(V), d_k=d_k, mask=mask, scale=bool(scale),
         backend=backend, dtype=dtype,

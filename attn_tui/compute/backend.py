@@ -43,7 +43,7 @@ def namespace(backend: str = "numpy") -> Any:
                 "array-api-strict is not installed; install it with: pip install array-api-strict"
             ) from exc
         return xp
-    raise ValueError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS[:2])}")
+    raise ValueError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
 
 
 def torch_available() -> bool:

@@ -36,4 +36,5 @@ def entropy_bits(p: Any, axis: int = -1) -> Any:
     xp = array_namespace(p)
     positive = p > 0
     logs = xp.log2(xp.where(positive, p, xp.ones_like(p)))
-    return -xp.sum(xp.where(positive, p * logs, xp.zeros_like(p)), axis=axis)
+    # 0.0 - x rather than -x: a one-hot row gives 0.0, not -0.0 (which prints as "-0.0000")
+    return 0.0 - xp.sum(xp.where(positive, p * logs, xp.zeros_like(p)), axis=axis)

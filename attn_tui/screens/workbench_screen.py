@@ -29,21 +29,30 @@ HISTORY = 200
 
 class WorkbenchScreen(Screen):
     BINDINGS = [
-        Binding("m", "cycle_mask", "Mask"),
-        Binding("s", "toggle_scale", "Scale"),
-        Binding("b", "toggle_backend", "Backend"),
-        Binding("f", "toggle_dtype", "float64/32", show=False),
-        Binding("v", "cycle_view", "Map view", show=False),
-        Binding("p", "pick_preset", "Presets"),
-        Binding("r", "random_fill", "Random", show=False),
-        Binding("R", "reset", "Reset", show=False),
-        Binding("u,ctrl+z", "undo", "Undo", show=False),
-        Binding("U,ctrl+y", "redo", "Redo", show=False),
-        Binding("right_square_bracket", "tokens(1)", "T+1", show=False),
-        Binding("left_square_bracket", "tokens(-1)", "T−1", show=False),
-        Binding("greater_than_sign", "width(1)", "d_k+1", show=False),
-        Binding("less_than_sign", "width(-1)", "d_k−1", show=False),
-        Binding("D", "focus_dims", "Dimensions", show=False),
+        Binding("m", "cycle_mask", "Mask",
+                tooltip="mask order: none → causal → causal-after"),
+        Binding("s", "toggle_scale", "Scale", tooltip="divide the scores by √d_k, or not"),
+        Binding("b", "toggle_backend", "Backend", tooltip="compute with numpy or torch"),
+        Binding("f", "toggle_dtype", "float64/32", show=False,
+                tooltip="precision: float64 or float32"),
+        Binding("v", "cycle_view", "Map view", show=False,
+                tooltip="map view: weights → scores → softmax input → outputs"),
+        Binding("p", "pick_preset", "Presets", tooltip="load an example from the course"),
+        Binding("r", "random_fill", "Random", show=False,
+                tooltip="fill Q, K, V with seeded random values (same seed, same values)"),
+        Binding("R", "reset", "Reset", show=False, tooltip="reload the current example"),
+        Binding("u,ctrl+z", "undo", "Undo", show=False, tooltip="undo the last change"),
+        Binding("U,ctrl+y", "redo", "Redo", show=False, tooltip="redo"),
+        Binding("right_square_bracket", "tokens(1)", "T+1", show=False,
+                tooltip="one more token"),
+        Binding("left_square_bracket", "tokens(-1)", "T−1", show=False,
+                tooltip="one token fewer"),
+        Binding("greater_than_sign", "width(1)", "d_k+1", show=False,
+                tooltip="widen Q and K by one dimension"),
+        Binding("less_than_sign", "width(-1)", "d_k−1", show=False,
+                tooltip="narrow Q and K by one dimension"),
+        Binding("D", "focus_dims", "Dimensions", show=False,
+                tooltip="go to the dimensions bar (T, d_k, d_v, seed)"),
     ]
 
     workspace: reactive[Workspace] = reactive(state.from_preset("one"), init=False)
@@ -204,6 +213,13 @@ class WorkbenchScreen(Screen):
 
     def action_cycle_view(self) -> None:
         self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+
+    def action_set_view(self, view: str) -> None:
+        if view in VIEWS:
+            self.view = view
+
+    def action_select_query(self, row: int) -> None:
+        self.select_query(row)
 
     def action_toggle_backend(self) -> None:
         if self.workspace.backend == "torch":

@@ -10,11 +10,12 @@ from attn_tui.compute import Steps
 from attn_tui.report.fmt import num
 from attn_tui.widgets.grid_view import GridView
 
-VIEWS = ("weights", "scores", "masked")
+VIEWS = ("weights", "scores", "masked", "output")
 VIEW_TITLES = {
     "weights": "weights α",
     "scores": "scores (q·k, scaled)",
     "masked": "softmax input (masked)",
+    "output": "outputs ζ, one row per query",
 }
 
 
@@ -50,8 +51,11 @@ class Heatmap(GridView):
             self._matrix = steps.weights
         elif self.view == "scores":
             self._matrix = steps.scaled
-        else:
+        elif self.view == "masked":
             self._matrix = steps.masked
+        else:
+            self._matrix = steps.output
+            key_labels = [f"d{j + 1}" for j in range(steps.output.shape[1])]
         extra = ["sum"] if self.view == "weights" else []
         if self.view == "weights" and steps.mask == "causal-after":
             extra.append("lost")
@@ -72,7 +76,7 @@ class Heatmap(GridView):
         if col == n_keys + 1:
             lost = float(s.lost[row])
             return "▼" + num(lost) if lost > 5e-5 else "0"
-        if s.blocked[row, col]:
+        if self.view != "output" and s.blocked[row, col]:
             return "-inf" if self.view == "masked" else "·"
         return num(float(self._matrix[row, col]))
 
@@ -83,11 +87,11 @@ class Heatmap(GridView):
             if col == n_keys and s is not None and abs(float(s.row_sums[row]) - 1) > 5e-5:
                 return Style(bold=True, underline=True)
             return self.get_component_rich_style("grid--total")
-        if s.blocked[row, col]:
+        if self.view != "output" and s.blocked[row, col]:
             return self.get_component_rich_style("grid--muted")
         x = float(self._matrix[row, col])
-        if self.view == "weights":
-            t = x
+        if self.view == "weights":  # shade against the largest weight so T = 64 still shows
+            t = x / self._hi if self._hi > 0 else 0.0
         else:
             span = self._hi - self._lo
             t = (x - self._lo) / span if span > 0 else 0.5

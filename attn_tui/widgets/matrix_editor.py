@@ -53,7 +53,8 @@ class MatrixEditor(Vertical, can_focus=False):
         Binding("X", "structure('remove_col')", "Remove dim", show=False),
     ]
     DEFAULT_CSS = """
-    MatrixEditor { height: auto; border: round $border-blurred; padding: 0 0; }
+    MatrixEditor { height: auto; border: round $border-blurred; padding: 0 0;
+                   border-title-color: $foreground; border-subtitle-color: $foreground-muted; }
     MatrixEditor:focus-within { border: round $border; }
     MatrixEditor > Input { display: none; height: 1; border: none; padding: 0 1; }
     MatrixEditor.-editing > Input { display: block; }
@@ -101,7 +102,7 @@ class MatrixEditor(Vertical, can_focus=False):
 
     def compose(self) -> ComposeResult:
         yield self.grid
-        yield Input(id=f"edit-{self.matrix.lower()}", compact=True)
+        yield Input(id=f"edit-{self.matrix.lower()}", compact=True, select_on_focus=False)
         yield Static("", classes="editor--message")
 
     def on_mount(self) -> None:
@@ -141,8 +142,11 @@ class MatrixEditor(Vertical, can_focus=False):
         box.placeholder = f"{self.matrix}[{g.row_labels[g.cursor_row]}, {g.cursor_col + 1}]"
         box.tooltip = None
         self.add_class("-editing")
+        self.border_subtitle = "Enter commits · Esc cancels"
         box.focus()
         box.cursor_position = len(box.value)
+        if first is None:  # typing replaces the old value; arrows keep it for editing
+            box.select_all()
 
     @on(Input.Submitted)
     def _commit(self, event: Input.Submitted) -> None:
@@ -169,6 +173,8 @@ class MatrixEditor(Vertical, can_focus=False):
     def _finish(self) -> None:
         self.editing = None
         self.remove_class("-editing", "-invalid")
+        g = self.grid
+        self.border_subtitle = f"{g.n_rows}×{g.n_cols}"
         self.grid.focus()
 
     def key_escape(self, event) -> None:

@@ -1,0 +1,88 @@
+"""Regenerate screenshots/ from the app itself, with the snapshot tests' deterministic set-up.
+
+    python scripts/screenshots.py            write every picture
+    python scripts/screenshots.py --list     print the file names it would write
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parents[1] / "screenshots"
+
+
+@dataclass(frozen=True)
+class Shot:
+    name: str
+    kwargs: dict = field(default_factory=dict)
+    keys: tuple[str, ...] = ()
+    size: tuple[int, int] = (120, 40)
+
+
+SHOTS = [
+    Shot("workbench"),
+    Shot("workbench-80x24", size=(80, 24)),
+    Shot("mask-causal", {"preset": "mask"}),
+    Shot("mask-causal-after", {"preset": "mask"}, ("m",)),
+    Shot("mask-none", {"preset": "mask"}, ("m", "m")),
+    Shot("step-table-select", {"preset": "select"}, ("down",)),
+    Shot("heatmap-random", {"preset": "random"}, ("D", "pageup", "pageup", "escape")),
+    Shot("help", keys=("question_mark",)),
+]
+
+
+def extra_shots() -> list[Shot]:
+    """Lesson and lab screens, once they exist in this checkout."""
+    shots = []
+    try:
+        from attn_tui.app import LABS, lab_available
+    except ImportError:  # pragma: no cover
+        return shots
+    for name in LABS:
+        if lab_available(name):
+            shots.append(Shot(f"lab-{name}", {"lab": name}))
+    try:
+        from attn_tui.lessons import catalog
+    except ImportError:
+        return shots
+    for lesson in catalog():
+        shots.append(Shot(f"lesson-{lesson.name}", {"lesson": lesson.name}, ("n",)))
+    return shots
+
+
+def all_shots() -> list[Shot]:
+    return SHOTS + extra_shots()
+
+
+async def take(shot: Shot) -> Path:
+    from attn_tui.app import make_app
+
+    app = make_app(**shot.kwargs)
+    async with app.run_test(size=shot.size) as pilot:
+        app.animation_level = "none"
+        await pilot.pause()
+        for key in shot.keys:
+            await pilot.press(key)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        path = OUT / f"{shot.name}.svg"
+        app.save_screenshot(filename=path.name, path=str(OUT))
+    return path
+
+
+async def main() -> int:
+    shots = all_shots()
+    if "--list" in sys.argv:
+        print("\n".join(f"{s.name}.svg" for s in shots))
+        return 0
+    OUT.mkdir(exist_ok=True)
+    for shot in shots:
+        print(await take(shot))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

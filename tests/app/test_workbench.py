@@ -1,0 +1,275 @@
+"""The workbench driven from the keyboard, checked on the numbers it shows."""
+
+from __future__ import annotations
+
+import pytest
+from screen_text import screen_text
+
+from attn_tui.app import make_app
+from attn_tui.compute import attend
+from attn_tui.report.fmt import num
+from attn_tui.screens.workbench_screen import WorkbenchScreen
+from attn_tui.widgets.heatmap import Heatmap
+from attn_tui.widgets.matrix_editor import MatrixEditor
+
+
+def bench(app) -> WorkbenchScreen:
+    screen = app.screen
+    assert isinstance(screen, WorkbenchScreen)
+    return screen
+
+
+async def test_first_screen_shows_the_chapter_example_at_80x24():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        for shown in ("0.3200", "0.1300", "0.4400", "0.1848", "0.0751", "0.2540", "1.2029",
+                      "1.0779", "1.2892", "0.3369", "0.3019", "0.3611", "3.5701", "1.0000",
+                      "(0.4118, 0.4514, 0.5816)", "1.5811", "1.5850"):
+            assert shown in text, shown
+        assert "query 'who'" in text
+        assert "mask none" in text
+
+
+async def _type_into(pilot, keys: list[str]) -> None:
+    for key in keys:
+        await pilot.press(key)
+    await pilot.pause()
+
+
+async def test_editing_a_query_cell_recomputes_alpha_and_output():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await _type_into(pilot, ["1", "enter"])
+        ws = bench(pilot.app).workspace
+        assert ws.q == ((1.0, 0.2, 0.3),)
+        k = [[0.4, 0.5, 0.6], [0.2, 0.1, 0.3], [0.6, 0.7, 0.8]]
+        expected = attend([1.0, 0.2, 0.3], k, k)
+        text = screen_text(pilot.app)
+        assert "0.6800" in text and "0.9800" in text  # q . k by hand: 0.4 + 0.1 + 0.18, ...
+        for a in expected.weights:
+            assert num(float(a)) in text
+        assert "(" + ", ".join(num(float(x)) for x in expected.output) + ")" in text
+
+
+async def test_enter_opens_the_current_value_and_escape_cancels():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("right", "enter")
+        editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
+        box = editor.query_one("Input")
+        assert box.value == "0.2"
+        await pilot.press("backspace", "9", "escape")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q == ((0.1, 0.2, 0.3),)
+        assert editor.editing is None
+
+
+BAD_INPUTS = [
+    "abc", "nan", "NaN", "inf", "-inf", "1e400", "2e6", "-1000001", "--1", "1..2", "+", "0x10",
+    "1_000", "1/0", "1e-400", "1,5", "one", "1 2", "e5", ".", "x" * 70,
+]
+
+
+@pytest.mark.parametrize("bad", BAD_INPUTS)
+async def test_bad_input_keeps_the_old_value_and_says_why(bad: str):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before = bench(pilot.app).workspace
+        await pilot.press("enter")
+        editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
+        box = editor.query_one("Input")
+        box.value = bad
+        await pilot.press("enter")
+        await pilot.pause()
+        assert bench(pilot.app).workspace == before
+        assert editor.has_class("-invalid")
+        message = str(editor.query_one(".editor--message").render())
+        assert "Kept 0.1" in message
+        assert box.value == bad  # what was typed is not thrown away
+        # the step table still shows the old numbers
+        assert "0.3369" in screen_text(pilot.app)
+
+
+async def test_empty_cell_is_refused():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
+        editor.query_one("Input").value = ""
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "empty" in str(editor.query_one(".editor--message").render())
+        assert bench(pilot.app).workspace.q == ((0.1, 0.2, 0.3),)
+
+
+@pytest.mark.parametrize(("typed", "value"), [("−2", -2.0), ("1/4", 0.25), ("2.5e-1", 0.25)])
+async def test_unicode_minus_fractions_and_scientific_are_accepted(typed: str, value: float):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        pilot.app.screen.query_one("#editor-q", MatrixEditor).query_one("Input").value = typed
+        await pilot.press("enter")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q[0][0] == value
+
+
+def heatmap_column(app, col: int) -> list[str]:
+    hm = app.screen.query_one(Heatmap)
+    return [hm.cell_text(r, col) for r in range(hm.n_rows)]
+
+
+async def test_mask_key_cycles_and_row_sums_show_the_lost_mass():
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert bench(pilot.app).workspace.mask == "causal"
+        assert heatmap_column(pilot.app, 4) == ["1.0000"] * 4
+        assert "mask causal: mask, then softmax" in screen_text(pilot.app)
+        await pilot.press("m")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.mask == "causal-after"
+        assert heatmap_column(pilot.app, 4) == ["0.4551", "0.6742", "0.8122", "1.0000"]
+        assert heatmap_column(pilot.app, 5)[0] == "▼0.5449"
+        text = screen_text(pilot.app)
+        assert "softmax, then zero the future" in text
+        assert "0.5449 of the weight" in text
+        await pilot.press("m")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.mask == "none"
+        assert heatmap_column(pilot.app, 4) == ["1.0000"] * 4
+
+
+async def test_mask_preset_tables_match_the_chapter():
+    async with make_app(preset="mask").run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        hm = pilot.app.screen.query_one(Heatmap)
+        assert [hm.cell_text(3, c) for c in range(4)] == ["0.2760", "0.1674", "0.1015", "0.4551"]
+        assert [hm.cell_text(1, c) for c in range(4)] == ["0.1824", "0.8176", "·", "·"]
+        await pilot.press("m")
+        await pilot.pause()
+        assert [hm.cell_text(1, c) for c in range(4)] == ["0.1230", "0.5512", "·", "·"]
+
+
+async def test_switching_backend_keeps_every_number():
+    pytest.importorskip("torch")
+    async with make_app(preset="select").run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        before = screen_text(pilot.app).splitlines()
+        await pilot.press("b")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert bench(pilot.app).workspace.backend == "torch"
+        after = screen_text(pilot.app).splitlines()
+        assert "torch float64" in "\n".join(after)
+        changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+        # only the status line (and a notification) may differ
+        assert all("numpy" in a or "torch" in b or "Loading" in a + b for a, b in changed)
+
+
+async def test_torch_missing_keeps_numpy_and_says_how_to_install(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("b")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert bench(pilot.app).workspace.backend == "numpy"
+        notes = [n.message for n in pilot.app._notifications]
+        assert any("pip install 'attn-tui[torch]'" in m for m in notes)
+
+
+async def test_scale_toggle_and_float32():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "unscaled" in text and "÷√d_k OFF" in text
+        k = [[0.4, 0.5, 0.6], [0.2, 0.1, 0.3], [0.6, 0.7, 0.8]]
+        raw = attend([0.1, 0.2, 0.3], k, k, scale=False)
+        assert num(float(raw.weights[0])) in text
+        await pilot.press("f")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.dtype == "float32"
+        assert "numpy float32" in screen_text(pilot.app)
+
+
+async def test_query_row_in_q_picks_the_explained_query():
+    async with make_app(preset="select").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down")
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "query 'verb?' (2 of 3)" in text
+        assert "0.8343" in text and "0.8135" in text
+
+
+async def test_tokens_and_dimensions_grow_and_shrink_keeping_values():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("tab", "a")  # K editor: add a key (and its value row)
+        await pilot.pause()
+        ws = bench(pilot.app).workspace
+        assert ws.t_k == 4 and len(ws.v) == 4 and ws.k[:3] == ((0.4, 0.5, 0.6), (0.2, 0.1, 0.3),
+                                                               (0.6, 0.7, 0.8))
+        await pilot.press("A")
+        await pilot.pause()
+        ws = bench(pilot.app).workspace
+        assert ws.d_k == 4 and ws.q[0][:3] == (0.1, 0.2, 0.3)
+        await pilot.press("x", "X")
+        await pilot.pause()
+        ws = bench(pilot.app).workspace
+        assert (ws.t_k, ws.d_k) == (3, 3)
+        await pilot.press("u", "u", "u", "u")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.k == ((0.4, 0.5, 0.6), (0.2, 0.1, 0.3), (0.6, 0.7, 0.8))
+
+
+async def test_dims_bar_changes_t_and_dk_live():
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("D", "pageup")  # T 6 -> 12
+        await pilot.pause()
+        ws = bench(pilot.app).workspace
+        assert ws.t_k == ws.t_q == 12
+        await pilot.press("right", "up", "up")  # d_k 4 -> 6
+        await pilot.pause()
+        assert bench(pilot.app).workspace.d_k == 6
+
+
+async def test_random_fill_is_seeded_and_reset_restores_the_preset():
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        first = bench(pilot.app).workspace
+        await pilot.press("r")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q == first.q  # same seed, same values
+        await pilot.press("R")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q == first.q
+
+
+async def test_help_lists_the_keys():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "attn-tui keys" in text and "mask order: none → causal" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, WorkbenchScreen)
+
+
+async def test_resizing_small_and_back_keeps_working():
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        await pilot.press("m", "down", "right")
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert "0.4551" in screen_text(pilot.app)
+
+
+async def test_quit_key():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert pilot.app.return_code in (0, None)

@@ -1,0 +1,65 @@
+"""Fixtures shared by the whole suite.
+
+``backend`` / ``xp`` run a test once per array library, like scipy's ``xp`` fixture: numpy and
+array-api-strict always, torch when it is installed (skipped otherwise). ``tolerance`` gives
+rtol/atol for a dtype name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+BACKEND_NAMES = ("numpy", "array_api_strict", "torch")
+
+# rtol / atol for comparing the same computation across backends, per dtype
+TOLERANCES: dict[str, dict[str, float]] = {
+    "float64": {"rtol": 1e-12, "atol": 1e-12},
+    "float32": {"rtol": 1e-5, "atol": 1e-5},
+}
+
+
+@pytest.fixture(params=BACKEND_NAMES, scope="session")
+def backend(request: pytest.FixtureRequest) -> str:
+    """A backend name accepted by ``attn_tui.compute`` (torch skipped when not installed)."""
+    name = request.param
+    if name == "torch":
+        pytest.importorskip("torch")
+    elif name == "array_api_strict":
+        pytest.importorskip("array_api_strict")
+    return name
+
+
+@pytest.fixture(scope="session")
+def xp(backend: str) -> Any:
+    """The Array API namespace for ``backend``."""
+    from attn_tui.compute import namespace
+
+    return namespace(backend)
+
+
+@pytest.fixture(params=tuple(TOLERANCES), scope="session")
+def dtype(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def tolerance(dtype: str) -> dict[str, float]:
+    """``rtol``/``atol`` keyword arguments for ``numpy.testing.assert_allclose`` at ``dtype``."""
+    return TOLERANCES[dtype]
+
+
+_VOLATILE_ENV = ("NO_COLOR", "COLORTERM", "TERM_PROGRAM", "FORCE_COLOR")
+
+
+@pytest.fixture(autouse=True)
+def _steady_terminal_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Screens and snapshots must not depend on the terminal the tests happen to run in."""
+    import os
+
+    for name in list(os.environ):
+        if name in _VOLATILE_ENV or (
+            name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")
+        ):
+            monkeypatch.delenv(name, raising=False)
