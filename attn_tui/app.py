@@ -12,7 +12,6 @@ from textual.screen import Screen
 
 from attn_tui import state
 from attn_tui.compute import MASKS
-from attn_tui.lesson_runner import LessonRunner
 from attn_tui.state import Workspace
 
 # name -> (module, class, one line); a lab's module is imported only when it is opened
@@ -32,7 +31,7 @@ def lab_available(name: str) -> bool:
     return importlib.util.find_spec(LABS[name][0]) is not None
 
 
-class AttnApp(LessonRunner, App[int]):
+class AttnApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "attn-tui"
     ENABLE_COMMAND_PALETTE = True
@@ -69,7 +68,6 @@ class AttnApp(LessonRunner, App[int]):
         entries = [("workbench", "workbench   edit Q, K, V and watch every stage")]
         entries += [(f"lab:{n}", f"lab {n:<10} {line}") for n, (_, _, line) in LABS.items()
                     if lab_available(n)]
-        entries += [(f"lesson:{n}", f"lesson {n:<7} {t}") for n, t, _ in self.lesson_entries()]
         return entries
 
     def action_goto(self) -> None:
@@ -84,8 +82,6 @@ class AttnApp(LessonRunner, App[int]):
                     self.pop_screen()
             elif target.startswith("lab:"):
                 self.open_lab(target[4:])
-            elif target.startswith("lesson:"):
-                self.start_lesson(target[7:])
 
         self.push_screen(GotoModal(self.goto_entries()), chosen)
 
@@ -109,7 +105,6 @@ class AttnApp(LessonRunner, App[int]):
         if bench is None:
             return
         yield SystemCommand("Help: every key", "Show the keyboard reference", self.action_help)
-        yield from self.lesson_commands()
         for name, (_, _, line) in LABS.items():
             if lab_available(name):
                 yield SystemCommand(f"Lab: {name}", line, lambda n=name: self.open_lab(n))
@@ -133,10 +128,9 @@ class AttnApp(LessonRunner, App[int]):
 
 def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64",
              seed: int = 0, workspace: Workspace | None = None,
-             lab: str | None = None, lesson: str | None = None) -> AttnApp:
+             lab: str | None = None) -> AttnApp:
     from dataclasses import replace
 
     ws = workspace or state.from_preset(preset, seed=seed)
     app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=lab)
-    app.initial_lesson = lesson
     return app
