@@ -68,11 +68,11 @@ class WorkbenchScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="α")
         with Horizontal(id="main"):
-            with VerticalScroll(id="inputs"):
+            with VerticalScroll(id="inputs", can_focus=False):  # Tab goes to the tables
                 yield MatrixEditor("Q", "Q  queries", id="editor-q")
                 yield MatrixEditor("K", "K  keys", id="editor-k")
                 yield MatrixEditor("V", "V  values", id="editor-v")
-            with VerticalScroll(id="results"):
+            with VerticalScroll(id="results", can_focus=False):
                 with Vertical(id="steps-box", classes="pane"):
                     yield StepTable(id="steps")
                     yield Static(id="summary")

@@ -1,0 +1,87 @@
+"""The command line: flags, reports and every kind of bad input, from a user's shell."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from attn_tui.cli import build_parser
+
+
+def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "attn_tui", *args], capture_output=True,
+                          text=True, timeout=120, env=env)
+
+
+def test_version_and_help_list_every_command():
+    from attn_tui import __version__
+
+    assert run("--version").stdout.strip() == f"attn-tui {__version__}"
+    text = run("--help").stdout
+    for word in ("print", "--preset", "--backend", "--dtype", "--lab"):
+        assert word in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["print", "bogus"], ["print", "--backend", "jax"], ["print", "--dtype", "float8"],
+        ["--preset", "nope"], ["--backend"], ["--preset"], ["--lab", "kitchen"], ["frobnicate"],
+        ["print", "--backend"], ["--dtype", "int8"], ["--no-such-flag"],
+    ],
+)
+def test_bad_flags_get_usage_and_exit_2(args):
+    done = run(*args)
+    assert done.returncode == 2
+    assert "usage:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_print_all_has_no_colour_codes_in_a_pipe():
+    done = run("print", "all")
+    assert done.returncode == 0
+    assert "\x1b[" not in done.stdout
+    for number in ("0.3369", "3.5701", "0.8520", "1.7771", "0.1333", "0.4551", "0.6742",
+                   "0.8122", "44,502,016", "4096.00x"):
+        assert number in done.stdout
+
+
+def test_print_torch_missing_is_one_clear_line(tmp_path):
+    # a sitecustomize that hides torch, as if it were not installed
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['torch'] = None\n")
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = run("print", "one", "--backend", "torch", env=env)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "attn-tui: torch is not installed; install it with: pip install 'attn-tui[torch]'"
+    )
+
+
+def test_print_nanogpt_on_torch_reproduces_the_lecture():
+    pytest.importorskip("torch")
+    out = run("print", "nanogpt", "--backend", "torch", "--dtype", "float32").stdout
+    assert "0.1808  -0.0700" in out.replace("   ", "  ")
+    assert "allclose to version 1: False" in out
+    assert "0.3966" in out and "0.6034" in out
+
+
+def test_parser_defaults_open_the_chapter_example():
+    args = build_parser().parse_args([])
+    assert (args.preset, args.backend, args.dtype, args.command) == ("one", "numpy", "float64",
+                                                                     None)
+
+
+def test_print_and_import_load_neither_textual_nor_torch():
+    code = (
+        "import sys, io, contextlib\n"
+        "from attn_tui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['print', 'all'])\n"
+        "print('textual' in sys.modules, 'torch' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "False False", done.stderr
