@@ -1,0 +1,118 @@
+"""What every lab shares: a header, the control bar, a message line, a scrolling body, a footer.
+
+A lab keeps its settings in one frozen dataclass held in a reactive; every change, from a key,
+the command palette or a lesson's ``screen.set_…(…)`` action, goes through ``offer``, which
+checks it with the field's own rules and either replaces the settings (the watcher recomputes)
+or shows why not and keeps the last valid settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from attn_tui.widgets.control_bar import ControlBar
+from attn_tui.widgets.control_field import Field
+
+
+class LabScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("c", "focus_controls", "Controls", show=False),
+    ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    DEFAULT_CSS = """
+    LabScreen #lab-message { height: auto; padding: 0 1; display: none; }
+    LabScreen #lab-message.-shown { display: block; }
+    LabScreen #lab-message.-invalid { color: $text-error; text-style: bold; }
+    LabScreen #lab-body { height: 1fr; scrollbar-size-vertical: 1; }
+    LabScreen .lab-text { height: auto; padding: 0 1; }
+    LabScreen .lab-status { height: auto; padding: 0 1; color: $text-muted; }
+    """
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+    LAB_NAME: ClassVar[str] = ""
+
+    settings: reactive[Any] = reactive(None, init=False, always_update=False)
+
+    def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.backend, self.dtype = backend, dtype
+        self.message = ""  # the text of the message line, for tests and lessons
+        self.set_reactive(LabScreen.settings, self.default_settings())
+
+    # ---- for subclasses
+    def default_settings(self) -> Any:
+        raise NotImplementedError
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def recompute(self) -> None:
+        """Show the current settings: called once on mount and after every accepted change."""
+
+    # ---- layout
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="α")
+        yield ControlBar(self.FIELDS, asdict(self.settings), id="controls")
+        yield Static(id="lab-message")
+        with VerticalScroll(id="lab-body"):
+            yield from self.compose_body()
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "attn-tui"
+        self.sub_title = f"lab: {self.LAB_NAME}   (Esc goes back)"
+        self.query_one(ControlBar).focus()
+        self.recompute()
+
+    def watch_settings(self) -> None:
+        self.query_one(ControlBar).show(**asdict(self.settings))
+        self.recompute()
+
+    # ---- changes
+    def offer(self, key: str, value: Any) -> bool:
+        """Take ``value`` for the control ``key`` if its field accepts it; else say why not."""
+        bar = self.query_one(ControlBar)
+        value, error = bar.field_named(key).check(value)
+        if error:
+            self.say(error, error=True)
+            bar.show(**asdict(self.settings))  # the bar goes back to the last valid value
+            return False
+        self.say("")
+        self.settings = self.updated(key, value)
+        return True
+
+    def updated(self, key: str, value: Any) -> Any:
+        """The settings with ``key`` set to an accepted ``value`` (a lab may change more)."""
+        return replace(self.settings, **{key: value})
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """One line under the controls: a refusal (marked ✗, not only by colour) or a note."""
+        self.message = text
+        line = self.query_one("#lab-message", Static)
+        line.update(Text(("✗ " if error else "") + text))
+        line.set_class(bool(text), "-shown")
+        line.set_class(error and bool(text), "-invalid")
+
+    @on(ControlBar.Changed)
+    def _control_changed(self, event: ControlBar.Changed) -> None:
+        self.offer(event.key, event.value)
+
+    @on(ControlBar.Rejected)
+    def _control_rejected(self, event: ControlBar.Rejected) -> None:
+        self.say(event.reason, error=True)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_focus_controls(self) -> None:
+        self.query_one(ControlBar).focus()

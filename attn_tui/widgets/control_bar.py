@@ -1,0 +1,163 @@
+"""A lab's controls on one focusable line: pick a field, step it, or type a value.
+
+←→ pick a field, ↑↓ step it, PgUp/PgDn double or halve it, Enter or Space flips an on/off or
+cycles a choice; a digit (or Enter on a number) opens an edit, Enter sets it, Escape cancels.
+The bar never decides anything itself: it posts ``Changed`` for a value its field accepts and
+``Rejected`` (with the reason) for one it does not, and shows what the screen gives it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widget import Widget
+
+from attn_tui.widgets.control_field import Field
+
+
+class ControlBar(Widget, can_focus=True):
+    BINDINGS = [
+        Binding("left,h", "pick(-1)", "Field", show=False),
+        Binding("right,l", "pick(1)", "Field", show=False),
+        Binding("up,k", "step(1)", "Step up", show=False),
+        Binding("down,j", "step(-1)", "Step down", show=False),
+        Binding("pageup", "scale(1)", "×2", show=False),
+        Binding("pagedown", "scale(0)", "÷2", show=False),
+        Binding("enter,space", "activate", "Set", show=False),
+    ]
+    DEFAULT_CSS = """
+    ControlBar { height: auto; width: 1fr; padding: 0 1; background: $boost; }
+    ControlBar:focus { background: $boost; }
+    """
+
+    class Changed(Message):
+        """A field was given a value it accepts; the screen decides what follows."""
+
+        def __init__(self, bar: ControlBar, key: str, value: Any) -> None:
+            super().__init__()
+            self.bar, self.key, self.value = bar, key, value
+
+        @property
+        def control(self) -> ControlBar:
+            return self.bar
+
+        def can_replace(self, message: Message) -> bool:
+            # a held key sends many of these; only the newest for a field matters
+            return isinstance(message, ControlBar.Changed) and message.key == self.key
+
+    class Rejected(Message):
+        """A typed value or a step the field refuses, with the reason in words."""
+
+        def __init__(self, bar: ControlBar, key: str, reason: str) -> None:
+            super().__init__()
+            self.bar, self.key, self.reason = bar, key, reason
+
+    def __init__(self, fields: tuple[Field, ...], values: dict[str, Any], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fields = fields
+        self.values = dict(values)
+        self.field = 0
+        self.editing: str | None = None  # the text being typed, when an edit is open
+
+    def field_named(self, key: str) -> Field:
+        return next(f for f in self.fields if f.key == key)
+
+    def show(self, **values: Any) -> None:
+        self.values.update(values)
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        out = Text()
+        for i, f in enumerate(self.fields):
+            picked = self.has_focus and i == self.field
+            shown = f.text(self.values[f.key])
+            if picked and self.editing is not None:
+                shown = self.editing + "▏"
+            out.append(f"{f.label} ", style="bold" if picked else "")
+            out.append(f"‹{shown}›{f.unit}", style="reverse bold" if picked else "bold")
+            out.append("  ")
+        out.append("\n")
+        if self.editing is not None:
+            hint = "typing: Enter sets it, Escape cancels"
+        elif self.has_focus:
+            hint = "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter"
+        else:
+            hint = "Tab here (or press c) to change the controls"
+        out.append(hint, style="italic dim")
+        return out
+
+    # ---- actions
+    @property
+    def current(self) -> Field:
+        return self.fields[self.field]
+
+    def action_pick(self, step: int) -> None:
+        self.field = (self.field + step) % len(self.fields)
+        self.refresh()
+
+    def action_step(self, direction: int) -> None:
+        self._offer(self.current.stepped(self.values[self.current.key], direction))
+
+    def action_scale(self, up: int) -> None:
+        self._offer(self.current.scaled(self.values[self.current.key], bool(up)))
+
+    def action_activate(self) -> None:
+        f = self.current
+        if f.kind in ("bool", "choice"):
+            self._offer(f.stepped(self.values[f.key], 1))
+        else:
+            self.editing = f.text(self.values[f.key]).replace(",", "")
+            self.refresh()
+
+    def _offer(self, value: Any) -> None:
+        f = self.current
+        if value == self.values[f.key]:
+            end = "largest" if value == f.hi_value else "smallest"
+            if f.kind not in ("bool", "choice"):
+                self.post_message(self.Rejected(self, f.key, f"{f.label} is already the {end}, "
+                                                f"{f.text(value)}"))
+            return
+        self.values[f.key] = value
+        self.refresh()
+        self.post_message(self.Changed(self, f.key, value))
+
+    # ---- typing
+    def on_key(self, event: events.Key) -> None:
+        f = self.current
+        if self.editing is None:
+            if f.kind not in ("bool", "choice") and event.character and (
+                event.character.isdigit() or event.character == "."
+            ):
+                self.editing = event.character
+                event.stop()
+                event.prevent_default()
+                self.refresh()
+            return
+        event.stop()
+        event.prevent_default()
+        if event.key == "escape":
+            self.editing = None
+        elif event.key == "enter":
+            text, self.editing = self.editing, None
+            value, error = f.parse(text)
+            if error:
+                self.post_message(self.Rejected(self, f.key, error))
+            elif value != self.values[f.key]:
+                self.values[f.key] = value
+                self.post_message(self.Changed(self, f.key, value))
+        elif event.key == "backspace":
+            self.editing = self.editing[:-1]
+        elif event.character and event.character.isprintable() and len(self.editing) < 24:
+            self.editing += event.character
+        self.refresh()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.editing = None
+        self.refresh()

@@ -1,0 +1,55 @@
+"""A lab control's rules: what it accepts, how it steps, and the words it refuses with."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_tui.widgets.control_field import Field
+
+DK = Field("d_k", "d_k", "pow2", 1, 4096)
+KEYS = Field("keys", "keys", "int", 2, 64)
+TEMP = Field("temperature", "temp", "float", 0.05, 20, step=0.1, places=2)
+MULT = Field("m", "scores ×", "ladder", 0.001, 100_000, choices=(1, 2, 5, 10))
+MASK = Field("causal", "causal", "bool")
+PRESET = Field("preset", "preset", "choice", choices=("a", "b", "c"))
+N = Field("n", "n", "int", 1, 65536, geometric=True)
+
+
+def test_pow2_steps_double_and_halve_within_range() -> None:
+    assert DK.stepped(1024, 1) == 2048 and DK.stepped(1024, -1) == 512
+    assert DK.stepped(4096, 1) == 4096 and DK.stepped(1, -1) == 1
+
+
+@pytest.mark.parametrize(("value", "words"), [(100, "power of two"), (8192, "between 1 and 4096"),
+                                             (2.5, "whole number"), ("x", "not a number"),
+                                             (True, "not a number")])
+def test_pow2_refusals(value, words) -> None:
+    stored, error = DK.check(value)
+    assert stored is None and words in error
+
+
+def test_int_float_ladder_bool_choice() -> None:
+    assert KEYS.check(8) == (8, None) and KEYS.check(8.0) == (8, None)
+    assert TEMP.stepped(1.0, 1) == 1.1 and TEMP.stepped(0.1, -1) == 0.05
+    assert MULT.stepped(2, 1) == 5 and MULT.stepped(3, -1) == 2 and MULT.stepped(10, 1) == 10
+    assert MULT.check(3.7) == (3.7, None)
+    assert MASK.stepped(False, 1) is True and MASK.text(True) == "on"
+    assert PRESET.stepped("c", 1) == "a" and PRESET.stepped("custom", 1) == "a"
+    assert "not one of a, b, c" in PRESET.check("z")[1]
+    assert N.stepped(512, 1) == 1024 and N.check(1000) == (1000, None)
+
+
+@pytest.mark.parametrize(("field", "text", "value"), [(DK, "2048", 2048), (KEYS, " 16 ", 16),
+                                                      (TEMP, "0.5", 0.5), (MULT, "1e3", 1000.0),
+                                                      (N, "1,000", 1000)])
+def test_typed_values(field, text, value) -> None:
+    assert field.parse(text) == (value, None)
+
+
+@pytest.mark.parametrize(("field", "text", "words"), [(DK, "abc", "not a whole number"),
+                                                      (DK, "3", "power of two"),
+                                                      (TEMP, "nan", "not allowed"),
+                                                      (TEMP, "50", "between 0.05 and 20")])
+def test_typed_refusals(field, text, words) -> None:
+    value, error = field.parse(text)
+    assert value is None and words in error

@@ -1,0 +1,96 @@
+"""The heads lab under Pilot: the split, picking a head, each control, h not dividing D."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from lab_pilot import lab_app, run_action, settle
+
+from attn_tui.compute.heads import heads_inputs, split_heads
+from attn_tui.report.fmt import num
+from attn_tui.widgets.heatmap import Heatmap
+from attn_tui.widgets.text_table import TextTable
+
+
+def _heads(app) -> TextTable:
+    return app.screen.query_one("#heads-table", TextTable)
+
+
+def _expected(T=6, D=512, h=8, seed=0, mask="none"):
+    return split_heads(*heads_inputs(T, D, seed), h, mask=mask)
+
+
+async def test_defaults() -> None:
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        r = _expected()
+        t = _heads(pilot.app)
+        assert list(t.row_labels) == [str(i) for i in range(1, 9)]
+        assert t.column(0) == ["64"] * 8
+        assert t.column(1) == [num(r.mean_entropy(i)) for i in range(8)]
+        assert screen.query_one("#split-box").border_title == (
+            "D = 512 split into h = 8 heads of d_k = 64")
+        shapes = str(screen.query_one("#shapes").render())
+        assert "6 x (8 x 64) = 6 x 512" in shapes
+        params = str(screen.query_one("#params-note").render())
+        assert "4 D² = 1,048,576" in params and "8 × 131,072 = 1,048,576" in params
+        np.testing.assert_allclose(screen.query_one(Heatmap).steps.weights, r.heads[0].weights)
+
+
+async def test_picking_a_head() -> None:
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        r = _expected()
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert screen.settings.head == 2
+        await run_action(pilot, "set_head(5)")
+        assert screen.query_one("#map-box").border_title.startswith("head 5 of 8")
+        np.testing.assert_allclose(screen.query_one(Heatmap).steps.weights, r.heads[4].weights)
+        assert _heads(pilot.app).cursor_row == 4
+        await run_action(pilot, "previous_head()")
+        assert screen.settings.head == 4
+        await run_action(pilot, "set_head(9)")
+        assert "between 1 and h = 8" in screen.message and screen.settings.head == 4
+
+
+@pytest.mark.parametrize(
+    ("action", "kwargs"),
+    [("set_heads(16)", dict(h=16)), ("set_width(256)", dict(D=256)),
+     ("set_tokens(4)", dict(T=4)), ("set_seed(5)", dict(seed=5)),
+     ("toggle_causal()", dict(mask="causal"))],
+)
+async def test_each_control(action: str, kwargs: dict) -> None:
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, action)
+        r = _expected(**kwargs)
+        t = _heads(pilot.app)
+        assert t.column(1) == [num(r.mean_entropy(i)) for i in range(r.h)]
+        assert t.column(0)[0] == str(r.d_k)
+        steps = pilot.app.screen.query_one(Heatmap).steps
+        assert steps.weights.shape == (r.T, r.T)
+        assert pilot.app.screen.message == ""
+
+
+async def test_splitting_adds_no_parameters() -> None:
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for h in (1, 2, 32):
+            await run_action(pilot, f"set_heads({h})")
+            params = str(pilot.app.screen.query_one("#params-note").render())
+            assert "4 D² = 1,048,576" in params
+
+
+async def test_heads_that_do_not_divide_d_keep_the_last_split() -> None:
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_heads(7)")
+        screen = pilot.app.screen
+        assert "does not split into h = 7 heads" in screen.message
+        assert "Still showing h = 8" in screen.message
+        assert len(_heads(pilot.app).row_labels) == 8
+        await run_action(pilot, "set_heads(4)")
+        assert screen.message == "" and len(_heads(pilot.app).row_labels) == 4

@@ -1,0 +1,67 @@
+"""Pictures of each lab at 80x24 and 120x40: reviewed by eye, then held still.
+
+Update with `pytest tests/labs/test_lab_snapshots.py --snapshot-update` after looking at the SVGs.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lab_pilot import lab_app, settle
+
+SIZES = [(80, 24), (120, 40)]
+IDS = [f"{w}x{h}" for w, h in SIZES]
+
+
+def _then(*actions: str):
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        for action in actions:
+            await pilot.app.run_action(f"screen.{action}")
+        await settle(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_scaling_lab(snap_compare, size):
+    """The chapter's table: d_k 4 … 1024, sd 1.756 … 28.591, H raw 1.7771 … 0.1333, H scaled
+    2.4764 … 2.4894, max α raw 0.5492 … 0.9611; below, the entropy and max α plots with 'r'
+    and 's' markers and a ─ line at log₂ 8 = 3 (scroll at 80x24)."""
+    assert snap_compare(lab_app("scaling"), terminal_size=size, run_before=_then())
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_model_lab(snap_compare, size):
+    """The chapter's count: 1,048,576 / 2,099,712 / 2,048 per layer, total 44,502,016; the
+    n² table 16,384 … 1,073,741,824 (0.06x … 4096.00x); the preset note below or beside."""
+    assert snap_compare(lab_app("model"), terminal_size=size, run_before=_then())
+
+
+def test_model_lab_heads_not_dividing(snap_compare):
+    """h = 7 with D = 512: a ✗ message names the nearest head counts (4, 8) and the table
+    still shows the h = 8 numbers, marked 'last valid numbers'."""
+    assert snap_compare(lab_app("model"), terminal_size=(80, 24),
+                        run_before=_then("set_heads(7)"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_precision_lab(snap_compare, size):
+    """Scores × 1: float32 differs from float64 by ~1e-7, float16 ~1e-3, bfloat16 ~1e-2; the
+    naive and stable softmax agree (0.3473) in every dtype; ln max 709.78 / 88.72 / 11.09."""
+    pytest.importorskip("torch")
+    assert snap_compare(lab_app("precision"), terminal_size=size, run_before=_then())
+
+
+def test_precision_lab_overflow(snap_compare):
+    """Scores × 100 at 120x40: exp(max z) is ›inf and naive α₁ ›nan in float32, float16 and
+    bfloat16, 1.0000 in float64; the stable α₁ is 1.0000 everywhere."""
+    pytest.importorskip("torch")
+    assert snap_compare(lab_app("precision"), terminal_size=(120, 40),
+                        run_before=_then("set_multiplier(100)"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_heads_lab(snap_compare, size):
+    """D = 512, h = 8, d_k = 64: head 1's 6x6 weights with row sums 1.0000, mean entropy
+    1.9761 bits; the list of heads; the shapes and 4 D² = 1,048,576 for any h."""
+    assert snap_compare(lab_app("heads"), terminal_size=size, run_before=_then())

@@ -1,0 +1,122 @@
+"""The model calculator under Pilot: the chapter's count, presets, each control, D % h."""
+
+from __future__ import annotations
+
+import pytest
+from lab_pilot import lab_app, run_action, settle
+
+from attn_tui.compute import count_params
+from attn_tui.report.fmt import count
+from attn_tui.widgets.text_table import TextTable
+
+
+def _params(app) -> TextTable:
+    return app.screen.query_one("#params-table", TextTable)
+
+
+def _costs(app) -> TextTable:
+    return app.screen.query_one("#cost-table", TextTable)
+
+
+def _note(app) -> str:
+    return str(app.screen.query_one("#preset-note").render())
+
+
+async def test_defaults_are_the_chapters_count() -> None:
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        t = _params(pilot.app)
+        assert list(t.row_labels) == [
+            "attention Q,K,V,O", "feed-forward", "layer norms", "one layer", "all 6 layers",
+            "embeddings", "total",
+        ]
+        assert t.column(0)[:3] == ["4 D²", "2 D H + H + D", "4 D"]
+        assert t.column(1) == ["1,048,576", "2,099,712", "2,048", "3,150,336", "18,902,016",
+                               "25,600,000", "44,502,016"]
+        assert t.column(2)[:2] == ["33.3% layer", "66.7% layer"]
+        c = _costs(pilot.app)
+        assert list(c.row_labels) == ["128", "512", "2048", "8192", "32768"]
+        assert c.column(0) == ["16,384", "262,144", "4,194,304", "67,108,864", "1,073,741,824"]
+        assert c.column(1) == ["0.06x", "1.00x", "16.00x", "256.00x", "4096.00x"]
+        shares = str(pilot.app.screen.query_one("#shares").render())
+        assert "d_k = D / h = 512 / 8 = 64" in shares
+        assert "44,502,016" in _note(pilot.app)
+
+
+@pytest.mark.parametrize(
+    ("preset", "formula", "published"),
+    [
+        ("bert-base", "108,458,496", "109,482,240"),
+        ("gpt2-small", "123,614,976", "124,439,808"),
+        ("transformer-base", "37,846,016", "about 65 million"),
+        ("chapter", "44,502,016", "44,502,016"),
+    ],
+)
+async def test_presets_and_what_the_formula_leaves_out(preset, formula, published) -> None:
+    async with lab_app("model").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, f"set_preset('{preset}')")
+        assert _params(pilot.app).column(1)[-1] == formula
+        note = _note(pilot.app)
+        assert published in note
+        if preset in ("bert-base", "gpt2-small"):  # the extras account for every parameter
+            total_line = next(line for line in note.splitlines() if "formula + these" in line)
+            assert total_line.split()[-1] == published
+            assert "biases of Q, K, V, O" in note and "position embeddings" in note
+
+
+@pytest.mark.parametrize(
+    ("action", "change"),
+    [
+        ("set_vocab(1000)", dict(V=1000)),
+        ("set_width(256)", dict(D=256)),
+        ("set_layers(12)", dict(L=12)),
+        ("set_heads(4)", dict(h=4)),
+        ("set_hidden(1024)", dict(H=1024)),
+    ],
+)
+async def test_each_dimension_recounts(action: str, change: dict) -> None:
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, action)
+        dims = dict(V=50000, D=512, L=6, h=8, H=2048) | change
+        assert _params(pilot.app).column(1)[-1] == count(count_params(**dims).total)
+        assert pilot.app.screen.settings.preset == "custom"
+        assert pilot.app.screen.message == ""
+
+
+async def test_sequence_length_sets_the_cost_table() -> None:
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_tokens(1024)")
+        c = _costs(pilot.app)
+        assert list(c.row_labels) == ["256", "1024", "4096", "16384", "65536"]
+        assert c.column(1)[1] == "1.00x" and c.column(0)[1] == "1,048,576"
+
+
+async def test_heads_that_do_not_divide_d_keep_the_last_numbers() -> None:
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("right", "right", "right", "right", "up")  # h: 8 -> 9
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert "does not split into h = 9 heads" in screen.message
+        assert "last valid" in screen.message
+        assert _params(pilot.app).column(1)[-1] == "44,502,016"
+        assert "512 / 8 = 64" in str(screen.query_one("#shares").render())
+        await run_action(pilot, "set_heads(16)")
+        assert screen.message == ""
+        assert "512 / 16 = 32" in str(screen.query_one("#shares").render())
+
+
+async def test_p_steps_through_the_presets_and_bad_names_are_refused() -> None:
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        assert pilot.app.screen.settings.preset == "transformer-base"
+        await run_action(pilot, "set_preset('gpt-5')")
+        assert "not one of" in pilot.app.screen.message
+        assert pilot.app.screen.settings.preset == "transformer-base"
+        await run_action(pilot, "set_width(0)")
+        assert "between 1 and 16384" in pilot.app.screen.message

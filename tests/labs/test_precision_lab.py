@@ -1,0 +1,102 @@
+"""The precision lab under Pilot: default numbers, the multiplier, seed, backend, refusals."""
+
+from __future__ import annotations
+
+import pytest
+from lab_pilot import lab_app, run_action, settle
+
+from attn_tui.compute.precision import compare_dtypes
+from attn_tui.screens.precision_lab_screen import sci
+from attn_tui.widgets.text_table import TextTable
+
+torch = pytest.importorskip("torch")
+
+
+def _softmax(app) -> TextTable:
+    return app.screen.query_one("#softmax-table", TextTable)
+
+
+def _dtypes(app) -> TextTable:
+    return app.screen.query_one("#dtype-table", TextTable)
+
+
+async def test_defaults() -> None:
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        s = _softmax(pilot.app)
+        assert list(s.row_labels) == ["float64", "float32", "float16", "bfloat16"]
+        assert s.column(0) == ["709.78", "88.72", "11.09", "88.72"]
+        assert s.column(2)[:2] == ["0.3473", "0.3473"] and s.column(3)[0] == "0.3473"
+        assert not s.highlights  # nothing overflowed
+        d = _dtypes(pilot.app)
+        assert list(d.row_labels) == ["float64 (ref)", "float32", "float16 (torch)",
+                                      "bfloat16 (torch)"]
+        expected = compare_dtypes(1, 0, "numpy")
+        assert d.column(1)[1:] == [sci(r.weights) for r in expected[1:]]
+        lecture = str(pilot.app.screen.query_one("#lecture-text").render())
+        assert "float32: allclose False" in lecture and "float64: allclose True" in lecture
+        assert "3.24e-08" in lecture
+
+
+async def test_large_scores_break_the_naive_softmax_only() -> None:
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_multiplier(100)")
+        s = _softmax(pilot.app)
+        assert s.column(1) == ["2.688e+43", "inf", "inf", "inf"]
+        assert s.column(2) == ["1.0000", "nan", "nan", "nan"]
+        assert s.column(3) == ["1.0000"] * 4
+        assert {(1, 2), (2, 2), (3, 2)} <= s.highlights
+        caption = str(pilot.app.screen.query_one("#softmax-caption").render())
+        assert "NaN in float32, float16, bfloat16" in caption
+        await run_action(pilot, "set_multiplier(1000)")  # past float64's 709.78 as well
+        assert _softmax(pilot.app).column(2) == ["nan"] * 4
+
+
+async def test_plus_walks_the_multiplier_ladder() -> None:
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("plus", "plus", "plus", "plus")  # 1 -> 2 -> 5 -> 10 -> 20
+        await settle(pilot)
+        assert pilot.app.screen.settings.multiplier == 20
+        assert _softmax(pilot.app).column(2)[2] == "nan"  # float16: 20 > 11.09
+        assert _softmax(pilot.app).column(2)[1] != "nan"  # float32: 20 < 88.72
+
+
+async def test_seed_and_backend() -> None:
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_seed(3)")
+        expected = compare_dtypes(1, 3, "numpy")
+        assert _dtypes(pilot.app).column(0)[1] == sci(expected[1].scores)
+        await run_action(pilot, "set_backend('torch')")
+        assert "on torch" in pilot.app.screen.query_one("#dtype-box").border_title
+        expected = compare_dtypes(1, 3, "torch")
+        assert _dtypes(pilot.app).column(0)[1] == sci(expected[1].scores)
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [("set_multiplier(0)", "between 0.001 and"), ("set_multiplier(-5)", "between"),
+     ("set_backend('jax')", "not one of")],
+)
+async def test_bad_values_are_refused(action: str, words: str) -> None:
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, action)
+        assert words in pilot.app.screen.message
+        assert pilot.app.screen.settings.multiplier == 1
+        assert _softmax(pilot.app).column(2)[0] == "0.3473"
+
+
+async def test_scores_past_float16s_range_are_explained() -> None:
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_multiplier(70000)")
+        s = _softmax(pilot.app)
+        assert s.column(3)[2] == "nan" and (2, 3) in s.highlights
+        assert s.column(3)[0] == "1.0000"
+        caption = str(pilot.app.screen.query_one("#softmax-caption").render())
+        assert "In float16 the scores themselves are too large to store" in caption
+        d = _dtypes(pilot.app)
+        assert "overflows float16" in d.column(3)[2]

@@ -1,0 +1,167 @@
+"""The scaling lab under Pilot: the chapter's table by default, every control, the worker."""
+
+from __future__ import annotations
+
+import pytest
+from lab_pilot import lab_app, run_action, settle
+
+from attn_tui.compute import scaling_experiment
+from attn_tui.report.fmt import num
+from attn_tui.screens.scaling_lab_screen import ScalingLabScreen
+from attn_tui.widgets.control_bar import ControlBar
+from attn_tui.widgets.series_plot import SeriesPlot
+from attn_tui.widgets.text_table import TextTable
+
+# the chapter's table (shared/seeds/reference/attention.txt, STEP 3)
+CHAPTER = {
+    "d_k": ["4", "16", "64", "256", "1024"],
+    "sd": ["1.756", "3.568", "7.202", "14.483", "28.591"],
+    "raw": ["1.7771", "0.9743", "0.5058", "0.2512", "0.1333"],
+    "scaled": ["2.4764", "2.4970", "2.4844", "2.4555", "2.4894"],
+    "top": ["0.5492", "0.7488", "0.8577", "0.9282", "0.9611"],
+}
+
+
+def _table(app) -> TextTable:
+    return app.screen.query_one("#scaling-table", TextTable)
+
+
+def _expected(**kwargs) -> list[str]:
+    r = scaling_experiment(**kwargs)
+    return [num(row.entropy_raw) for row in r.rows]
+
+
+async def test_defaults_reproduce_the_chapter() -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, ScalingLabScreen)
+        t = _table(pilot.app)
+        assert list(t.row_labels) == CHAPTER["d_k"]
+        assert t.column(0) == CHAPTER["sd"]
+        assert t.column(1) == CHAPTER["raw"]
+        assert t.column(2) == CHAPTER["scaled"]
+        assert t.column(3) == CHAPTER["top"]
+        assert "log₂ 8 = 3.0000" in str(screen.query_one("#caption").render())
+        plot = screen.query_one("#entropy-plot", SeriesPlot)
+        assert [m for m, _ in plot.series] == ["r", "s"]
+        assert plot.ceiling == 3.0
+        assert screen.message == ""
+
+
+@pytest.mark.parametrize(
+    ("action", "kwargs"),
+    [
+        ("set_dk(64)", dict(dims=(1, 4, 16, 64))),
+        ("set_keys(16)", dict(n_keys=16)),
+        ("set_trials(50)", dict(trials=50)),
+        ("set_seed(7)", dict(seed=7)),
+        ("set_temperature(2.0)", dict(temperature=2.0)),
+    ],
+)
+async def test_each_control_recomputes(action: str, kwargs: dict) -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, action)
+        t = _table(pilot.app)
+        assert t.column(1) == _expected(**kwargs)
+        assert pilot.app.screen.message == ""
+
+
+async def test_scale_off_hides_the_scaled_columns_without_rerunning() -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        generation = screen.generation
+        await pilot.press("s")
+        await settle(pilot)
+        t = _table(pilot.app)
+        assert t.column(2) == ["off"] * 5 and t.column(1) == CHAPTER["raw"]
+        assert [m for m, _ in screen.query_one("#entropy-plot", SeriesPlot).series] == ["r"]
+        assert screen.generation == generation  # both columns were already computed
+        await run_action(pilot, "toggle_scale()")
+        assert _table(pilot.app).column(2) == CHAPTER["scaled"]
+
+
+async def test_keys_and_typing_in_the_control_bar() -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bar = pilot.app.screen.query_one(ControlBar)
+        assert bar.has_focus
+        await pilot.press("pagedown")  # d_k 1024 -> 512
+        await settle(pilot)
+        assert list(_table(pilot.app).row_labels) == ["2", "8", "32", "128", "512"]
+        await pilot.press("right", "up", "up")  # keys 8 -> 10
+        await settle(pilot)
+        assert pilot.app.screen.settings.keys == 10
+        await pilot.press("left", "2", "0", "4", "8", "enter")  # type d_k = 2048
+        await settle(pilot)
+        assert list(_table(pilot.app).row_labels)[-1] == "2048"
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ("set_dk(100)", "power of two"),
+        ("set_dk(8192)", "between 1 and 4096"),
+        ("set_keys(1)", "between 2 and 64"),
+        ("set_trials(0)", "between 1 and 500"),
+        ("set_temperature(0)", "between 0.05 and 20"),
+    ],
+)
+async def test_bad_values_are_refused_and_the_numbers_stay(action: str, words: str) -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, action)
+        screen = pilot.app.screen
+        assert words in screen.message
+        assert _table(pilot.app).column(1) == CHAPTER["raw"]
+        assert screen.settings == type(screen.settings)()
+
+
+async def test_typed_nonsense_is_refused_with_a_message() -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("1", "x", "enter")
+        await settle(pilot)
+        assert "not a whole number" in pilot.app.screen.message
+        assert pilot.app.screen.query_one(ControlBar).values["d_k"] == 1024
+
+
+async def test_two_quick_changes_show_only_the_last() -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        shown: list[int] = []
+        original = screen._show_table
+        screen._show_table = lambda s, r: (shown.append(s.d_k), original(s, r))
+        await pilot.app.run_action("screen.set_dk(4096)")  # slow: 4096 x 8 keys x 200 trials
+        await pilot.app.run_action("screen.set_dk(16)")  # fast, and asked for last
+        await settle(pilot)
+        assert shown == [16]
+        assert list(_table(pilot.app).row_labels) == ["1", "4", "16"]
+        assert screen.shown.d_k == 16
+
+
+async def test_the_screen_answers_keys_while_a_long_run_works() -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.app.run_action("screen.set_trials(500)")
+        await pilot.app.run_action("screen.set_keys(64)")
+        await pilot.app.run_action("screen.set_dk(4096)")
+        await pilot.press("right")  # handled while the experiment runs in its thread
+        running = any(w.is_running for w in pilot.app.workers)
+        assert screen.query_one(ControlBar).field == 1
+        assert "computing" in str(screen.query_one("#status").render())
+        await settle(pilot)
+        assert running
+        assert list(_table(pilot.app).row_labels)[-1] == "4096"
+
+
+async def test_escape_goes_back_to_the_workbench() -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert type(pilot.app.screen).__name__ == "WorkbenchScreen"
