@@ -16,6 +16,7 @@ from attn_tui import state
 from attn_tui.compute import BackendUnavailable, Steps, attend
 from attn_tui.compute.backend import INSTALL_TORCH
 from attn_tui.report.fmt import num, vec
+from attn_tui.screens.session_actions import SessionActions
 from attn_tui.state import Workspace
 from attn_tui.widgets.dims_bar import DimsBar
 from attn_tui.widgets.grid_view import GridView
@@ -27,7 +28,7 @@ from attn_tui.widgets.step_table import StepTable
 HISTORY = 200
 
 
-class WorkbenchScreen(Screen):
+class WorkbenchScreen(SessionActions, Screen):
     BINDINGS = [
         Binding("m", "cycle_mask", "Mask",
                 tooltip="mask order: none → causal → causal-after"),
@@ -53,14 +54,20 @@ class WorkbenchScreen(Screen):
                 tooltip="narrow Q and K by one dimension"),
         Binding("D", "focus_dims", "Dimensions", show=False,
                 tooltip="go to the dimensions bar (T, d_k, d_v, seed)"),
+        Binding("e", "export", "Export", show=False,
+                tooltip="export the tables (md, csv, tex), every stage (.npz) or a script"),
+        Binding("c", "copy", "Copy", show=False,
+                tooltip="copy the step table and weights to the clipboard (works over SSH)"),
     ]
 
     workspace: reactive[Workspace] = reactive(state.from_preset("one"), init=False)
     view: reactive[str] = reactive("weights", init=False)
 
-    def __init__(self, workspace: Workspace, **kwargs) -> None:
+    def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.set_reactive(WorkbenchScreen.workspace, workspace)
+        self.saved_workspace = workspace  # "unsaved" means edited since this
+        self.session_path = session_path
         self.steps: Steps | None = None
         self._undo: list[Workspace] = []
         self._redo: list[Workspace] = []

@@ -1,0 +1,102 @@
+"""`attn-tui export` and `attn-tui --session FILE`: the command-line side of sessions and exports.
+
+Imported by cli.py when it builds its parser, so only argparse is imported at module level; numpy
+and the compute core load when a command runs, and textual never does on these paths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from typing import Any
+
+EXPORT_FORMATS = ("md", "csv", "tex", "npz", "py")
+BINARY = ("npz",)
+PRESETS = ("one", "select", "mask", "random")
+MASKS = ("none", "causal", "causal-after")
+SCRIPT_BACKENDS = ("numpy", "torch")
+USAGE = ("usage: attn-tui export --format {md,csv,tex,npz,py} "
+         "[--session FILE | --preset {one,select,mask,random}] "
+         "[--mask {none,causal,causal-after}] [--backend {numpy,torch}] [-o FILE]")
+
+
+def add_export_parser(sub: Any) -> argparse.ArgumentParser:
+    """The `export` subcommand; its dests are prefixed so they never clash with the app's flags."""
+    ex = sub.add_parser(
+        "export", help="write the step table, the weights, every stage or a script",
+        description="Export what the workbench shows for a preset or a saved session: the step "
+        "table of the selected query and the weights (md, csv, tex), every stage (npz), or a "
+        "standalone Python script that prints the same numbers (py).",
+    )
+    ex.add_argument("--format", required=True, choices=EXPORT_FORMATS, dest="export_format",
+                    help="md, csv or tex tables; npz arrays (needs -o); py script")
+    src = ex.add_mutually_exclusive_group()
+    src.add_argument("--session", metavar="FILE", dest="export_session",
+                     help="a saved session (ctrl+s in the app)")
+    src.add_argument("--preset", choices=PRESETS, dest="export_preset",
+                     help="a built-in example (default: one)")
+    ex.add_argument("--mask", choices=MASKS, dest="export_mask",
+                    help="override the mask mode")
+    ex.add_argument("--backend", choices=SCRIPT_BACKENDS, dest="export_backend",
+                    help="for --format py: the script's array library (default: the "
+                    "workspace's)")
+    ex.add_argument("-o", "--output", metavar="FILE", dest="export_output",
+                    help="write here (atomically) instead of to standard output")
+    return ex
+
+
+def _fail(message: str) -> int:
+    print(f"attn-tui: {message}", file=sys.stderr)
+    return 2
+
+
+def open_session(path: str, lab: str | None = None) -> tuple[Any, str | None]:
+    """(workspace, lab to open) for `attn-tui --session FILE`; SessionError on a bad file."""
+    from attn_tui.session import load
+
+    ws, screen = load(path)
+    if lab is None and screen.startswith("lab:"):
+        name = screen[4:]
+        # a lab this install does not have: open the workbench rather than fail
+        if importlib.util.find_spec(f"attn_tui.screens.{name}_lab_screen") is not None:
+            lab = name
+    return ws, lab
+
+
+def _workspace(args: argparse.Namespace) -> Any:
+    from dataclasses import replace
+
+    from attn_tui import state
+    from attn_tui.session import load
+
+    if args.export_session:
+        ws = load(args.export_session)[0]
+    else:
+        ws = state.from_preset(args.export_preset or "one")
+    return replace(ws, mask=args.export_mask) if args.export_mask else ws
+
+
+def run_export(args: argparse.Namespace) -> int:
+    fmt, output = args.export_format, args.export_output
+    if fmt in BINARY and not output:
+        print(USAGE, file=sys.stderr)
+        print(f"attn-tui export: error: --format {fmt} is binary; give -o FILE", file=sys.stderr)
+        return 2
+    from attn_tui.compute import BackendUnavailable
+    from attn_tui.report import export
+
+    try:
+        ws = _workspace(args)
+        if output:
+            export.export_file(ws, output, fmt, args.export_backend)
+            return 0
+        data = export.export_bytes(ws, fmt, args.export_backend)
+    except (BackendUnavailable, ValueError) as exc:  # FileError and SessionError included
+        return _fail(str(exc))
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `attn-tui export … | head` is fine
+        sys.stderr.close()
+    return 0

@@ -1,0 +1,76 @@
+"""Writing a file all at once, and saying in one sentence why a file could not be used."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+
+
+class FileError(ValueError):
+    """str() is one sentence: "Cannot <verb> <path>: <reason>." (or the reason alone)."""
+
+    def __init__(self, reason: str, path: str | None = None, verb: str = "open") -> None:
+        self.reason, self.path = reason, path
+        text = f"Cannot {verb} {path}: {reason}" if path else reason[:1].upper() + reason[1:]
+        super().__init__(text.rstrip(".") + ".")
+
+
+def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write") -> None:
+    """Replace ``path`` with ``data`` all at once: a crash leaves the old file or the new one."""
+    shown = os.fspath(path)
+    target = os.path.realpath(os.path.expanduser(shown))  # through a symlink, not over it
+    if os.path.isdir(target):
+        raise FileError("it is a directory", shown, verb)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+        if not os.access(target, os.W_OK):  # replacing would succeed, but it was read-only
+            raise PermissionError(errno.EACCES, "permission denied")
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    except OSError as exc:
+        raise FileError(os_reason(exc, True), shown, verb) from exc
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.",
+                                   suffix=".tmp", dir=os.path.dirname(target))
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+        tmp = None
+        _fsync_dir(os.path.dirname(target))
+    except OSError as exc:
+        raise FileError(os_reason(exc, True), shown, verb) from exc
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _umask() -> int:
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def _fsync_dir(directory: str) -> None:
+    # makes the rename itself durable; not possible everywhere (Windows), so best effort
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def os_reason(exc: OSError, writing: bool = False) -> str:
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if isinstance(exc, FileNotFoundError):
+        return "its folder does not exist" if writing else "no such file"
+    return (exc.strerror or str(exc)).lower()

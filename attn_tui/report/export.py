@@ -1,0 +1,217 @@
+"""Export what the workbench shows: the step table and the weights as Markdown, CSV or LaTeX,
+every stage as .npz, or a standalone script (see ``script.py``).
+
+``model``, ``markdown`` and ``md_cell`` are copied verbatim into exported scripts, so they use
+plain Python and only the array methods numpy and torch share (indexing, ``.sum()``,
+``.tolist()``); the script then prints exactly what ``export_text(ws, "md")`` returns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from typing import Any
+
+import numpy as np
+
+from attn_tui.compute import Steps, attend
+from attn_tui.report.fmt import num
+from attn_tui.state import Workspace
+
+FORMATS = ("md", "csv", "tex")
+NPZ_STAGES = ("scores", "scaled", "masked", "exp", "weights", "row_sums", "output", "entropy",
+              "blocked", "max_entropy", "values")
+
+
+def model(s, i, query_tokens, key_tokens, mask, scale, backend, dtype):
+    """The tables the screen shows for query ``i``, as plain Python values."""
+    w = s.weights[i]
+    contrib = w[:, None] * s.values
+    sc, sd, ex, al, cv = (a.tolist() for a in (s.scores[i], s.scaled[i], s.exp[i], w, contrib))
+    rows = [[sc[j], sd[j], ex[j], al[j]] + cv[j] for j in range(len(key_tokens))]
+    sums = [None, None, float(s.exp[i].sum()), float(s.row_sums[i])]
+    sums += [float(contrib[:, c].sum()) for c in range(len(rows[0]) - 4)]
+    return {
+        "query": query_tokens[i], "index": i, "t_q": len(query_tokens), "mask": mask,
+        "scale": scale, "backend": backend, "dtype": dtype,
+        "scaled_header": f"÷{math.sqrt(s.d_k):.3g}" if scale else "unscaled",
+        "keys": list(key_tokens), "rows": rows, "sums": sums,
+        "entropy": float(s.entropy[i]), "max_entropy": float(s.max_entropy[i]),
+        "queries": list(query_tokens), "weights": [r.tolist() for r in s.weights],
+        "row_sums": s.row_sums.tolist(),
+    }
+
+
+def md_cell(text):
+    return "".join("\\" + c if c in "\\|*_`[]<>" else c for c in text)
+
+
+def markdown(m):
+    """The step table, a line on entropy, then the weights of every query."""
+    n_v = len(m["rows"][0]) - 4
+    scaling = "÷√d_k" if m["scale"] else "unscaled"
+    out = [f"Steps for query '{md_cell(m['query'])}' ({m['index'] + 1} of {m['t_q']}); "
+           f"mask {m['mask']}; {scaling}; {m['backend']} {m['dtype']}", ""]
+    head = ["key", "q·k", m["scaled_header"], "exp", "α"] + [f"α·v{c + 1}" for c in range(n_v)]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|:---|" + "---:|" * (len(head) - 1))
+    for key, row in zip(m["keys"], m["rows"], strict=True):
+        out.append("| " + " | ".join([md_cell(key)] + [num(x) for x in row]) + " |")
+    out.append("| sum | " + " | ".join("" if x is None else num(x) for x in m["sums"]) + " |")
+    out += ["", f"entropy of α: {num(m['entropy'])} bits of at most {num(m['max_entropy'])}"]
+    lost = 1.0 - m["sums"][3]
+    if m["mask"] == "causal-after" and lost > 5e-5:
+        out[-1] += f"; {num(lost)} of the weight is lost (softmax came before the mask)"
+    out += ["", "Weights α: every query (rows) over every key (columns)", ""]
+    head = ["query"] + [md_cell(k) for k in m["keys"]] + ["row sum"]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|:---|" + "---:|" * (len(head) - 1))
+    for q, row, total in zip(m["queries"], m["weights"], m["row_sums"], strict=True):
+        out.append("| " + " | ".join([md_cell(q)] + [num(x) for x in row] + [num(total)]) + " |")
+    return "\n".join(out) + "\n"
+
+
+def compute(ws: Workspace) -> Steps:
+    return attend(ws.q, ws.k, ws.v, mask=ws.mask, scale=ws.scale, backend=ws.backend,
+                  dtype=ws.dtype)
+
+
+def table_model(ws: Workspace, steps: Steps | None = None) -> dict[str, Any]:
+    s = steps if steps is not None else compute(ws)
+    return model(s, ws.selected, ws.query_tokens, ws.key_tokens, ws.mask, ws.scale,
+                 ws.backend, ws.dtype)
+
+
+def export_text(ws: Workspace, fmt: str, steps: Steps | None = None) -> str:
+    """The step table of the selected query and the weights matrix, in ``fmt``."""
+    render = {"md": markdown, "csv": _csv, "tex": _latex}.get(fmt)
+    if render is None:
+        raise ValueError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    return render(table_model(ws, steps))
+
+
+def _csv(m: dict[str, Any]) -> str:
+    n_v = len(m["rows"][0]) - 4
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(["key", "q_dot_k", "scaled" if m["scale"] else "unscaled", "exp", "alpha"]
+                 + [f"alpha_v{c + 1}" for c in range(n_v)])
+    for key, row in zip(m["keys"], m["rows"], strict=True):
+        out.writerow([key] + [num(x) for x in row])
+    out.writerow(["sum"] + ["" if x is None else num(x) for x in m["sums"]])
+    out.writerow([])
+    out.writerow(["query"] + m["keys"] + ["row_sum"])
+    for q, row, total in zip(m["queries"], m["weights"], m["row_sums"], strict=True):
+        out.writerow([q] + [num(x) for x in row] + [num(total)])
+    return buf.getvalue()
+
+
+_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def tex_text(text: str) -> str:
+    return "".join(_TEX.get(c, c) for c in text)
+
+
+def tex_num(x: float) -> str:
+    """A number for a text-mode cell: a real minus sign, and ∞ for an overflowed exp."""
+    text = num(x)
+    return {"inf": r"$\infty$", "-inf": r"$-\infty$"}.get(text) or text.replace("-", "$-$", 1)
+
+
+def _tabular(head: list[str], rows: list[list[str]], total: list[str] | None) -> list[str]:
+    line = " & ".join
+    out = [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\toprule",
+           line(head) + r" \\", r"\midrule"]
+    out += [line(r) + r" \\" for r in rows]
+    if total is not None:
+        out += [r"\midrule", line(total) + r" \\"]
+    return out + [r"\bottomrule", r"\end{tabular}"]
+
+
+def _latex(m: dict[str, Any]) -> str:
+    n_v = len(m["rows"][0]) - 4
+    scaled = r"$q\cdot k/\sqrt{d_k}$" if m["scale"] else "unscaled"
+    head = ["key", r"$q\cdot k$", scaled, r"$\exp$", r"$\alpha$"]
+    head += [rf"$\alpha v_{{{c + 1}}}$" for c in range(n_v)]
+    rows = [[tex_text(k)] + [tex_num(x) for x in r]
+            for k, r in zip(m["keys"], m["rows"], strict=True)]
+    total = ["sum"] + ["" if x is None else tex_num(x) for x in m["sums"]]
+    # needs \usepackage{booktabs}; comments stay ASCII so any engine reads them
+    title = (f"% steps for query {m['index'] + 1} of {m['t_q']}; mask {m['mask']}; "
+             f"{'scaled by sqrt(d_k)' if m['scale'] else 'unscaled'}; {m['backend']} {m['dtype']}")
+    out = [title] + _tabular(head, rows, total)
+    out += ["", "% weights alpha: every query (rows) over every key (columns)"]
+    head = [r"query $\backslash$ key"] + [tex_text(k) for k in m["keys"]] + ["row sum"]
+    rows = [[tex_text(q)] + [tex_num(x) for x in r] + [tex_num(t)]
+            for q, r, t in zip(m["queries"], m["weights"], m["row_sums"], strict=True)]
+    return "\n".join(out + _tabular(head, rows, None)) + "\n"
+
+
+def npz_arrays(ws: Workspace, steps: Steps | None = None) -> dict[str, np.ndarray]:
+    """Every stage of ``attend`` plus Q, K, V, the token names and the settings (0-d arrays)."""
+    s = steps if steps is not None else compute(ws)
+    out = {name: np.asarray(getattr(s, name)) for name in NPZ_STAGES}
+    out.update(q=np.asarray(ws.q), k=np.asarray(ws.k), v=np.asarray(ws.v),
+               query_tokens=np.asarray(ws.query_tokens, dtype=str),
+               key_tokens=np.asarray(ws.key_tokens, dtype=str))
+    settings = dict(mask=ws.mask, scale=ws.scale, backend=ws.backend, dtype=ws.dtype,
+                    selected=ws.selected, seed=ws.seed, preset=ws.preset, d_k=s.d_k,
+                    scale_factor=s.scale_factor)
+    out.update({k: np.asarray(v) for k, v in settings.items()})
+    return out
+
+
+def export_npz_bytes(ws: Workspace, steps: Steps | None = None) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **npz_arrays(ws, steps))  # str arrays, not objects: loads without pickle
+    return buf.getvalue()
+
+
+def export_npz(ws: Workspace, path: str | os.PathLike, steps: Steps | None = None) -> None:
+    export_file(ws, path, "npz", steps=steps)
+
+
+def export_script(ws: Workspace, backend: str = "numpy") -> str:
+    from attn_tui.report.script import script
+
+    return script(ws, backend)
+
+
+EXTENSIONS = {".md": "md", ".markdown": "md", ".csv": "csv", ".tex": "tex", ".npz": "npz",
+              ".py": "py"}
+
+
+def format_for(path: str | os.PathLike) -> str | None:
+    """The export format a file name asks for, by its extension."""
+    return EXTENSIONS.get(os.path.splitext(os.fspath(path))[1].lower())
+
+
+def export_bytes(ws: Workspace, fmt: str, script_backend: str | None = None,
+                 steps: Steps | None = None) -> bytes:
+    """Any export as the bytes of its file; the script's backend defaults to the workspace's."""
+    if fmt == "npz":
+        return export_npz_bytes(ws, steps)
+    if fmt == "py":
+        backend = script_backend or ("torch" if ws.backend == "torch" else "numpy")
+        return export_script(ws, backend).encode("utf-8")
+    return export_text(ws, fmt, steps).encode("utf-8")
+
+
+def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
+                script_backend: str | None = None, steps: Steps | None = None) -> str:
+    """Write an export atomically; the format comes from the extension unless given.
+
+    Returns the format written; raises ValueError (SessionError for the file) in one sentence.
+    """
+    from attn_tui.files import atomic_write
+
+    fmt = fmt or format_for(path)
+    if fmt is None:
+        raise ValueError(f"Cannot tell the format of {os.fspath(path)}: end the name with "
+                         ".md, .csv, .tex, .npz or .py.")
+    atomic_write(path, export_bytes(ws, fmt, script_backend, steps))
+    return fmt

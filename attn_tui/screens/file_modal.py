@@ -1,0 +1,73 @@
+"""Ask for a file path: for saving, opening or exporting."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+DEFAULT_SESSION = "attn-session.json"
+
+
+class FileModal(ModalScreen[str | None]):
+    """Dismisses with the path typed, or None on Escape.
+
+    ``submit`` (optional) is called with the path on Enter and returns None when it worked or a
+    one-line error; on an error the modal stays open with the typed path, so it can be fixed.
+    """
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    DEFAULT_CSS = """
+    FileModal { align: center middle; }
+    FileModal > Vertical { width: 72; max-width: 100%; height: auto; border: round $border;
+                           background: $surface; padding: 0 1; }
+    FileModal #file-error { color: $text-error; height: auto; display: none; }
+    FileModal #file-error.-shown { display: block; }
+    FileModal #file-hint { color: $text-muted; }
+    """
+
+    def __init__(self, title: str, path: str = DEFAULT_SESSION, *, error: str | None = None,
+                 submit: Callable[[str], str | None] | None = None) -> None:
+        super().__init__()
+        self.title_text, self.path, self.error = title, path, error
+        self.submit = submit
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"[b]{self.title_text}[/b]", id="file-title", markup=True)
+            yield Input(value=self.path, placeholder="a file path", select_on_focus=False,
+                        id="file-path")
+            yield Static("", id="file-error", markup=False)
+            yield Static("Enter accepts, Escape cancels", id="file-hint")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#file-path", Input)
+        box.cursor_blink = False
+        box.focus()
+        if self.error:
+            self.show_error(self.error)
+
+    def show_error(self, message: str) -> None:
+        """One line under the path; the path stays as typed."""
+        note = self.query_one("#file-error", Static)
+        note.update(message)
+        note.set_class(bool(message), "-shown")
+
+    @on(Input.Submitted, "#file-path")
+    def _accept(self, event: Input.Submitted) -> None:
+        event.stop()
+        path = event.value.strip()
+        if not path:
+            self.show_error("Type a file name first.")
+            return
+        if self.submit is not None:
+            error = self.submit(path)
+            if error:
+                self.show_error(error)
+                return
+        self.dismiss(path)

@@ -1,0 +1,178 @@
+"""Save, open, export and copy from the workbench; ask before quitting with unsaved edits.
+
+``SessionActions`` is mixed into the workbench screen, which provides ``workspace`` and
+``apply()``; it keeps the last saved workspace so "unsaved" means "edited since then".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from textual.app import App, SystemCommand
+
+from attn_tui import session
+from attn_tui.compute import BackendUnavailable
+from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+from attn_tui.screens.file_modal import DEFAULT_SESSION, FileModal
+from attn_tui.state import Workspace
+
+EXPORTS = {  # (format, script backend) -> (palette title, default file name)
+    ("md", None): ("Markdown: step table and weights", "attn-export.md"),
+    ("csv", None): ("CSV: step table and weights", "attn-export.csv"),
+    ("tex", None): ("LaTeX (booktabs): step table and weights", "attn-export.tex"),
+    ("npz", None): ("NumPy .npz: every stage, Q, K, V and the settings", "attn-stages.npz"),
+    ("py", "numpy"): ("Python script (numpy) that prints these numbers", "attention.py"),
+    ("py", "torch"): ("Python script (torch) that prints these numbers", "attention_torch.py"),
+}
+
+
+def open_screen(app: App) -> str:
+    """What a session records as the open screen: the lab on top, or the workbench."""
+    for screen in reversed(app.screen_stack):
+        found = re.fullmatch(r"attn_tui\.screens\.(\w+)_lab_screen", type(screen).__module__)
+        if found and f"lab:{found[1]}" in session.SCREENS:
+            return f"lab:{found[1]}"
+    return "workbench"
+
+
+class SessionActions:
+    """Needs from the screen it joins: workspace, apply(), notify() and app."""
+
+    workspace: Workspace
+    app: Any
+    session_path: str | None = None
+    saved_workspace: Workspace | None = None  # the host sets this to its first workspace
+
+    @property
+    def dirty(self) -> bool:
+        saved = self.saved_workspace
+        return saved is not None and session.is_dirty(self.workspace, saved)
+
+    def action_save(self, ask: bool = False, then_quit: bool = False) -> None:
+        """ctrl+s: to the session's file when there is one, else ask for a path."""
+        ws, screen = self.workspace, open_screen(self.app)
+
+        def write(path: str) -> str | None:
+            try:
+                session.save(ws, path, screen=screen)
+            except session.SessionError as exc:
+                return str(exc)
+            self.saved_workspace, self.session_path = ws, path
+            return None
+
+        def done(path: str | None) -> None:
+            if path is not None:
+                self.notify(f"Saved {path}.", timeout=3)
+                if then_quit:
+                    self.app.exit()
+
+        error = None
+        if self.session_path and not ask:
+            error = write(self.session_path)
+            if error is None:
+                done(self.session_path)
+                return
+        title = "Save session" + (", then quit" if then_quit else "")
+        self.app.push_screen(FileModal(title, self.session_path or DEFAULT_SESSION, error=error,
+                                       submit=write), done)
+
+    def action_open(self) -> None:
+        """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone."""
+        opened: list[tuple[Workspace, str]] = []
+
+        def read(path: str) -> str | None:
+            try:
+                opened.append(session.load(path))
+            except session.SessionError as exc:
+                return str(exc)
+            return None
+
+        def done(path: str | None) -> None:
+            if path is None:
+                return
+            from attn_tui.app import lab_available
+            from attn_tui.compute import torch_available
+
+            ws, screen = opened[-1]
+            note = f"Opened {path} (u undoes)."
+            if ws.backend == "torch" and not torch_available():
+                ws = replace(ws, backend="numpy")
+                note = f"Opened {path}; torch is not installed, so numpy computes it."
+            self.apply(ws)
+            self.saved_workspace, self.session_path = ws, path
+            self.notify(note, timeout=4)
+            if screen.startswith("lab:") and lab_available(screen[4:]):
+                self.app.open_lab(screen[4:])
+
+        self.app.push_screen(FileModal("Open session", self.session_path or DEFAULT_SESSION,
+                                       submit=read), done)
+
+    def action_export(self, fmt: str = "", backend: str = "") -> None:
+        """e: the format follows the file's extension; the palette picks one outright."""
+        from attn_tui.report.export import export_file
+
+        ws = self.workspace
+        key = (fmt, (backend or "numpy") if fmt == "py" else None)
+        default = EXPORTS[key][1] if key in EXPORTS else "attn-export.md"
+        written: list[str] = []
+
+        def write(path: str) -> str | None:
+            try:
+                written.append(export_file(ws, path, fmt or None, backend or None))
+            except (ValueError, BackendUnavailable) as exc:  # FileError is a ValueError
+                return str(exc)
+            return None
+
+        def done(path: str | None) -> None:
+            if path is not None:
+                self.notify(f"Exported {written[-1]} to {path}.", timeout=4)
+
+        title = ("Export to a file: .md .csv .tex (tables), .npz (every stage), .py (script)"
+                 if not fmt else f"Export {fmt}")
+        self.app.push_screen(FileModal(title, default, submit=write), done)
+
+    def action_copy(self, fmt: str = "md") -> None:
+        """c: the step table and weights to the clipboard, through the terminal (OSC 52)."""
+        from attn_tui.clipboard import table_copy
+
+        try:
+            copied = table_copy(self.workspace, fmt)
+        except (ValueError, BackendUnavailable) as exc:
+            self.notify(str(exc), title="Not copied", severity="error")
+            return
+        self.app.copy_to_clipboard(copied.text)
+        self.notify(copied.message, severity="warning" if copied.too_large else "information",
+                    timeout=5)
+
+    def session_commands(self) -> Iterator[SystemCommand]:
+        yield SystemCommand("Session: save", "Save the workspace (ctrl+s)", self.action_save)
+        yield SystemCommand("Session: save as…", "Save the workspace to a new file",
+                            lambda: self.action_save(ask=True))
+        yield SystemCommand("Session: open…", "Open a saved workspace (ctrl+o)", self.action_open)
+        for (fmt, backend), (title, _) in EXPORTS.items():
+            yield SystemCommand(f"Export: {title}", f"Write a .{fmt} file",
+                                lambda f=fmt, b=backend or "": self.action_export(f, b))
+        for fmt, name in (("md", "Markdown"), ("csv", "CSV"), ("tex", "LaTeX")):
+            yield SystemCommand(f"Copy: tables as {name}", "To the clipboard, through the "
+                                "terminal (works over SSH)", lambda f=fmt: self.action_copy(f))
+
+
+def quit_or_ask(app: App, confirm: bool = True) -> None:
+    """Quit, unless the workbench has unsaved edits: then ask Save / Quit anyway / Cancel."""
+    if isinstance(app.screen, ConfirmQuitModal):
+        return  # q pressed again while asking
+    bench = app.workbench()
+    if not confirm or bench is None or not bench.dirty:
+        app.exit()
+        return
+
+    def answer(choice: str | None) -> None:
+        if choice == "quit":
+            app.exit()
+        elif choice == "save":
+            bench.action_save(then_quit=True)
+
+    app.push_screen(ConfirmQuitModal(), answer)

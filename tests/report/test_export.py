@@ -1,0 +1,179 @@
+"""Exports hold the screen's numbers: tables parse back to attend()'s values, the .npz holds every
+stage, and an exported script, run on its own, prints what the Markdown export shows."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from export_tables import assert_tables_match, parse_csv, parse_md, parse_tex
+
+from attn_tui import state
+from attn_tui.compute import MASKS, attend
+from attn_tui.report import export
+from attn_tui.report.fmt import num
+
+PRESETS = ("one", "select", "mask", "random")
+PARSERS = {"md": parse_md, "csv": parse_csv, "tex": parse_tex}
+# runs a script with attn_tui made unimportable, so a stray import fails loudly
+LAUNCH = ("import runpy, sys; sys.modules['attn_tui'] = None; "
+          "runpy.run_path(sys.argv[1], run_name='__main__')")
+
+
+def workspace(preset: str, mask: str, selected: int = -1) -> state.Workspace:
+    ws = state.from_preset(preset, seed=7)
+    return replace(ws, mask=mask, selected=selected % ws.t_q)
+
+
+CASES = list(itertools.product(PRESETS, MASKS))
+
+
+@pytest.mark.parametrize("fmt", list(PARSERS))
+@pytest.mark.parametrize(("preset", "mask"), CASES)
+def test_tables_parse_back_to_attends_numbers(fmt: str, preset: str, mask: str) -> None:
+    ws = workspace(preset, mask)
+    assert_tables_match(ws, PARSERS[fmt](export.export_text(ws, fmt)))
+
+
+@pytest.mark.parametrize("fmt", list(PARSERS))
+def test_awkward_token_names_survive_every_format(fmt: str) -> None:
+    names = ("a|b", "x & y", "50%", "c,d", 'say "hi"', "_{$#}^~\\", "*[a]*<b>`")
+    ws = state.random_workspace(len(names), 3, seed=1)
+    ws = replace(ws, query_tokens=names, key_tokens=names, mask="causal", selected=4)
+    assert_tables_match(ws, PARSERS[fmt](export.export_text(ws, fmt)))
+
+
+def test_the_mask_example_as_markdown() -> None:
+    """Known values, typed in by hand, so a wrong parser cannot hide a wrong table."""
+    ws = replace(state.from_preset("mask"), mask="causal-after", selected=1)
+    text = export.export_text(ws, "md")
+    assert "| dog | 2.0000 | 2.0000 | 7.3891 | 0.5512 | 0.0000 | 0.5512 | 0.0000 | 0.0000 |" in text
+    assert "| sum |  |  | 13.4048 | 0.6742 | 0.1230 | 0.5512 | 0.0000 | 0.0000 |" in text
+    assert "| the | 0.4551 | 0.0000 | 0.0000 | 0.0000 | 0.4551 |" in text
+    assert "0.3258 of the weight is lost" in text
+
+
+def test_latex_uses_booktabs_and_real_minus_signs() -> None:
+    ws = state.random_workspace(3, 2, seed=3)
+    text = export.export_text(ws, "tex")
+    assert text.count(r"\toprule") == 2 and text.count(r"\bottomrule") == 2
+    assert r"\hline" not in text
+    negative = attend(ws.q, ws.k, ws.v).scores[0, 0]
+    assert negative < 0 and f"$-${num(-negative)}" in text
+
+
+def test_an_unknown_format_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown format 'xls'"):
+        export.export_text(state.from_preset("one"), "xls")
+
+
+@pytest.mark.parametrize("mask", MASKS)
+def test_npz_holds_every_stage_and_the_settings(mask: str, tmp_path: Path) -> None:
+    ws = workspace("random", mask, selected=2)
+    path = tmp_path / "stages.npz"
+    export.export_npz(ws, path)
+    s = attend(ws.q, ws.k, ws.v, mask=mask, scale=ws.scale)
+    with np.load(path, allow_pickle=False) as z:
+        for name in export.NPZ_STAGES:
+            np.testing.assert_array_equal(z[name], getattr(s, name), err_msg=name)
+        for name in ("q", "k", "v"):
+            np.testing.assert_array_equal(z[name], np.asarray(getattr(ws, name)))
+        assert z["query_tokens"].tolist() == list(ws.query_tokens)
+        assert z["mask"].shape == () and str(z["mask"]) == mask
+        assert bool(z["scale"]) is ws.scale and int(z["selected"]) == 2
+        assert int(z["d_k"]) == ws.d_k and str(z["dtype"]) == "float64"
+        assert float(z["scale_factor"]) == pytest.approx(np.sqrt(ws.d_k))
+        assert np.isneginf(z["masked"]).any() == (mask != "none")
+
+
+def run_script(text: str, folder: Path) -> str:
+    path = folder / "attention.py"
+    path.write_text(text, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", LAUNCH, str(path)], capture_output=True, cwd=folder,
+        env={}, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr.decode(errors="replace")
+    return result.stdout.decode("utf-8")
+
+
+def test_the_launcher_really_hides_attn_tui(tmp_path: Path) -> None:
+    (tmp_path / "probe.py").write_text("import attn_tui\n")
+    result = subprocess.run([sys.executable, "-I", "-c", LAUNCH, str(tmp_path / "probe.py")],
+                            capture_output=True, text=True, cwd=tmp_path, env={}, timeout=60)
+    assert result.returncode != 0 and "ModuleNotFoundError" in result.stderr
+
+
+@pytest.mark.parametrize(("preset", "mask"), CASES)
+def test_an_exported_script_prints_the_screens_numbers(preset: str, mask: str,
+                                                       tmp_path: Path) -> None:
+    ws = workspace(preset, mask)
+    printed = run_script(export.export_script(ws), tmp_path)
+    assert_tables_match(ws, parse_md(printed))
+    assert printed == export.export_text(ws, "md")
+
+
+def test_a_float32_script_matches_float32_attention(tmp_path: Path) -> None:
+    ws = replace(workspace("random", "causal", selected=3), dtype="float32", scale=False)
+    printed = run_script(export.export_script(ws), tmp_path)
+    assert printed == export.export_text(ws, "md")
+    assert "numpy float32" in printed
+
+
+def test_a_script_survives_scores_that_overflow_exp(tmp_path: Path) -> None:
+    """Scores near 1e3: the exp column overflows to inf, alpha stays a distribution."""
+    ws = state.from_preset("select")
+    for r in range(3):
+        ws = state.set_cell(ws, "Q", r, r, 1500.0)
+    ws = replace(ws, mask="causal", selected=2)
+    printed = run_script(export.export_script(ws), tmp_path)
+    assert printed == export.export_text(ws, "md")
+    steps = parse_md(printed)[0]
+    assert "inf" in [r[3] for r in steps]
+    assert [r[4] for r in steps if r[0] == "sum"] == ["1.0000"]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "bfloat16"])
+def test_a_torch_script_prints_the_same_numbers(dtype: str, tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    ws = replace(workspace("mask", "causal-after", selected=2), backend="torch", dtype=dtype)
+    printed = run_script(export.export_script(ws, backend="torch"), tmp_path)
+    assert_tables_match(ws, parse_md(printed))
+    assert printed == export.export_text(ws, "md")
+    assert f"torch {dtype}" in printed
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_script_imports_nothing_but_its_array_library(backend: str) -> None:
+    text = export.export_script(workspace("select", "none"), backend=backend)
+    imported = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module)
+    assert imported == {"__future__", "math", "sys", "types", backend}
+
+
+def test_a_script_keeps_every_bit_of_the_matrices() -> None:
+    ws = state.set_cell(state.from_preset("one"), "Q", 0, 0, 0.1 + 0.2)
+    ws = state.set_cell(ws, "K", 1, 2, -0.0)
+    names: dict = {}
+    text = export.export_script(ws)
+    head = text[: text.index("\ndef ")]
+    exec(compile(head.replace("import numpy as np", ""), "script", "exec"), names)
+    assert names["Q"][0][0] == 0.30000000000000004
+    assert repr(names["K"][1][2]) == "-0.0"
+    assert (names["MASK"], names["SCALE"], names["SELECTED"]) == ("none", True, 0)
+
+
+def test_a_numpy_script_refuses_bfloat16() -> None:
+    ws = replace(state.from_preset("one"), backend="torch", dtype="bfloat16")
+    with pytest.raises(ValueError, match="numpy has no bfloat16"):
+        export.export_script(ws, backend="numpy")

@@ -1,0 +1,133 @@
+"""Saving is all or nothing: a save that fails anywhere leaves the old file and no litter."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from attn_tui import session, state
+from attn_tui.session import SessionError
+
+OLD = state.from_preset("one")
+NEW = replace(state.from_preset("mask"), selected=3)
+
+
+@pytest.fixture
+def saved(tmp_path: Path) -> Path:
+    path = tmp_path / "s.json"
+    session.save(OLD, path)
+    return path
+
+
+def _litter(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name != "s.json")
+
+
+def test_save_replaces_the_file(saved: Path) -> None:
+    session.save(NEW, saved)
+    assert session.load(saved) == (NEW, "workbench")
+    assert _litter(saved.parent) == []
+
+
+def test_a_crash_between_write_and_rename_leaves_the_old_file(
+        saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = saved.read_bytes()
+    written: list[bytes] = []
+
+    def crash(src, dst):
+        written.append(Path(src).read_bytes())  # the new text was fully on disk, beside it
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(SessionError, match=r"^Cannot save .*s\.json: input/output error\.$"):
+        session.save(NEW, saved)
+    assert saved.read_bytes() == before
+    assert session.load(saved)[0] == OLD
+    assert written == [session.to_json(NEW).encode()]
+    assert _litter(saved.parent) == []
+
+
+def test_an_interrupt_before_the_rename_leaves_the_old_file(
+        saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = saved.read_bytes()
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        session.save(NEW, saved)
+    assert saved.read_bytes() == before
+    assert _litter(saved.parent) == []
+
+
+def test_a_full_disk_leaves_the_old_file(saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = saved.read_bytes()
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(SessionError, match="no space left on device"):
+        session.save(NEW, saved)
+    assert saved.read_bytes() == before
+    assert _litter(saved.parent) == []
+
+
+def test_saving_keeps_the_files_permissions(saved: Path) -> None:
+    saved.chmod(0o640)
+    session.save(NEW, saved)
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o640
+
+
+def test_a_new_file_gets_the_usual_permissions(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        session.save(NEW, tmp_path / "n.json")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "n.json").stat().st_mode) == 0o644
+
+
+def test_saving_through_a_symlink_keeps_the_link(saved: Path) -> None:
+    link = saved.parent / "link.json"
+    link.symlink_to(saved)
+    session.save(NEW, link)
+    assert link.is_symlink()
+    assert session.load(saved)[0] == NEW
+
+
+@pytest.mark.parametrize(("make", "words"), [
+    (lambda p: p.mkdir(), "it is a directory"),
+    (lambda p: None, "its folder does not exist"),
+])
+def test_a_path_that_cannot_be_saved_to_says_why(tmp_path: Path, make, words: str) -> None:
+    path = tmp_path / "x.json"
+    make(path)
+    target = path if words != "its folder does not exist" else tmp_path / "no" / "x.json"
+    with pytest.raises(SessionError) as info:
+        session.save(NEW, target)
+    assert str(info.value) == f"Cannot save {target}: {words}."
+
+
+def test_a_read_only_file_is_not_replaced(saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = saved.read_bytes()
+    saved.chmod(0o444)
+    if os.geteuid() == 0:  # root may write anything; pretend to be a user
+        monkeypatch.setattr(os, "access", lambda path, mode: False)
+    with pytest.raises(SessionError, match="permission denied"):
+        session.save(NEW, saved)
+    assert saved.read_bytes() == before
+
+
+def test_dirty_means_edited_since_saved() -> None:
+    assert not session.is_dirty(OLD, OLD)
+    assert not session.is_dirty(replace(NEW, selected=0), NEW)  # looking is not editing
+    assert session.is_dirty(state.set_cell(OLD, "Q", 0, 0, 9.0), OLD)
+    assert session.is_dirty(replace(OLD, mask="causal"), OLD)
+    assert session.is_dirty(replace(OLD, dtype="float32"), OLD)

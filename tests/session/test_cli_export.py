@@ -1,0 +1,145 @@
+"""`attn-tui export …` and `attn-tui --session FILE` from a shell: right output, or one line and
+exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attn_tui import cli, session, state
+from attn_tui.report import export
+
+
+def attn(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "attn_tui", *args], capture_output=True,
+                          cwd=cwd, timeout=120)
+
+
+def one_line_error(result: subprocess.CompletedProcess[bytes], words: str) -> None:
+    err = result.stderr.decode()
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("attn-tui: ")
+    assert words in err
+
+
+@pytest.mark.parametrize("fmt", ["md", "csv", "tex"])
+def test_tables_go_to_stdout(fmt: str, tmp_path: Path) -> None:
+    result = attn("export", "--format", fmt, "--preset", "mask", "--mask", "causal-after",
+                  cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    ws = replace(state.from_preset("mask"), mask="causal-after")
+    assert result.stdout.decode("utf-8") == export.export_text(ws, fmt)
+
+
+def test_a_script_goes_to_stdout_and_runs(tmp_path: Path) -> None:
+    result = attn("export", "--format", "py", "--preset", "select", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    (tmp_path / "a.py").write_bytes(result.stdout)
+    ran = subprocess.run([sys.executable, "-I", str(tmp_path / "a.py")], capture_output=True,
+                         cwd=tmp_path, timeout=120)
+    assert ran.stdout.decode() == export.export_text(state.from_preset("select"), "md")
+
+
+def test_a_session_is_exported_as_saved(tmp_path: Path) -> None:
+    ws = state.set_cell(replace(state.from_preset("one"), mask="causal"), "K", 2, 0, -3.25)
+    session.save(ws, tmp_path / "s.json")
+    result = attn("export", "--format", "csv", "--session", "s.json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode() == export.export_text(ws, "csv")
+    # q·k = 0.1×-3.25 + 0.2×0.7 + 0.3×0.8; the causal mask hides this key from the one query
+    best = result.stdout.decode().splitlines()[3]
+    assert best == "best,0.0550,0.0318,0.0000,0.0000,0.0000,0.0000,0.0000"
+
+
+def test_npz_needs_an_output_file(tmp_path: Path) -> None:
+    result = attn("export", "--format", "npz", cwd=tmp_path)
+    err = result.stderr.decode()
+    assert result.returncode == 2 and result.stdout == b""
+    assert err.startswith("usage: attn-tui export")
+    assert "--format npz is binary; give -o FILE" in err and "Traceback" not in err
+
+
+def test_npz_is_written_with_o(tmp_path: Path) -> None:
+    result = attn("export", "--format", "npz", "--preset", "random", "-o", "out.npz",
+                  cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout == b""
+    ws = state.from_preset("random")
+    s = export.compute(ws)
+    with np.load(tmp_path / "out.npz", allow_pickle=False) as z:
+        np.testing.assert_array_equal(z["weights"], s.weights)
+        np.testing.assert_array_equal(z["exp"], s.exp)
+
+
+def test_text_is_written_with_o_and_nothing_printed(tmp_path: Path) -> None:
+    result = attn("export", "--format", "md", "-o", "t.md", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout == b""
+    assert (tmp_path / "t.md").read_text() == export.export_text(state.from_preset("one"), "md")
+
+
+@pytest.mark.parametrize(("make", "words"), [
+    (lambda d: None, "Cannot open s.json: no such file."),
+    (lambda d: (d / "s.json").mkdir(), "it is a directory"),
+    (lambda d: (d / "s.json").write_text('{"format": "attn-tui-session", "vers'), "truncated"),
+    (lambda d: (d / "s.json").write_text("not json"), "not valid JSON"),
+    (lambda d: (d / "s.json").write_bytes(b"\x89PNG\r\n\x1a\n\x00"), "not UTF-8"),
+])
+def test_a_bad_session_is_one_line_and_status_2(make, words: str, tmp_path: Path) -> None:
+    make(tmp_path)
+    one_line_error(attn("export", "--format", "md", "--session", "s.json", cwd=tmp_path), words)
+
+
+def test_a_bad_session_for_the_app_fails_before_the_terminal(tmp_path: Path) -> None:
+    (tmp_path / "s.json").write_text(session.to_json(state.from_preset("one"))[:-30])
+    one_line_error(attn("--session", "s.json", cwd=tmp_path), "truncated")
+
+
+def test_an_unwritable_output_is_one_line(tmp_path: Path) -> None:
+    one_line_error(attn("export", "--format", "md", "-o", "no/such/dir/t.md", cwd=tmp_path),
+                   "its folder does not exist")
+
+
+def test_session_and_preset_exclude_each_other(tmp_path: Path) -> None:
+    result = attn("export", "--format", "md", "--session", "s.json", "--preset", "one",
+                  cwd=tmp_path)
+    assert result.returncode == 2
+    assert "not allowed with argument" in result.stderr.decode()
+
+
+def test_export_never_loads_textual(tmp_path: Path) -> None:
+    code = ("import sys; from attn_tui.cli import main; rc = main(['export', '--format', 'md']); "
+            "import attn_tui.clipboard, attn_tui.report.script; "
+            "print(rc, 'textual' in sys.modules, 'torch' in sys.modules, file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=120)
+    assert result.stderr.strip() == "0 False False"
+
+
+def test_session_flag_hands_the_workspace_and_lab_to_the_app(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import attn_tui.app
+
+    ws = replace(state.from_preset("mask"), dtype="float32", selected=3, mask="causal-after")
+    session.save(ws, tmp_path / "s.json", screen="workbench")
+    seen = {}
+
+    class FakeApp:
+        return_code = 0
+
+        def run(self, **kwargs) -> None:
+            seen["ran"] = True
+
+    def fake_make_app(**kwargs):
+        seen.update(kwargs)
+        return FakeApp()
+
+    monkeypatch.setattr(attn_tui.app, "make_app", fake_make_app)
+    assert cli.main(["--session", str(tmp_path / "s.json")]) == 0
+    assert seen["ran"] and seen["workspace"] == ws
+    assert (seen["backend"], seen["dtype"], seen["lab"]) == ("numpy", "float32", None)

@@ -1,0 +1,251 @@
+"""Sessions: save → open gives the same workspace; every bad file is refused with one sentence;
+a save that fails part-way leaves the old file as it was."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from attn_tui import session, state
+from attn_tui.compute import MASKS
+from attn_tui.session import SessionError
+from attn_tui.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
+
+cells = st.floats(-MAX_ABS, MAX_ABS, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def workspaces(draw: st.DrawFn) -> Workspace:
+    """A workspace reached the way the app reaches one: a start, then edits through state."""
+    start = draw(st.sampled_from(("one", "select", "mask", "random")))
+    seed = draw(st.integers(0, 2**31 - 1))
+    ws = state.from_preset(start, seed=seed)
+    for _ in range(draw(st.integers(0, 8))):
+        op = draw(st.sampled_from(("cell", "resize", "add_row", "remove_row", "add_col",
+                                   "remove_col", "settings")))
+        m = draw(st.sampled_from(state.MATRICES))
+        rows, cols = len(ws.matrix(m)), len(ws.matrix(m)[0])
+        if op == "cell":
+            ws = state.set_cell(ws, m, draw(st.integers(0, rows - 1)),
+                                draw(st.integers(0, cols - 1)), draw(cells))
+        elif op == "resize":
+            ws = state.resize(ws, t=draw(st.integers(1, 7)), d_k=draw(st.integers(1, 5)),
+                              d_v=draw(st.integers(1, 5)))
+        elif op == "add_row":
+            ws = state.add_row(ws, m)
+        elif op == "remove_row":
+            ws = state.remove_row(ws, m, draw(st.integers(0, rows - 1)))
+        elif op == "add_col":
+            ws = state.add_column(ws, m)
+        elif op == "remove_col":
+            ws = state.remove_column(ws, m, draw(st.integers(0, cols - 1)))
+        else:
+            backend, dtype = draw(st.sampled_from(
+                [(b, d) for b, ds in session.DTYPES_BY_BACKEND.items() for d in ds]))
+            ws = replace(ws, mask=draw(st.sampled_from(MASKS)), scale=draw(st.booleans()),
+                         backend=backend, dtype=dtype)
+    return replace(ws, selected=draw(st.integers(0, ws.t_q - 1)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ws=workspaces(), screen=st.sampled_from(session.SCREENS))
+def test_save_then_open_gives_an_equal_workspace(ws: Workspace, screen: str) -> None:
+    assert session.from_json(session.to_json(ws, screen)) == ws
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "s.json")
+        session.save(ws, path, screen=screen)
+        loaded, loaded_screen = session.load(path)
+    assert loaded == ws
+    assert loaded_screen == screen
+    # the matrices come back as floats, bit for bit (-0.0 included)
+    assert [repr(x) for r in loaded.q for x in r] == [repr(x) for r in ws.q for x in r]
+
+
+def test_the_saved_file_is_json_with_format_and_version_1(tmp_path: Path) -> None:
+    ws = replace(state.from_preset("select"), selected=2, mask="causal")
+    path = tmp_path / "s.json"
+    session.save(ws, path, screen="lab:scaling")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["format"] == "attn-tui-session"
+    assert doc["version"] == 1
+    assert doc["screen"] == "lab:scaling"
+    assert doc["workspace"]["q"] == [[5.0, 0.0, 0.0], [0.0, 0.0, 5.0], [2.0, 2.0, 2.0]]
+    assert doc["workspace"]["selected"] == 2
+    assert doc["workspace"]["mask"] == "causal"
+    assert set(doc["workspace"]) == set(session.WORKSPACE_KEYS)
+
+
+def test_the_largest_workspace_fits_under_the_size_limit() -> None:
+    worst = -2.2250738585072014e-308  # the longest repr a float in range has
+    m = tuple((worst,) * MAX_DK for _ in range(MAX_TOKENS))
+    toks = tuple(f"t{i}" for i in range(MAX_TOKENS))
+    ws = replace(state.from_preset("one"), q=m, k=m, v=m, query_tokens=toks, key_tokens=toks)
+    assert MAX_DK == MAX_DV
+    assert len(session.to_json(ws).encode()) < session.MAX_BYTES
+
+
+# ---- bad files: (what, how the file is made, words the message must contain)
+GOOD = json.loads(session.to_json(state.from_preset("select")))
+
+
+def doc(**changes) -> str:
+    d = json.loads(json.dumps(GOOD))
+    for key, value in changes.items():
+        target, _, field = key.rpartition("__")
+        where = d["workspace"] if target == "ws" else d
+        if value is DELETE:
+            del where[field]
+        else:
+            where[field] = value
+    return json.dumps(d)
+
+
+DELETE = object()
+good_text = session.to_json(state.from_preset("select"))
+wide = [[0.0] * (MAX_DK + 1)] * 3
+BAD_TEXT = {
+    "empty": ("", "empty"),
+    "not JSON": ("hello, world", "not valid JSON (line 1, column 1"),
+    "truncated": (good_text[: len(good_text) // 2], "truncated"),
+    "nested too deep": ("[" * 100_000 + "]" * 100_000, "not JSON that attn-tui can read"),
+    "a JSON list": ("[1, 2, 3]", "not an attn-tui session"),
+    "another format": (json.dumps({"format": "other", "version": 1}), "not an attn-tui"),
+    "no version": (doc(version=DELETE), "no schema version"),
+    "version as text": (doc(version="1"), "not a whole number"),
+    "newer version": (doc(version=2), "schema version 2 (a newer attn-tui wrote it)"),
+    "older version": (doc(version=0), "schema version 0; this attn-tui reads version 1"),
+    "no screen": (doc(screen=DELETE), 'the session has no "screen"'),
+    "extra top key": (doc(extra=1), 'unknown key "extra"'),
+    "unknown screen": (doc(screen="lab:nope"), 'unknown screen "lab:nope"'),
+    "workspace not object": (doc(workspace=[1]), '"workspace" is not a JSON object'),
+    "missing field": (doc(ws__mask=DELETE), 'the workspace has no "mask"'),
+    "extra field": (doc(ws__colour="red"), 'unknown key "colour"'),
+    "matrix as text": (doc(ws__q="1 2 3"), "Q is not a list of rows"),
+    "row as number": (doc(ws__k=[1.0, 2.0, 3.0]), "K row 1 is not a list of numbers"),
+    "cell as text": (doc(ws__v=[[1, 0, 0], [0, "1", 0], [0, 0, 1]]), 'V row 2, column 2 is "1"'),
+    "cell as bool": (doc(ws__v=[[1, 0, 0], [0, True, 0], [0, 0, 1]]), "column 2 is true"),
+    "ragged rows": (doc(ws__q=[[1, 2, 3], [1, 2], [1, 2, 3]]), "Q row 2 has 2 numbers"),
+    "empty matrix": (doc(ws__q=[]), "Q is empty"),
+    "empty row": (doc(ws__q=[[], [], []]), "Q row 1 is empty"),
+    "Q width is not K width": (doc(ws__q=[[1, 2]] * 3), "same width d_k"),
+    "K rows are not V rows": (doc(ws__v=[[1, 0, 0]] * 2), "K has 3 rows but V has 2"),
+    "labels do not fit": (doc(ws__key_tokens=["a", "b"]), "names 2 tokens but K has 3 rows"),
+    "label not text": (doc(ws__query_tokens=["a", 2, "c"]), "not a list of token names"),
+    "label with newline": (doc(ws__key_tokens=["a", "b\nc", "d"]), "a token name is one line"),
+    "NaN": (good_text.replace("5.0", "NaN", 1), "row 1, column 1 is nan"),
+    "Infinity": (good_text.replace("5.0", "-Infinity", 1), "row 1, column 1 is -inf"),
+    "overflowing literal": (good_text.replace("5.0", "1e400", 1), "finite numbers"),
+    "too large a value": (good_text.replace("5.0", "2000000.0", 1), "between -1,000,000"),
+    "huge integer": (good_text.replace("5.0", "9" * 5000, 1), "not JSON that attn-tui"),
+    "unknown mask": (doc(ws__mask="diagonal"), 'unknown mask "diagonal"'),
+    "unknown backend": (doc(ws__backend="jax"), 'unknown backend "jax"'),
+    "unknown dtype": (doc(ws__dtype="float8"), 'unknown dtype "float8"'),
+    "dtype not on backend": (doc(ws__dtype="bfloat16"), "not available on the numpy backend"),
+    "unknown preset": (doc(ws__preset="two"), 'unknown preset "two"'),
+    "scale not bool": (doc(ws__scale="yes"), '"scale" is not true or false'),
+    "seed negative": (doc(ws__seed=-1), '"seed" is -1'),
+    "seed fractional": (doc(ws__seed=1.5), '"seed" is 1.5'),
+    "selected out of range": (doc(ws__selected=3), '"selected" is 3, not a query row from 0 to 2'),
+    "selected negative": (doc(ws__selected=-1), '"selected" is -1'),
+    "selected bool": (doc(ws__selected=True), '"selected" is true'),
+    "too many tokens": (doc(ws__q=[[1, 2, 3]] * (MAX_TOKENS + 1)), f"the most is {MAX_TOKENS}"),
+    "d_k too wide": (doc(ws__q=wide, ws__k=wide), f"the most is d_k = {MAX_DK}"),
+    "d_v too wide": (doc(ws__v=[[0.0] * (MAX_DV + 1)] * 3), f"takes is d_v = {MAX_DV}"),
+}
+
+
+def _check_message(exc: SessionError, path: Path, words: str) -> None:
+    text = str(exc)
+    assert "\n" not in text
+    assert text.startswith(f"Cannot open {path}: ")
+    assert text.endswith(".")
+    assert words in text
+
+
+@pytest.mark.parametrize("kind", list(BAD_TEXT))
+def test_a_bad_file_is_refused_with_one_sentence(kind: str, tmp_path: Path) -> None:
+    text, words = BAD_TEXT[kind]
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SessionError) as info:
+        session.load(path)
+    _check_message(info.value, path, words)
+
+
+def test_a_file_cut_anywhere_is_called_truncated() -> None:
+    text = session.to_json(replace(state.from_preset("mask"), mask="causal"))
+    body = text.rstrip()
+    for n in range(1, len(body)):
+        with pytest.raises(SessionError, match="^The file ends early, so it looks truncated.$"):
+            session.parse(text[:n])
+
+
+@pytest.mark.parametrize("text", ['{"a": 1} x', '{"a": [1, 2 3]}', '{"a": tru e}', "hello"])
+def test_corrupt_json_is_not_called_truncated(text: str) -> None:
+    with pytest.raises(SessionError, match="^It is not valid JSON"):
+        session.parse(text)
+
+
+def test_every_bad_text_is_otherwise_a_good_session() -> None:
+    # the variants differ from a good file in one place only: the good one must load
+    assert session.from_json(doc()) == state.from_preset("select")
+
+
+def _unreadable(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path.write_text(good_text)
+
+    def denied(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(session, "open", denied, raising=False)
+
+
+def _sparse(path: Path, size: int) -> None:
+    with path.open("wb") as f:
+        f.truncate(size)
+
+
+BAD_FILES = {
+    "missing": (lambda p, mp: None, "no such file"),
+    "a directory": (lambda p, mp: p.mkdir(), "it is a directory"),
+    "a FIFO": (lambda p, mp: os.mkfifo(p), "not a regular file"),
+    "unreadable": (_unreadable, "permission denied"),
+    "not UTF-8": (lambda p, mp: p.write_bytes(b"\xff\xfe\x00\x81 not text"), "not UTF-8"),
+    "binary": (lambda p, mp: p.write_bytes(bytes(range(256)) * 4), "not UTF-8"),
+    "too large": (lambda p, mp: _sparse(p, session.MAX_BYTES + 1),
+                  "a session file is at most 24 MB"),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_a_bad_path_is_refused_with_one_sentence(kind: str, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    make, words = BAD_FILES[kind]
+    path = tmp_path / "s.json"
+    make(path, monkeypatch)
+    with pytest.raises(SessionError) as info:
+        session.load(path)
+    _check_message(info.value, path, words)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_a_file_without_read_permission_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(good_text)
+    path.chmod(0)
+    with pytest.raises(SessionError, match="permission denied"):
+        session.load(path)
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_bytes(b"\xef\xbb\xbf" + good_text.encode())
+    assert session.load(path) == (state.from_preset("select"), "workbench")

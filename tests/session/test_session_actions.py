@@ -1,0 +1,184 @@
+"""Save, open, export, copy and quit, driven by keys through the real workbench."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+from textual.widgets import Input
+
+import attn_tui.app
+from attn_tui import session, state
+from attn_tui.app import AttnApp
+from attn_tui.report.export import export_text
+from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+from attn_tui.screens.file_modal import FileModal
+from attn_tui.screens.session_actions import SessionActions, quit_or_ask
+from attn_tui.screens.workbench_screen import WorkbenchScreen
+
+# the workbench with the session keys, whether or not it already mixes SessionActions in
+BenchBase = type("BenchBase", (WorkbenchScreen,) if issubclass(WorkbenchScreen, SessionActions)
+                 else (SessionActions, WorkbenchScreen), {})
+
+
+class Bench(BenchBase):
+    BINDINGS = [Binding("ctrl+s", "save", "Save"), Binding("ctrl+o", "open", "Open"),
+                Binding("e", "export", "Export"), Binding("c", "copy", "Copy")]
+
+    def __init__(self, workspace: state.Workspace, **kwargs) -> None:
+        super().__init__(workspace, **kwargs)
+        self.saved_workspace = workspace
+
+
+class SessionApp(AttnApp):
+    CSS_PATH = str(Path(attn_tui.app.__file__).with_name("app.tcss"))  # beside AttnApp, not here
+
+    def on_mount(self, event) -> None:
+        event.prevent_default()
+        self.push_screen(Bench(self.initial_workspace))
+
+    async def action_quit(self) -> None:
+        quit_or_ask(self)
+
+
+def make(preset: str = "one") -> SessionApp:
+    return SessionApp(state.from_preset(preset))
+
+
+async def type_path(pilot, path: Path) -> None:
+    assert isinstance(pilot.app.screen, FileModal)
+    pilot.app.screen.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_save_then_edit_then_save_again_without_asking(tmp_path: Path) -> None:
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == "attn-session.json"
+        await type_path(pilot, tmp_path / "s.json")
+        assert app.screen is bench and not bench.dirty
+        assert session.load(tmp_path / "s.json") == (bench.workspace, "workbench")
+        await pilot.press("m")
+        await pilot.pause()
+        assert bench.dirty and bench.workspace.mask == "causal"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is bench and not bench.dirty
+        assert session.load(tmp_path / "s.json")[0].mask == "causal"
+
+
+BAD = {
+    "truncated": ('{"format": "attn-tui-session", "version": 1, "work', "looks truncated"),
+    "wrong version": ('{"format": "attn-tui-session", "version": 9}', "schema version 9"),
+    "not JSON": ("q,k,v\n1,2,3\n", "not valid JSON"),
+    "wrong shapes": (session.to_json(state.from_preset("one")).replace("[0.1, 0.2, 0.3]",
+                                                                      "[0.1, 0.2]"),
+                     "queries and keys need the same width"),
+    "a directory": (None, "it is a directory"),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD))
+async def test_a_bad_file_leaves_the_workspace_as_it_was(kind: str, tmp_path: Path) -> None:
+    text, words = BAD[kind]
+    if text is None:
+        (tmp_path / "bad.json").mkdir()
+    else:
+        (tmp_path / "bad.json").write_text(text)
+    app = make("select")
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        await pilot.press("m", "s")
+        await pilot.pause()
+        before = bench.workspace
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "bad.json")
+        modal = app.screen
+        assert isinstance(modal, FileModal)
+        assert words in str(modal.query_one("#file-error").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is bench and bench.workspace == before and bench.dirty
+
+
+async def test_open_replaces_the_workspace_and_u_undoes(tmp_path: Path) -> None:
+    saved = replace(state.from_preset("mask"), mask="causal-after", selected=2)
+    session.save(saved, tmp_path / "m.json")
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        first = bench.workspace
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "m.json")
+        assert bench.workspace == saved and not bench.dirty
+        assert bench.steps is not None and float(bench.steps.row_sums[2]) < 1
+        await pilot.press("u")
+        await pilot.pause()
+        assert bench.workspace == first
+
+
+async def test_quit_asks_only_with_unsaved_edits(tmp_path: Path) -> None:
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")  # an edit: scaling off
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuitModal)
+        await pilot.press("q")  # pressing quit again does not stack a second question
+        await pilot.pause()
+        assert sum(isinstance(s, ConfirmQuitModal) for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.workbench() and app.is_running
+        await pilot.press("q", "y")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+
+async def test_quit_without_edits_just_quits() -> None:
+    app = make("select")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("down")  # looking at another query is not an edit
+        await pilot.pause()
+        assert app.workbench().workspace.selected == 1
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running
+
+
+async def test_quit_with_save_writes_the_file_then_quits(tmp_path: Path) -> None:
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "q", "s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "q.json")
+    assert session.load(tmp_path / "q.json")[0].scale is False
+    assert not app.is_running
+
+
+async def test_copy_puts_the_markdown_tables_on_the_clipboard() -> None:
+    app = make("select")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == export_text(app.workbench().workspace, "md")
+        # query 'animal?' (5, 0, 0) against key 'barked' (0.1, 0, 0.9)
+        assert "| barked | 0.5000 | 0.2887 | 1.3347 |" in app.clipboard
+
+
+async def test_export_by_extension(tmp_path: Path) -> None:
+    app = make("mask")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "t.tex")
+        ws = app.workbench().workspace
+    assert (tmp_path / "t.tex").read_text() == export_text(ws, "tex")
