@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from array_api_compat import array_namespace
+from attn_tui.compute.backend import xp_of
 
 
 def softmax(z: Any, axis: int = -1) -> Any:
@@ -12,7 +12,7 @@ def softmax(z: Any, axis: int = -1) -> Any:
 
     A row that is entirely -inf (every key blocked) gives zeros rather than NaN.
     """
-    xp = array_namespace(z)
+    xp = xp_of(z)
     top = xp.max(z, axis=axis, keepdims=True)
     top = xp.where(xp.isfinite(top), top, xp.zeros_like(top))
     e = xp.exp(z - top)
@@ -26,14 +26,14 @@ def naive_softmax(z: Any, axis: int = -1) -> Any:
 
     Kept on purpose for the precision lab, which shows where it breaks.
     """
-    xp = array_namespace(z)
+    xp = xp_of(z)
     e = xp.exp(z)
     return e / xp.sum(e, axis=axis, keepdims=True)
 
 
 def entropy_bits(p: Any, axis: int = -1) -> Any:
     """Shannon entropy in bits along ``axis``, with 0 * log 0 taken as 0."""
-    xp = array_namespace(p)
+    xp = xp_of(p)
     positive = p > 0
     logs = xp.log2(xp.where(positive, p, xp.ones_like(p)))
     # 0.0 - x rather than -x: a one-hot row gives 0.0, not -0.0 (which prints as "-0.0000")

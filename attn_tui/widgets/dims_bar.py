@@ -46,8 +46,9 @@ class DimsBar(Widget, can_focus=True):
         self.field = 0
 
     def show(self, **values: int) -> None:
-        self.values.update(values)
-        self.refresh()
+        if any(self.values.get(k) != v for k, v in values.items()):
+            self.values.update(values)
+            self.refresh()
 
     def render(self) -> Text:
         out = Text()

@@ -66,6 +66,20 @@ class GridView(ScrollView, can_focus=True):
         self.cursor_col = 0
         self.show_cursor = True
         self.highlights: frozenset[tuple[int, int]] = frozenset()
+        self._styles: dict[str, Style] | None = None
+
+    # ---- styles, resolved once per style change instead of once per cell
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
+    def style_of(self, name: str) -> Style:
+        """"base" (the widget's own) or a component class without its "grid--" prefix."""
+        if self._styles is None:
+            self._styles = {"base": self.rich_style}
+            for part in ("header", "label", "cursor", "highlight", "muted", "total"):
+                self._styles[part] = self.get_component_rich_style(f"grid--{part}")
+        return self._styles[name]
 
     # ---- data
     @property
@@ -101,7 +115,7 @@ class GridView(ScrollView, can_focus=True):
         return None
 
     def row_label_style(self, row: int) -> Style:
-        return self.get_component_rich_style("grid--label")
+        return self.style_of("label")
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.n_rows + 1
@@ -110,10 +124,10 @@ class GridView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self.style_of("base")
         label_w = min(self.label_width, width)
         if y == 0:
-            head = self.get_component_rich_style("grid--header")
+            head = self.style_of("header")
             label = Segment(self.corner[:label_w].ljust(label_w), base + head)
             cells = self._cells_strip(-1, scroll_x, width - label_w)
             return Strip([label, *cells], width)
@@ -130,11 +144,10 @@ class GridView(ScrollView, can_focus=True):
         cw = self.cell_width
         first = scroll_x // cw
         last = min(self.n_cols, (scroll_x + room) // cw + 1)
-        base = self.rich_style
+        base = self.style_of("base")
         segs: list[Segment] = []
-        head = self.get_component_rich_style("grid--header")
-        cursor = self.get_component_rich_style("grid--cursor")
-        mark = self.get_component_rich_style("grid--highlight")
+        head, cursor, mark = self.style_of("header"), self.style_of("cursor"), self.style_of(
+            "highlight")
         for col in range(first, last):
             if row < 0:
                 segs.append(Segment(self.col_labels[col][: cw - 1].rjust(cw), base + head))

@@ -86,9 +86,9 @@ class Heatmap(GridView):
         if s is None or col >= n_keys:
             if col == n_keys and s is not None and abs(float(s.row_sums[row]) - 1) > 5e-5:
                 return Style(bold=True, underline=True)
-            return self.get_component_rich_style("grid--total")
+            return self.style_of("total")
         if self.view != "output" and s.blocked[row, col]:
-            return self.get_component_rich_style("grid--muted")
+            return self.style_of("muted")
         x = float(self._matrix[row, col])
         if self.view == "weights":  # shade against the largest weight so T = 64 still shows
             t = x / self._hi if self._hi > 0 else 0.0

@@ -7,14 +7,15 @@ that does not parse stays in the edit line with a message; the cell keeps its ol
 from __future__ import annotations
 
 from rich.style import Style
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from attn_tui.parse import parse_cell
+from attn_tui.widgets.edit_buffer import EditBuffer
 from attn_tui.widgets.grid_view import GridView
 
 STARTS_EDIT = set("0123456789-.+−")
@@ -34,11 +35,23 @@ class MatrixGrid(GridView):
     def __init__(self, **kwargs) -> None:
         super().__init__(cell_width=6, label_width=7, fit_labels=10, **kwargs)
         self.values: tuple[tuple[float, ...], ...] = ()
+        self.editor: MatrixEditor | None = None
+
+    @property
+    def editing_cell(self) -> bool:
+        """True while a cell is being typed into (keys are text, not commands)."""
+        return self.editor is not None and self.editor.editing is not None
 
     def cell_text(self, row: int, col: int) -> str:
+        ed = self.editor
+        if ed is not None and ed.editing == (row, col):
+            return ed.buffer.shown(self.cell_width - 1)
         return cell_text(self.values[row][col], self.cell_width - 1)
 
     def cell_style(self, row: int, col: int) -> Style | None:
+        ed = self.editor
+        if ed is not None and ed.editing == (row, col):
+            return Style(underline=True, bold=True)
         return None
 
 
@@ -56,8 +69,7 @@ class MatrixEditor(Vertical, can_focus=False):
     MatrixEditor { height: auto; border: round $border-blurred; padding: 0 0;
                    border-title-color: $foreground; border-subtitle-color: $foreground-muted; }
     MatrixEditor:focus-within { border: round $border; }
-    MatrixEditor > Input { display: none; height: 1; border: none; padding: 0 1; }
-    MatrixEditor.-editing > Input { display: block; }
+    MatrixEditor.-editing { border-subtitle-color: $text; border-subtitle-style: bold; }
     MatrixEditor > .editor--message { display: none; height: auto; color: $text-error; }
     MatrixEditor.-invalid > .editor--message { display: block; }
     """
@@ -98,71 +110,125 @@ class MatrixEditor(Vertical, can_focus=False):
         self.matrix = matrix
         self.border_title = title
         self.grid = MatrixGrid(id=f"grid-{matrix.lower()}")
+        self.grid.editor = self
         self.editing: tuple[int, int] | None = None
+        self.buffer = EditBuffer()
 
     def compose(self) -> ComposeResult:
         yield self.grid
-        yield Input(id=f"edit-{self.matrix.lower()}", compact=True, select_on_focus=False)
         yield Static("", classes="editor--message")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).cursor_blink = False
 
     def show(self, values, row_labels, d_labels) -> None:
         """Put new values on screen; keeps the cursor where it was if it still fits."""
         g = self.grid
         shape_changed = (len(values), len(values[0])) != (g.n_rows, g.n_cols) or tuple(
             row_labels) != tuple(g.row_labels)
+        if values is g.values and not shape_changed:
+            return  # an edit elsewhere: this matrix is the same object, nothing to redraw
         g.values = values
         if shape_changed:
             g.set_shape(row_labels, d_labels)
         else:
             g.invalidate()
-        self.border_subtitle = f"{len(values)}×{len(values[0])}"
+        if self.editing is None:
+            self.border_subtitle = f"{len(values)}×{len(values[0])}"
 
-    # ---- editing
-    def on_key(self, event) -> None:
-        if self.editing is None and self.grid.has_focus and event.character in STARTS_EDIT:
-            event.stop()
-            event.prevent_default()
-            self.begin_edit(event.character)
+    @property
+    def message(self) -> str:
+        return str(self.query_one(".editor--message", Static).render())
+
+    # ---- editing, in place: the grid keeps focus, so nothing is laid out again per key
+    def on_key(self, event: events.Key) -> None:
+        if not self.grid.has_focus:
+            return
+        if self.editing is None:
+            if event.character in STARTS_EDIT:
+                self._swallow(event)
+                self.begin_edit(event.character)
+            return
+        key, buf = event.key, self.buffer
+        if key == "enter":
+            self.commit()
+        elif key == "escape":
+            self.cancel_edit()
+        elif key == "backspace":
+            buf.backspace()
+        elif key == "delete":
+            buf.delete()
+        elif key in ("left", "right", "home", "end"):
+            buf.move(key)
+        elif key == "ctrl+u":
+            buf.clear()
+        elif event.is_printable and event.character:
+            buf.insert(event.character)
+        elif key in ("up", "down", "pageup", "pagedown"):
+            pass  # the cursor stays on the cell being edited
+        else:
+            return  # tab, ctrl+q, F1 ... keep their meaning
+        self._swallow(event)
+        self._show_buffer()
+
+    def on_paste(self, event: events.Paste) -> None:
+        if not self.grid.has_focus:
+            return
+        event.stop()
+        if self.editing is None:
+            self.begin_edit("")
+        self.buffer.insert(event.text)
+        self._show_buffer()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        # leaving the grid mid-edit (Tab, a click) keeps a valid value; an invalid one stays
+        # in the buffer with its message, so nothing typed is lost
+        if self.editing is not None and not self.has_class("-invalid"):
+            self.commit()
+
+    @staticmethod
+    def _swallow(event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
 
     def action_edit(self) -> None:
         if self.editing is None:
             self.begin_edit(None)
 
     def begin_edit(self, first: str | None) -> None:
+        """Open the cell under the cursor: with ``first`` typed, or its value selected."""
         g = self.grid
         if not g.n_rows:
             return
         self.editing = (g.cursor_row, g.cursor_col)
-        current = g.values[g.cursor_row][g.cursor_col]
-        box = self.query_one(Input)
-        box.value = first if first is not None else repr(current)
-        box.placeholder = f"{self.matrix}[{g.row_labels[g.cursor_row]}, {g.cursor_col + 1}]"
-        box.tooltip = None
+        if first is None:
+            self.buffer = EditBuffer.opened_with(repr(g.values[g.cursor_row][g.cursor_col]), True)
+        else:
+            self.buffer = EditBuffer.opened_with(first, False)
         self.add_class("-editing")
-        self.border_subtitle = "Enter commits · Esc cancels"
-        box.focus()
-        box.cursor_position = len(box.value)
-        if first is None:  # typing replaces the old value; arrows keep it for editing
-            box.select_all()
+        self._show_buffer()
 
-    @on(Input.Submitted)
-    def _commit(self, event: Input.Submitted) -> None:
-        event.stop()
+    def _show_buffer(self) -> None:
         if self.editing is None:
             return
-        parsed = parse_cell(event.value)
-        message = self.query_one(".editor--message", Static)
+        row, col = self.editing
+        where = f"{self.grid.row_labels[row]}·d{col + 1} = "
+        room = max(6, self.size.width - len(where) - 6)
+        self.border_subtitle = where + self.buffer.shown(room)
+        self.grid.refresh()
+
+    def commit(self) -> bool:
+        """Enter: store a valid value; keep an invalid one in the buffer, with a message."""
+        if self.editing is None:
+            return False
+        parsed = parse_cell(self.buffer.text)
         if not parsed.ok:
-            shown = cell_text(self.grid.values[self.editing[0]][self.editing[1]])
-            message.update(f"✗ {parsed.error}. Kept {shown}.")
+            row, col = self.editing
+            shown = cell_text(self.grid.values[row][col])
+            self.query_one(".editor--message", Static).update(f"✗ {parsed.error}. Kept {shown}.")
             self.add_class("-invalid")
-            return
+            return False
         row, col = self.editing
         self._finish()
         self.post_message(self.CellChanged(self, row, col, parsed.value))
+        return True
 
     def cancel_edit(self) -> bool:
         if self.editing is None:
@@ -172,14 +238,11 @@ class MatrixEditor(Vertical, can_focus=False):
 
     def _finish(self) -> None:
         self.editing = None
+        self.buffer = EditBuffer()
         self.remove_class("-editing", "-invalid")
         g = self.grid
         self.border_subtitle = f"{g.n_rows}×{g.n_cols}"
-        self.grid.focus()
-
-    def key_escape(self, event) -> None:
-        if self.cancel_edit():
-            event.stop()
+        g.refresh()
 
     # ---- structure and selection
     def action_structure(self, op: str) -> None:

@@ -26,6 +26,9 @@ class StepTable(GridView):
 
     def show(self, steps: Steps, query: int, key_labels: tuple[str, ...]) -> None:
         self.steps, self.query = steps, query
+        # computed once per result: cell_text runs for every visible cell on every repaint
+        self._contrib = steps.contributions(query)
+        self._contrib_sums = self._contrib.sum(axis=0)
         d_v = steps.values.shape[1]
         scaled = f"÷{math.sqrt(steps.d_k):.3g}" if steps.scale else "unscaled"
         cols = ["q·k", scaled, "exp", "α"] + [f"α·v{j + 1}" for j in range(d_v)]
@@ -48,7 +51,7 @@ class StepTable(GridView):
             if col == 3:
                 return num(float(s.row_sums[self.query]))
             if col >= 4:
-                return num(float(s.contributions(self.query)[:, col - 4].sum()))
+                return num(float(self._contrib_sums[col - 4]))
             return ""
         if col == 0:
             return num(float(self._row("scores")[row]))
@@ -62,11 +65,11 @@ class StepTable(GridView):
             return "· 0" if col == 3 else "·"
         if col == 3:
             return num(float(self._row("weights")[row]))
-        return num(float(s.contributions(self.query)[row, col - 4]))
+        return num(float(self._contrib[row, col - 4]))
 
     def cell_style(self, row: int, col: int) -> Style | None:
         if row == len(self.row_labels) - 1:
-            return self.get_component_rich_style("grid--total")
+            return self.style_of("total")
         if self.steps is not None and bool(self._row("blocked")[row]) and col >= 2:
-            return self.get_component_rich_style("grid--muted")
+            return self.style_of("muted")
         return None

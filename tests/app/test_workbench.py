@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from screen_text import screen_text
+from textual import events
 
 from attn_tui.app import make_app
 from attn_tui.compute import attend
@@ -29,6 +30,11 @@ async def test_first_screen_shows_the_chapter_example_at_80x24():
             assert shown in text, shown
         assert "query 'who'" in text
         assert "mask none" in text
+
+
+async def paste(pilot, editor: MatrixEditor, text: str) -> None:
+    editor.grid.post_message(events.Paste(text))
+    await pilot.pause()
 
 
 async def _type_into(pilot, keys: list[str]) -> None:
@@ -57,8 +63,8 @@ async def test_enter_opens_the_current_value_and_escape_cancels():
         await pilot.pause()
         await pilot.press("right", "enter")
         editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
-        box = editor.query_one("Input")
-        assert box.value == "0.2"
+        assert editor.buffer.text == "0.2" and editor.editing == (0, 1)
+        assert "who·d2 = 0.2" in editor.border_subtitle
         await pilot.press("backspace", "9", "escape")
         await pilot.pause()
         assert bench(pilot.app).workspace.q == ((0.1, 0.2, 0.3),)
@@ -78,15 +84,13 @@ async def test_bad_input_keeps_the_old_value_and_says_why(bad: str):
         before = bench(pilot.app).workspace
         await pilot.press("enter")
         editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
-        box = editor.query_one("Input")
-        box.value = bad
+        await paste(pilot, editor, bad)
         await pilot.press("enter")
         await pilot.pause()
         assert bench(pilot.app).workspace == before
         assert editor.has_class("-invalid")
-        message = str(editor.query_one(".editor--message").render())
-        assert "Kept 0.1" in message
-        assert box.value == bad  # what was typed is not thrown away
+        assert "Kept 0.1" in editor.message
+        assert editor.buffer.text == bad  # what was typed is not thrown away
         # the step table still shows the old numbers
         assert "0.3369" in screen_text(pilot.app)
 
@@ -94,12 +98,10 @@ async def test_bad_input_keeps_the_old_value_and_says_why(bad: str):
 async def test_empty_cell_is_refused():
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("enter")
+        await pilot.press("enter", "backspace", "enter")
         editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
-        editor.query_one("Input").value = ""
-        await pilot.press("enter")
         await pilot.pause()
-        assert "empty" in str(editor.query_one(".editor--message").render())
+        assert "empty" in editor.message
         assert bench(pilot.app).workspace.q == ((0.1, 0.2, 0.3),)
 
 
@@ -107,7 +109,7 @@ async def test_empty_cell_is_refused():
 async def test_unicode_minus_fractions_and_scientific_are_accepted(typed: str, value: float):
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
-        pilot.app.screen.query_one("#editor-q", MatrixEditor).query_one("Input").value = typed
+        await paste(pilot, pilot.app.screen.query_one("#editor-q", MatrixEditor), typed)
         await pilot.press("enter")
         await pilot.pause()
         assert bench(pilot.app).workspace.q[0][0] == value
@@ -131,7 +133,7 @@ async def test_mask_key_cycles_and_row_sums_show_the_lost_mass():
         assert heatmap_column(pilot.app, 5)[0] == "▼0.5449"
         text = screen_text(pilot.app)
         assert "softmax, then zero the future" in text
-        assert "0.5449 of the weight" in text
+        assert "0.5449 lost (softmax came first)" in text
         await pilot.press("m")
         await pilot.pause()
         assert bench(pilot.app).workspace.mask == "none"
@@ -273,3 +275,24 @@ async def test_quit_key():
         await pilot.press("q")
         await pilot.pause()
     assert pilot.app.return_code in (0, None)
+
+
+async def test_tab_away_keeps_a_valid_value_and_an_invalid_one_stays_typed():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
+        await pilot.press("7", "tab")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q[0][0] == 7.0
+        await pilot.press("shift+tab", "right", "enter", "x", "enter", "tab")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q[0][1] == 0.2
+        assert editor.editing == (0, 1) and editor.buffer.text == "x"
+        assert "not a number" in editor.message
+
+
+async def test_typing_e_inside_a_number_is_not_the_export_key():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("2", "e", "-", "1", "enter")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q[0][0] == 0.2
+        assert len(pilot.app.screen_stack) == 2  # no export dialog opened

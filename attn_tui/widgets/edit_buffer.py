@@ -1,0 +1,54 @@
+"""The text of a cell being edited, with a caret: typed, pasted, moved through, and cut short."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class EditBuffer:
+    text: str = ""
+    caret: int = 0
+    replace: bool = False  # the old value is shown "selected": the first key typed replaces it
+
+    @classmethod
+    def opened_with(cls, text: str, replace: bool) -> EditBuffer:
+        return cls(text, len(text), replace)
+
+    def insert(self, chars: str) -> None:
+        if self.replace:
+            self.text, self.caret, self.replace = "", 0, False
+        self.text = self.text[: self.caret] + chars + self.text[self.caret:]
+        self.caret += len(chars)
+
+    def backspace(self) -> None:
+        if self.replace:
+            self.text, self.caret, self.replace = "", 0, False
+        elif self.caret:
+            self.text = self.text[: self.caret - 1] + self.text[self.caret:]
+            self.caret -= 1
+
+    def delete(self) -> None:
+        if self.replace:
+            self.text, self.caret, self.replace = "", 0, False
+        else:
+            self.text = self.text[: self.caret] + self.text[self.caret + 1:]
+
+    def move(self, where: str) -> None:
+        self.replace = False
+        self.caret = {
+            "left": max(0, self.caret - 1), "right": min(len(self.text), self.caret + 1),
+            "home": 0, "end": len(self.text),
+        }[where]
+
+    def clear(self) -> None:
+        self.text, self.caret, self.replace = "", 0, False
+
+    def shown(self, width: int) -> str:
+        """The text around the caret in ``width`` columns, the caret drawn as ▏."""
+        safe = "".join(ch if ch.isprintable() else "�" for ch in self.text)
+        if self.replace:
+            return safe[-width:]
+        line = safe[: self.caret] + "▏" + safe[self.caret:]
+        start = max(0, min(self.caret + 1 - width, len(line) - width))
+        return line[start: start + width]

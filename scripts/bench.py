@@ -1,0 +1,161 @@
+"""attn-tui's benchmark: each figure measured side by side with a baseline, in one run.
+
+    python scripts/bench.py              the full run (a few minutes), as a table
+    python scripts/bench.py --quick      a smoke run: fewer repetitions, 3 s of idle
+    python scripts/bench.py --markdown   the table as Markdown, for the README
+    python scripts/bench.py --only edit,idle
+
+Absolute times drift on a shared machine, so every figure is a ratio against a baseline taken in
+the same run, alternated with it. A missed target prints MISS but the exit status stays 0: this
+is a report, not a gate. Progress goes to stderr, the table to stdout.
+
+1. launch → first usable screen in a pty, against a bare Textual app (bench_pty.py); 1b. no
+   torch, lab or lesson module imported by the first frame (bench_edit.py)
+2. edit a Q cell → the step table repainted with the new α, T = 8, 64, 256 (bench_edit.py)
+3. the scaling experiment, vectorised, against the chapter's loop (bench_scaling.py)
+4. `attn-tui print all` against seeds/attention.py
+5. resident memory after the first screen (bench_pty.py)
+6. idle CPU with no input (bench_pty.py)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench_common import build_rows, markdown_table, median, mib, text_table
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = ROOT.parent / "shared" / "seeds" / "attention.py"
+ALL = ("scaling", "print_all", "first_screen", "idle", "imports", "edit")
+
+
+@dataclass(frozen=True)
+class Plan:
+    screen_runs: int  # per app, alternated (figures 1 and 5)
+    print_runs: int  # per command, alternated (figure 4)
+    scaling_reps: int  # per implementation, alternated (figure 3)
+    edits: int  # per configuration (figure 2)
+    edit_blocks: int  # interleaved rounds the edits are split into
+    idle_seconds: float  # figure 6
+
+
+FULL = Plan(screen_runs=9, print_runs=9, scaling_reps=15, edits=100, edit_blocks=4,
+            idle_seconds=10.0)
+QUICK = Plan(screen_runs=3, print_runs=3, scaling_reps=3, edits=15, edit_blocks=1,
+             idle_seconds=3.0)
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def print_all(runs: int) -> tuple[float, float]:
+    """Median wall seconds of `python -m attn_tui print all` and of the chapter's script."""
+    ours = [sys.executable, "-m", "attn_tui", "print", "all"]
+    seed = [sys.executable, str(SEED)]
+    times: dict[str, list[float]] = {"ours": [], "seed": []}
+    for i in range(runs):
+        pair = (("ours", ours), ("seed", seed))
+        for name, argv in pair if i % 2 == 0 else pair[::-1]:
+            start = time.perf_counter()
+            done = subprocess.run(argv, cwd=ROOT, capture_output=True, check=False)
+            times[name].append(time.perf_counter() - start)
+            if done.returncode != 0 or not done.stdout:
+                raise RuntimeError(f"{' '.join(argv)} failed: {done.stderr.decode()[-400:]}")
+    return median(times["ours"]), median(times["seed"])
+
+
+def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
+    m: dict = {}
+    notes: list[str] = []
+    if "scaling" in only:
+        from bench_scaling import scaling_figure
+
+        log("figure 3: scaling experiment, vectorised vs the chapter's loop")
+        m["scaling"] = s = scaling_figure(reps=plan.scaling_reps)
+        notes.append(f"3: medians of {plan.scaling_reps} alternated repetitions; the 2.45 M "
+                     f"normal draws both must make take {s['draws'] * 1e3:.1f} ms alone, so "
+                     f"nothing that reproduces the chapter's numbers can beat "
+                     f"{s['loop'] / s['draws']:.1f}× the loop; net of the draws, the "
+                     f"vectorised arithmetic is ≈{s['compute_speedup']:.0f}× faster")
+    if "print_all" in only:
+        if SEED.exists():
+            log(f"figure 4: print all vs {SEED}")
+            m["print_all"] = print_all(plan.print_runs)
+            notes.append(f"4: medians of {plan.print_runs} alternated runs, stdout to a pipe")
+        else:
+            notes.append(f"4: skipped, {SEED} not found")
+    if "first_screen" in only:
+        from bench_pty import COLS, ROWS, first_screen
+
+        log("figures 1 and 5: first screen and memory, in a pty")
+        fs = first_screen(plan.screen_runs, log=log)
+        a, b = fs["attn-tui"], fs["bare"]
+        m["first_screen"] = (median(a["t"]), median(b["t"]))
+        m["memory"] = (median(a["rss"]), median(b["rss"]))
+        notes.append(f"1, 5: medians of {plan.screen_runs} alternated launches each in a "
+                     f"{COLS}×{ROWS} pty; memory is VmRSS 0.5 s after the first screen "
+                     f"(peak VmHWM: attn-tui {mib(median(a['hwm']))}, "
+                     f"bare {mib(median(b['hwm']))})")
+    if "idle" in only:
+        from bench_pty import idle_cpu
+
+        log(f"figure 6: idle CPU over {plan.idle_seconds:g} s")
+        cpu = idle_cpu(plan.idle_seconds)
+        m["idle"] = (cpu["attn-tui"], cpu["bare"], plan.idle_seconds)
+        notes.append("6: utime + stime from /proc/PID/stat, 2 s after the first screen, "
+                     "both apps at once")
+    if "imports" in only:
+        from bench_edit import first_frame_imports
+
+        log("figure 1b: modules loaded by the first frame")
+        m["lazy_imports"] = first_frame_imports()
+    if "edit" in only:
+        from bench_edit import SIZE, edit_latency
+
+        log(f"figure 2: {plan.edits} edits per configuration")
+        e = edit_latency(plan.edits, plan.edit_blocks, log=log)
+        m["edit"] = {k: median(v) for k, v in e.items()}
+        notes.append(f"2: medians of {plan.edits} edits each ({plan.edit_blocks} interleaved "
+                     f"rounds, run_test at {SIZE[0]}×{SIZE[1]}); an edit is a 3-character "
+                     "value and Enter typed into Q[0, 0], the baseline one key updating a "
+                     "label; timed to the first frame that carries the new text. From the "
+                     "Enter alone: " + ", ".join(f"{k} {m['edit'][k + '_enter'] * 1e3:.1f} ms"
+                                                 for k in ("t8", "t64", "t256")))
+    return m, notes
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions: a smoke run")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--only", metavar="LIST", default=",".join(ALL),
+                    help=f"comma-separated subset of: {', '.join(ALL)}")
+    args = ap.parse_args(argv)
+    only = tuple(x.strip() for x in args.only.split(",") if x.strip())
+    unknown = set(only) - set(ALL)
+    if unknown:
+        ap.error(f"unknown figure(s): {', '.join(sorted(unknown))}")
+    os.chdir(ROOT)
+    start = time.perf_counter()
+    m, notes = measure(QUICK if args.quick else FULL, only)
+    rows = build_rows(m)
+    print(markdown_table(rows) if args.markdown else text_table(rows))
+    print()
+    mode = "quick" if args.quick else "full"
+    print(f"{mode} run, {time.perf_counter() - start:.0f} s; Python {platform.python_version()},"
+          f" {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end")
+    for note in notes:
+        print(("- " if args.markdown else "  ") + note)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,146 @@
+"""The benchmark's figures, targets and table: raw measurements in, rows and text out.
+
+Every figure is a ratio against a baseline measured in the same run (absolute times drift on a
+shared machine); the target says which ratio (or, for idle CPU and the import check, which
+absolute) must hold. Nothing here measures anything, so the smoke test can feed fake numbers.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+# key -> (figure, baseline, target text); the order is the table's order
+FIGURES: dict[str, tuple[str, str, str]] = {
+    "first_screen": ("1. launch → first usable screen (pty)", "bare Textual app", "≤ 1.3×"),
+    "lazy_imports": ("1b. torch, labs, lessons unloaded at first frame", "—", "yes"),
+    "edit_t8": ("2. edit → repaint, T = 8, d = 3", "bare app key → label", "≤ 2×"),
+    "edit_t64": ("2. edit → repaint, T = 64, d = 64", "attn-tui T = 8", "— (info)"),
+    "edit_t256": ("2. edit → repaint, T = 256, d = 64", "attn-tui T = 8", "≤ 3×"),
+    "scaling": ("3. scaling experiment (vectorised)", "the chapter's loop",
+                "≤ 0.05× (≥ 20× faster)"),
+    "print_all": ("4. `attn-tui print all`", "seeds/attention.py", "≤ 1.2×"),
+    "memory": ("5. resident memory after first screen", "bare Textual app", "≤ 1.5×"),
+    "idle": ("6. idle CPU, no input", "bare Textual app", "< 1 % of a core"),
+}
+LIMITS = {"first_screen": 1.3, "edit_t8": 2.0, "edit_t256": 3.0, "scaling": 0.05,
+          "print_all": 1.2, "memory": 1.5}
+IDLE_LIMIT = 1.0  # percent of one core
+HEADERS = ("figure", "attn-tui", "baseline", "ratio", "target", "result")
+
+
+@dataclass(frozen=True)
+class Row:
+    figure: str
+    value: str
+    baseline: str
+    ratio: str
+    target: str
+    result: str  # PASS, MISS or info
+
+    def cells(self) -> tuple[str, ...]:
+        return (self.figure, self.value, self.baseline, self.ratio, self.target, self.result)
+
+
+def median(xs: list[float]) -> float:
+    return statistics.median(xs) if xs else float("nan")
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.1f} ms" if seconds < 10 else f"{seconds:.2f} s"
+
+
+def mib(kib: float) -> str:
+    return f"{kib / 1024:.1f} MiB"
+
+
+def _verdict(ok: bool | None) -> str:
+    return "info" if ok is None else ("PASS" if ok else "MISS")
+
+
+def _ratio_row(key: str, value: float, base: float, fmt, base_name: str | None = None,
+               extra: str = "") -> Row:
+    figure, base_label, target = FIGURES[key]
+    ratio = value / base if base > 0 else float("inf")
+    limit = LIMITS.get(key)
+    ok = None if limit is None else ratio <= limit
+    shown = f"{ratio:.3f}× ({1 / ratio:.0f}× faster)" if key == "scaling" else f"{ratio:.2f}×"
+    return Row(figure + extra, fmt(value), f"{fmt(base)} ({base_name or base_label})", shown,
+               target, _verdict(ok))
+
+
+def _packages(modules: list[str]) -> list[str]:
+    """attn_tui.lessons and its three submodules → 'attn_tui.lessons (+3)'."""
+    tops = [m for m in modules if not any(m.startswith(o + ".") for o in modules)]
+    return [t + (f" (+{n})" if (n := sum(m.startswith(t + ".") for m in modules)) else "")
+            for t in tops]
+
+
+def build_rows(m: dict) -> list[Row]:
+    """Rows for whatever figures ``m`` holds (seconds, KiB, CPU percent; see bench.py)."""
+    rows: list[Row] = []
+    if "first_screen" in m:
+        a, b = m["first_screen"]
+        rows.append(_ratio_row("first_screen", a, b, ms))
+    if "lazy_imports" in m:
+        loaded = m["lazy_imports"]
+        figure, _, target = FIGURES["lazy_imports"]
+        shown = "yes" if not loaded else "no: " + ", ".join(_packages(loaded))
+        rows.append(Row(figure, shown, "—", "—", target, _verdict(not loaded)))
+    if "edit" in m:
+        e = m["edit"]
+        if "t8" in e and "bare" in e:
+            rows.append(_ratio_row("edit_t8", e["t8"], e["bare"], ms))
+        for t in ("t64", "t256"):
+            if t in e and "t8" in e:
+                rows.append(_ratio_row(f"edit_{t}", e[t], e["t8"], ms))
+    if "scaling" in m:
+        s = m["scaling"]
+        same = "" if s["same"] else " — RESULTS DIFFER"
+        row = _ratio_row("scaling", s["vectorised"], s["loop"], ms, extra=same)
+        if not s["same"]:
+            row = Row(*row.cells()[:5], "MISS")
+        rows.append(row)
+    if "print_all" in m:
+        a, b = m["print_all"]
+        rows.append(_ratio_row("print_all", a, b, ms))
+    if "memory" in m:
+        a, b = m["memory"]
+        rows.append(_ratio_row("memory", a, b, mib))
+    if "idle" in m:
+        a, b, seconds = m["idle"]
+        figure, base_label, target = FIGURES["idle"]
+        ratio = f"{a / b:.2f}×" if b > 0 else "—"
+        pct = lambda x: f"{x:.2f} %"  # noqa: E731
+        rows.append(Row(f"{figure} ({seconds:g} s)", pct(a), f"{pct(b)} ({base_label})", ratio,
+                        target, _verdict(a < IDLE_LIMIT)))
+    return rows
+
+
+def text_table(rows: list[Row]) -> str:
+    table = [HEADERS, *(r.cells() for r in rows)]
+    widths = [max(len(line[i]) for line in table) for i in range(len(HEADERS))]
+    out = []
+    for n, line in enumerate(table):
+        out.append("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * w for w in widths))
+    misses = [r.figure for r in rows if r.result == "MISS"]
+    if misses:
+        out.append("")
+        out += [f"*** MISS: {f}" for f in misses]
+    return "\n".join(out)
+
+
+def markdown_table(rows: list[Row]) -> str:
+    def esc(c: str) -> str:
+        return c.replace("|", "\\|")
+
+    out = ["| " + " | ".join(HEADERS) + " |",
+           "|" + "|".join(["---", "--:", "--:", "--:", "---", "---"]) + "|"]
+    for r in rows:
+        cells = list(r.cells())
+        if r.result == "MISS":
+            cells[-1] = "**MISS**"
+        out.append("| " + " | ".join(esc(c) for c in cells) + " |")
+    return "\n".join(out)

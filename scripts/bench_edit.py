@@ -1,0 +1,203 @@
+"""Figure 2 (edit → repaint) and figure 1b (what is imported by the first frame), in-process.
+
+How "repainted" is decided, honestly: ``App._display`` is the one place a compositor update
+leaves for the terminal (headless run_test skips the write, so the probe does the write's work
+itself: it renders the update to the escape-sequence string a terminal would receive). The clock
+stops at the first update, after the edit's first key, that (a) happens while the widget already
+holds the expected text and (b) contains that text in its bytes. So the time includes the keys,
+the recompute, the layout, the lines rendered and the terminal string, and one frame-timer wait
+(Textual paces repaints at most 60 per second; both apps pay it alike).
+
+Keys are posted to the app as a driver would post them, one at a time; the next one goes as soon
+as the previous one has landed (the Input holds it), with no frame wait in between: the typist is
+as fast as the app can take keys, so the figure is the app's latency, not a human's.
+Pilot.press is not used for the timed part: it sleeps at least 20 ms per key (wait_for_idle).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+SIZE = (120, 40)
+VALUES = ("0.7", "1.5", "2.3", "0.1", "3.9", "1.2", "2.8", "0.4", "3.1", "1.8")
+
+
+class RepaintProbe:
+    """Wraps ``app._display``; ``wait`` returns when a matching frame has been drawn."""
+
+    def __init__(self, app) -> None:
+        from textual._compositor import CompositorUpdate
+
+        self.app, self._kind = app, CompositorUpdate
+        self._original = app._display
+        app._display = self._display
+        self._check: Callable[[], bool] | None = None
+        self._needle = ""
+        self._done = asyncio.Event()
+        self.stamp = 0.0
+
+    def _display(self, screen, renderable) -> None:
+        self._original(screen, renderable)
+        if self._check is None or not isinstance(renderable, self._kind):
+            return
+        text = renderable.render_segments(self.app.console)  # what a terminal would be sent
+        if self._check() and self._needle in text:
+            self.stamp = time.perf_counter()
+            self._check = None
+            self._done.set()
+
+    def arm(self, check: Callable[[], bool], needle: str) -> None:
+        self._check, self._needle = check, needle
+        self._done.clear()
+
+    async def wait(self, timeout: float = 10.0) -> float:
+        await asyncio.wait_for(self._done.wait(), timeout)
+        return self.stamp
+
+
+async def _until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
+    end = time.perf_counter() + timeout
+    while not cond():
+        if time.perf_counter() > end:
+            raise TimeoutError("the app never got there")
+        await asyncio.sleep(0)
+
+
+def _post_key(app, char: str) -> None:
+    from textual import events
+    from textual.keys import _character_to_key
+
+    key = "enter" if char == "\r" else _character_to_key(char)
+    event = events.Key(key, char)
+    event.set_sender(app)
+    app.post_message(event)
+
+
+async def attn_edits(t: int, d: int, n: int, warmup: int = 5) -> list[tuple[float, float]]:
+    """Seconds from an edit's first key, and from its Enter, to the repaint showing the new α,
+    ``n`` times."""
+    from attn_tui.app import make_app
+    from attn_tui.compute import attend
+    from attn_tui.report.fmt import num
+    from attn_tui.state import random_workspace, set_cell
+    from attn_tui.widgets.step_table import StepTable
+
+    app = make_app(workspace=random_workspace(t, d, seed=1))
+    times: list[tuple[float, float]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one(StepTable)
+        grid = screen.query_one("#grid-q")
+        editor = screen.query_one("#editor-q")
+        probe = RepaintProbe(app)
+        i = skipped = 0
+        while len(times) < n + warmup:
+            value = VALUES[i % len(VALUES)]
+            i += 1
+            ws = set_cell(screen.workspace, "Q", 0, 0, float(value))
+            steps = attend(ws.q, ws.k, ws.v, mask=ws.mask, scale=ws.scale, backend=ws.backend,
+                           dtype=ws.dtype)
+            want = num(float(steps.weights[0, 0]))
+            if want == table.cell_text(0, 3):  # this value would not change what α shows
+                skipped += 1
+                if skipped > 2 * len(VALUES):
+                    raise RuntimeError("no value in VALUES changes the α shown")
+                continue
+            skipped = 0
+            await _until(lambda: app.focused is grid)
+            probe.arm(lambda w=want: table.cell_text(0, 3) == w, want)
+            start = time.perf_counter()
+            for ch in value:
+                _post_key(app, ch)
+                await _until(lambda c=ch: editor.editing is not None
+                             and editor.buffer.text.endswith(c))
+            enter = time.perf_counter()
+            _post_key(app, "\r")
+            done = await probe.wait()
+            times.append((done - start, done - enter))
+            await pilot.pause()  # settle, untimed
+            assert screen.workspace.q[0][0] == float(value)
+    return times[warmup:]
+
+
+async def bare_edits(n: int, warmup: int = 5) -> list[tuple[float, float]]:
+    """Seconds from one key press to the repaint of the label it updates."""
+    from bench_bare_app import BareApp
+    from textual.widgets import Label
+
+    app = BareApp()
+    times: list[tuple[float, float]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        label = app.query_one("#label", Label)
+        probe = RepaintProbe(app)
+        for _ in range(n + warmup):
+            want = app.label_text(app.count + 1)
+            probe.arm(lambda w=want: str(label.content) == w, want)
+            start = time.perf_counter()
+            _post_key(app, "x")
+            taken = await probe.wait() - start
+            times.append((taken, taken))
+            await pilot.pause()
+    return times[warmup:]
+
+
+CONFIGS = {"bare": None, "t8": (8, 3), "t64": (64, 64), "t256": (256, 64)}
+
+
+def edit_latency(n: int, blocks: int, log=print) -> dict[str, list[float]]:
+    """``n`` edits per configuration, in ``blocks`` interleaved rounds (a fresh app per round):
+    seconds from the first key under each key, from the Enter under ``<key>_enter``."""
+    out: dict[str, list[float]] = {k: [] for k in CONFIGS}
+    enter: dict[str, list[float]] = {f"{k}_enter": [] for k in CONFIGS}
+    per = [n // blocks + (1 if b < n % blocks else 0) for b in range(blocks)]
+    for b, count in enumerate(per):
+        for key, shape in CONFIGS.items():
+            coro = bare_edits(count) if shape is None else attn_edits(*shape, count)
+            for first, last in asyncio.run(coro):
+                out[key].append(first)
+                enter[f"{key}_enter"].append(last)
+        log(f"  edit round {b + 1}/{blocks}: " + ", ".join(
+            f"{k} {sorted(v)[len(v) // 2] * 1e3:.1f} ms" for k, v in out.items()))
+    return out | enter
+
+
+# ---- figure 1b, run in a fresh interpreter so nothing here is already imported
+async def _first_frame_modules() -> list[str]:
+    import attn_tui.cli  # noqa: F401  (what `python -m attn_tui` imports before the app)
+    from attn_tui.app import make_app
+
+    app = make_app()
+    seen: list[set[str]] = []
+    original = app._display
+
+    def display(screen, renderable) -> None:
+        original(screen, renderable)
+        if renderable is not None and not seen:
+            seen.append(set(sys.modules))
+
+    app._display = display
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+    mods = seen[0]
+    bad = [m for m in ("torch", "array_api_strict") if m in mods]
+    bad += sorted(m for m in mods if m == "attn_tui.lessons" or m.startswith("attn_tui.lessons.")
+                  or (m.startswith("attn_tui.screens.") and m.endswith("lab_screen")))
+    return bad
+
+
+def first_frame_imports() -> list[str]:
+    """Unwanted modules loaded by the time attn-tui's first frame is drawn ([] is good)."""
+    done = subprocess.run([sys.executable, __file__, "--first-frame-imports"],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--first-frame-imports"]:
+    print(json.dumps(asyncio.run(_first_frame_modules())))

@@ -1,0 +1,38 @@
+"""The in-place cell editor's text and caret."""
+
+from __future__ import annotations
+
+from attn_tui.widgets.edit_buffer import EditBuffer
+
+
+def test_opening_with_the_old_value_selected_replaces_on_first_key():
+    buf = EditBuffer.opened_with("0.25", replace=True)
+    buf.insert("7")
+    assert (buf.text, buf.caret) == ("7", 1)
+
+
+def test_arrows_keep_the_old_value_for_editing():
+    buf = EditBuffer.opened_with("0.25", replace=True)
+    buf.move("left")
+    buf.backspace()
+    buf.insert("3")
+    assert buf.text == "0.35"
+
+
+def test_home_end_delete_and_clear():
+    buf = EditBuffer.opened_with("12345", replace=False)
+    buf.move("home")
+    buf.delete()
+    buf.move("end")
+    buf.backspace()
+    assert buf.text == "234"
+    buf.clear()
+    assert (buf.text, buf.caret) == ("", 0)
+
+
+def test_shown_keeps_the_caret_in_view_and_escapes_control_characters():
+    buf = EditBuffer.opened_with("1234567890", replace=False)
+    assert buf.shown(5) == "7890▏"
+    buf.move("home")
+    assert buf.shown(5) == "▏1234"
+    assert EditBuffer.opened_with("\x1b[2J", replace=True).shown(10) == "�[2J"

@@ -1,0 +1,62 @@
+"""Everything a learner might type or paste into a cell: accepted with a documented meaning, or
+refused with a message. Never a crash, never a changed value on refusal."""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+
+from attn_tui.app import make_app
+from attn_tui.parse import parse_cell
+from attn_tui.widgets.matrix_editor import MatrixEditor
+
+ACCEPTED = {
+    "0.5": 0.5, "-3": -3.0, ".5": 0.5, "5.": 5.0, "+2": 2.0, "1e-3": 0.001, "2.5E2": 250.0,
+    "−2": -2.0,  # Unicode minus
+    "1/3": 1 / 3, "-2/8": -0.25, "½": 0.5, "１２": 12.0,  # full-width digits
+    "١٢": 12.0,  # Arabic-Indic digits
+    "  7  ": 7.0, "-0": 0.0, "1e6": 1e6, "-1e6": -1e6, "0.000001": 1e-6,
+}
+REFUSED = [
+    "hello", "nan", "NaN", "-nan", "inf", "-inf", "Infinity", "1e400", "-1e400", "1e-400",
+    "", " ", "\t", "--1", "1..2", "+", "-", ".", "0x10", "1_000", "1,5", "1 2", "e5", "1e",
+    "1/0", "1/", "/2", "2e6", "1000001", "x" * 10_000, "\x00", "\x1b[31m1", "1\x07",
+    "\x1b[2J", "٫٥", "1/3/3", "(1)", "1+1", "√2", "π",
+]
+
+
+def test_the_corpus_is_big_enough():
+    assert len(ACCEPTED) + len(REFUSED) >= 30
+
+
+@pytest.mark.parametrize(("text", "value"), ACCEPTED.items())
+def test_accepted_with_its_meaning(text: str, value: float):
+    parsed = parse_cell(text)
+    assert parsed.ok, parsed.error
+    assert parsed.value == pytest.approx(value, rel=1e-15)
+
+
+@pytest.mark.parametrize("text", REFUSED)
+def test_refused_with_a_message(text: str):
+    parsed = parse_cell(text)
+    assert parsed.value is None
+    assert parsed.error and len(parsed.error) < 120
+    assert "\x1b" not in parsed.error and "\x00" not in parsed.error  # shown escaped, one line
+    assert "\n" not in parsed.error
+
+
+@pytest.mark.parametrize("text", ["x" * 10_000, "\x1b[2J\x1b[H", "nan", "1e400", "\x00\x01"])
+async def test_pasting_junk_into_the_app_changes_nothing(text: str):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        before = pilot.app.screen.workspace
+        await pilot.press("enter")
+        editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
+        editor.grid.post_message(events.Paste(text))
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pilot.app.screen.workspace == before
+        assert editor.has_class("-invalid")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert editor.editing is None and not editor.has_class("-invalid")

@@ -1,0 +1,84 @@
+"""scripts/bench.py stays runnable: figure 3 at toy size, and the table on made-up numbers.
+
+The real benchmark takes minutes (`make bench`); this only checks the parts that need no pty and
+no app, so a broken import or a renamed field shows up in `make test`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import bench
+        import bench_common
+        import bench_scaling
+
+        yield bench, bench_common, bench_scaling
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+
+FAKE = {
+    "first_screen": (0.60, 0.40),
+    "lazy_imports": ["attn_tui.lessons", "attn_tui.lessons.loader"],
+    "edit": {"bare": 0.002, "t8": 0.005, "t64": 0.007, "t256": 0.020},
+    "scaling": {"loop": 0.100, "vectorised": 0.004, "draws": 0.003, "compute_speedup": 97.0,
+                "same": True},
+    "print_all": (0.30, 0.28),
+    "memory": (50_000, 40_000),
+    "idle": (0.2, 0.1, 10.0),
+}
+
+
+def test_scaling_figure_agrees_with_the_chapter_loop_at_toy_size(bench):
+    _, _, scaling = bench
+    out = scaling.scaling_figure(dims=(4, 16), trials=10, reps=1)
+    assert out["same"] is True
+    assert out["loop"] > 0 and out["vectorised"] > 0 and out["draws"] > 0
+
+
+def test_markdown_table_has_every_figure_and_target(bench):
+    _, common, _ = bench
+    rows = common.build_rows(FAKE)
+    table = common.markdown_table(rows)
+    for figure, _, target in common.FIGURES.values():
+        assert figure.replace("|", "\\|") in table
+        assert target in table
+    lines = table.splitlines()
+    assert len(lines) == 2 + len(common.FIGURES)  # header, rule, one row per figure
+    assert all(line.startswith("|") and line.endswith("|") for line in lines)
+
+
+def test_verdicts_follow_the_targets(bench):
+    _, common, _ = bench
+    rows = common.build_rows(FAKE)
+    assert len(rows) == len(common.FIGURES)  # one row per figure, in the table's order
+    verdicts = {key: row.result for key, row in zip(common.FIGURES, rows, strict=True)}
+    assert verdicts == {
+        "first_screen": "MISS",  # 1.5× against ≤ 1.3×
+        "lazy_imports": "MISS",  # lessons loaded
+        "edit_t8": "MISS",  # 2.5× against ≤ 2×
+        "edit_t64": "info",
+        "edit_t256": "MISS",  # 4× against ≤ 3×
+        "scaling": "PASS",  # 25× faster
+        "print_all": "PASS",
+        "memory": "PASS",
+        "idle": "PASS",  # 0.2 % of a core
+    }
+    text = common.text_table(rows)
+    assert text.count("*** MISS:") == 4
+
+
+def test_bench_parses_its_flags(bench):
+    main, _, _ = bench
+    with pytest.raises(SystemExit):
+        main.main(["--only", "nonsense"])
