@@ -133,7 +133,7 @@ async def test_mask_key_cycles_and_row_sums_show_the_lost_mass():
         assert heatmap_column(pilot.app, 5)[0] == "▼0.5449"
         text = screen_text(pilot.app)
         assert "softmax, then zero the future" in text
-        assert "0.5449 lost (softmax came first)" in text
+        assert "α sums to 0.4551; 0.5449 lost" in text
         await pilot.press("m")
         await pilot.pause()
         assert bench(pilot.app).workspace.mask == "none"
