@@ -1,0 +1,54 @@
+"""Point at cells: a lesson step's highlights put on the grids of a screen, and scrolled to.
+
+A marked cell is drawn bold and underlined with a '›' in front (GridView's highlight), so the
+pointing never depends on colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.containers import ScrollableContainer
+from textual.screen import Screen
+from textual.widget import Widget
+
+from attn_tui.lessons import Highlight
+from attn_tui.widgets.grid_view import GridView
+
+Marks = list[tuple[str, frozenset[tuple[int, int]]]]
+
+
+def mark(host: Screen, highlights: Iterable[Highlight]) -> Marks:
+    """Clear every grid on ``host``, then mark the given cells; returns (pane, cells) in order."""
+    for grid in host.query(GridView):
+        grid.set_highlights(frozenset())
+    panes: dict[str, frozenset[tuple[int, int]]] = {}
+    for h in highlights:  # several highlights on one pane add up
+        panes[h.pane] = panes.get(h.pane, frozenset()) | h.cells
+    for pane, cells in panes.items():
+        found = host.query(f"#{pane}")
+        if found and isinstance(found.first(), GridView):
+            found.first().set_highlights(cells)
+    return list(panes.items())
+
+
+def bring_into_view(host: Screen, marks: Marks) -> None:
+    """Scroll the first marked pane into view, and its marked columns into the pane."""
+    for pane, cells in marks[:1]:
+        found = host.query(f"#{pane}")
+        if not found:
+            continue
+        widget = found.first()
+        if not isinstance(widget, GridView) or not cells:
+            widget.scroll_visible(animate=False, top=True, immediate=True)
+            continue
+        # the pane's box (its border carries the title) rather than the bare grid
+        parent = widget.parent
+        box = parent if isinstance(parent, Widget) and not isinstance(
+            parent, ScrollableContainer) else widget
+        box.scroll_visible(animate=False, top=True, immediate=True)
+        # the leftmost scroll that shows the last marked column, never past the first
+        cols = sorted(c for _, c in cells)
+        room = widget.scrollable_content_region.width - widget.label_width
+        x = min(cols[0] * widget.cell_width, max(0, (cols[-1] + 1) * widget.cell_width - room))
+        widget.scroll_to(x=x, animate=False, immediate=True)

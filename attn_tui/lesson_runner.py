@@ -1,0 +1,296 @@
+"""Run a lesson over the live panes: n, p, Escape and the answer keys, as the app's own bindings.
+
+A step is replayed from scratch whenever it is entered: its screen is brought up, its workspace
+loaded, its actions run through ``run_action`` (the very actions the keys run), its cells
+highlighted and its text filled with the numbers now on the panes. The lesson keys are priority
+bindings, so they win over a focused grid, but they are switched off (``check_action``) whenever
+no lesson runs, a dialog is open or a cell is being typed into: then the key goes where it
+would have gone anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import AwaitMount
+from textual.worker import WorkerCancelled, WorkerFailed
+
+if TYPE_CHECKING:
+    from attn_tui.lessons import Step
+    from attn_tui.lessons.loader import Highlight, Lesson
+    from attn_tui.widgets.lesson_panel import PanelView
+
+# Lessons are imported when one starts, not before the first frame (see make bench).
+LETTERS = "abcd"  # the answer keys; the loader checks lesson files against the same letters
+
+ACTIONS = {"lesson_next", "lesson_prev", "lesson_leave", "lesson_answer"}
+
+
+def _typing(widget: object) -> bool:
+    """Is the focused widget taking text? Then every key is a character, never a lesson key:
+    an Input, a Q/K/V cell being typed into (``editing_cell``), a lab control mid-edit
+    (``editing`` holds the text)."""
+    import sys
+
+    from textual.widgets import Input
+
+    # TextArea is only ever focused if its module was imported: don't import it to ask
+    text_area = sys.modules.get("textual.widgets._text_area")
+    kinds = (Input, text_area.TextArea) if text_area else (Input,)
+    return (isinstance(widget, kinds) or bool(getattr(widget, "editing_cell", False))
+            or getattr(widget, "editing", None) is not None)
+
+
+class LessonRunner(App[int]):
+    BINDINGS = [
+        # the panel's lower edge names these; the footer keeps room for the screen's own keys
+        Binding("n", "lesson_next", "Next step", show=False, priority=True),
+        Binding("p", "lesson_prev", "Previous step", show=False, priority=True),
+        Binding("escape", "lesson_leave", "Leave lesson", show=False, priority=True),
+        *(Binding(c, f"lesson_answer('{c}')", f"answer {c}", show=False, priority=True)
+          for c in LETTERS),
+    ]
+
+    initial_lesson: str | None = None
+    lesson: Lesson | None = None
+    lesson_index = 0
+    lesson_chosen: int | None = None  # the letter index the learner pressed on this step
+    lesson_done = False
+    lesson_host: Screen | None = None
+    _lesson_note = ""
+    _lesson_view: PanelView | None = None
+    _lesson_busy = False
+
+    def on_mount(self) -> None:
+        if self.initial_lesson:
+            self.start_lesson(self.initial_lesson)
+
+    # ---- entry points: CLI, command palette, the g menu
+    def start_lesson(self, name: str) -> None:
+        from attn_tui.lessons import LessonError, load
+
+        try:
+            lesson = load(name)
+        except LessonError as exc:
+            self.notify(str(exc), title="This lesson cannot be opened", severity="error")
+            return
+        self._lesson_close()
+        self.lesson = lesson
+        self._lesson_go(0)
+
+    def lesson_entries(self) -> list[tuple[str, str, str]]:
+        """(name, title, summary) of every lesson that loads."""
+        from attn_tui.lessons import LessonError, catalog
+
+        try:
+            return [(e.name, e.title, e.summary) for e in catalog()]
+        except LessonError as exc:
+            self.notify(str(exc), title="A lesson file is broken", severity="error")
+            return []
+
+    def lesson_commands(self) -> Iterable[SystemCommand]:
+        for name, title, summary in self.lesson_entries():
+            yield SystemCommand(f"Lesson: {name}", f"{title}: {summary}",
+                                lambda n=name: self.start_lesson(n))
+
+    # ---- the keys
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action not in ACTIONS:
+            return super().check_action(action, parameters)
+        live = (self.lesson is not None and self.lesson_host is not None
+                and self.screen is self.lesson_host and not _typing(self.focused))
+        if not live or action != "lesson_answer":
+            return live
+        # on a question step a-d belong to the question, answered or not
+        q = self._lesson_step().question
+        return q is not None and not self.lesson_done and str(parameters[0]) in q.letters
+
+    def action_lesson_next(self) -> None:
+        assert self.lesson is not None
+        q, note = self._lesson_step().question, ""
+        if q is not None and self.lesson_chosen is None and not self.lesson_done:
+            view = self._lesson_view
+            choices = view.choices if view is not None and view.choices else q.choices
+            note = f"Step {self.lesson_index + 1}'s answer: {LETTERS[q.answer]}) " \
+                   f"{choices[q.answer]}"
+        if self.lesson_index + 1 < len(self.lesson.steps):
+            self._lesson_note = note
+            self._lesson_go(self.lesson_index + 1)
+        elif not self.lesson_done:
+            self.lesson_done, self._lesson_note = True, note
+            if self._lesson_view is not None:
+                self._lesson_show(replace(self._lesson_view, done=True, note=note))
+
+    def action_lesson_prev(self) -> None:
+        self._lesson_note = ""
+        if self.lesson_done:
+            self._lesson_go(self.lesson_index)
+        elif self.lesson_index > 0:
+            self._lesson_go(self.lesson_index - 1)
+        else:
+            self.notify("This is the first step.", timeout=2)
+
+    async def action_lesson_answer(self, letter: str) -> None:
+        from attn_tui.lessons.facts import fill
+
+        q = self._lesson_step().question
+        if self._lesson_busy or q is None or self.lesson_chosen is not None:
+            return
+        self.lesson_chosen = LETTERS.index(letter)
+        for action in q.reveal:
+            await self._lesson_run(action)
+        await self._lesson_settle()
+        if self._lesson_view is not None:
+            why = fill(q.why, self._lesson_context())
+            self._lesson_show(replace(self._lesson_view, chosen=self.lesson_chosen, why=why),
+                              at_end=True)
+        self._lesson_point(q.reveal_highlight or self._lesson_step().highlight)
+
+    def action_lesson_leave(self) -> None:
+        host = self.lesson_host
+        self._lesson_close()
+        where = "here" if host is self.workbench() else "in this lab (Esc again: the workbench)"
+        self.notify(f"Lesson closed. Everything stays as it is {where}: keep playing. "
+                    "g opens another lesson.", timeout=5)
+
+    # ---- stepping
+    def _lesson_step(self) -> Step:
+        assert self.lesson is not None
+        return self.lesson.steps[self.lesson_index]
+
+    def _lesson_go(self, k: int) -> None:
+        self.lesson_index, self.lesson_chosen, self.lesson_done = k, None, False
+        self._lesson_busy = True
+        self.run_worker(self._lesson_enter(self._lesson_step()), exclusive=True, group="lesson")
+
+    async def _lesson_enter(self, step: Step) -> None:
+        from attn_tui.lessons.facts import lecture_facts
+        from attn_tui.lessons.loader import placeholders
+        from attn_tui.widgets.lesson_panel import LessonPanel
+
+        host = await self._lesson_host_for(step.screen)
+        if host is not self.lesson_host:
+            self._lesson_close(keep_lesson=True)
+            self.lesson_host = host
+            await host.mount(LessonPanel(id="lesson-panel"))
+            host.add_class("-lesson")  # after the mount, so the panel's CSS is loaded
+        self._lesson_show(self._lesson_view_for(step, busy=True))
+        if step.workspace is not None:
+            from attn_tui.lessons.workspaces import build
+
+            host.apply(await asyncio.to_thread(build, step.workspace))
+            await self.run_action("screen.set_view('weights')")
+        for action in step.actions:
+            await self._lesson_run(action)
+        q = step.question
+        words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
+        if {"lec", "lec64"} & {root for text in words for root in placeholders(text)}:
+            # the lecture's runs (and torch) load in a thread, not in the event loop
+            await asyncio.to_thread(lambda: (lecture_facts("float32"), lecture_facts("float64")))
+        await self._lesson_settle()
+        self._lesson_busy = False
+        self._lesson_show(self._lesson_view_for(step))
+        self._lesson_point(step.highlight)  # after the panel has its height: then scroll
+        self.refresh_bindings()
+
+    async def _lesson_host_for(self, screen: str) -> Screen:
+        if screen == "workbench":
+            host = self.workbench()
+            while self.screen is not host and len(self.screen_stack) > 2:
+                await self.pop_screen()
+        else:
+            from attn_tui.app import LABS
+
+            module, cls, _ = LABS[screen[4:]]
+            if not isinstance(self.screen, getattr(importlib.import_module(module), cls)):
+                self.open_lab(screen[4:])
+            host = self.screen
+        await AwaitMount(host, [host])
+        return host
+
+    async def _lesson_run(self, action: str) -> None:
+        from attn_tui.lessons.loader import parse_action
+
+        namespace, name, _ = parse_action(action)
+        target = self.screen if namespace == "screen" else self
+        if not hasattr(target, f"action_{name}"):
+            self.notify(f"This lesson asks for '{action}', which {type(target).__name__} does "
+                        "not have.", title="Lesson step skipped an action", severity="error")
+            return
+        await self.run_action(action)
+
+    async def _lesson_settle(self) -> None:
+        """Let the host finish what the actions started (a lab may compute in a thread)."""
+        host = self.lesson_host
+        if host is None:
+            return
+        for worker in [w for w in self.workers if w.node is host and not w.is_finished]:
+            # cancelled: a newer request replaced it; failed: the screen says what went wrong
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
+
+    def _lesson_point(self, highlights: tuple[Highlight, ...]) -> None:
+        from attn_tui.lesson_marks import bring_into_view, mark
+
+        host = self.lesson_host
+        if host is not None:
+            # scroll once the layout has settled (the panel may just have changed height)
+            host.call_after_refresh(bring_into_view, host, mark(host, highlights))
+
+    # ---- the panel
+    def _lesson_context(self) -> dict:
+        from attn_tui.lessons.facts import Context, Wrapped, workbench_context
+
+        host = self.lesson_host
+        if host is not None and hasattr(host, "steps") and hasattr(host, "workspace"):
+            return workbench_context(host.steps, host.workspace)
+        return Context(lab=Wrapped(host))
+
+    def _lesson_view_for(self, step: Step, busy: bool = False) -> PanelView:
+        """The panel for a step just entered: its words filled from the panes as they are now."""
+        from attn_tui.lessons.facts import fill
+        from attn_tui.widgets.lesson_panel import PanelView
+
+        assert self.lesson is not None
+        view = PanelView(lesson=self.lesson.name, k=self.lesson_index + 1,
+                         n=len(self.lesson.steps), title=step.title, note=self._lesson_note,
+                         busy=busy)
+        if busy:
+            return view
+        ctx, q = self._lesson_context(), step.question
+        view = replace(view, text=fill(step.text, ctx), keys=step.keys)
+        if q is not None:
+            view = replace(view, prompt=fill(q.prompt, ctx), answer=q.answer,
+                           choices=tuple(fill(c, ctx) for c in q.choices))
+        return view
+
+    def _lesson_show(self, view: PanelView, at_end: bool = False) -> None:
+        from attn_tui.widgets.lesson_panel import LessonPanel
+
+        self._lesson_view = view
+        if self.lesson_host is not None:
+            for panel in self.lesson_host.query(LessonPanel):
+                panel.show(view, at_end=at_end)
+
+    def _lesson_close(self, keep_lesson: bool = False) -> None:
+        from attn_tui.lesson_marks import mark
+        from attn_tui.widgets.lesson_panel import LessonPanel
+
+        host = self.lesson_host
+        if host is not None:
+            mark(host, ())
+            host.query(LessonPanel).remove()
+            host.remove_class("-lesson")
+        self.lesson_host = None
+        if not keep_lesson:
+            self.workers.cancel_group(self, "lesson")
+            self.lesson, self.lesson_done, self._lesson_note = None, False, ""
+        self.refresh_bindings()

@@ -1,0 +1,88 @@
+"""What a lesson is, once read: plain frozen dataclasses, and the two small parsers they need.
+
+Nothing here imports textual; the loader (``attn_tui.lessons.loader``) builds these from TOML.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from dataclasses import dataclass
+from typing import Any
+
+LETTERS = "abcd"  # the keys that answer a question, in the order of its choices
+_ACTION = re.compile(r"^(?:(app|screen)\.)?([A-Za-z_]\w*)(?:\((.*)\))?$", re.DOTALL)
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used: names the file, the step (1-based) and the problem."""
+
+    def __init__(self, file: str, step: int | None, message: str) -> None:
+        self.file, self.step, self.message = file, step, message
+        where = file if step is None else f"{file}, step {step}"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Highlight:
+    pane: str  # a widget id on the step's screen, e.g. "steps", "heatmap", "grid-q"
+    cells: frozenset[tuple[int, int]]  # cells of a grid to mark; none: just show the pane
+
+
+@dataclass(frozen=True)
+class Question:
+    prompt: str
+    choices: tuple[str, ...]
+    answer: int  # index into choices
+    why: str
+    reveal: tuple[str, ...] = ()  # actions that put the answer on the live panes
+    reveal_highlight: tuple[Highlight, ...] = ()
+
+    @property
+    def letters(self) -> str:
+        return LETTERS[: len(self.choices)]
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str
+    text: str
+    screen: str
+    workspace: str | None
+    actions: tuple[str, ...]
+    highlight: tuple[Highlight, ...]
+    keys: tuple[tuple[str, str], ...]
+    question: Question | None
+
+
+@dataclass(frozen=True)
+class Lesson:
+    name: str
+    title: str
+    summary: str
+    order: int
+    steps: tuple[Step, ...]
+    file: str
+
+
+def parse_action(action: str) -> tuple[str, str, tuple[Any, ...]]:
+    """("screen", "set_mask", ("causal",)) from "screen.set_mask('causal')", as textual reads it."""
+    m = _ACTION.match(action.strip())
+    if m is None:
+        raise ValueError(f"action {action!r} is not of the form [app.|screen.]name or name(args)")
+    namespace, name, args = m.group(1) or "", m.group(2), m.group(3)
+    try:
+        params = ast.literal_eval(f"({args},)") if args and args.strip() else ()
+    except (ValueError, SyntaxError):
+        raise ValueError(f"the arguments of action {action!r} are not plain values") from None
+    return namespace, name, params
+
+
+def placeholders(text: str) -> list[str]:
+    """The root names of the {placeholders} in a text, e.g. ["row", "s"]."""
+    roots = []
+    for _, field, _, _ in string.Formatter().parse(text):
+        if field is not None:
+            roots.append(re.split(r"[.\[]", field, maxsplit=1)[0])
+    return roots

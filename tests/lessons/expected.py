@@ -1,0 +1,114 @@
+"""What each lesson must show, step by step: numbers read from the seeds' own printouts.
+
+Keys are 1-based step numbers; values are strings that must be on the screen at that step.
+Numbers are written as the panes write them (four decimals, thousands separators), from the
+values ``shared/seeds/reference`` holds, so nothing here is typed from memory.
+"""
+
+from __future__ import annotations
+
+from reference import load_attention, load_lecture
+
+A = load_attention()
+L = load_lecture()
+
+
+def f4(x: float) -> str:
+    return f"{float(x):.4f}"
+
+
+def vec(xs) -> str:
+    return "(" + ", ".join(f4(x) for x in xs) + ")"
+
+
+def typed(xs) -> str:
+    return "(" + ", ".join(f"{float(x):g}" for x in xs) + ")"
+
+
+def _cells(values, cols=None, rows=None) -> list[str]:
+    out = []
+    for r, row in enumerate(values):
+        for c, x in enumerate(row):
+            if x == x and (cols is None or c in cols) and (rows is None or r in rows):
+                out.append(f4(x))  # NaN (a blocked cell) is skipped: x != x
+    return out
+
+
+def _lower(values, cols) -> list[str]:
+    return [f4(values[r][c]) for r in range(len(values)) for c in cols if c <= r]
+
+
+def steps() -> dict[str, dict[int, list[str]]]:
+    one, sel, sc, mk, pr = A.one, A.select, A.scaling, A.mask, A.params
+    q0, q1, q2 = sel.queries
+    weights = L["head_weights[0]"].values
+    return {
+        "one": {
+            1: [typed(one.q), *(typed(k) for k in one.keys.values())],
+            2: [f4(r.qk) for r in one.rows],
+            3: [f4(one.sqrt_d), *(f4(r.scaled) for r in one.rows)],
+            4: [*(f4(r.exp) for r in one.rows), f4(one.exp_sum)],
+            5: [*(f4(r.alpha) for r in one.rows), f4(one.alpha_sum), f4(one.exp_sum)],
+            6: [vec(one.output), *(f4(a) for a, _ in one.contributions)],
+            7: [", ".join(f"{a:.2f}" for a in one.alpha_2dp), f4(one.entropy),
+                f4(one.max_entropy)],
+        },
+        "select": {
+            2: [typed(q0.q), *(f4(a) for a in q0.alpha.values()), vec(q0.output),
+                f4(q0.entropy)],
+            3: [typed(q1.q)],
+            4: [*(f4(a) for a in q1.alpha.values()), vec(q1.output), f4(q1.entropy)],
+            5: [typed(q2.q)],
+            6: [f4(q0.entropy), f4(q1.entropy), f4(q2.entropy), f4(sel.max_entropy),
+                *(f4(a) for a in q2.alpha.values()), vec(q2.output)],
+        },
+        "scale": {
+            1: [row.sd.text for row in sc.rows],
+            2: [*(f4(row.entropy_raw) for row in sc.rows),
+                *(f4(row.max_alpha_raw) for row in sc.rows), f4(sc.max_entropy)],
+            3: [*(f4(row.entropy_raw) for row in sc.rows),
+                *(f4(row.entropy_scaled) for row in sc.rows),
+                *(f4(row.max_alpha_raw) for row in sc.rows), *(str(row.d_k) for row in sc.rows)],
+            4: ["entropy H (bits) against d_k", "r raw  s scaled", f4(sc.max_entropy)],
+        },
+        "mask": {
+            1: _cells(mk.scores.values),
+            2: ["-inf"],
+            3: [*_cells(mk.mask_first.weights.values), f4(mk.mask_first.row_sums[0])],
+            4: [*_cells(mk.softmax_first.weights.values),
+                *(f4(s) for s in mk.softmax_first.row_sums), vec(mk.softmax_first.row_sums)],
+            5: _cells(mk.mask_first.weights.values),
+        },
+        "params": {
+            1: ["V = {V:,}  D = {D}  L = {L}  h = {h}  H = {H}".format(**pr.model),
+                f"{pr.counts['attention']:,}"],
+            2: [f"{pr.counts[k]:,}" for k in ("feed_forward", "layer_norms", "layer")],
+            3: [f"d_k = D / h = {pr.d_k}"],
+            4: [f"{pr.counts[k]:,}" for k in ("layers", "embeddings", "total")],
+            5: [x for n, n2, ratio in pr.lengths for x in (str(n), f"{n2:,}", f"{ratio:.2f}x")],
+        },
+        "nanogpt": {
+            1: [f4(x) for x in L["x[0]"].values.ravel()],
+            2: [f4(x) for x in L["bow_loops[0]"].values.ravel()],
+            3: sorted(set(_cells(L["avg_weights"].values, cols=range(5)))) + ["3.2e-08"],
+            4: ["-inf", "0.0000"],
+            5: [str(L["allclose_matmul"]), "3.2e-08"],
+            7: _lower(weights, range(5)),
+            8: [f4(weights[r][c]) for r in range(5, 8) for c in range(5, 8) if c <= r],
+        },
+    }
+
+
+# after the question of a step is answered (right or wrong), the panes show its answer
+REVEALS: dict[tuple[str, int], list[str]] = {
+    ("one", 3): ["÷√d_k OFF", "unscaled"],
+    ("select", 3): [f4(A.select.queries[1].alpha["barked"]), f4(A.select.queries[1].entropy)],
+    ("select", 5): [f4(A.select.queries[2].entropy), vec(A.select.queries[2].output)],
+    ("scale", 2): [f4(row.entropy_scaled) for row in A.scaling.rows],
+    ("mask", 3): [f4(A.mask.first_row_sum), "causal-after"],
+    ("params", 3): ["h = 16", f"{A.params.counts['attention']:,}", "d_k = D / h = 512 / 16"],
+    ("params", 5): ["16.00x"],
+    ("nanogpt", 4): ["0.2500"],
+    ("nanogpt", 5): ["float64", "prints True"],
+    ("nanogpt", 6): ["1.0000"],
+}

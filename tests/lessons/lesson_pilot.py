@@ -1,0 +1,42 @@
+"""Run a lesson under Pilot, the way a learner does: keys, then wait until the panes settle."""
+
+from __future__ import annotations
+
+from screen_text import screen_text
+
+from attn_tui.app import make_app
+from attn_tui.widgets.lesson_panel import LessonPanel
+
+
+def lesson_app(name: str):
+    app = make_app(lesson=name)
+    app.animation_level = "none"
+    return app
+
+
+async def settle(pilot) -> None:
+    """Every worker done (the step's own, a lab's experiment), then the repaints after it."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def press(pilot, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def panel(app) -> LessonPanel:
+    return app.screen.query_one(LessonPanel)
+
+
+def shown(app) -> str:
+    """The screen as text, plus the lesson panel's words unwrapped when all of them are in view
+    (a number the panel wraps over two lines is still one number to the learner)."""
+    text = screen_text(app)
+    found = app.screen.query(LessonPanel)
+    if found and found.first().max_scroll_y == 0:
+        text += "\n" + " ".join(found.first().plain.split())
+    return text

@@ -1,0 +1,135 @@
+"""The lesson keys live only while a lesson runs, and never steal a key from what is focused."""
+
+from __future__ import annotations
+
+from lesson_pilot import lesson_app, panel, press, settle, shown
+
+from attn_tui.app import make_app
+from attn_tui.screens.workbench_screen import WorkbenchScreen
+from attn_tui.widgets.lesson_panel import LessonPanel
+
+
+async def test_escape_leaves_the_lesson_and_keeps_its_workspace():
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "n")  # step 4: softmax, then mask
+        bench = pilot.app.screen
+        assert isinstance(bench, WorkbenchScreen)
+        assert bench.workspace.mask == "causal-after"
+        await press(pilot, "escape")
+        assert not bench.query(LessonPanel)
+        assert pilot.app.lesson is None
+        assert bench.workspace.mask == "causal-after"  # the learner keeps playing from here
+        assert "0.4551" in shown(pilot.app)
+        assert not any(grid.highlights for grid in bench.query("GridView"))
+        await press(pilot, "p")  # p is the workbench's own key again: the presets
+        assert type(pilot.app.screen).__name__ == "PresetModal"
+
+
+async def test_p_on_the_first_step_stays_and_n_at_the_end_says_done():
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "p")
+        assert "Step 1 of 5" in shown(pilot.app)
+        await press(pilot, *["n"] * 5, "n")
+        assert "Step 5 of 5 · done" in shown(pilot.app)
+        assert "That is the whole lesson" in shown(pilot.app)
+        await press(pilot, "p")
+        assert "Step 5 of 5 · Why" in shown(pilot.app)
+
+
+async def test_n_on_an_unanswered_question_moves_on_and_gives_the_answer():
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "n")  # past step 3's question without answering
+        text = " ".join(panel(pilot.app).plain.split())
+        assert "Step 4 of 5" in shown(pilot.app)
+        assert "Step 3's answer: b) less than 1" in text
+
+
+async def test_letters_answer_on_a_question_step_and_edit_elsewhere():
+    async with lesson_app("one").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = pilot.app.screen
+        await press(pilot, "n", "n")  # step 3 asks; 'a' answers, it does not add a query
+        await press(pilot, "a")
+        assert bench.workspace.t_q == 1
+        assert "✗ Not quite" in shown(pilot.app)
+        await press(pilot, "b")  # answered: a second letter changes nothing
+        assert "✗ Not quite" in shown(pilot.app) and bench.workspace.t_q == 1
+        await press(pilot, "n")  # step 4 has no question: 'a' is the Q editor's 'add a query'
+        await press(pilot, "a")
+        assert bench.workspace.t_q == 2
+
+
+async def test_typing_into_a_cell_is_never_taken_by_the_lesson():
+    async with lesson_app("one").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "enter")  # typing into Q[who, d1]: Escape belongs to the editor
+        await press(pilot, "escape")
+        assert pilot.app.lesson is not None and "Step 1 of 7" in shown(pilot.app)
+        assert pilot.app.screen.workspace.q == ((0.1, 0.2, 0.3),)
+
+
+async def test_typing_into_a_lab_control_is_never_taken_by_the_lesson():
+    async with lesson_app("scale").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "6", "escape")  # d_k: typing '6', then Escape cancels the typing
+        assert pilot.app.lesson is not None and "Step 1 of 5" in shown(pilot.app)
+        await press(pilot, "n")
+        assert "Step 2 of 5" in shown(pilot.app)
+
+
+async def test_lessons_are_in_the_go_to_menu_and_the_command_palette():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        targets = [t for t, _ in pilot.app.goto_entries()]
+        for name in ("one", "select", "scale", "mask", "params", "nanogpt"):
+            assert f"lesson:{name}" in targets
+        await press(pilot, "g")
+        pilot.app.screen.dismiss("lesson:select")
+        await settle(pilot)
+        assert "lesson select · Step 1 of 6" in shown(pilot.app)
+        commands = {c.title: c for c in pilot.app.get_system_commands(pilot.app.screen)}
+        assert "Lesson: mask" in commands
+        commands["Lesson: mask"].callback()
+        await settle(pilot)
+        assert "lesson mask · Step 1 of 5" in shown(pilot.app)
+        assert len(pilot.app.screen.query(LessonPanel)) == 1
+
+
+async def test_a_lab_lesson_opens_its_lab_and_escape_stays_there():
+    async with lesson_app("params").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lab = pilot.app.screen
+        assert type(lab).__name__ == "ModelLabScreen"
+        await press(pilot, "escape")
+        assert pilot.app.screen is lab and not lab.query(LessonPanel)
+        await press(pilot, "escape")  # the lab's own Escape again: back to the workbench
+        assert isinstance(pilot.app.screen, WorkbenchScreen)
+
+
+def test_the_runner_answers_with_the_loaders_letters():
+    from attn_tui.lesson_runner import LETTERS as RUNNER
+    from attn_tui.lessons.lesson import LETTERS as LOADER
+
+    assert RUNNER == LOADER
+
+
+def test_first_frame_imports_no_lesson_lab_or_torch_module():
+    import subprocess
+    import sys
+
+    code = (
+        "import asyncio, sys\n"
+        "from attn_tui.app import make_app\n"
+        "async def main():\n"
+        "    async with make_app().run_test(size=(80, 24)) as pilot:\n"
+        "        await pilot.pause()\n"
+        "asyncio.run(main())\n"
+        "bad = [m for m in sys.modules if m == 'torch' or m.startswith('attn_tui.lessons')\n"
+        "       or m.endswith('_lab_screen')]\n"
+        "print(bad)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

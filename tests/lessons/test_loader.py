@@ -1,0 +1,165 @@
+"""Lesson files: every shipped one loads, and a broken one is refused with file, step and reason."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attn_tui.lessons import LessonError, catalog, load, names
+from attn_tui.lessons.loader import load_file, parse_action
+
+ORDER = ["one", "select", "scale", "mask", "params", "nanogpt"]
+
+
+def test_catalog_lists_the_six_lessons_in_teaching_order():
+    entries = catalog()
+    assert [e.name for e in entries] == ORDER
+    for e in entries:
+        assert e.title and e.summary
+        assert "\n" not in e.line() and e.line().startswith(e.name)
+        assert len(e.line()) <= 80, e.line()  # one line in an 80-column terminal
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_every_lesson_loads_with_at_least_one_question(name):
+    lesson = load(name)
+    assert lesson.name == name and lesson.file == f"{name}.toml"
+    assert lesson.steps
+    assert any(step.question is not None for step in lesson.steps)
+    for step in lesson.steps:
+        assert step.title and step.text
+        assert step.highlight, f"step '{step.title}' points at nothing"
+        assert 1 <= len(step.keys) <= 2, f"step '{step.title}' names {len(step.keys)} keys"
+
+
+def _screen_class(screen: str):
+    if screen == "workbench":
+        from attn_tui.screens.workbench_screen import WorkbenchScreen
+
+        return WorkbenchScreen
+    from attn_tui.app import LABS
+
+    module, cls, _ = LABS[screen[4:]]
+    return getattr(importlib.import_module(module), cls)
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_every_action_names_a_real_action_of_its_screen(name):
+    for step in load(name).steps:
+        actions = list(step.actions) + list(step.question.reveal if step.question else ())
+        screen = _screen_class(step.screen)
+        for action in actions:
+            namespace, action_name, _ = parse_action(action)
+            assert namespace == "screen", action
+            assert hasattr(screen, f"action_{action_name}"), (name, step.title, action)
+
+
+def test_parse_action_reads_what_textual_reads():
+    assert parse_action("screen.set_mask('causal')") == ("screen", "set_mask", ("causal",))
+    assert parse_action("screen.toggle_scale") == ("screen", "toggle_scale", ())
+    assert parse_action("app.quit()") == ("app", "quit", ())
+    assert parse_action("screen.set_dk(64)") == ("screen", "set_dk", (64,))
+
+
+GOOD_STEP = '''
+[[steps]]
+title = "A step"
+text = "Some words."
+highlight = { pane = "steps", cells = [[0, 0]] }
+'''
+HEAD = 'title = "T"\nsummary = "S"\nworkspace = "one"\n'
+
+BROKEN = {
+    "unknown-step-key": (HEAD + GOOD_STEP + GOOD_STEP + 'titel = "typo"\n',
+                         2, "unknown field 'titel'"),
+    "missing-title": (HEAD + GOOD_STEP.replace('title = "A step"\n', ""), 1,
+                      "missing field 'title'"),
+    "missing-summary": ('title = "T"\n' + GOOD_STEP, None, "missing field 'summary'"),
+    "no-steps": (HEAD, None, "needs at least one [[steps]]"),
+    "bad-screen": (HEAD + GOOD_STEP + 'screen = "lab:kitchen"\n', 1, "unknown screen 'lab:kitchen'"),
+    "bad-workspace": (HEAD + GOOD_STEP + 'workspace = "nope"\n', 1, "unknown workspace 'nope'"),
+    "workspace-on-a-lab": (HEAD + GOOD_STEP + 'screen = "lab:model"\nworkspace = "one"\n', 1,
+                           "only be loaded on the workbench"),
+    "bad-action": (HEAD + GOOD_STEP + 'actions = ["screen.set_mask(causal"]\n', 1,
+                   "is not of the form"),
+    "action-args": (HEAD + GOOD_STEP + 'actions = ["screen.set_mask(nope)"]\n', 1,
+                    "are not plain values"),
+    "bad-placeholder": (HEAD + GOOD_STEP.replace("Some words.", "q is {nothing.q}"), 1,
+                        "{nothing…}"),
+    "broken-placeholder": (HEAD + GOOD_STEP.replace("Some words.", "q is {row.q"), 1,
+                           "broken {placeholder}"),
+    "bad-rect": (HEAD + GOOD_STEP.replace('cells = [[0, 0]]', 'rect = [2, 0, 1, 0]'), 1,
+                 "rect is [first row"),
+    "bad-cell": (HEAD + GOOD_STEP.replace('[[0, 0]]', '[[0, -1]]'), 1, "a cell is [row, column]"),
+    "bad-answer": (HEAD + GOOD_STEP + '[steps.question]\nprompt = "?"\nchoices = ["x", "y"]\n'
+                   'answer = "c"\nwhy = "w"\n', 1, "the answer must be one of the letters a, b"),
+    "too-few-choices": (HEAD + GOOD_STEP + '[steps.question]\nprompt = "?"\nchoices = ["x"]\n'
+                        'answer = "a"\nwhy = "w"\n', 1, "needs 2 to 4 choices"),
+    "missing-why": (HEAD + GOOD_STEP + '[steps.question]\nprompt = "?"\nchoices = ["x", "y"]\n'
+                    'answer = "a"\n', 1, "missing field 'why'"),
+    "key-clash": (HEAD + GOOD_STEP + 'keys = { "a" = "add a token" }\n[steps.question]\n'
+                  'prompt = "?"\nchoices = ["x", "y"]\nanswer = "a"\nwhy = "w"\n', 1,
+                  "answers the question on this step"),
+    "not-toml": ('title = "T\n', None, "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_a_broken_lesson_names_its_file_step_and_problem(tmp_path: Path, case: str):
+    text, step, message = BROKEN[case]
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(LessonError) as caught:
+        load_file(path)
+    err = caught.value
+    assert err.file == f"{case}.toml"
+    assert err.step == step
+    assert message in err.message
+    where = f"{case}.toml" + (f", step {step}" if step else "")
+    assert str(err).startswith(where + ": ")
+
+
+def test_a_good_file_beside_them_loads(tmp_path: Path):
+    path = tmp_path / "extra.toml"
+    path.write_text(HEAD + GOOD_STEP, encoding="utf-8")
+    lesson = load_file(path)
+    assert lesson.name == "extra" and lesson.steps[0].workspace == "one"
+
+
+def test_an_unknown_lesson_name_lists_the_real_ones():
+    with pytest.raises(LessonError, match="no such lesson; choose one of: mask, nanogpt"):
+        load("nope")
+    assert sorted(names()) == sorted(ORDER)
+
+
+def test_the_lessons_package_loads_neither_textual_nor_torch():
+    code = ("import sys; from attn_tui.lessons import catalog, load; "
+            "[load(e.name) for e in catalog()]; "
+            "bad = [m for m in ('textual', 'torch', 'rich') if m in sys.modules]; "
+            "print(bad)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_cli_lesson_list_prints_one_line_per_lesson_without_textual():
+    code = ("import sys; from attn_tui.cli import main; rc = main(['--lesson', 'list']); "
+            "print('textual' in sys.modules, rc)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    lines = done.stdout.strip().splitlines()
+    assert lines[-1] == "False 0"
+    assert [line.split()[0] for line in lines[:-1]] == ORDER
+
+
+def test_cli_unknown_lesson_is_a_usage_error():
+    done = subprocess.run([sys.executable, "-m", "attn_tui", "--lesson", "nope"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "usage:" in done.stderr and "unknown lesson 'nope'" in done.stderr
+    assert "Traceback" not in done.stderr

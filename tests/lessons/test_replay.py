@@ -1,0 +1,76 @@
+"""Every lesson replayed as a learner would: n to the end, p back, every question both ways."""
+
+from __future__ import annotations
+
+import pytest
+from expected import REVEALS, steps
+from lesson_pilot import lesson_app, panel, press, settle, shown
+
+from attn_tui.lessons import load
+from attn_tui.lessons.loader import LETTERS
+from attn_tui.widgets.grid_view import GridView
+
+EXPECTED = steps()
+LESSONS = list(EXPECTED)
+QUESTIONS = [(name, k) for name in LESSONS
+             for k, step in enumerate(load(name).steps, start=1) if step.question]
+SIZES = [(80, 24), (120, 40)]
+
+
+def _check_highlights(app, step) -> None:
+    for h in step.highlight:
+        pane = app.screen.query_one(f"#{h.pane}")
+        if isinstance(pane, GridView):
+            assert h.cells <= pane.highlights, (h.pane, sorted(h.cells - pane.highlights))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", LESSONS)
+async def test_walk_with_n_to_the_end_and_p_back(name, size):
+    lesson = load(name)
+    n = len(lesson.steps)
+    async with lesson_app(name).run_test(size=size) as pilot:
+        await settle(pilot)
+        for k, step in enumerate(lesson.steps, start=1):
+            text = shown(pilot.app)
+            assert f"Step {k} of {n}" in text
+            assert step.title in text
+            for number in EXPECTED[name].get(k, []):
+                assert number in text, f"{name} step {k}: {number} is not on the screen"
+            _check_highlights(pilot.app, step)
+            assert "[could not fill" not in panel(pilot.app).plain
+            if size == (80, 24):  # the whole step fits: nothing hides below the panel's edge
+                assert panel(pilot.app).max_scroll_y == 0, f"{name} step {k} needs scrolling"
+            await press(pilot, "n")
+        assert f"Step {n} of {n} · done" in shown(pilot.app)
+        for _ in range(n):
+            await press(pilot, "p")
+        text = shown(pilot.app)
+        assert f"Step 1 of {n}" in text
+        for number in EXPECTED[name].get(1, []):
+            assert number in text
+
+
+@pytest.mark.parametrize(("name", "k"), QUESTIONS, ids=[f"{n}-{k}" for n, k in QUESTIONS])
+async def test_each_question_answered_wrong_then_right(name, k):
+    q = load(name).steps[k - 1].question
+    right = LETTERS[q.answer]
+    wrong = next(c for c in q.letters if c != right)
+    async with lesson_app(name).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, *["n"] * (k - 1))
+        assert f"Step {k} of" in shown(pilot.app)
+        assert "answers · n next" in shown(pilot.app)  # the answer keys are announced
+        await press(pilot, wrong)
+        text, said = shown(pilot.app), panel(pilot.app).plain
+        assert f"✗ Not quite: it is {right})" in text
+        assert "[could not fill" not in said
+        for number in REVEALS.get((name, k), []):
+            assert number in text, f"{name} step {k}: {number} not shown after the answer"
+        await press(pilot, "p", "n")  # back and forth: the question is asked afresh
+        assert "answers · n next" in shown(pilot.app)
+        await press(pilot, right)
+        text = shown(pilot.app)
+        assert "✓ Right." in text
+        for number in REVEALS.get((name, k), []):
+            assert number in text
