@@ -17,7 +17,7 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q $(TORCH_PIN)
-	$(BIN)/pip install -q -e '.[test,torch]'
+	$(BIN)/pip install -q -e '.[test,torch,serve]'
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run

@@ -9,10 +9,14 @@ from collections.abc import Iterable
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES
 
 from attn_tui import state
 from attn_tui.compute import MASKS
+from attn_tui.lesson_runner import LessonRunner
 from attn_tui.state import Workspace
+
+THEMES = frozenset(BUILTIN_THEMES)
 
 # name -> (module, class, one line); a lab's module is imported only when it is opened
 LABS: dict[str, tuple[str, str, str]] = {
@@ -31,7 +35,7 @@ def lab_available(name: str) -> bool:
     return importlib.util.find_spec(LABS[name][0]) is not None
 
 
-class AttnApp(App[int]):
+class AttnApp(LessonRunner, App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "attn-tui"
     ENABLE_COMMAND_PALETTE = True
@@ -39,20 +43,61 @@ class AttnApp(App[int]):
         Binding("q,ctrl+q", "quit", "Quit"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("g", "goto", "Go to"),
+        Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)"),
+        Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session"),
         Binding("ctrl+p", "command_palette", "Commands", show=False),
     ]
 
-    def __init__(self, workspace: Workspace, lab: str | None = None) -> None:
+    def __init__(self, workspace: Workspace, lab: str | None = None,
+                 session_path: str | None = None, confirm_quit: bool = True) -> None:
         super().__init__()
         self.initial_workspace = workspace
         self.initial_lab = lab
+        self.session_path = session_path
+        self.confirm_quit = confirm_quit
 
     def on_mount(self) -> None:
         from attn_tui.screens.workbench_screen import WorkbenchScreen
 
-        self.push_screen(WorkbenchScreen(self.initial_workspace))
+        self.push_screen(WorkbenchScreen(self.initial_workspace, session_path=self.session_path))
         if self.initial_lab:
             self.open_lab(self.initial_lab)
+        self._check_size()
+
+    def on_resize(self) -> None:
+        self._check_size()
+
+    def _check_size(self) -> None:
+        """Below the smallest usable size, say so instead of drawing a squashed layout."""
+        from attn_tui.screens.too_small_screen import TooSmallScreen, too_small
+
+        small = too_small(*self.size)
+        showing = isinstance(self.screen, TooSmallScreen)
+        if small and not showing:
+            self.push_screen(TooSmallScreen())
+        elif small and showing:
+            self.screen.show_size()
+        elif showing:
+            self.pop_screen()
+
+    def _bench_action(self, name: str) -> None:
+        """Session keys work from a lab too; they act on the workbench's workspace."""
+        from textual.screen import ModalScreen
+
+        bench = self.workbench()
+        if bench is not None and not isinstance(self.screen, ModalScreen):
+            getattr(bench, f"action_{name}")()
+
+    def action_save(self) -> None:
+        self._bench_action("save")
+
+    def action_open(self) -> None:
+        self._bench_action("open")
+
+    async def action_quit(self) -> None:
+        from attn_tui.screens.session_actions import quit_or_ask
+
+        quit_or_ask(self, confirm=self.confirm_quit)
 
     def open_lab(self, name: str) -> None:
         """Open a lab over the workbench; Escape in the lab comes back."""
@@ -68,6 +113,7 @@ class AttnApp(App[int]):
         entries = [("workbench", "workbench   edit Q, K, V and watch every stage")]
         entries += [(f"lab:{n}", f"lab {n:<10} {line}") for n, (_, _, line) in LABS.items()
                     if lab_available(n)]
+        entries += [(f"lesson:{n}", f"lesson {n:<7} {t}") for n, t, _ in self.lesson_entries()]
         return entries
 
     def action_goto(self) -> None:
@@ -82,6 +128,8 @@ class AttnApp(App[int]):
                     self.pop_screen()
             elif target.startswith("lab:"):
                 self.open_lab(target[4:])
+            elif target.startswith("lesson:"):
+                self.start_lesson(target[7:])
 
         self.push_screen(GotoModal(self.goto_entries()), chosen)
 
@@ -105,6 +153,8 @@ class AttnApp(App[int]):
         if bench is None:
             return
         yield SystemCommand("Help: every key", "Show the keyboard reference", self.action_help)
+        yield from bench.session_commands()
+        yield from self.lesson_commands()
         for name, (_, _, line) in LABS.items():
             if lab_available(name):
                 yield SystemCommand(f"Lab: {name}", line, lambda n=name: self.open_lab(n))
@@ -128,9 +178,15 @@ class AttnApp(App[int]):
 
 def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64",
              seed: int = 0, workspace: Workspace | None = None,
-             lab: str | None = None) -> AttnApp:
+             lab: str | None = None, lesson: str | None = None,
+             theme: str | None = None, session_path: str | None = None,
+             confirm_quit: bool = True) -> AttnApp:
     from dataclasses import replace
 
     ws = workspace or state.from_preset(preset, seed=seed)
-    app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=lab)
+    app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=lab, session_path=session_path,
+                  confirm_quit=confirm_quit)
+    app.initial_lesson = lesson
+    if theme:
+        app.theme = theme
     return app

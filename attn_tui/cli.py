@@ -9,10 +9,12 @@ import argparse
 import sys
 
 from attn_tui import __version__
+from attn_tui.cli_export import add_export_parser, open_session, run_export
 
 PRESETS = ("one", "select", "mask", "random")
 BACKENDS = ("numpy", "torch")
 DTYPES = ("float64", "float32")
+LABS = ("scaling", "model", "precision", "heads")
 SECTIONS = ("one", "select", "scale", "mask", "params", "nanogpt", "all")
 
 EPILOG = """\
@@ -39,6 +41,18 @@ def build_parser() -> argparse.ArgumentParser:
                     help="array library for every computation (default: numpy)")
     ap.add_argument("--dtype", choices=DTYPES, default="float64",
                     help="floating-point precision (default: float64)")
+    ap.add_argument("--session", metavar="FILE",
+                    help="start from a saved session (ctrl+s in the app saves one)")
+    ap.add_argument("--lab", choices=LABS, metavar="{" + ",".join(LABS) + "}",
+                    help="open a lab: " + ", ".join(LABS))
+    ap.add_argument("--lesson", metavar="NAME",
+                    help="open a lesson at its first step; --lesson list shows every lesson")
+    ap.add_argument("--theme", metavar="NAME",
+                    help="a Textual theme, e.g. textual-light, nord, gruvbox (default: textual-dark)")
+    ap.add_argument("--no-mouse", action="store_true",
+                    help="ignore the mouse (for terminals or links where it misbehaves)")
+    ap.add_argument("--no-confirm-quit", action="store_true",
+                    help="quit without asking, even with unsaved changes")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     pr = sub.add_parser(
         "print", help="print the course material's tables as plain text",
@@ -50,6 +64,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="array library (default: numpy)")
     pr.add_argument("--dtype", choices=DTYPES, default="float64", dest="print_dtype",
                     help="precision (default: float64)")
+    add_export_parser(sub)
+    sv = sub.add_parser(
+        "serve", help="serve attn-tui in the browser (needs attn-tui[serve])",
+        description="Serve attn-tui over HTTP: each browser tab gets its own app process. "
+        "There is no authentication, so it listens on this machine only unless told otherwise.",
+    )
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default: 127.0.0.1, this machine only)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    sv.add_argument("--max-sessions", type=int, default=20, metavar="N",
+                    help="most browser sessions running at once (default: 20)")
+    sv.add_argument("--public", action="store_true",
+                    help="allow a --host beyond loopback (put an authenticating proxy in front)")
     return ap
 
 
@@ -62,6 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "print":
         return _print(args.section, args.print_backend, args.print_dtype)
+    if args.command == "export":
+        return run_export(args)
+    if args.command == "serve":
+        return _serve(args)
+    if args.lesson is not None:
+        from attn_tui.lessons import lesson_cli
+
+        if (done := lesson_cli(args.lesson, build_parser())) is not None:
+            return done
     return _run_app(args)
 
 
@@ -81,17 +117,41 @@ def _print(section: str, backend: str, dtype: str) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from attn_tui.serve import ServeError, serve
+
+    app_args = ["--preset", args.preset, "--backend", args.backend, "--dtype", args.dtype]
+    if args.theme:
+        app_args += ["--theme", args.theme]
+    try:
+        return serve(args.host, args.port, args.max_sessions, args.public, app_args)
+    except ServeError as exc:
+        return _fail(str(exc))
+
+
 def _run_app(args: argparse.Namespace) -> int:
+    workspace, lab = None, args.lab
+    if args.session:  # before any terminal set-up, so a bad file is one line on stderr
+        try:
+            workspace, lab = open_session(args.session, args.lab)
+        except ValueError as exc:
+            return _fail(str(exc))
+        args.backend, args.dtype = workspace.backend, workspace.dtype
     if args.backend == "torch":
         from attn_tui.compute import torch_available
         from attn_tui.compute.backend import INSTALL_TORCH
 
         if not torch_available():
             return _fail(INSTALL_TORCH)
-    from attn_tui.app import make_app
+    from attn_tui.app import THEMES, make_app
 
-    app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype)
-    app.run()
+    if args.theme and args.theme not in THEMES:
+        return _fail(f"unknown theme {args.theme!r}; choose one of: {', '.join(sorted(THEMES))}")
+
+    app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,
+                   workspace=workspace, lesson=args.lesson, theme=args.theme,
+                   session_path=args.session, confirm_quit=not args.no_confirm_quit)
+    app.run(mouse=not args.no_mouse)
     return app.return_code or 0
 
 

@@ -49,13 +49,49 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         "↑ k", "↓ j", "← h", "→ l")]
     editor = rows(MatrixEditor.BINDINGS) + [("0-9 - .", "start typing a new value"),
                                             ("Esc", "cancel the edit, keep the old value")]
-    return [
+    out = [
         ("Everywhere", rows(AttnApp.BINDINGS) + [("Tab / shift+Tab", "next / previous pane")]),
         ("Workbench", rows(WorkbenchScreen.BINDINGS)),
         ("In Q, K or V", editor),
         ("In any table", grid),
         ("In the dimensions bar", rows(DimsBar.BINDINGS) + [("← →", "choose T, d_k, d_v or seed")]),
     ]
+    return out + _lesson_and_lab_sections(rows)
+
+
+def _lesson_and_lab_sections(rows) -> list[tuple[str, list[tuple[str, str]]]]:
+    import importlib
+
+    from attn_tui.app import LABS, lab_available
+
+    out = []
+    try:
+        from attn_tui.lesson_runner import LessonRunner
+    except ImportError:  # pragma: no cover - lessons are part of the package
+        LessonRunner = None
+    if LessonRunner is not None:
+        lesson = [r for r in rows(LessonRunner.BINDINGS) if not r[1].startswith("answer ")]
+        out.append(("In a lesson", lesson + [("a b c d", "answer the question")]))
+    base = None
+    for name, (module, cls, _) in LABS.items():
+        if not lab_available(name):
+            continue
+        screen = getattr(importlib.import_module(module), cls)
+        if base is None:
+            from attn_tui.screens.lab_screen import LabScreen
+            from attn_tui.widgets.control_bar import ControlBar
+
+            base = rows(LabScreen.BINDINGS)
+            out.append(("In any lab", base + [("← → (h l)", "choose a control"),
+                                               ("↑ ↓ (k j)", "step it"),
+                                               ("PgUp PgDn", "×2 ÷2 where that fits"),
+                                               ("Enter", "type a value")]
+                        + [r for r in rows(ControlBar.BINDINGS) if r[0] not in (
+                            "← h", "→ l", "↑ k", "↓ j", "PgUp", "PgDn", "Enter space")]))
+        own = [r for r in rows(screen.BINDINGS) if r not in base]
+        if own:
+            out.append((f"{name.capitalize()} lab", own))
+    return out
 
 
 def as_text(width: int = 18) -> str:

@@ -31,7 +31,21 @@ SHOTS = [
     Shot("step-table-select", {"preset": "select"}, ("down",)),
     Shot("heatmap-random", {"preset": "random"}, ("D", "pageup", "pageup", "escape")),
     Shot("help", keys=("question_mark",)),
+    Shot("too-small", size=(30, 10)),
 ]
+
+# every module in attn_tui/screens/ named *_screen.py, and the picture that shows it; a test
+# fails when a screen has no entry here or its picture is missing
+SCREEN_SHOTS = {
+    "workbench_screen": "workbench",
+    "help_screen": "help",
+    "too_small_screen": "too-small",
+    "lab_screen": "lab-scaling",  # the base every lab shares
+    "scaling_lab_screen": "lab-scaling",
+    "model_lab_screen": "lab-model",
+    "precision_lab_screen": "lab-precision",
+    "heads_lab_screen": "lab-heads",
+}
 
 
 def extra_shots() -> list[Shot]:
@@ -50,6 +64,7 @@ def extra_shots() -> list[Shot]:
         return shots
     for lesson in catalog():
         shots.append(Shot(f"lesson-{lesson.name}", {"lesson": lesson.name}, ("n",)))
+    shots.append(Shot("lesson-mask-80x24", {"lesson": "mask"}, ("n",), size=(80, 24)))
     return shots
 
 
@@ -66,6 +81,8 @@ async def take(shot: Shot) -> Path:
         await pilot.pause()
         for key in shot.keys:
             await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
         path = OUT / f"{shot.name}.svg"

@@ -36,13 +36,16 @@ def test_readme_has_headless_commands_to_check():
 
 
 @pytest.mark.parametrize("command", readme_commands())
-def test_readme_command_runs(command: str):
+def test_readme_command_runs(command: str, tmp_path: Path):
     args = shlex.split(command)[1:]
     done = subprocess.run([sys.executable, "-m", "attn_tui", *args], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+                          text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip()
     assert "Traceback" not in done.stderr
+    if "-o" in args:
+        assert (tmp_path / args[args.index("-o") + 1]).stat().st_size > 0
+    else:
+        assert done.stdout.strip()
 
 
 def test_keyboard_reference_is_current():

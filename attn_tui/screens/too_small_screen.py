@@ -1,0 +1,37 @@
+"""Shown instead of a squashed layout when the terminal is below the smallest usable size."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+MIN_WIDTH, MIN_HEIGHT = 40, 12
+
+
+def too_small(width: int, height: int) -> bool:
+    return width < MIN_WIDTH or height < MIN_HEIGHT
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Covers everything; goes away by itself once the window is large enough again."""
+
+    BINDINGS = [Binding("q,ctrl+q", "app.quit", "Quit")]
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen > Static { width: 100%; height: auto; text-align: center; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small-text")
+
+    def on_mount(self) -> None:
+        self.show_size()
+
+    def show_size(self) -> None:
+        w, h = self.app.size
+        self.query_one(Static).update(
+            f"Too small: {w}×{h}.\nattn-tui needs {MIN_WIDTH}×{MIN_HEIGHT}.\nEnlarge the window; "
+            "q quits."
+        )

@@ -1,0 +1,41 @@
+"""screenshots/ covers every screen, lesson and lab, so a new one cannot be forgotten."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import screenshots  # noqa: E402
+
+
+def test_every_screen_module_has_a_picture_listed():
+    modules = sorted(p.stem for p in (ROOT / "attn_tui" / "screens").glob("*_screen.py"))
+    missing = [m for m in modules if m not in screenshots.SCREEN_SHOTS]
+    assert not missing, f"add these screens to SCREEN_SHOTS in scripts/screenshots.py: {missing}"
+
+
+def test_every_listed_picture_exists():
+    names = {f"{s.name}.svg" for s in screenshots.all_shots()}
+    names |= {f"{n}.svg" for n in screenshots.SCREEN_SHOTS.values()}
+    have = {p.name for p in (ROOT / "screenshots").glob("*.svg")}
+    assert names - have == set(), f"run `make screenshots`: missing {sorted(names - have)}"
+
+
+def test_every_lesson_and_lab_is_shot():
+    from attn_tui.app import LABS
+    from attn_tui.lessons import catalog
+
+    names = {s.name for s in screenshots.all_shots()}
+    assert {f"lab-{n}" for n in LABS} <= names
+    assert {f"lesson-{e.name}" for e in catalog()} <= names
+
+
+def test_readme_pictures_exist():
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for path in re.findall(r"\]\((screenshots/[^)]+)\)", readme):
+        assert (ROOT / path).is_file(), path
