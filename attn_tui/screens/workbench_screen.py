@@ -60,8 +60,11 @@ class WorkbenchScreen(SessionActions, Screen):
                 tooltip="copy the step table and weights to the clipboard (works over SSH)"),
     ]
 
-    workspace: reactive[Workspace] = reactive(state.from_preset("one"), init=False)
-    view: reactive[str] = reactive("weights", init=False)
+    # repaint=False: the watchers update the widgets that change; repainting the whole
+    # screen on every edit would cost a full frame at T = 256
+    workspace: reactive[Workspace] = reactive(state.from_preset("one"), init=False,
+                                              repaint=False)
+    view: reactive[str] = reactive("weights", init=False, repaint=False)
 
     def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -132,15 +135,16 @@ class WorkbenchScreen(SessionActions, Screen):
         box.border_subtitle = "↑↓ in Q picks the query"
         self.query_one(StepTable).show(steps, i, ws.key_tokens)
         out = steps.output[i]
-        lines = [f"output ζ = {vec(out[:8])}{' …' if len(out) > 8 else ''}"]
+        lines = [f"output ζ = {vec(out[:16])}{' …' if len(out) > 16 else ''}"]
         lost = float(steps.lost[i])
         if ws.mask == "causal-after" and lost > 5e-5:
-            lines.append(f"row sum {num(float(steps.row_sums[i]))}: {num(lost)} of the weight is "
-                         "lost, so α is no longer a distribution (softmax came before the mask)")
+            lines.append(f"α sums to {num(float(steps.row_sums[i]))}; {num(lost)} lost "
+                         "(softmax came first)")
         else:
             lines.append(f"entropy {num(float(steps.entropy[i]))} bits of at most "
                          f"{num(float(steps.max_entropy[i]))} (log₂ of the keys it may see)")
-        self.query_one("#summary", Static).update("\n".join(lines))
+        # two fixed lines, cut with … when narrow: no new layout on every edit
+        self.query_one("#summary", Static).update("\n".join(lines), layout=False)
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
         box = self.query_one("#map-box")
