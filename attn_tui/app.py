@@ -9,14 +9,11 @@ from collections.abc import Iterable
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.theme import BUILTIN_THEMES
 
 from attn_tui import state
 from attn_tui.compute import MASKS
 from attn_tui.lesson_runner import LessonRunner
 from attn_tui.state import Workspace
-
-THEMES = frozenset(BUILTIN_THEMES)
 
 # name -> (module, class, one line); a lab's module is imported only when it is opened
 LABS: dict[str, tuple[str, str, str]] = {
@@ -64,19 +61,20 @@ class AttnApp(LessonRunner, App[int]):
             self.open_lab(self.initial_lab)
         self._check_size()
 
-    def on_resize(self) -> None:
-        self._check_size()
+    def on_resize(self, event) -> None:
+        # the event's size: this handler may run before the app has taken the new size
+        self._check_size(event.size)
 
-    def _check_size(self) -> None:
+    def _check_size(self, size=None) -> None:
         """Below the smallest usable size, say so instead of drawing a squashed layout."""
         from attn_tui.screens.too_small_screen import TooSmallScreen, too_small
 
-        small = too_small(*self.size)
+        small = too_small(*(size or self.size))
         showing = isinstance(self.screen, TooSmallScreen)
         if small and not showing:
             self.push_screen(TooSmallScreen())
         elif small and showing:
-            self.screen.show_size()
+            self.screen.show_size(size)
         elif showing:
             self.pop_screen()
 

@@ -26,6 +26,29 @@ examples:
 """
 
 
+def _int_in(lo: int, hi: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({lo}-{hi})")
+        return value
+
+    return parse
+
+
+def _theme(name: str) -> str:
+    # textual is imported only when --theme is given, so `print` and `--help` stay light
+    from textual.theme import BUILTIN_THEMES
+
+    if name not in BUILTIN_THEMES:
+        raise argparse.ArgumentTypeError(
+            f"unknown theme {name!r}; choose one of: {', '.join(sorted(BUILTIN_THEMES))}")
+    return name
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="attn-tui",
@@ -47,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="open a lab: " + ", ".join(LABS))
     ap.add_argument("--lesson", metavar="NAME",
                     help="open a lesson at its first step; --lesson list shows every lesson")
-    ap.add_argument("--theme", metavar="NAME",
+    ap.add_argument("--theme", metavar="NAME", type=_theme,
                     help="a Textual theme, e.g. textual-light, nord, gruvbox (default: textual-dark)")
     ap.add_argument("--no-mouse", action="store_true",
                     help="ignore the mouse (for terminals or links where it misbehaves)")
@@ -72,8 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default: 127.0.0.1, this machine only)")
-    sv.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    sv.add_argument("--max-sessions", type=int, default=20, metavar="N",
+    sv.add_argument("--port", type=_int_in(1, 65535), default=8000,
+                    help="port (default: 8000)")
+    sv.add_argument("--max-sessions", type=_int_in(1, 10_000), default=20, metavar="N",
                     help="most browser sessions running at once (default: 20)")
     sv.add_argument("--public", action="store_true",
                     help="allow a --host beyond loopback (put an authenticating proxy in front)")
@@ -143,10 +167,7 @@ def _run_app(args: argparse.Namespace) -> int:
 
         if not torch_available():
             return _fail(INSTALL_TORCH)
-    from attn_tui.app import THEMES, make_app
-
-    if args.theme and args.theme not in THEMES:
-        return _fail(f"unknown theme {args.theme!r}; choose one of: {', '.join(sorted(THEMES))}")
+    from attn_tui.app import make_app
 
     app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,
                    workspace=workspace, lesson=args.lesson, theme=args.theme,

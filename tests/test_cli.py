@@ -30,6 +30,13 @@ def test_version_and_help_list_every_command():
         ["print", "bogus"], ["print", "--backend", "jax"], ["print", "--dtype", "float8"],
         ["--preset", "nope"], ["--backend"], ["--preset"], ["--lab", "kitchen"], ["frobnicate"],
         ["print", "--backend"], ["--dtype", "int8"], ["--no-such-flag"],
+        ["--theme", "neon"], ["--theme"], ["--lesson", "nope"], ["--lesson"], ["--session"],
+        ["serve", "--port", "0"], ["serve", "--port", "70000"], ["serve", "--port", "http"],
+        ["serve", "--max-sessions", "0"], ["serve", "--max-sessions", "-3"], ["serve", "--port"],
+        ["export"], ["export", "--format", "docx"], ["export", "--format", "md", "--mask", "x"],
+        ["export", "--format", "md", "--preset", "big"], ["export", "--format", "npz"],
+        ["export", "--format", "md", "--session", "a.json", "--preset", "one"],
+        ["print", "one", "two"], ["--lab"],
     ],
 )
 def test_bad_flags_get_usage_and_exit_2(args):

@@ -6,11 +6,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from attn_tui.screens.modal import AttnModal
 
-class ConfirmQuitModal(ModalScreen[str | None]):
+
+class ConfirmQuitModal(AttnModal[str | None]):
     """Dismisses with "save", "quit" or None (stay)."""
 
     BINDINGS = [

@@ -8,13 +8,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+from attn_tui.screens.modal import AttnModal
 
 DEFAULT_SESSION = "attn-session.json"
 
 
-class FileModal(ModalScreen[str | None]):
+class FileModal(AttnModal[str | None]):
     """Dismisses with the path typed, or None on Escape.
 
     ``submit`` (optional) is called with the path on Enter and returns None when it worked or a

@@ -5,12 +5,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from attn_tui.screens.modal import AttnModal
 
-class GotoModal(ModalScreen[str | None]):
+
+class GotoModal(AttnModal[str | None]):
     """Dismisses with "lesson:NAME", "lab:NAME", "workbench" or None."""
 
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Cancel")]

@@ -6,10 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from attn_tui.keymap import as_text
+from attn_tui.screens.modal import AttnModal
 
 INTRO = (
     "Edit a number in Q, K or V and every stage recomputes. The step table explains the query "
@@ -19,7 +19,7 @@ INTRO = (
 )
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(AttnModal[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close help")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }

@@ -112,7 +112,10 @@ class LabScreen(Screen):
         self.say(event.reason, error=True)
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        # two quick Escapes can both reach this screen before the first pop lands: only the
+        # screen on top may pop, or the second would take the workbench with it
+        if self.app.screen is self:
+            self.app.pop_screen()
 
     def action_focus_controls(self) -> None:
         self.query_one(ControlBar).focus()

@@ -5,18 +5,18 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from attn_tui.presets import PRESETS
+from attn_tui.screens.modal import AttnModal
 
 CHOICES = [(name, p.title) for name, p in PRESETS.items()] + [
     ("random", "seeded random: 6 tokens, width 4 (the seed is in the dimensions bar)")
 ]
 
 
-class PresetModal(ModalScreen[str | None]):
+class PresetModal(AttnModal[str | None]):
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Cancel")]
     DEFAULT_CSS = """
     PresetModal { align: center middle; }

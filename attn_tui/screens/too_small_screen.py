@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from attn_tui.screens.modal import AttnModal
 
 MIN_WIDTH, MIN_HEIGHT = 40, 12
 
@@ -14,7 +15,7 @@ def too_small(width: int, height: int) -> bool:
     return width < MIN_WIDTH or height < MIN_HEIGHT
 
 
-class TooSmallScreen(ModalScreen[None]):
+class TooSmallScreen(AttnModal[None]):
     """Covers everything; goes away by itself once the window is large enough again."""
 
     BINDINGS = [Binding("q,ctrl+q", "app.quit", "Quit")]
@@ -26,11 +27,14 @@ class TooSmallScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="too-small-text")
 
+    def on_resize(self, event) -> None:
+        self.show_size(event.size)
+
     def on_mount(self) -> None:
         self.show_size()
 
-    def show_size(self) -> None:
-        w, h = self.app.size
+    def show_size(self, size=None) -> None:
+        w, h = size or self.app.size
         self.query_one(Static).update(
             f"Too small: {w}×{h}.\nattn-tui needs {MIN_WIDTH}×{MIN_HEIGHT}.\nEnlarge the window; "
             "q quits."

@@ -1,0 +1,42 @@
+"""Windows dragged from 250×80 down to 20×6 and back: every screen survives, and one too small
+to use says so instead of drawing garbage."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from screen_text import screen_text
+
+from attn_tui.app import LABS, make_app
+from attn_tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+
+CASES = [({}, ()), ({"preset": "mask"}, ("m",)), ({}, ("question_mark",)),
+         ({"lesson": "mask"}, ("n",))] + [({"lab": name}, ()) for name in LABS]
+
+
+@pytest.mark.parametrize(("kwargs", "keys"), CASES,
+                         ids=lambda v: "-".join(f"{k}={x}" for k, x in v.items())
+                         if isinstance(v, dict) else "".join(v))
+async def test_resize_storm(kwargs, keys):
+    app = make_app(confirm_quit=False, **kwargs)
+    rng = random.Random(5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*keys)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        top = app.screen
+        for _ in range(40):
+            w, h = rng.randint(20, 250), rng.randint(6, 80)
+            await pilot.resize_terminal(w, h)
+            await pilot.pause()
+            small = w < MIN_WIDTH or h < MIN_HEIGHT
+            assert isinstance(app.screen, TooSmallScreen) == small, (w, h)
+        await pilot.resize_terminal(20, 6)
+        await pilot.pause()
+        assert "Too small: 20×6" in screen_text(app)
+        await pilot.resize_terminal(120, 40)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is top
+        assert app._exception is None
