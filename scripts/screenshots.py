@@ -2,6 +2,7 @@
 
     python scripts/screenshots.py            write every picture
     python scripts/screenshots.py --list     print the file names it would write
+    python scripts/screenshots.py --out DIR  write them somewhere else (the test compares)
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def all_shots() -> list[Shot]:
     return SHOTS + extra_shots()
 
 
-async def take(shot: Shot) -> Path:
+async def take(shot: Shot, out: Path = OUT) -> Path:
     from attn_tui.app import make_app
 
     app = make_app(**shot.kwargs)
@@ -85,8 +86,8 @@ async def take(shot: Shot) -> Path:
             await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        path = OUT / f"{shot.name}.svg"
-        app.save_screenshot(filename=path.name, path=str(OUT))
+        path = out / f"{shot.name}.svg"
+        app.save_screenshot(filename=path.name, path=str(out))
     return path
 
 
@@ -95,9 +96,10 @@ async def main() -> int:
     if "--list" in sys.argv:
         print("\n".join(f"{s.name}.svg" for s in shots))
         return 0
-    OUT.mkdir(exist_ok=True)
+    out = Path(sys.argv[sys.argv.index("--out") + 1]) if "--out" in sys.argv else OUT
+    out.mkdir(exist_ok=True)
     for shot in shots:
-        print(await take(shot))
+        print(await take(shot, out))
     return 0
 
 

@@ -39,3 +39,15 @@ def test_readme_pictures_exist():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for path in re.findall(r"\]\((screenshots/[^)]+)\)", readme):
         assert (ROOT / path).is_file(), path
+
+
+def test_screenshots_are_current(tmp_path):
+    """Regenerate every picture and compare: a changed screen needs `make screenshots`."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "screenshots.py"), "--out",
+                           str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    stale = [p.name for p in sorted(tmp_path.glob("*.svg"))
+             if p.read_bytes() != (ROOT / "screenshots" / p.name).read_bytes()]
+    assert not stale, f"run `make screenshots` (and look at them): {stale}"
