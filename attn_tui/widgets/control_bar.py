@@ -62,6 +62,7 @@ class ControlBar(Widget, can_focus=True):
         self.values = dict(values)
         self.field = 0
         self.editing: str | None = None  # the text being typed, when an edit is open
+        self._replace = False  # Enter opened the old value: the first key typed replaces it
 
     def field_named(self, key: str) -> Field:
         return next(f for f in self.fields if f.key == key)
@@ -111,6 +112,7 @@ class ControlBar(Widget, can_focus=True):
             self._offer(f.stepped(self.values[f.key], 1))
         else:
             self.editing = f.text(self.values[f.key]).replace(",", "")
+            self._replace = True
             self.refresh()
 
     def _offer(self, value: Any) -> None:
@@ -133,6 +135,7 @@ class ControlBar(Widget, can_focus=True):
                 event.character.isdigit() or event.character == "."
             ):
                 self.editing = event.character
+                self._replace = False
                 event.stop()
                 event.prevent_default()
                 self.refresh()
@@ -150,9 +153,11 @@ class ControlBar(Widget, can_focus=True):
                 self.values[f.key] = value
                 self.post_message(self.Changed(self, f.key, value))
         elif event.key == "backspace":
-            self.editing = self.editing[:-1]
+            self.editing = "" if self._replace else self.editing[:-1]
+            self._replace = False
         elif event.character and event.character.isprintable() and len(self.editing) < 24:
-            self.editing += event.character
+            self.editing = (event.character if self._replace else self.editing + event.character)
+            self._replace = False
         self.refresh()
 
     def on_focus(self) -> None:

@@ -53,3 +53,15 @@ def test_typed_values(field, text, value) -> None:
 def test_typed_refusals(field, text, words) -> None:
     value, error = field.parse(text)
     assert value is None and words in error
+
+
+async def test_enter_then_typing_replaces_the_old_value():
+    from attn_tui.app import make_app
+
+    app = make_app(lab="precision", confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c", "enter", "5", "0", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.settings.multiplier == 50
