@@ -86,6 +86,10 @@ async def take(shot: Shot, out: Path = OUT) -> Path:
             await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
+        # a lesson step scrolls its cells into view after the refresh: let that land too
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        await pilot.pause()
         path = out / f"{shot.name}.svg"
         app.save_screenshot(filename=path.name, path=str(out))
     return path

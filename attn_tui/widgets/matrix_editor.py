@@ -66,7 +66,7 @@ class MatrixEditor(Vertical, can_focus=False):
         Binding("X", "structure('remove_col')", "Remove dim", show=False),
     ]
     DEFAULT_CSS = """
-    MatrixEditor { height: auto; border: round $border-blurred; padding: 0 0;
+    MatrixEditor { height: auto; border: round $foreground 35%; padding: 0 0;
                    border-title-color: $foreground; border-subtitle-color: $foreground-muted; }
     MatrixEditor:focus-within { border: round $border; }
     MatrixEditor.-editing { border-subtitle-color: $text; border-subtitle-style: bold; }

@@ -19,6 +19,9 @@ async def settle(pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    # the step scrolls its marked cells into view after a refresh: let that land before a shot
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
     await pilot.pause()
 
 
