@@ -34,6 +34,11 @@ def mark(host: Screen, highlights: Iterable[Highlight]) -> Marks:
 
 def bring_into_view(host: Screen, marks: Marks) -> None:
     """Scroll the first marked pane into view, and its marked columns into the pane."""
+    # each step starts from the top of every column, so what it shows never depends on where
+    # the previous step (or its timing) left the scroll
+    for column in host.query(ScrollableContainer):
+        if not isinstance(column, GridView):
+            column.scroll_home(animate=False, immediate=True)
     for pane, cells in marks[:1]:
         found = host.query(f"#{pane}")
         if not found:

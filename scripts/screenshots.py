@@ -3,6 +3,7 @@
     python scripts/screenshots.py            write every picture
     python scripts/screenshots.py --list     print the file names it would write
     python scripts/screenshots.py --out DIR  write them somewhere else (the test compares)
+    python scripts/screenshots.py --only A,B only the named pictures (without .svg)
 """
 
 from __future__ import annotations
@@ -101,6 +102,9 @@ async def main() -> int:
         print("\n".join(f"{s.name}.svg" for s in shots))
         return 0
     out = Path(sys.argv[sys.argv.index("--out") + 1]) if "--out" in sys.argv else OUT
+    if "--only" in sys.argv:
+        wanted = set(sys.argv[sys.argv.index("--only") + 1].split(","))
+        shots = [s for s in shots if s.name in wanted]
     out.mkdir(exist_ok=True)
     for shot in shots:
         print(await take(shot, out))

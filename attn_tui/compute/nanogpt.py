@@ -125,28 +125,35 @@ def _tril(xp: Any, n: int, dt: Any) -> Any:
 
 
 class _TorchDraws:
-    """torch's generator in the lecture's order: seed, x; seed 42, b; seed, x, key, query, value."""
+    """torch's generator in the lecture's order: seed, x; seed 42, b; seed, x, key, query, value.
+
+    A private torch.Generator gives the same stream as the lecture's torch.manual_seed, without
+    touching torch's global one: two lectures computed at once in two threads (a lesson does
+    that) would otherwise interleave their draws and get other numbers.
+    """
 
     def __init__(self, seed: int, dt: Any) -> None:
         import torch
 
         self.torch, self.seed, self.dt = torch, seed, dt
+        self.gen = torch.Generator()
 
     def normal(self, shape: tuple[int, ...]) -> Any:
-        self.torch.manual_seed(self.seed)
-        return self.torch.randn(*shape).to(self.dt)
+        self.gen.manual_seed(self.seed)
+        return self.torch.randn(*shape, generator=self.gen).to(self.dt)
 
     def toy_integers(self) -> Any:
-        self.torch.manual_seed(42)
-        return self.torch.randint(low=0, high=10, size=(3, 2)).to(self.dt)
+        gen = self.torch.Generator().manual_seed(42)
+        return self.torch.randint(low=0, high=10, size=(3, 2), generator=gen).to(self.dt)
 
     def head_input(self, shape: tuple[int, ...]) -> Any:
         return self.normal(shape)
 
     def linear(self, fan_in: int, fan_out: int) -> Any:
-        # nn.Linear's own initialisation, so the weights are the lecture's
-        layer = self.torch.nn.Linear(fan_in, fan_out, bias=False)
-        return layer.weight.detach().to(self.dt)
+        # exactly what nn.Linear(fan_in, fan_out).reset_parameters() draws, from our generator
+        w = self.torch.empty(fan_out, fan_in)
+        self.torch.nn.init.kaiming_uniform_(w, a=math.sqrt(5), generator=self.gen)
+        return w.to(self.dt)
 
 
 class _NumpyDraws:

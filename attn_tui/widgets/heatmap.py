@@ -47,6 +47,8 @@ class Heatmap(GridView):
         self.steps = steps
         if view is not None:
             self.view = view
+        # weights are never negative and fit 7 columns; scores and outputs need 8 ("-0.0700")
+        self.cell_width = 7 if self.view == "weights" else 8
         if self.view == "weights":
             self._matrix = steps.weights
         elif self.view == "scores":

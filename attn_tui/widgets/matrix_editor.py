@@ -24,9 +24,22 @@ STARTS_EDIT = set("0123456789-.+−")
 def cell_text(x: float, width: int = 5) -> str:
     """A typed value, short: 0.4 not 0.4000; falls back to 3 significant digits when long."""
     text = f"{x:.4f}".rstrip("0").rstrip(".")
-    if text in ("-0", ""):
+    if text in ("-0", "0", "") and x != 0:
+        text = _short_g(x, 2)  # 1e-06 is not 0: say so
+    elif text in ("-0", ""):
         text = "0"
-    return text if len(text) <= width else f"{x:.3g}"
+    for digits in (3, 2, 1):  # fewer significant digits until it fits, so cells never touch
+        if len(text) <= width:
+            break
+        text = _short_g(x, digits)
+    return text
+
+
+def _short_g(x: float, digits: int) -> str:
+    """%g without the exponent's padding: 1e-06 -> 1e-6, -1.2e+05 -> -1.2e5."""
+    text = f"{x:.{digits}g}"
+    mantissa, _, exp = text.partition("e")
+    return f"{mantissa}e{int(exp)}" if exp else text
 
 
 class MatrixGrid(GridView):

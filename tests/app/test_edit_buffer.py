@@ -36,3 +36,14 @@ def test_shown_keeps_the_caret_in_view_and_escapes_control_characters():
     buf.move("home")
     assert buf.shown(5) == "▏1234"
     assert EditBuffer.opened_with("\x1b[2J", replace=True).shown(10) == "�[2J"
+
+
+def test_cell_text_always_fits_and_never_hides_a_nonzero_value():
+    from attn_tui.widgets.matrix_editor import cell_text
+
+    for x in (-0.915, 0.0255, -123456.5, 1e6, -1e6, 1 / 3, -0.07, 1e-6, -1e-6, 0.5):
+        text = cell_text(x)
+        assert len(text) <= 5, (x, text)
+        assert text != "0"
+        assert abs(float(text) - x) <= abs(x) * (0.06 if abs(x) < 1e4 else 0.25), (x, text)
+    assert cell_text(0.0) == "0" and cell_text(-0.0) == "0"

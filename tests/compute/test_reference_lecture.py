@@ -110,3 +110,20 @@ def test_numpy_versions_agree() -> None:
     np.testing.assert_allclose(run_np.avg_weights, running_mean, rtol=1e-12)
     np.testing.assert_allclose(run_np.head_weights.sum(axis=-1), 1.0, rtol=1e-12)
     assert run_np.head_out.shape == (4, 8, 16)
+
+
+def test_lectures_in_two_threads_draw_the_same_numbers() -> None:
+    """The draws use a private generator: concurrent runs (a lesson computes in a thread) must
+    not interleave on torch's global one."""
+    pytest.importorskip("torch")
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+
+    from attn_tui.compute import lecture
+
+    with ThreadPoolExecutor(4) as pool:
+        runs = list(pool.map(lambda _: lecture(backend="torch", dtype="float32"), range(8)))
+    for run in runs[1:]:
+        np.testing.assert_array_equal(run.x, runs[0].x)
+        np.testing.assert_array_equal(run.head_weights, runs[0].head_weights)
