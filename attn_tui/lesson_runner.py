@@ -80,7 +80,7 @@ class LessonRunner(App[int]):
         try:
             lesson = load(name)
         except LessonError as exc:
-            self.notify(str(exc), title="This lesson cannot be opened", severity="error")
+            self.notify(str(exc), title="This lesson cannot be opened", severity="error", markup=False)
             return
         self._lesson_close()
         self.lesson = lesson
@@ -93,7 +93,7 @@ class LessonRunner(App[int]):
         try:
             return [(e.name, e.title, e.summary) for e in catalog()]
         except LessonError as exc:
-            self.notify(str(exc), title="A lesson file is broken", severity="error")
+            self.notify(str(exc), title="A lesson file is broken", severity="error", markup=False)
             return []
 
     def lesson_commands(self) -> Iterable[SystemCommand]:
@@ -159,7 +159,7 @@ class LessonRunner(App[int]):
         self._lesson_close()
         where = "here" if host is self.workbench() else "in this lab (Esc again: the workbench)"
         self.notify(f"Lesson closed. Everything stays as it is {where}: keep playing. "
-                    "g opens another lesson.", timeout=5)
+                    "g opens another lesson.", timeout=5, markup=False)
 
     # ---- stepping
     def _lesson_step(self) -> Step:
@@ -223,7 +223,7 @@ class LessonRunner(App[int]):
         target = self.screen if namespace == "screen" else self
         if not hasattr(target, f"action_{name}"):
             self.notify(f"This lesson asks for '{action}', which {type(target).__name__} does "
-                        "not have.", title="Lesson step skipped an action", severity="error")
+                        "not have.", title="Lesson step skipped an action", severity="error", markup=False)
             return
         await self.run_action(action)
 

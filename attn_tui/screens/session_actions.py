@@ -65,7 +65,7 @@ class SessionActions:
 
         def done(path: str | None) -> None:
             if path is not None:
-                self.notify(f"Saved {path}.", timeout=3)
+                self.notify(f"Saved {path}.", timeout=3, markup=False)
                 if then_quit:
                     self.app.exit()
 
@@ -103,7 +103,7 @@ class SessionActions:
                 note = f"Opened {path}; torch is not installed, so numpy computes it."
             self.apply(ws)
             self.saved_workspace, self.session_path = ws, path
-            self.notify(note, timeout=4)
+            self.notify(note, timeout=4, markup=False)
             if screen.startswith("lab:") and lab_available(screen[4:]):
                 self.app.open_lab(screen[4:])
 
@@ -128,7 +128,7 @@ class SessionActions:
 
         def done(path: str | None) -> None:
             if path is not None:
-                self.notify(f"Exported {written[-1]} to {path}.", timeout=4)
+                self.notify(f"Exported {written[-1]} to {path}.", timeout=4, markup=False)
 
         title = ("Export to a file: .md .csv .tex (tables), .npz (every stage), .py (script)"
                  if not fmt else f"Export {fmt}")
@@ -141,11 +141,11 @@ class SessionActions:
         try:
             copied = table_copy(self.workspace, fmt)
         except (ValueError, BackendUnavailable) as exc:
-            self.notify(str(exc), title="Not copied", severity="error")
+            self.notify(str(exc), title="Not copied", severity="error", markup=False)
             return
         self.app.copy_to_clipboard(copied.text)
         self.notify(copied.message, severity="warning" if copied.too_large else "information",
-                    timeout=5)
+                    timeout=5, markup=False)
 
     def session_commands(self) -> Iterator[SystemCommand]:
         yield SystemCommand("Session: save", "Save the workspace (ctrl+s)", self.action_save)

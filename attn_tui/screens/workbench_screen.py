@@ -115,18 +115,21 @@ class WorkbenchScreen(SessionActions, Screen):
         try:
             steps = self._compute(ws)
         except (ValueError, BackendUnavailable) as exc:  # state is validated; belt and braces
-            self.notify(str(exc), title="Not computed", severity="error")
+            self.notify(str(exc), title="Not computed", severity="error", markup=False)
             return
         self.steps = steps
+        self._show_editors(ws)
+        self._show_steps(ws, steps)
+        self._show_map(ws, steps)
+        self.query_one(DimsBar).show(T=ws.t_k, d_k=ws.d_k, d_v=ws.d_v, seed=ws.seed)
+        self.query_one(StatusLine).show(ws)
+
+    def _show_editors(self, ws: Workspace) -> None:
         d_labels = [f"d{j + 1}" for j in range(ws.d_k)]
         v_labels = [f"d{j + 1}" for j in range(ws.d_v)]
         self.query_one("#editor-q", MatrixEditor).show(ws.q, ws.query_tokens, d_labels)
         self.query_one("#editor-k", MatrixEditor).show(ws.k, ws.key_tokens, d_labels)
         self.query_one("#editor-v", MatrixEditor).show(ws.v, ws.key_tokens, v_labels)
-        self._show_steps(ws, steps)
-        self._show_map(ws, steps)
-        self.query_one(DimsBar).show(T=ws.t_k, d_k=ws.d_k, d_v=ws.d_v, seed=ws.seed)
-        self.query_one(StatusLine).show(ws)
 
     def _show_steps(self, ws: Workspace, steps: Steps) -> None:
         i = ws.selected
@@ -161,12 +164,15 @@ class WorkbenchScreen(SessionActions, Screen):
         self._redo.clear()
         self.workspace = new
         if note:
-            self.notify(note, timeout=3)
+            self.notify(note, timeout=3, markup=False)
 
     @on(MatrixEditor.CellChanged)
     def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
         ws = state.set_cell(self.workspace, event.editor.matrix, event.row, event.col, event.value)
-        self.apply(ws)
+        if ws == self.workspace:
+            self._show_editors(ws)  # the same value again: the editor still waits for an answer
+        else:
+            self.apply(ws)
 
     @on(MatrixEditor.StructureRequested)
     def _structure(self, event: MatrixEditor.StructureRequested) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -102,6 +102,12 @@ class GridView(ScrollView, can_focus=True):
 
     def invalidate(self) -> None:
         self.refresh()
+
+    def refresh_row(self, row: int) -> None:
+        """Repaint one data row, if it is on screen (the header is line 0)."""
+        y = row - self.scroll_offset.y + 1
+        if 1 <= y < self.scrollable_content_region.height:
+            self.refresh(Region(0, y, self.size.width, 1))
 
     def set_highlights(self, cells: frozenset[tuple[int, int]]) -> None:
         if cells != self.highlights:

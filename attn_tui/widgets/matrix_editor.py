@@ -11,6 +11,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
@@ -82,7 +83,6 @@ class MatrixEditor(Vertical, can_focus=False):
     MatrixEditor { height: auto; border: round $foreground 35%; padding: 0 0;
                    border-title-color: $foreground; border-subtitle-color: $foreground-muted; }
     MatrixEditor:focus-within { border: round $border; }
-    MatrixEditor.-editing { border-subtitle-color: $text; border-subtitle-style: bold; }
     MatrixEditor > .editor--message { display: none; height: auto; color: $text-error; }
     MatrixEditor.-invalid > .editor--message { display: block; }
     """
@@ -126,25 +126,36 @@ class MatrixEditor(Vertical, can_focus=False):
         self.grid.editor = self
         self.editing: tuple[int, int] | None = None
         self.buffer = EditBuffer()
+        self._settled = True  # False after a commit, until the screen answers with show()
+        self._shown_subtitle: Content | None = None
 
     def compose(self) -> ComposeResult:
         yield self.grid
-        yield Static("", classes="editor--message")
+        yield Static("", classes="editor--message", markup=False)  # it quotes what was typed
 
     def show(self, values, row_labels, d_labels) -> None:
         """Put new values on screen; keeps the cursor where it was if it still fits."""
         g = self.grid
         shape_changed = (len(values), len(values[0])) != (g.n_rows, g.n_cols) or tuple(
             row_labels) != tuple(g.row_labels)
-        if values is g.values and not shape_changed:
+        if values is g.values and not shape_changed and self._settled:
             return  # an edit elsewhere: this matrix is the same object, nothing to redraw
         g.values = values
+        self._settled = True
         if shape_changed:
             g.set_shape(row_labels, d_labels)
         else:
             g.invalidate()
         if self.editing is None:
-            self.border_subtitle = f"{len(values)}×{len(values[0])}"
+            self._subtitle(f"{len(values)}×{len(values[0])}")
+
+    def _subtitle(self, text: str | Content) -> None:
+        # setting a border title repaints the whole box, so only when it changes; Content,
+        # not a str, so typed brackets are never read as markup
+        content = text if isinstance(text, Content) else Content(text)
+        if content != self._shown_subtitle:
+            self._shown_subtitle = content
+            self.border_subtitle = content
 
     @property
     def message(self) -> str:
@@ -215,7 +226,6 @@ class MatrixEditor(Vertical, can_focus=False):
             self.buffer = EditBuffer.opened_with(repr(g.values[g.cursor_row][g.cursor_col]), True)
         else:
             self.buffer = EditBuffer.opened_with(first, False)
-        self.add_class("-editing")
         self._show_buffer()
 
     def _show_buffer(self) -> None:
@@ -224,8 +234,9 @@ class MatrixEditor(Vertical, can_focus=False):
         row, col = self.editing
         where = f"{self.grid.row_labels[row]}·d{col + 1} = "
         room = max(6, self.size.width - len(where) - 6)
-        self.border_subtitle = where + self.buffer.shown(room)
-        self.grid.refresh()
+        self._subtitle(Content.from_markup("[b $text]$where$value[/]", where=where,
+                                           value=self.buffer.shown(room)))
+        self.grid.refresh_row(row)
 
     def commit(self) -> bool:
         """Enter: store a valid value; keep an invalid one in the buffer, with a message."""
@@ -240,22 +251,27 @@ class MatrixEditor(Vertical, can_focus=False):
             return False
         row, col = self.editing
         self._finish()
+        # No repaint here: the screen answers CellChanged with show(), and the new value and
+        # its α go out in one frame. A frame now would start Textual's 60 fps pacing clock
+        # and hold the α frame back by up to two frame periods.
+        self._settled = False
         self.post_message(self.CellChanged(self, row, col, parsed.value))
         return True
 
     def cancel_edit(self) -> bool:
         if self.editing is None:
             return False
+        row, _ = self.editing
         self._finish()
+        g = self.grid
+        self._subtitle(f"{g.n_rows}×{g.n_cols}")
+        g.refresh_row(row)
         return True
 
     def _finish(self) -> None:
         self.editing = None
         self.buffer = EditBuffer()
-        self.remove_class("-editing", "-invalid")
-        g = self.grid
-        self.border_subtitle = f"{g.n_rows}×{g.n_cols}"
-        g.refresh()
+        self.remove_class("-invalid")
 
     # ---- structure and selection
     def action_structure(self, op: str) -> None:

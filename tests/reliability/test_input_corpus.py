@@ -22,6 +22,7 @@ REFUSED = [
     "", " ", "\t", "--1", "1..2", "+", "-", ".", "0x10", "1_000", "1,5", "1 2", "e5", "1e",
     "1/0", "1/", "/2", "2e6", "1000001", "x" * 10_000, "\x00", "\x1b[31m1", "1\x07",
     "\x1b[2J", "٫٥", "1/3/3", "(1)", "1+1", "√2", "π",
+    "[/]", "1[b]", "[red]2",  # text that looks like markup is shown as typed
 ]
 
 
@@ -45,7 +46,8 @@ def test_refused_with_a_message(text: str):
     assert "\n" not in parsed.error
 
 
-@pytest.mark.parametrize("text", ["x" * 10_000, "\x1b[2J\x1b[H", "nan", "1e400", "\x00\x01"])
+@pytest.mark.parametrize("text", ["x" * 10_000, "\x1b[2J\x1b[H", "nan", "1e400", "\x00\x01",
+                                  "1[/]", "[b]2"])
 async def test_pasting_junk_into_the_app_changes_nothing(text: str):
     async with make_app().run_test(size=(80, 24)) as pilot:
         before = pilot.app.screen.workspace
@@ -60,3 +62,17 @@ async def test_pasting_junk_into_the_app_changes_nothing(text: str):
         await pilot.press("escape")
         await pilot.pause()
         assert editor.editing is None and not editor.has_class("-invalid")
+
+
+async def test_brackets_typed_into_a_cell_are_text_not_markup():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
+        await pilot.press("1", "left_square_bracket", "slash", "right_square_bracket")
+        await pilot.pause()
+        assert "1[/]" in editor.border_subtitle.replace("\\", "")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "'1[/]'" in editor.message and editor.has_class("-invalid")
+        await pilot.press("tab")  # leaving the cell keeps the refused text and its message
+        await pilot.pause()
+        assert editor.buffer.text == "1[/]" and editor.has_class("-invalid")

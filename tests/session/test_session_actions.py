@@ -182,3 +182,19 @@ async def test_export_by_extension(tmp_path: Path) -> None:
         await type_path(pilot, tmp_path / "t.tex")
         ws = app.workbench().workspace
     assert (tmp_path / "t.tex").read_text() == export_text(ws, "tex")
+
+
+async def test_a_path_that_looks_like_markup_is_shown_as_written(tmp_path: Path) -> None:
+    folder = tmp_path / "[b]"
+    folder.mkdir()
+    app = make()
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:  # toasts drawn
+        bench = app.workbench()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, folder / "s[red].json")
+        assert app.screen is bench and not bench.dirty
+        await pilot.pause()
+        await pilot.pause()
+        toasts = [str(t.render()) for t in app.screen.query("Toast")]
+        assert any("[b]" in t and "s[red].json" in t for t in toasts), toasts
