@@ -24,6 +24,7 @@ from attn_tui.widgets.heatmap import VIEW_TITLES, VIEWS, Heatmap
 from attn_tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.widgets.status_line import StatusLine
 from attn_tui.widgets.step_table import StepTable
+from attn_tui.widgets.titles import set_border_text
 
 HISTORY = 200
 
@@ -134,8 +135,8 @@ class WorkbenchScreen(SessionActions, Screen):
     def _show_steps(self, ws: Workspace, steps: Steps) -> None:
         i = ws.selected
         box = self.query_one("#steps-box")
-        box.border_title = f"steps for query '{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})"
-        box.border_subtitle = "↑↓ in Q picks the query"
+        set_border_text(box, f"steps for query '{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})",
+                        "↑↓ in Q picks the query")
         self.query_one(StepTable).show(steps, i, ws.key_tokens)
         out = steps.output[i]
         lines = [f"output ζ = {vec(out[:16])}{' …' if len(out) > 16 else ''}"]
@@ -151,8 +152,7 @@ class WorkbenchScreen(SessionActions, Screen):
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
         box = self.query_one("#map-box")
-        box.border_title = f"all queries: {VIEW_TITLES[self.view]}"
-        box.border_subtitle = "v: change view"
+        set_border_text(box, f"all queries: {VIEW_TITLES[self.view]}", "v: change view")
         self.query_one(Heatmap).show(steps, ws.query_tokens, ws.key_tokens, self.view)
 
     # ---- changes: every one goes through here, so undo sees them all

@@ -66,6 +66,7 @@ class GridView(ScrollView, can_focus=True):
         self.cursor_col = 0
         self.show_cursor = True
         self.highlights: frozenset[tuple[int, int]] = frozenset()
+        self._shaped_width = 0  # the cell width the current virtual size was made for
         self._styles: dict[str, Style] | None = None
 
     # ---- styles, resolved once per style change instead of once per cell
@@ -90,8 +91,13 @@ class GridView(ScrollView, can_focus=True):
     def n_cols(self) -> int:
         return len(self.col_labels)
 
-    def set_shape(self, row_labels: Sequence[str], col_labels: Sequence[str]) -> None:
-        self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
+    def set_shape(self, row_labels: Sequence[str], col_labels: Sequence[str]) -> bool:
+        """New labels (and so a new size); False, and nothing repainted, if they are the same."""
+        shape = (tuple(row_labels), tuple(col_labels), self.cell_width)
+        if shape == (self.row_labels, self.col_labels, self._shaped_width):
+            return False
+        self._shaped_width = self.cell_width
+        self.row_labels, self.col_labels = shape[0], shape[1]
         if self.fit_labels:
             longest = max((len(t) for t in (*self.row_labels, self.corner)), default=0)
             self.label_width = max(4, min(self.fit_labels, longest + 1))
@@ -99,6 +105,7 @@ class GridView(ScrollView, can_focus=True):
         self.cursor_row = min(self.cursor_row, max(0, self.n_rows - 1))
         self.cursor_col = min(self.cursor_col, max(0, self.n_cols - 1))
         self.invalidate()
+        return True
 
     def invalidate(self) -> None:
         self.refresh()

@@ -44,6 +44,7 @@ class Heatmap(GridView):
         self.invalidate()
 
     def show(self, steps: Steps, query_labels, key_labels, view: str | None = None) -> None:
+        before = self._drawn()
         self.steps = steps
         if view is not None:
             self.view = view
@@ -65,8 +66,31 @@ class Heatmap(GridView):
         finite = self._matrix[np.isfinite(self._matrix)]
         self._lo = float(finite.min()) if finite.size else 0.0
         self._hi = float(finite.max()) if finite.size else 1.0
-        self.set_shape(query_labels, (*key_labels, *extra))
-        self.invalidate()
+        if self.set_shape(query_labels, (*key_labels, *extra)):
+            return
+        rows = self._changed_rows(before, self._drawn())
+        if rows is None or len(rows) > 8:
+            self.invalidate()
+        else:  # an edit to one query's row of Q changes one row of the map: repaint just that
+            for row in rows:
+                self.refresh_row(int(row))
+
+    def _drawn(self) -> tuple | None:
+        """What decides every cell's text and shade, to tell which rows an update changes."""
+        s = self.steps
+        if s is None:
+            return None
+        return (self.view, self.cell_width, self._lo, self._hi, self._matrix, s.row_sums,
+                s.lost, s.blocked)
+
+    @staticmethod
+    def _changed_rows(old: tuple | None, new: tuple | None):
+        if old is None or new is None or old[:4] != new[:4] or old[4].shape != new[4].shape:
+            return None  # the shading's scale or the shape moved: every row changes
+        m_old, m_new = old[4], new[4]
+        changed = np.any((m_old != m_new) & ~(np.isnan(m_old) & np.isnan(m_new)), axis=1)
+        changed |= (old[5] != new[5]) | (old[6] != new[6]) | np.any(old[7] != new[7], axis=1)
+        return np.flatnonzero(changed)
 
     def cell_text(self, row: int, col: int) -> str:
         s = self.steps

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from attn_tui.parse import parse_cell
 from attn_tui.widgets.edit_buffer import EditBuffer
 from attn_tui.widgets.grid_view import GridView
+from attn_tui.widgets.titles import set_border_text
 
 STARTS_EDIT = set("0123456789-.+−")
 
@@ -127,7 +128,7 @@ class MatrixEditor(Vertical, can_focus=False):
         self.editing: tuple[int, int] | None = None
         self.buffer = EditBuffer()
         self._settled = True  # False after a commit, until the screen answers with show()
-        self._shown_subtitle: Content | None = None
+        self._stale_rows: tuple[int, ...] = ()  # the row of that commit
 
     def compose(self) -> ComposeResult:
         yield self.grid
@@ -140,22 +141,25 @@ class MatrixEditor(Vertical, can_focus=False):
             row_labels) != tuple(g.row_labels)
         if values is g.values and not shape_changed and self._settled:
             return  # an edit elsewhere: this matrix is the same object, nothing to redraw
-        g.values = values
-        self._settled = True
+        old, g.values = g.values, values
+        stale = set(self._stale_rows)
+        self._settled, self._stale_rows = True, ()
         if shape_changed:
             g.set_shape(row_labels, d_labels)
         else:
-            g.invalidate()
+            # a typed cell changes one row: repaint that row, not the whole grid
+            pairs = enumerate(zip(old, values, strict=True))
+            stale.update(r for r, (a, b) in pairs if a is not b and a != b)
+            if len(stale) > 4:
+                g.invalidate()
+            else:
+                for row in stale:
+                    g.refresh_row(row)
         if self.editing is None:
             self._subtitle(f"{len(values)}×{len(values[0])}")
 
     def _subtitle(self, text: str | Content) -> None:
-        # setting a border title repaints the whole box, so only when it changes; Content,
-        # not a str, so typed brackets are never read as markup
-        content = text if isinstance(text, Content) else Content(text)
-        if content != self._shown_subtitle:
-            self._shown_subtitle = content
-            self.border_subtitle = content
+        set_border_text(self, subtitle=text)
 
     @property
     def message(self) -> str:
@@ -254,7 +258,7 @@ class MatrixEditor(Vertical, can_focus=False):
         # No repaint here: the screen answers CellChanged with show(), and the new value and
         # its α go out in one frame. A frame now would start Textual's 60 fps pacing clock
         # and hold the α frame back by up to two frame periods.
-        self._settled = False
+        self._settled, self._stale_rows = False, (row,)
         self.post_message(self.CellChanged(self, row, col, parsed.value))
         return True
 

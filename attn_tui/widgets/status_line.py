@@ -26,4 +26,6 @@ class StatusLine(Static):
         text.append(f"÷√d_k {'on' if ws.scale else 'OFF'}")
         text.append("  │  ")
         text.append(f"{ws.backend} {ws.dtype}")
-        self.update(text, layout=False)  # one fixed line: no need to lay the screen out again
+        if text != getattr(self, "_shown", None):  # an edit rarely changes this line
+            self._shown = text
+            self.update(text, layout=False)  # one fixed line: no need to lay the screen out again

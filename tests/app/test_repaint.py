@@ -1,0 +1,99 @@
+"""What an edit repaints: the new α in the first frame after Enter, and only what changed."""
+
+from __future__ import annotations
+
+from screen_text import screen_text
+from textual import events
+from textual._compositor import CompositorUpdate
+
+from attn_tui.app import make_app
+from attn_tui.compute import attend
+from attn_tui.report.fmt import num
+from attn_tui.state import random_workspace
+from attn_tui.widgets.heatmap import Heatmap
+from attn_tui.widgets.step_table import StepTable
+
+
+def _frames(app) -> list[str]:
+    """Every compositor update the app sends from now on, as the text a terminal receives."""
+    sent: list[str] = []
+    original = app._display
+
+    def display(screen, update) -> None:
+        original(screen, update)
+        if isinstance(update, CompositorUpdate):
+            sent.append(update.render_segments(app.console))
+
+    app._display = display
+    return sent
+
+
+def _key(app, char: str) -> None:
+    key = "enter" if char == "\r" else char
+    app.post_message(events.Key(key, char))
+
+
+async def test_the_first_frame_after_enter_already_shows_the_new_alpha():
+    # A frame painted before the new α would start Textual's 60 fps clock and hold α back.
+    ws = random_workspace(8, 3, seed=1)
+    async with make_app(workspace=ws).run_test(size=(120, 40)) as pilot:
+        app = pilot.app
+        await pilot.pause()
+        for ch in "2.5":
+            _key(app, ch)
+            await pilot.pause()
+        sent = _frames(app)
+        _key(app, "\r")
+        await pilot.pause()
+        await pilot.pause()
+        new = app.screen.workspace
+        assert new.q[0][0] == 2.5
+        steps = attend(new.q, new.k, new.v, mask=new.mask, scale=new.scale)
+        alpha = num(float(steps.weights[0, 0]))
+        assert app.screen.query_one(StepTable).cell_text(0, 3) == alpha
+        assert sent, "nothing was painted after Enter"
+        assert alpha in sent[0]
+
+
+async def test_an_edit_to_one_query_repaints_one_row_of_the_map():
+    ws = random_workspace(8, 3, seed=1)
+    async with make_app(workspace=ws).run_test(size=(120, 40)) as pilot:
+        app = pilot.app
+        await pilot.pause()
+        heatmap = app.screen.query_one(Heatmap)
+        rows: list[int] = []
+        whole: list[bool] = []
+        heatmap.refresh_row = rows.append  # record instead of repainting
+        heatmap.invalidate = lambda: whole.append(True)
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert app.screen.workspace.q[0][0] == 2.0
+        assert rows == [0] and not whole
+        # and every row it shows is still the compute core's
+        del heatmap.refresh_row, heatmap.invalidate
+        heatmap.invalidate()
+        await pilot.pause()
+        new = app.screen.workspace
+        steps = attend(new.q, new.k, new.v, mask=new.mask, scale=new.scale)
+        text = screen_text(app)
+        for i in range(8):
+            assert heatmap.cell_text(i, 0) == num(float(steps.weights[i, 0]))
+            assert num(float(steps.weights[i, 0])) in text
+
+
+async def test_an_edit_to_a_key_repaints_the_whole_map():
+    ws = random_workspace(8, 3, seed=1)
+    async with make_app(workspace=ws).run_test(size=(120, 40)) as pilot:
+        app = pilot.app
+        await pilot.pause()
+        heatmap = app.screen.query_one(Heatmap)
+        whole: list[bool] = []
+        original = heatmap.invalidate
+        heatmap.invalidate = lambda: (whole.append(True), original())
+        await pilot.press("tab")  # K
+        await pilot.pause()
+        assert app.focused.id == "grid-k"
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert app.screen.workspace.k[0][0] == 2.0
+        assert whole
