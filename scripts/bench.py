@@ -123,12 +123,13 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
         log(f"figure 2: {plan.edits} edits per configuration")
         e = edit_latency(plan.edits, plan.edit_blocks, log=log)
         m["edit"] = {k: median(v) for k, v in e.items()}
-        notes.append(f"2: medians of {plan.edits} edits each ({plan.edit_blocks} interleaved "
-                     f"rounds, run_test at {SIZE[0]}×{SIZE[1]}); an edit is a 3-character "
-                     "value and Enter typed into Q[0, 0], the baseline one key updating a "
-                     "label; timed to the first frame that carries the new text. From the "
-                     "Enter alone: " + ", ".join(f"{k} {m['edit'][k + '_enter'] * 1e3:.1f} ms"
-                                                 for k in ("t8", "t64", "t256")))
+        notes.append(f"2: medians of {plan.edits} edits of each kind ({plan.edit_blocks} "
+                     f"interleaved rounds, run_test at {SIZE[0]}×{SIZE[1]}); an edit types a "
+                     "3-character value into Q[0, 0], lets the app settle, and times Enter to "
+                     "the first frame carrying the new α; the bare app's one key is timed the "
+                     "same way. Typed at machine speed from the first key: "
+                     + ", ".join(f"{k} {m['edit'][k + '_burst'] * 1e3:.1f} ms"
+                                 for k in ("t8", "t64", "t256")))
     return m, notes
 
 
