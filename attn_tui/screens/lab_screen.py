@@ -18,10 +18,11 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from attn_tui.widgets.control_bar import ControlBar
 from attn_tui.widgets.control_field import Field
+from attn_tui.widgets.key_footer import KeyFooter
 
 
 class LabScreen(Screen):
@@ -66,7 +67,7 @@ class LabScreen(Screen):
         yield Static(id="lab-message")
         with VerticalScroll(id="lab-body"):
             yield from self.compose_body()
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.title = "attn-tui"

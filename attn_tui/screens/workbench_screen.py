@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from attn_tui import state
 from attn_tui.compute import BackendUnavailable, Steps, attend
@@ -21,6 +21,7 @@ from attn_tui.state import Workspace
 from attn_tui.widgets.dims_bar import DimsBar
 from attn_tui.widgets.grid_view import GridView
 from attn_tui.widgets.heatmap import VIEW_TITLES, VIEWS, Heatmap
+from attn_tui.widgets.key_footer import KeyFooter
 from attn_tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.widgets.status_line import StatusLine
 from attn_tui.widgets.step_table import StepTable
@@ -91,7 +92,7 @@ class WorkbenchScreen(SessionActions, Screen):
                     yield Heatmap(id="heatmap")
         yield DimsBar(id="dims")
         yield StatusLine(id="status")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.title = "attn-tui"
