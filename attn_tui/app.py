@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 from collections.abc import Iterable
@@ -32,6 +33,16 @@ def lab_available(name: str) -> bool:
     return importlib.util.find_spec(LABS[name][0]) is not None
 
 
+def resume_gc() -> None:
+    """Start-up builds objects that live all session, and the cycle collector walked them again
+    and again (about 45 ms before the first frame), so the launcher pauses it. After the first
+    frame: collect once, freeze what is left so later collections skip it, resume."""
+    if not gc.isenabled():
+        gc.collect()
+        gc.freeze()
+        gc.enable()
+
+
 class AttnApp(LessonRunner, App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "attn-tui"
@@ -56,7 +67,11 @@ class AttnApp(LessonRunner, App[int]):
     def on_mount(self) -> None:
         from attn_tui.screens.workbench_screen import WorkbenchScreen
 
-        self.push_screen(WorkbenchScreen(self.initial_workspace, session_path=self.session_path))
+        bench = WorkbenchScreen(self.initial_workspace, session_path=self.session_path)
+        self.push_screen(bench)
+        if not gc.isenabled():  # the launcher paused the cycle collector for start-up
+            bench.call_after_refresh(resume_gc)
+            self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
         if self.initial_lab:
             self.open_lab(self.initial_lab)
         self._check_size()

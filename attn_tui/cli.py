@@ -6,6 +6,7 @@ textual is imported only on the path that runs the app, so `print` and `--help` 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 from attn_tui import __version__
@@ -154,6 +155,16 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _run_app(args: argparse.Namespace) -> int:
+    # start-up builds objects that live all session; the app resumes collection (and freezes
+    # them out of it) once its first frame is drawn: see attn_tui.app.resume_gc
+    gc.disable()
+    try:
+        return _start(args)
+    finally:
+        gc.enable()
+
+
+def _start(args: argparse.Namespace) -> int:
     workspace, lab = None, args.lab
     if args.session:  # before any terminal set-up, so a bad file is one line on stderr
         try:
