@@ -64,13 +64,16 @@ class AttnApp(LessonRunner, App[int]):
         self.session_path = session_path
         self.confirm_quit = confirm_quit
 
-    def on_mount(self) -> None:
+    def get_default_screen(self) -> Screen:
+        # the workbench is the bottom screen itself, built in the start-up batch: pushed from
+        # on_mount instead, its first frame was rendered, dropped and laid out again
         from attn_tui.screens.workbench_screen import WorkbenchScreen
 
-        bench = WorkbenchScreen(self.initial_workspace, session_path=self.session_path)
-        self.push_screen(bench)
+        return WorkbenchScreen(self.initial_workspace, session_path=self.session_path)
+
+    def on_mount(self) -> None:
         if not gc.isenabled():  # the launcher paused the cycle collector for start-up
-            bench.call_after_refresh(resume_gc)
+            self.screen.call_after_refresh(resume_gc)
             self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
         if self.initial_lab:
             self.open_lab(self.initial_lab)
@@ -117,7 +120,7 @@ class AttnApp(LessonRunner, App[int]):
         module, cls, _ = LABS[name]
         screen_cls = getattr(importlib.import_module(module), cls)
         bench = self.workbench()
-        while self.screen is not bench and len(self.screen_stack) > 2:
+        while self.screen is not bench and len(self.screen_stack) > 1:
             self.pop_screen()
         ws = bench.workspace if bench is not None else self.initial_workspace
         self.push_screen(screen_cls(backend=ws.backend, dtype=ws.dtype))
@@ -137,7 +140,7 @@ class AttnApp(LessonRunner, App[int]):
                 return
             if target == "workbench":
                 bench = self.workbench()
-                while self.screen is not bench and len(self.screen_stack) > 2:
+                while self.screen is not bench and len(self.screen_stack) > 1:
                     self.pop_screen()
             elif target.startswith("lab:"):
                 self.open_lab(target[4:])

@@ -204,7 +204,7 @@ class LessonRunner(App[int]):
     async def _lesson_host_for(self, screen: str) -> Screen:
         if screen == "workbench":
             host = self.workbench()
-            while self.screen is not host and len(self.screen_stack) > 2:
+            while self.screen is not host and len(self.screen_stack) > 1:
                 await self.pop_screen()
         else:
             from attn_tui.app import LABS

@@ -2,8 +2,8 @@
 
 Footer unmounts and mounts every key on each bindings update: three times at start-up, and
 again on every Tab between panes even when the same keys come back. Here a burst of updates
-becomes one check after the next refresh, and the keys are rebuilt only if what they would
-show (key, label, action, enabled, tooltip) is different.
+becomes one check, and the keys are rebuilt only if what they would show (key, label, action,
+enabled, tooltip) differs.
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ class KeyFooter(Footer):
             return
         if self.is_attached and screen is self.screen and not self._queued:
             self._queued = True
-            self.call_after_refresh(self._rebuild_if_changed)
+            # the first build as soon as possible, so the keys are there before a dialog opened
+            # by the first key press covers the screen; later ones after the refresh, as Footer
+            later = self.call_later if self._shown is None else self.call_after_refresh
+            later(self._rebuild_if_changed)
 
     def shown_keys(self) -> tuple:
         """What the footer would draw for the current bindings."""

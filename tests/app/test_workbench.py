@@ -295,4 +295,4 @@ async def test_typing_e_inside_a_number_is_not_the_export_key():
         await pilot.press("2", "e", "-", "1", "enter")
         await pilot.pause()
         assert bench(pilot.app).workspace.q[0][0] == 0.2
-        assert len(pilot.app.screen_stack) == 2  # no export dialog opened
+        assert len(pilot.app.screen_stack) == 1  # no export dialog opened

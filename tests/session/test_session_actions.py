@@ -35,9 +35,8 @@ class Bench(BenchBase):
 class SessionApp(AttnApp):
     CSS_PATH = str(Path(attn_tui.app.__file__).with_name("app.tcss"))  # beside AttnApp, not here
 
-    def on_mount(self, event) -> None:
-        event.prevent_default()
-        self.push_screen(Bench(self.initial_workspace))
+    def get_default_screen(self) -> Bench:
+        return Bench(self.initial_workspace)
 
     async def action_quit(self) -> None:
         quit_or_ask(self)
