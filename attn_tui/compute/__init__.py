@@ -1,7 +1,11 @@
 """attn-tui's numbers: written once against the Array API, run on numpy, torch or array-api-strict.
 
 Nothing here imports textual or rich; torch is imported only when the torch backend is asked for.
+The lecture, the parameter count and the scaling experiment load on first use: the workbench's
+first frame needs none of them.
 """
+
+import importlib
 
 from attn_tui.compute.attend import MASK_WORDS, MASKS, Steps, attend
 from attn_tui.compute.backend import (
@@ -12,15 +16,6 @@ from attn_tui.compute.backend import (
     to_numpy,
     torch_available,
 )
-from attn_tui.compute.nanogpt import LectureRun, lecture
-from attn_tui.compute.params import (
-    CHAPTER_LENGTHS,
-    CHAPTER_MODEL,
-    ParamCount,
-    count_params,
-    sequence_cost,
-)
-from attn_tui.compute.scaling import CHAPTER_DIMS, ScalingResult, ScalingRow, scaling_experiment
 from attn_tui.compute.softmax import entropy_bits, naive_softmax, softmax
 
 __all__ = [
@@ -30,3 +25,19 @@ __all__ = [
     "naive_softmax", "scaling_experiment", "sequence_cost", "softmax", "to_numpy",
     "torch_available",
 ]
+
+_LAZY = {
+    "LectureRun": "nanogpt", "lecture": "nanogpt",
+    "CHAPTER_LENGTHS": "params", "CHAPTER_MODEL": "params", "ParamCount": "params",
+    "count_params": "params", "sequence_cost": "params",
+    "CHAPTER_DIMS": "scaling", "ScalingResult": "scaling", "ScalingRow": "scaling",
+    "scaling_experiment": "scaling",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"attn_tui.compute.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
