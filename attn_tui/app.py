@@ -14,6 +14,7 @@ from textual.screen import Screen
 from attn_tui import state
 from attn_tui.compute import MASKS
 from attn_tui.lesson_runner import LessonRunner
+from attn_tui.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
 from attn_tui.state import Workspace
 
 # name -> (module, class, one line); a lab's module is imported only when it is opened
@@ -174,7 +175,7 @@ class AttnApp(LessonRunner, App[int]):
         for name, (_, _, line) in LABS.items():
             if lab_available(name):
                 yield SystemCommand(f"Lab: {name}", line, lambda n=name: self.open_lab(n))
-        for name in ("one", "select", "mask", "random"):
+        for name in EXAMPLE_NAMES:
             yield SystemCommand(f"Preset: {name}", "Load this example into the workbench (u undoes)",
                                 lambda n=name: bench.load_preset(n))
         for mask in MASKS:
@@ -199,6 +200,10 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
              confirm_quit: bool = True) -> AttnApp:
     from dataclasses import replace
 
+    if workspace is None and preset in LECTURE_EXAMPLES:
+        from attn_tui.lessons.workspaces import build
+
+        workspace = build(preset)
     ws = workspace or state.from_preset(preset, seed=seed)
     app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=lab, session_path=session_path,
                   confirm_quit=confirm_quit)

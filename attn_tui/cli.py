@@ -11,8 +11,9 @@ import sys
 
 from attn_tui import __version__
 from attn_tui.cli_export import add_export_parser, open_session, run_export
+from attn_tui.presets import EXAMPLE_NAMES
 
-PRESETS = ("one", "select", "mask", "random")
+PRESETS = EXAMPLE_NAMES
 BACKENDS = ("numpy", "torch")
 DTYPES = ("float64", "float32")
 LABS = ("scaling", "model", "precision", "heads")

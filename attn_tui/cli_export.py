@@ -11,13 +11,15 @@ import importlib.util
 import sys
 from typing import Any
 
+from attn_tui.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
+
 EXPORT_FORMATS = ("md", "csv", "tex", "npz", "py")
 BINARY = ("npz",)
-PRESETS = ("one", "select", "mask", "random")
+PRESETS = EXAMPLE_NAMES
 MASKS = ("none", "causal", "causal-after")
 SCRIPT_BACKENDS = ("numpy", "torch")
 USAGE = ("usage: attn-tui export --format {md,csv,tex,npz,py} "
-         "[--session FILE | --preset {one,select,mask,random}] "
+         f"[--session FILE | --preset {{{','.join(EXAMPLE_NAMES)}}}] "
          "[--mask {none,causal,causal-after}] [--backend {numpy,torch}] [-o FILE]")
 
 
@@ -72,6 +74,10 @@ def _workspace(args: argparse.Namespace) -> Any:
 
     if args.export_session:
         ws = load(args.export_session)[0]
+    elif args.export_preset in LECTURE_EXAMPLES:
+        from attn_tui.lessons.workspaces import build
+
+        ws = build(args.export_preset)
     else:
         ws = state.from_preset(args.export_preset or "one")
     return replace(ws, mask=args.export_mask) if args.export_mask else ws

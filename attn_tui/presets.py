@@ -48,3 +48,10 @@ PRESETS: dict[str, Preset] = {
     ),
 }
 PRESET_NAMES = ("one", "select", "mask", "random")
+# the nanoGPT lecture's tensors as Q, K, V: built by attn_tui.lessons.workspaces (torch's draws
+# when torch is installed), named here so sessions, the picker and --preset know them
+LECTURE_EXAMPLES = {
+    "lecture-bow": "lecture: the bag-of-words average as causal attention, 8 tokens",
+    "lecture-head": "lecture: one self-attention head on batch 0, 8 tokens, head size 16",
+}
+EXAMPLE_NAMES = (*PRESET_NAMES, *LECTURE_EXAMPLES)

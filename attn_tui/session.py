@@ -17,7 +17,7 @@ from typing import Any
 
 from attn_tui.compute.attend import MASKS
 from attn_tui.files import FileError, atomic_write, os_reason
-from attn_tui.presets import PRESET_NAMES
+from attn_tui.presets import EXAMPLE_NAMES
 from attn_tui.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
 
 FORMAT = "attn-tui-session"
@@ -187,7 +187,7 @@ def _workspace(w: dict) -> Workspace:
     _choice(dtype, ("float64", "float32", "float16", "bfloat16"), "dtype")
     if dtype not in DTYPES_BY_BACKEND[backend]:
         raise SessionError(f"the {dtype} dtype is not available on the {backend} backend")
-    _choice(preset, PRESET_NAMES, "preset")
+    _choice(preset, EXAMPLE_NAMES, "preset")
     if type(w["scale"]) is not bool:
         raise SessionError('"scale" is not true or false')
     seed, selected = w["seed"], w["selected"]

@@ -19,9 +19,9 @@ from functools import lru_cache
 import numpy as np
 
 from attn_tui import state
-from attn_tui.presets import PRESET_NAMES
+from attn_tui.presets import LECTURE_EXAMPLES, PRESET_NAMES
 
-LECTURE_WORKSPACES = ("lecture-bow", "lecture-head")
+LECTURE_WORKSPACES = tuple(LECTURE_EXAMPLES)
 WORKSPACE_NAMES = (*PRESET_NAMES, *LECTURE_WORKSPACES)
 LECTURE_SEED = 1337
 HEAD_SIZE = 16
@@ -48,7 +48,7 @@ def build(name: str) -> state.Workspace:
     m = state._m  # tuples of tuples of floats, as every workspace holds them
     return state.Workspace(
         q=m(q), k=m(k), v=m(v), query_tokens=tokens, key_tokens=tokens, mask="causal",
-        scale=True, backend=backend, dtype="float32", seed=LECTURE_SEED, preset="random",
+        scale=True, backend=backend, dtype="float32", seed=LECTURE_SEED, preset=name,
     )
 
 

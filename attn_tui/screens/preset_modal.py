@@ -8,11 +8,12 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from attn_tui.presets import PRESETS
+from attn_tui.presets import LECTURE_EXAMPLES, PRESETS
 from attn_tui.screens.modal import AttnModal
 
 CHOICES = [(name, p.title) for name, p in PRESETS.items()] + [
-    ("random", "seeded random: 6 tokens, width 4 (the seed is in the dimensions bar)")
+    ("random", "seeded random: 6 tokens, width 4 (the seed is in the dimensions bar)"),
+    *LECTURE_EXAMPLES.items(),
 ]
 
 
@@ -20,7 +21,7 @@ class PresetModal(AttnModal[str | None]):
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Cancel")]
     DEFAULT_CSS = """
     PresetModal { align: center middle; }
-    PresetModal > Vertical { width: 72; max-width: 100%; height: auto; border: round $border;
+    PresetModal > Vertical { width: 86; max-width: 100%; height: auto; border: round $border;
                              background: $surface; padding: 0 1; }
     PresetModal OptionList { height: auto; border: none; }
     """
@@ -28,7 +29,7 @@ class PresetModal(AttnModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("[b]Load an example[/b]  (Enter loads, Escape cancels; u undoes)")
-            yield OptionList(*[Option(f"{n:<7} {t}", id=n) for n, t in CHOICES])
+            yield OptionList(*[Option(f"{n:<12} {t}", id=n) for n, t in CHOICES])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

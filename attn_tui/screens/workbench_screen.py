@@ -15,6 +15,7 @@ from textual.widgets import Header, Static
 from attn_tui import state
 from attn_tui.compute import BackendUnavailable, Steps, attend
 from attn_tui.compute.backend import INSTALL_TORCH
+from attn_tui.presets import LECTURE_EXAMPLES
 from attn_tui.report.fmt import num, vec
 from attn_tui.screens.session_actions import SessionActions
 from attn_tui.state import Workspace
@@ -276,10 +277,28 @@ class WorkbenchScreen(SessionActions, Screen):
         self.app.push_screen(PresetModal(), chosen)
 
     def load_preset(self, name: str) -> None:
+        """Load an example, keeping the backend and precision in use (R reloads this one)."""
+        if name in LECTURE_EXAMPLES:
+            self.notify("Loading the lecture's tensors…", timeout=2)
+            self._load_lecture(name)
+            return
         ws = self.workspace
         new = state.from_preset(name, seed=ws.seed)
         self.apply(replace(new, backend=ws.backend, dtype=ws.dtype),
                    note=f"Preset '{name}' loaded (u undoes)")
+
+    @work(thread=True, exclusive=True, group="example")
+    def _load_lecture(self, name: str) -> None:
+        # torch's draws when torch is installed: importing it takes a moment, so not here
+        from attn_tui.lessons.workspaces import build
+
+        new = build(name)
+        self.app.call_from_thread(self._apply_example, name, new)
+
+    def _apply_example(self, name: str, new: Workspace) -> None:
+        ws = self.workspace
+        self.apply(replace(new, backend=ws.backend, dtype=ws.dtype),
+                   note=f"Example '{name}' loaded (u undoes)")
 
     def action_random_fill(self) -> None:
         ws = self.workspace
