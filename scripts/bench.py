@@ -97,9 +97,11 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
 
         log("figures 1 and 5: first screen and memory, in a pty")
         fs = first_screen(plan.screen_runs, log=log)
-        a, b = fs["attn-tui"], fs["bare"]
+        a, b, c = fs["attn-tui"], fs["bare"], fs["bare+numpy"]
         m["first_screen"] = (median(a["t"]), median(b["t"]))
         m["memory"] = (median(a["rss"]), median(b["rss"]))
+        m["numpy_floor"] = {"t": (median(c["t"]), median(b["t"])),
+                            "rss": (median(c["rss"]), median(b["rss"]))}
         notes.append(f"1, 5: medians of {plan.screen_runs} alternated launches each in a "
                      f"{COLS}×{ROWS} pty; memory is VmRSS 0.5 s after the first screen "
                      f"(peak VmHWM: attn-tui {mib(median(a['hwm']))}, "

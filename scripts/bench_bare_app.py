@@ -2,7 +2,8 @@
 
 Started exactly as attn-tui is (``python scripts/bench_bare_app.py`` in a pty), it is the floor
 any Textual app pays for the interpreter, Textual's import and its first frame. In-process, its
-one binding (x) updates the label: the cheapest possible key → repaint.
+one binding (x) updates the label: the cheapest possible key → repaint. With ``--numpy`` it
+imports numpy first: what any app pays whose first screen shows a computed number.
 """
 
 from __future__ import annotations
@@ -35,4 +36,8 @@ class BareApp(App[None]):
 
 
 if __name__ == "__main__":
+    import sys
+
+    if "--numpy" in sys.argv[1:]:  # the floor for an app whose first screen needs numpy
+        import numpy  # noqa: F401
     BareApp().run()

@@ -38,6 +38,7 @@ class Launch:
 ATTN = Launch("attn-tui", (sys.executable, "-m", "attn_tui"), b"0.3369")
 BARE = Launch("bare", (sys.executable, str(SCRIPTS / "bench_bare_app.py")),
               b"bare baseline ready")
+BARE_NUMPY = Launch("bare+numpy", (*BARE.argv, "--numpy"), BARE.needle)
 
 
 def _env() -> dict[str, str]:
@@ -126,10 +127,11 @@ class PtyApp:
 def first_screen(runs: int, settle: float = 0.5, log=print) -> dict[str, dict[str, list]]:
     """Alternate attn-tui and the bare app ``runs`` times each: seconds to first screen, and
     resident memory ``settle`` seconds after it."""
+    launches = (ATTN, BARE, BARE_NUMPY)
     out: dict[str, dict[str, list]] = {a.name: {"t": [], "rss": [], "hwm": []}
-                                       for a in (ATTN, BARE)}
+                                       for a in launches}
     for i in range(runs):
-        order = (ATTN, BARE) if i % 2 == 0 else (BARE, ATTN)
+        order = launches if i % 2 == 0 else launches[::-1]
         for launch in order:
             app = PtyApp(launch)
             try:
@@ -143,7 +145,8 @@ def first_screen(runs: int, settle: float = 0.5, log=print) -> dict[str, dict[st
             rec["rss"].append(rss)
             rec["hwm"].append(hwm)
         log(f"  first screen run {i + 1}/{runs}: attn-tui {out['attn-tui']['t'][-1] * 1e3:.0f} ms,"
-            f" bare {out['bare']['t'][-1] * 1e3:.0f} ms")
+            f" bare {out['bare']['t'][-1] * 1e3:.0f} ms,"
+            f" bare+numpy {out['bare+numpy']['t'][-1] * 1e3:.0f} ms")
     return out
 
 

@@ -13,11 +13,10 @@ from typing import Any
 
 from textual.app import App, SystemCommand
 
-from attn_tui import session
 from attn_tui.compute import BackendUnavailable
-from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
-from attn_tui.screens.file_modal import DEFAULT_SESSION, FileModal
 from attn_tui.state import Workspace
+
+# session (json), the file and quit dialogs load when first used, not with the workbench
 
 EXPORTS = {  # (format, script backend) -> (palette title, default file name)
     ("md", None): ("Markdown: step table and weights", "attn-export.md"),
@@ -31,6 +30,8 @@ EXPORTS = {  # (format, script backend) -> (palette title, default file name)
 
 def open_screen(app: App) -> str:
     """What a session records as the open screen: the lab on top, or the workbench."""
+    from attn_tui import session
+
     for screen in reversed(app.screen_stack):
         found = re.fullmatch(r"attn_tui\.screens\.(\w+)_lab_screen", type(screen).__module__)
         if found and f"lab:{found[1]}" in session.SCREENS:
@@ -48,11 +49,16 @@ class SessionActions:
 
     @property
     def dirty(self) -> bool:
+        from attn_tui import session
+
         saved = self.saved_workspace
         return saved is not None and session.is_dirty(self.workspace, saved)
 
     def action_save(self, ask: bool = False, then_quit: bool = False) -> None:
         """ctrl+s: to the session's file when there is one, else ask for a path."""
+        from attn_tui import session
+        from attn_tui.screens.file_modal import DEFAULT_SESSION, FileModal
+
         ws, screen = self.workspace, open_screen(self.app)
 
         def write(path: str) -> str | None:
@@ -81,6 +87,9 @@ class SessionActions:
 
     def action_open(self) -> None:
         """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone."""
+        from attn_tui import session
+        from attn_tui.screens.file_modal import DEFAULT_SESSION, FileModal
+
         opened: list[tuple[Workspace, str]] = []
 
         def read(path: str) -> str | None:
@@ -113,6 +122,7 @@ class SessionActions:
     def action_export(self, fmt: str = "", backend: str = "") -> None:
         """e: the format follows the file's extension; the palette picks one outright."""
         from attn_tui.report.export import export_file
+        from attn_tui.screens.file_modal import FileModal
 
         ws = self.workspace
         key = (fmt, (backend or "numpy") if fmt == "py" else None)
@@ -162,6 +172,8 @@ class SessionActions:
 
 def quit_or_ask(app: App, confirm: bool = True) -> None:
     """Quit, unless the workbench has unsaved edits: then ask Save / Quit anyway / Cancel."""
+    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+
     if isinstance(app.screen, ConfirmQuitModal):
         return  # q pressed again while asking
     bench = app.workbench()
