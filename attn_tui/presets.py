@@ -51,7 +51,7 @@ PRESET_NAMES = ("one", "select", "mask", "random")
 # the nanoGPT lecture's tensors as Q, K, V: built by attn_tui.lessons.workspaces (torch's draws
 # when torch is installed), named here so sessions, the picker and --preset know them
 LECTURE_EXAMPLES = {
-    "lecture-bow": "lecture: the bag-of-words average as causal attention, 8 tokens",
-    "lecture-head": "lecture: one self-attention head on batch 0, 8 tokens, head size 16",
+    "lecture-bow": "nanoGPT lecture: the bag-of-words average, 8 tokens",
+    "lecture-head": "nanoGPT lecture: one head on batch 0, 8 tokens",
 }
 EXAMPLE_NAMES = (*PRESET_NAMES, *LECTURE_EXAMPLES)

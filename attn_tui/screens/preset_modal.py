@@ -12,7 +12,7 @@ from attn_tui.presets import LECTURE_EXAMPLES, PRESETS
 from attn_tui.screens.modal import AttnModal
 
 CHOICES = [(name, p.title) for name, p in PRESETS.items()] + [
-    ("random", "seeded random: 6 tokens, width 4 (the seed is in the dimensions bar)"),
+    ("random", "seeded random: 6 tokens, width 4 (seed: dimensions bar)"),
     *LECTURE_EXAMPLES.items(),
 ]
 
@@ -21,7 +21,7 @@ class PresetModal(AttnModal[str | None]):
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Cancel")]
     DEFAULT_CSS = """
     PresetModal { align: center middle; }
-    PresetModal > Vertical { width: 86; max-width: 100%; height: auto; border: round $border;
+    PresetModal > Vertical { width: 80; max-width: 100%; height: auto; border: round $border;
                              background: $surface; padding: 0 1; }
     PresetModal OptionList { height: auto; border: none; }
     """

@@ -60,3 +60,14 @@ def test_invalid_input_message(snap_compare):
         await _settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_example_picker_fits_80_columns(snap_compare):
+    """p at 80×24: six examples, one line each (one, select, mask, random, lecture-bow,
+    lecture-head), none wrapped; the first highlighted."""
+
+    async def run_before(pilot) -> None:
+        await pilot.press("p")
+        await _settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
