@@ -3,7 +3,9 @@
 Footer unmounts and mounts every key on each bindings update: three times at start-up, and
 again on every Tab between panes even when the same keys come back. Here a burst of updates
 becomes one check, and the keys are rebuilt only if what they would show (key, label, action,
-enabled, tooltip) differs.
+enabled, tooltip) differs. It overrides Footer.bindings_changed and sets its _bindings_ready
+as Footer itself does in the pinned Textual 8.2.8; tests/app/test_key_footer.py and the
+snapshots notice if a Textual upgrade changes either.
 """
 
 from __future__ import annotations
