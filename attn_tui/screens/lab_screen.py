@@ -22,7 +22,7 @@ from textual.widgets import Header, Static
 
 from attn_tui.widgets.control_bar import ControlBar
 from attn_tui.widgets.control_field import Field
-from attn_tui.widgets.key_footer import KeyFooter
+from attn_tui.widgets.key_bar import KeyBar
 
 
 class LabScreen(Screen):
@@ -67,7 +67,7 @@ class LabScreen(Screen):
         yield Static(id="lab-message")
         with VerticalScroll(id="lab-body"):
             yield from self.compose_body()
-        yield KeyFooter(compact=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "attn-tui"

@@ -22,7 +22,7 @@ from attn_tui.state import Workspace
 from attn_tui.widgets.dims_bar import DimsBar
 from attn_tui.widgets.grid_view import GridView
 from attn_tui.widgets.heatmap import VIEW_TITLES, VIEWS, Heatmap
-from attn_tui.widgets.key_footer import KeyFooter
+from attn_tui.widgets.key_bar import KeyBar
 from attn_tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.widgets.status_line import StatusLine
 from attn_tui.widgets.step_table import StepTable
@@ -93,7 +93,7 @@ class WorkbenchScreen(SessionActions, Screen):
                     yield Heatmap(id="heatmap")
         yield DimsBar(id="dims")
         yield StatusLine(id="status")
-        yield KeyFooter(compact=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.title = "attn-tui"
