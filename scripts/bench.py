@@ -47,7 +47,7 @@ class Plan:
     idle_seconds: float  # figure 6
 
 
-FULL = Plan(screen_runs=9, print_runs=9, scaling_reps=15, edits=100, edit_blocks=4,
+FULL = Plan(screen_runs=15, print_runs=9, scaling_reps=15, edits=100, edit_blocks=4,
             idle_seconds=10.0)
 QUICK = Plan(screen_runs=3, print_runs=3, scaling_reps=3, edits=15, edit_blocks=1,
              idle_seconds=3.0)
