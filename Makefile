@@ -22,7 +22,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 # Byte-compile first: an editable install leaves that to the first import, which never writes
 # it where PYTHONDONTWRITEBYTECODE is set or the tree is read-only, and then every launch
-# compiles attn-tui's modules again (about 30 ms). A regular pip install compiles at install.
+# compiles attn-tui's modules again (about 30 ms). A regular pip install compiles at install;
+# scripts/bench.py compiles for itself.
 run: $(VENV)/.installed-run
 	$(BIN)/python -m compileall -q attn_tui
 	$(BIN)/attn-tui $(ARGS)
@@ -36,7 +37,6 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
-	$(BIN)/python -m compileall -q attn_tui
 	$(BIN)/python scripts/bench.py
 
 screenshots: $(VENV)/.installed-test

@@ -11,7 +11,7 @@ import importlib.util
 import sys
 from typing import Any
 
-from attn_tui.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
+from attn_tui.presets import EXAMPLE_NAMES
 
 EXPORT_FORMATS = ("md", "csv", "tex", "npz", "py")
 BINARY = ("npz",)
@@ -69,17 +69,14 @@ def open_session(path: str, lab: str | None = None) -> tuple[Any, str | None]:
 def _workspace(args: argparse.Namespace) -> Any:
     from dataclasses import replace
 
-    from attn_tui import state
     from attn_tui.session import load
 
     if args.export_session:
         ws = load(args.export_session)[0]
-    elif args.export_preset in LECTURE_EXAMPLES:
+    else:  # a preset or one of the lecture's examples
         from attn_tui.lessons.workspaces import build
 
-        ws = build(args.export_preset)
-    else:
-        ws = state.from_preset(args.export_preset or "one")
+        ws = build(args.export_preset or "one")
     return replace(ws, mask=args.export_mask) if args.export_mask else ws
 
 
