@@ -18,11 +18,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from attn_tui.widgets.control_bar import ControlBar
 from attn_tui.widgets.control_field import Field
 from attn_tui.widgets.key_bar import KeyBar
+from attn_tui.widgets.title_bar import TitleBar
 
 
 class LabScreen(Screen):
@@ -62,7 +63,7 @@ class LabScreen(Screen):
 
     # ---- layout
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="α")
+        yield TitleBar(icon="α")
         yield ControlBar(self.FIELDS, asdict(self.settings), id="controls")
         yield Static(id="lab-message")
         with VerticalScroll(id="lab-body"):

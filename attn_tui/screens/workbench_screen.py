@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from attn_tui import state
 from attn_tui.compute import BackendUnavailable, Steps, attend
@@ -26,6 +26,7 @@ from attn_tui.widgets.key_bar import KeyBar
 from attn_tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.widgets.status_line import StatusLine
 from attn_tui.widgets.step_table import StepTable
+from attn_tui.widgets.title_bar import TitleBar
 from attn_tui.widgets.titles import set_border_text
 
 HISTORY = 200
@@ -79,7 +80,7 @@ class WorkbenchScreen(SessionActions, Screen):
         self._redo: list[Workspace] = []
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False, icon="α")
+        yield TitleBar(icon="α")
         with Horizontal(id="main"):
             with VerticalScroll(id="inputs", can_focus=False):  # Tab goes to the tables
                 yield MatrixEditor("Q", "Q  queries", id="editor-q")

@@ -1,0 +1,52 @@
+"""The title bar: Header's line, drawn by one widget; its icon opens the command palette."""
+
+from __future__ import annotations
+
+import pytest
+from screen_text import screen_lines
+from textual.command import CommandPalette
+
+from attn_tui.app import make_app
+from attn_tui.widgets.title_bar import ICON_WIDTH, RIGHT_WIDTH, TitleBar
+
+
+@pytest.mark.parametrize("width", [40, 80, 120])
+async def test_the_title_sits_centred_between_icon_and_right_margin(width: int):
+    async with make_app().run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        top = screen_lines(pilot.app)[0]
+        title = "attn-tui — workbench"
+        assert len(top) == width and top.startswith(" α ")
+        room = width - ICON_WIDTH - RIGHT_WIDTH
+        assert top.index(title) == ICON_WIDTH + (room - len(title)) // 2
+
+
+async def test_a_title_too_long_is_cut_with_an_ellipsis():
+    async with make_app().run_test(size=(40, 24)) as pilot:
+        await pilot.pause()
+        pilot.app.screen.sub_title = "a sub-title far longer than the room there is"
+        await pilot.pause()
+        top = screen_lines(pilot.app)[0]
+        assert len(top) == 40 and "…" in top and top.rstrip().endswith("…")
+
+
+async def test_a_lab_shows_its_own_title():
+    async with make_app(lab="scaling").run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "attn-tui — lab: scaling" in screen_lines(pilot.app)[0]
+
+
+async def test_the_icon_opens_the_command_palette_and_has_a_tooltip():
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        bar = pilot.app.screen.query_one(TitleBar)
+        await pilot.hover(TitleBar, offset=(1, 0))
+        assert bar.tooltip == "Open the command palette"
+        await pilot.hover(TitleBar, offset=(60, 0))
+        assert bar.tooltip is None
+        await pilot.click(TitleBar, offset=(60, 0))  # the title itself does nothing
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, CommandPalette)
+        await pilot.click(TitleBar, offset=(1, 0))
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, CommandPalette)
