@@ -15,6 +15,7 @@ from attn_tui import state
 from attn_tui.compute import MASKS
 from attn_tui.lesson_runner import LessonRunner
 from attn_tui.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
+from attn_tui.screens import too_small
 from attn_tui.state import Workspace
 
 # name -> (module, class, one line); a lab's module is imported only when it is opened
@@ -64,6 +65,7 @@ class AttnApp(LessonRunner, App[int]):
         self.initial_lab = lab
         self.session_path = session_path
         self.confirm_quit = confirm_quit
+        self._small_screen: Screen | None = None  # the "too small" screen while it is up
 
     def get_default_screen(self) -> Screen:
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from
@@ -86,16 +88,19 @@ class AttnApp(LessonRunner, App[int]):
 
     def _check_size(self, size=None) -> None:
         """Below the smallest usable size, say so instead of drawing a squashed layout."""
-        from attn_tui.screens.too_small_screen import TooSmallScreen, too_small
-
         small = too_small(*(size or self.size))
-        showing = isinstance(self.screen, TooSmallScreen)
+        showing = self._small_screen is not None and self.screen is self._small_screen
         if small and not showing:
-            self.push_screen(TooSmallScreen())
+            # imported here: a terminal large enough never needs it
+            from attn_tui.screens.too_small_screen import TooSmallScreen
+
+            self._small_screen = TooSmallScreen()
+            self.push_screen(self._small_screen)
         elif small and showing:
             self.screen.show_size(size)
         elif showing:
             self.pop_screen()
+            self._small_screen = None
 
     def _bench_action(self, name: str) -> None:
         """Session keys work from a lab too; they act on the workbench's workspace."""

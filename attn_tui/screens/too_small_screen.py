@@ -6,13 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from attn_tui.screens import MIN_HEIGHT, MIN_WIDTH, too_small
 from attn_tui.screens.modal import AttnModal
 
-MIN_WIDTH, MIN_HEIGHT = 40, 12
-
-
-def too_small(width: int, height: int) -> bool:
-    return width < MIN_WIDTH or height < MIN_HEIGHT
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TooSmallScreen", "too_small"]
 
 
 class TooSmallScreen(AttnModal[None]):

@@ -41,7 +41,7 @@ class KeyBar(Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._items: tuple[tuple[Item, ...], Item | None] = ((), None)
+        self._items: tuple[tuple[Item, ...], Item | None] | None = None  # None: not read yet
         self._spans: list[tuple[int, int, Item]] = []  # x range of each key drawn
 
     def on_mount(self) -> None:
@@ -71,7 +71,11 @@ class KeyBar(Widget):
         return tuple(by_action.values()), palette
 
     def render(self) -> Text:
-        left, palette = self._items = self.items()
+        # the screen signals every change of its bindings (as Footer relies on), so the keys
+        # are read once per change, not once per repaint
+        if self._items is None:
+            self._items = self.items()
+        left, palette = self._items
         key_style = self.get_component_rich_style("keybar--key")
         text_style = self.get_component_rich_style("keybar--description")
         width = self.size.width

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Static
 
@@ -132,7 +133,16 @@ class MatrixEditor(Vertical, can_focus=False):
 
     def compose(self) -> ComposeResult:
         yield self.grid
-        yield Static("", classes="editor--message", markup=False)  # it quotes what was typed
+
+    def _message_line(self) -> Static:
+        """The error line under the grid, mounted the first time a value is refused: most
+        sessions never need it, and every widget adds to the first screen's time."""
+        try:
+            return self.query_one(".editor--message", Static)
+        except NoMatches:
+            line = Static("", classes="editor--message", markup=False)  # it quotes the input
+            self.mount(line)
+            return line
 
     def show(self, values, row_labels, d_labels) -> None:
         """Put new values on screen; keeps the cursor where it was if it still fits."""
@@ -163,7 +173,10 @@ class MatrixEditor(Vertical, can_focus=False):
 
     @property
     def message(self) -> str:
-        return str(self.query_one(".editor--message", Static).render())
+        try:
+            return str(self.query_one(".editor--message", Static).render())
+        except NoMatches:
+            return ""
 
     # ---- editing, in place: the grid keeps focus, so nothing is laid out again per key
     def on_key(self, event: events.Key) -> None:
@@ -250,7 +263,7 @@ class MatrixEditor(Vertical, can_focus=False):
         if not parsed.ok:
             row, col = self.editing
             shown = cell_text(self.grid.values[row][col])
-            self.query_one(".editor--message", Static).update(f"✗ {parsed.error}. Kept {shown}.")
+            self._message_line().update(f"✗ {parsed.error}. Kept {shown}.")
             self.add_class("-invalid")
             return False
         row, col = self.editing
