@@ -10,6 +10,7 @@ import gc
 import sys
 
 from attn_tui import __version__
+from attn_tui.blas_threads import one_blas_thread
 from attn_tui.cli_export import add_export_parser, open_session, run_export
 from attn_tui.presets import EXAMPLE_NAMES
 
@@ -112,6 +113,7 @@ def _fail(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_blas_thread()  # before anything imports numpy
     args = build_parser().parse_args(argv)
     if args.command == "print":
         return _print(args.section, args.print_backend, args.print_dtype)

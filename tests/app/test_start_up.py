@@ -1,10 +1,15 @@
-"""Start-up: the cycle collector the launcher paused is running again after the first frame."""
+"""Start-up: the cycle collector the launcher paused is running again after the first frame, and
+numpy is loaded with one BLAS thread."""
 
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 
 from attn_tui.app import make_app
+from attn_tui.blas_threads import VARIABLES, one_blas_thread
 
 
 async def test_collection_resumes_after_the_first_frame():
@@ -25,3 +30,20 @@ async def test_an_app_started_with_collection_on_leaves_it_alone():
     async with make_app().run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_one_blas_thread_fills_in_only_what_the_user_left_unset():
+    env = {"MKL_NUM_THREADS": "4"}
+    one_blas_thread(env)
+    assert env == {"OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "4"}
+
+
+def test_the_command_line_loads_numpy_with_one_blas_thread():
+    """No OpenBLAS worker thread: the process has just its main thread after numpy loads."""
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES}
+    code = ("import os, sys; from attn_tui.cli import main; main(['print', 'one']); "
+            "assert 'numpy' in sys.modules; "
+            "print(os.environ['OPENBLAS_NUM_THREADS'], len(os.listdir('/proc/self/task')))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out[-2:] == ["1", "1"]
