@@ -18,6 +18,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 
+# added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
+# for contrast) and a row of totals
+TEXT_STYLES = {"highlight": Style(bold=True, underline=True), "total": Style(bold=True)}
+
+
 class GridView(ScrollView, can_focus=True):
     BINDINGS = [
         Binding("up,k", "move(-1, 0)", "Up", show=False),
@@ -29,18 +34,16 @@ class GridView(ScrollView, can_focus=True):
         Binding("pageup", "page(-1)", "Page up", show=False),
         Binding("pagedown", "page(1)", "Page down", show=False),
     ]
-    COMPONENT_CLASSES = {
-        "grid--header", "grid--label", "grid--cursor", "grid--highlight", "grid--muted",
-        "grid--total",
-    }
+    # Only the parts coloured by the theme are component classes: Textual styles every
+    # component class again on each style update of each grid (a dozen times per grid before
+    # the first frame), and three more of them cost about 5 ms of the first screen. The
+    # others are plain text styles, the same in every theme (TEXT_STYLES).
+    COMPONENT_CLASSES = {"grid--header", "grid--label", "grid--muted"}
     DEFAULT_CSS = """
     GridView { height: auto; max-height: 100%; scrollbar-size: 1 1; }
     GridView > .grid--header { text-style: bold; color: $text-muted; }
     GridView > .grid--label { color: $text-accent; }
-    GridView > .grid--cursor { text-style: reverse; }
-    GridView > .grid--highlight { text-style: bold underline; }
     GridView > .grid--muted { color: $text-disabled; }
-    GridView > .grid--total { text-style: bold; }
     """
 
     class CursorMoved(Message):
@@ -77,8 +80,10 @@ class GridView(ScrollView, can_focus=True):
     def style_of(self, name: str) -> Style:
         """"base" (the widget's own) or a component class without its "grid--" prefix."""
         if self._styles is None:
-            self._styles = {"base": self.rich_style}
-            for part in ("header", "label", "cursor", "highlight", "muted", "total"):
+            base = self.rich_style
+            # the cursor is the grid's own colours reversed, whatever the cell's colours
+            self._styles = {"base": base, "cursor": base + Style(reverse=True), **TEXT_STYLES}
+            for part in ("header", "label", "muted"):
                 self._styles[part] = self.get_component_rich_style(f"grid--{part}")
         return self._styles[name]
 

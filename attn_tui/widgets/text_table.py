@@ -45,12 +45,12 @@ class TextTable(GridView):
     def cell_style(self, row: int, col: int) -> Style | None:
         kind = self.row_styles.get(row)
         if kind in ("total", "muted"):
-            return self.get_component_rich_style(f"grid--{kind}")
+            return self.style_of(kind)
         return None
 
     def row_label_style(self, row: int) -> Style:
         if self.row_styles.get(row) == "total":
-            return self.get_component_rich_style("grid--total")
+            return self.style_of("total")
         return super().row_label_style(row)
 
     def column(self, col: int) -> list[str]:
