@@ -17,7 +17,6 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-
 # added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
 # for contrast) and a row of totals
 TEXT_STYLES = {"highlight": Style(bold=True, underline=True), "total": Style(bold=True)}
