@@ -163,21 +163,27 @@ class GridView(ScrollView, can_focus=True):
         last = min(self.n_cols, (scroll_x + room) // cw + 1)
         base = self.style_of("base")
         segs: list[Segment] = []
-        head, cursor, mark = self.style_of("header"), self.style_of("cursor"), self.style_of(
-            "highlight")
-        for col in range(first, last):
-            if row < 0:
-                segs.append(Segment(self.col_labels[col][: cw - 1].rjust(cw), base + head))
-                continue
-            style = base + (self.cell_style(row, col) or Style())
-            text = self.cell_text(row, col)
-            if (row, col) in self.highlights:
-                style += mark
-                text = "›" + text if len(text) < cw else text
-            if self.show_cursor and self.has_focus and (row, col) == (self.cursor_row,
-                                                                      self.cursor_col):
-                style += cursor
-            segs.append(Segment(text[-cw:].rjust(cw), style))
+        if row < 0:
+            head = base + self.style_of("header")
+            for col in range(first, last):
+                segs.append(Segment(self.col_labels[col][: cw - 1].rjust(cw), head))
+        else:
+            cursor, mark = self.style_of("cursor"), self.style_of("highlight")
+            # looked up once per line, not per cell: this loop runs for every visible cell
+            cursor_col = self.cursor_col if (self.show_cursor and self.has_focus
+                                             and row == self.cursor_row) else -1
+            marked = {c for r, c in self.highlights if r == row}
+            cell_style, cell_text = self.cell_style, self.cell_text
+            for col in range(first, last):
+                extra = cell_style(row, col)
+                style = base + extra if extra is not None else base
+                text = cell_text(row, col)
+                if col in marked:
+                    style += mark
+                    text = "›" + text if len(text) < cw else text
+                if col == cursor_col:
+                    style += cursor
+                segs.append(Segment(text[-cw:].rjust(cw), style))
         strip = Strip(segs).crop(scroll_x - first * cw, scroll_x - first * cw + room)
         return list(strip.extend_cell_length(room, base))
 

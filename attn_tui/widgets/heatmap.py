@@ -32,6 +32,7 @@ class Heatmap(GridView):
         self._extra = 0
         self._hot = Color.parse("#1f6feb")
         self._cold = Color.parse("#000000")
+        self._shades: dict[Color, Style] = {}  # a shade's style, made once per colour
 
     def on_mount(self) -> None:
         self._theme_changed()
@@ -41,6 +42,7 @@ class Heatmap(GridView):
         theme = self.app.current_theme
         self._hot = Color.parse(theme.primary)
         self._cold = Color.parse(theme.background or ("#ffffff" if not theme.dark else "#000000"))
+        self._shades.clear()
         self.invalidate()
 
     def show(self, steps: Steps, query_labels, key_labels, view: str | None = None) -> None:
@@ -122,4 +124,8 @@ class Heatmap(GridView):
             span = self._hi - self._lo
             t = (x - self._lo) / span if span > 0 else 0.5
         bg = self._cold.blend(self._hot, max(0.0, min(1.0, t)))
-        return Style(bgcolor=bg.rich_color, color=bg.get_contrast_text(0.9).rich_color)
+        style = self._shades.get(bg)
+        if style is None:  # at most 256 shades between the two colours: each made once
+            style = Style(bgcolor=bg.rich_color, color=bg.get_contrast_text(0.9).rich_color)
+            self._shades[bg] = style
+        return style
