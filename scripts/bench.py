@@ -52,10 +52,20 @@ class Plan:
     idle_seconds: float  # figure 6
 
 
-FULL = Plan(screen_runs=15, print_runs=9, scaling_reps=15, edits=100, edit_blocks=4,
+FULL = Plan(screen_runs=21, print_runs=9, scaling_reps=15, edits=100, edit_blocks=4,
             idle_seconds=10.0)
 QUICK = Plan(screen_runs=3, print_runs=3, scaling_reps=3, edits=15, edit_blocks=1,
              idle_seconds=3.0)
+
+
+def _quartiles(xs: list[float]) -> tuple[float, float]:
+    """First and third quartiles (the middle half of ``xs`` lies between them)."""
+    import statistics
+
+    if len(xs) < 2:
+        return (xs[0], xs[0]) if xs else (float("nan"), float("nan"))
+    q = statistics.quantiles(xs, n=4)
+    return q[0], q[2]
 
 
 def log(message: str) -> None:
@@ -108,10 +118,13 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
         m["memory"] = (median(a["rss"]), median(b["rss"]))
         m["numpy_floor"] = {"t": (median(c["t"]), median(b["t"])),
                             "rss": (median(c["rss"]), median(b["rss"]))}
+        q1, q3 = _quartiles([x / y for x, y in zip(a["t"], b["t"], strict=True)])
         notes.append(f"1, 5: medians of {plan.screen_runs} alternated launches each in a "
                      f"{COLS}×{ROWS} pty; memory is VmRSS 0.5 s after the first screen "
                      f"(peak VmHWM: attn-tui {mib(median(a['hwm']))}, "
-                     f"bare {mib(median(b['hwm']))})")
+                     f"bare {mib(median(b['hwm']))}); launch by launch, attn-tui over the "
+                     f"bare app launched beside it has quartiles {q1:.2f}× and {q3:.2f}×, "
+                     "which is how far the launch ratio can move between runs")
     if "idle" in only:
         from bench_pty import idle_cpu
 

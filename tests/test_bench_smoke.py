@@ -87,3 +87,9 @@ def test_bench_parses_its_flags(bench):
     main, _, _ = bench
     with pytest.raises(SystemExit):
         main.main(["--only", "nonsense"])
+
+
+def test_quartiles_of_the_launch_ratios(bench):
+    quartiles = bench[0]._quartiles
+    assert quartiles([1.0, 2.0, 3.0, 4.0, 5.0]) == (1.5, 4.5)
+    assert quartiles([1.3]) == (1.3, 1.3)
