@@ -65,7 +65,6 @@ class AttnApp(LessonRunner, App[int]):
         self.initial_lab = lab
         self.session_path = session_path
         self.confirm_quit = confirm_quit
-        self._small_screen: Screen | None = None  # the "too small" screen while it is up
 
     def get_default_screen(self) -> Screen:
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from
@@ -89,18 +88,16 @@ class AttnApp(LessonRunner, App[int]):
     def _check_size(self, size=None) -> None:
         """Below the smallest usable size, say so instead of drawing a squashed layout."""
         small = too_small(*(size or self.size))
-        showing = self._small_screen is not None and self.screen is self._small_screen
+        showing = getattr(self.screen, "says_too_small", False)  # no import to ask
         if small and not showing:
             # imported here: a terminal large enough never needs it
             from attn_tui.screens.too_small_screen import TooSmallScreen
 
-            self._small_screen = TooSmallScreen()
-            self.push_screen(self._small_screen)
+            self.push_screen(TooSmallScreen())
         elif small and showing:
             self.screen.show_size(size)
         elif showing:
             self.pop_screen()
-            self._small_screen = None
 
     def _bench_action(self, name: str) -> None:
         """Session keys work from a lab too; they act on the workbench's workspace."""

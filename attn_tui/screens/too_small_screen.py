@@ -16,6 +16,7 @@ class TooSmallScreen(AttnModal[None]):
     """Covers everything; goes away by itself once the window is large enough again."""
 
     BINDINGS = [Binding("q,ctrl+q", "app.quit", "Quit")]
+    says_too_small = True  # what the app asks, without importing this module
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; background: $background; }
     TooSmallScreen > Static { width: 100%; height: auto; text-align: center; }
@@ -29,6 +30,12 @@ class TooSmallScreen(AttnModal[None]):
 
     def on_mount(self) -> None:
         self.show_size()
+
+    def on_screen_resume(self) -> None:
+        # a dialog opened over this one may close after the window grew: nothing would
+        # resize again to take this screen away, so it goes by itself
+        if not too_small(*self.app.size):
+            self.dismiss()
 
     def show_size(self, size=None) -> None:
         w, h = size or self.app.size

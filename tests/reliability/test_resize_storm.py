@@ -40,3 +40,25 @@ async def test_resize_storm(kwargs, keys):
         await pilot.pause()
         assert app.screen is top
         assert app._exception is None
+
+
+async def test_the_too_small_screen_goes_when_a_dialog_over_it_closes_at_full_size():
+    """q on the too-small screen with unsaved work opens the quit dialog on top of it; if the
+    window grows while that dialog is up, closing the dialog must not leave "Too small"."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("2", "enter")  # an edit: q now asks first
+        await pilot.pause()
+        bench = app.screen
+        await pilot.resize_terminal(30, 10)
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.resize_terminal(32, 10)  # still too small, under the dialog
+        await pilot.pause()
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.press("escape")  # keep working
+        await pilot.pause()
+        assert app.screen is bench and len(app.screen_stack) == 1
+        assert not any(isinstance(s, TooSmallScreen) for s in app.screen_stack)
