@@ -61,8 +61,19 @@ class ControlBar(Widget, can_focus=True):
         self.fields = fields
         self.values = dict(values)
         self.field = 0
-        self.editing: str | None = None  # the text being typed, when an edit is open
+        self._editing: str | None = None  # the text being typed, when an edit is open
         self._replace = False  # Enter opened the old value: the first key typed replaces it
+
+    @property
+    def editing(self) -> str | None:
+        return self._editing
+
+    @editing.setter
+    def editing(self, text: str | None) -> None:
+        opened = (self._editing is None) != (text is None)
+        self._editing = text
+        if opened:  # a lesson's keys stand aside while a number is typed: the key bar follows
+            self.refresh_bindings()
 
     def field_named(self, key: str) -> Field:
         return next(f for f in self.fields if f.key == key)

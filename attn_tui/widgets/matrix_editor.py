@@ -239,6 +239,7 @@ class MatrixEditor(Vertical, can_focus=False):
         if not g.n_rows:
             return
         self.editing = (g.cursor_row, g.cursor_col)
+        self.refresh_bindings()  # a lesson's keys stand aside while a cell is typed into
         if first is None:
             self.buffer = EditBuffer.opened_with(repr(g.values[g.cursor_row][g.cursor_col]), True)
         else:
@@ -287,6 +288,7 @@ class MatrixEditor(Vertical, can_focus=False):
 
     def _finish(self) -> None:
         self.editing = None
+        self.refresh_bindings()
         self.buffer = EditBuffer()
         self.remove_class("-invalid")
 

@@ -57,3 +57,21 @@ async def test_clicking_a_key_presses_it():
         await pilot.pause()
         assert pilot.app.screen.workspace.mask == "causal"
         assert bar._item_at(x).description == "Mask"
+
+
+async def test_the_bar_follows_a_lesson_key_that_stands_aside_while_a_cell_is_typed():
+    """In a lesson p means "previous step" and hides Presets; while a cell is being typed
+    into, lesson keys stand aside (p is a character) and the bar shows the screen's keys."""
+    app = make_app(lesson="mask")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+        assert "Presets" not in _descriptions(bar)
+        await pilot.press("1")  # opens the Q cell under the cursor
+        await pilot.pause()
+        assert app.screen.query_one("#editor-q").editing is not None
+        assert "Presets" in _descriptions(bar) and "Presets" in screen_lines(app)[-1]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Presets" not in screen_lines(app)[-1]
