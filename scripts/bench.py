@@ -123,8 +123,8 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
                      f"{COLS}×{ROWS} pty; memory is VmRSS 0.5 s after the first screen "
                      f"(peak VmHWM: attn-tui {mib(median(a['hwm']))}, "
                      f"bare {mib(median(b['hwm']))}); launch by launch, attn-tui over the "
-                     f"bare app launched beside it has quartiles {q1:.2f}× and {q3:.2f}×, "
-                     "which is how far the launch ratio can move between runs")
+                     f"bare app launched beside it has quartiles {q1:.2f}× and {q3:.2f}×: "
+                     "single launches spread that widely within one run")
     if "idle" in only:
         from bench_pty import idle_cpu
 

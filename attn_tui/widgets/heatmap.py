@@ -125,7 +125,7 @@ class Heatmap(GridView):
             t = (x - self._lo) / span if span > 0 else 0.5
         bg = self._cold.blend(self._hot, max(0.0, min(1.0, t)))
         style = self._shades.get(bg)
-        if style is None:  # at most 256 shades between the two colours: each made once
+        if style is None:  # a few hundred shades at most between two colours: each made once
             style = Style(bgcolor=bg.rich_color, color=bg.get_contrast_text(0.9).rich_color)
             self._shades[bg] = style
         return style

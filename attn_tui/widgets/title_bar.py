@@ -30,8 +30,9 @@ class TitleBar(Widget):
         self._hover = False
 
     def on_mount(self) -> None:
-        for attr in ("title", "sub_title"):
-            self.watch(self.screen, attr, self._title_changed, init=False)
+        for node in (self.screen, self.app):  # a screen's title, or else the app's
+            for attr in ("title", "sub_title"):
+                self.watch(node, attr, self._title_changed, init=False)
 
     def _title_changed(self) -> None:
         self.refresh()
@@ -44,7 +45,8 @@ class TitleBar(Widget):
 
     def render(self) -> Content:
         width = self.size.width
-        icon = Content(f" {self.icon}".ljust(ICON_WIDTH)[:width])
+        icon = Content(f" {self.icon}")
+        icon = icon.pad_right(max(0, ICON_WIDTH - icon.cell_length)).truncate(width)
         if self._hover:
             hover = self.get_component_rich_style("titlebar--icon-hover")
             icon = icon.stylize(Style.from_rich_style(hover))
