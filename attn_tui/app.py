@@ -8,6 +8,7 @@ import importlib.util
 from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -65,6 +66,7 @@ class AttnApp(LessonRunner, App[int]):
         self.initial_lab = lab
         self.session_path = session_path
         self.confirm_quit = confirm_quit
+        self.closing = False  # exit() has been called
 
     def get_default_screen(self) -> Screen:
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from
@@ -72,6 +74,17 @@ class AttnApp(LessonRunner, App[int]):
         from attn_tui.screens.workbench_screen import WorkbenchScreen
 
         return WorkbenchScreen(self.initial_workspace, session_path=self.session_path)
+
+    def exit(self, *args, **kwargs) -> None:
+        self.closing = True
+        super().exit(*args, **kwargs)
+
+    def push_screen(self, screen, callback=None, wait_for_dismiss=False, *, mode=None):
+        if self.closing and not wait_for_dismiss:
+            # keys typed just after q (one read over SSH often holds both) are still handled
+            # while the app closes: a dialog opened now would mount half-way through closing
+            return AwaitComplete.nothing()
+        return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
 
     def on_mount(self) -> None:
         if not gc.isenabled():  # the launcher paused the cycle collector for start-up

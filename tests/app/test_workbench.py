@@ -277,6 +277,23 @@ async def test_quit_key():
     assert pilot.app.return_code in (0, None)
 
 
+@pytest.mark.parametrize("after", ["e", "ctrl+o", "p", "g", "question_mark"])
+async def test_a_key_that_arrives_with_q_opens_nothing_while_the_app_closes(after: str):
+    """Over SSH one read often holds q and the next key: both are handled before the app has
+    closed, and a dialog mounted then used to crash the exit (e: NoMatches in FileModal)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for key in ("q", after):  # posted together, as a driver posts one read's keys
+            event = events.Key(key, key if len(key) == 1 else None)
+            event.set_sender(app)
+            app.post_message(event)
+        await pilot.pause()
+        await pilot.pause()
+    assert app._exception is None
+    assert app.return_code == 0
+
+
 async def test_tab_away_keeps_a_valid_value_and_an_invalid_one_stays_typed():
     async with make_app().run_test(size=(80, 24)) as pilot:
         editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
