@@ -15,6 +15,7 @@ import contextlib
 import importlib
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
@@ -169,7 +170,10 @@ class LessonRunner(App[int]):
     def _lesson_go(self, k: int) -> None:
         self.lesson_index, self.lesson_chosen, self.lesson_done = k, None, False
         self._lesson_busy = True
-        self.run_worker(self._lesson_enter(self._lesson_step()), exclusive=True, group="lesson")
+        # a callable, not a coroutine: a step the app never gets to start (n typed just before
+        # q) then leaves no "coroutine was never awaited" warning on the terminal at exit
+        self.run_worker(partial(self._lesson_enter, self._lesson_step()), exclusive=True,
+                        group="lesson")
 
     async def _lesson_enter(self, step: Step) -> None:
         from attn_tui.lessons.facts import lecture_facts

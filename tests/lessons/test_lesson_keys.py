@@ -133,3 +133,28 @@ def test_first_frame_imports_no_lesson_lab_or_torch_module():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+async def test_n_typed_with_q_leaves_no_warning_behind():
+    """n is a priority key and q is not, so in one burst n's step starts before q's exit: that
+    step's worker never runs. It used to leave "coroutine … was never awaited" on the terminal."""
+    import gc
+    import warnings
+
+    from textual import events
+
+    app = make_app(lesson="mask", confirm_quit=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            for key in ("q", "n", "n"):
+                event = events.Key(key, key)
+                event.set_sender(app)
+                app.post_message(event)
+            await pilot.pause()
+            await pilot.pause()
+        gc.collect()
+    assert app.return_code == 0
+    assert not [w for w in caught if "never awaited" in str(w.message)]
