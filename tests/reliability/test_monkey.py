@@ -25,7 +25,9 @@ PRINTABLE = list("0123456789.-+/e abcdfghijklmnoprstuvwxyzABDRUX[]<>{}*=?½−")
 NEVER = {"q", "ctrl+q", "ctrl+c"}
 
 
-def keys_to_press(rng: random.Random, n: int) -> list[str]:
+def key_pool() -> list[str]:
+    """Every key the storm draws from, as key names: the named keys, printable characters and
+    every one-character key the keyboard reference lists, quitting left out."""
     bound = set()
     for _, entries in sections():
         for keys, _ in entries:
@@ -35,7 +37,12 @@ def keys_to_press(rng: random.Random, n: int) -> list[str]:
                  "<": "less_than_sign", ">": "greater_than_sign", " ": "space", "+": "plus",
                  "-": "minus", "=": "equals_sign", "*": "asterisk", "/": "slash",
                  "{": "left_curly_bracket", "}": "right_curly_bracket", ".": "full_stop"}
-    return [names_for.get(k, k) for k in (rng.choice(pool) for _ in range(n))]
+    return [names_for.get(k, k) for k in pool]
+
+
+def keys_to_press(rng: random.Random, n: int) -> list[str]:
+    pool = key_pool()
+    return [rng.choice(pool) for _ in range(n)]
 
 
 CHARACTERS = {"enter": "\r", "tab": "\t", "shift+tab": None, "space": " ", "escape": "\x1b",
@@ -132,3 +139,18 @@ async def test_two_quick_escapes_in_a_lab_leave_the_workbench_standing():
         app.post_message(key_event("escape"))
         await pilot.pause()
         assert app.screen is app.workbench()
+
+
+async def test_every_bound_key_typed_with_q_leaves_a_clean_exit():
+    """q and the next key in one read: the app is closing when the second key is handled, and
+    whatever that key would open must not break the exit (e once crashed it)."""
+    for key in key_pool():
+        app = make_app(confirm_quit=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for k in ("q", key):
+                app.post_message(key_event(k))
+            await pilot.pause()
+            await pilot.pause()
+        assert app._exception is None, key
+        assert app.return_code == 0, key
