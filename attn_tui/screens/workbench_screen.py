@@ -208,14 +208,19 @@ class WorkbenchScreen(SessionActions, Screen):
     @on(DimsBar.Changed)
     def _dims(self, event: DimsBar.Changed) -> None:
         ws = self.workspace
-        if event.field == "seed":
+        if event.key == "seed":
             self.apply(replace(ws, seed=event.value))
-        elif event.field == "T":
+        elif event.key == "T":
             self.apply(state.resize(ws, t=event.value))
-        elif event.field == "d_k":
+        elif event.key == "d_k":
             self.apply(state.resize(ws, d_k=event.value))
         else:
             self.apply(state.resize(ws, d_v=event.value))
+
+    @on(DimsBar.Rejected)
+    def _dims_refused(self, event: DimsBar.Rejected) -> None:
+        self.notify(event.reason, title="Not changed", severity="warning", timeout=4,
+                    markup=False)
 
     # ---- actions (the keys, the command palette and lessons all come here)
     def action_cycle_mask(self) -> None:

@@ -238,6 +238,30 @@ async def test_dims_bar_changes_t_and_dk_live():
         assert bench(pilot.app).workspace.d_k == 6
 
 
+async def test_dims_bar_takes_a_typed_value_and_refuses_one_out_of_range():
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await pilot.pause()
+        await pilot.press("D", "6", "4")
+        await pilot.pause()
+        assert "‹64▏›" in screen_text(app)  # the typed text, in place
+        assert bench(app).workspace.t_k == 6  # nothing changes before Enter
+        await pilot.press("enter")
+        await pilot.pause()
+        assert bench(app).workspace.t_k == bench(app).workspace.t_q == 64
+        await pilot.press("9", "9", "9", "enter")
+        await pilot.pause()
+        assert bench(app).workspace.t_k == 64
+        notes = [n.message for n in app._notifications]
+        assert "T must be between 1 and 256; 999 is outside" in notes
+        await pilot.press("right", "3", "escape")  # d_k: typed, then abandoned
+        await pilot.pause()
+        assert bench(app).workspace.d_k == 4
+        await pilot.press("enter", "8", "enter")  # Enter opens the old value; 8 replaces it
+        await pilot.pause()
+        assert bench(app).workspace.d_k == 8
+
+
 async def test_random_fill_is_seeded_and_reset_restores_the_preset():
     async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
         first = bench(pilot.app).workspace
