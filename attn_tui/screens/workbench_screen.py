@@ -334,5 +334,11 @@ class WorkbenchScreen(SessionActions, Screen):
     def action_width(self, step: int) -> None:
         self.apply(state.resize(self.workspace, d_k=self.workspace.d_k + step))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "focus_dims":
+            # a lesson hides the bar: focused anyway, it would take keys and digits unseen
+            return self.query_one(DimsBar).display
+        return super().check_action(action, parameters)
+
     def action_focus_dims(self) -> None:
         self.query_one(DimsBar).focus()

@@ -158,3 +158,22 @@ async def test_n_typed_with_q_leaves_no_warning_behind():
         gc.collect()
     assert app.return_code == 0
     assert not [w for w in caught if "never awaited" in str(w.message)]
+
+
+async def test_d_does_not_focus_the_dimensions_bar_a_lesson_hides():
+    """The bar is hidden under the lesson panel; focused anyway, digits typed there would
+    change T where nobody can see it."""
+    app = make_app(lesson="mask", confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        bench = app.workbench()
+        t = bench.workspace.t_k
+        await pilot.press("D")
+        await pilot.pause()
+        assert app.focused.id == "grid-q"
+        await pilot.press("escape")  # leave the lesson: the bar is back, and D reaches it
+        await pilot.pause()
+        await pilot.press("D", "9", "enter")
+        await pilot.pause()
+        assert app.focused.id == "dims" and bench.workspace.t_k == 9 != t
