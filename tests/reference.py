@@ -5,8 +5,10 @@ the nanoGPT lecture script prints. Tests compare these parsed numbers with what
 ``attn_tui.compute`` calculates, each at the number of decimals it was printed with.
 
 The folder is looked for beside the clone (``<repo>/../shared/seeds/reference``), then in
-``$ATTN_TUI_SEEDS`` (the seeds folder or its ``reference`` folder). When neither has it,
-:class:`ReferenceNotFound` says where it looked; the fixtures turn that into a test failure.
+``$ATTN_TUI_SEEDS`` (the seeds folder or its ``reference`` folder), then beside the checkout
+this clone was made from, when its ``origin`` is a local folder (a clone in a scratch
+directory, as a clean CI run makes). When none has it, :class:`ReferenceNotFound` says where
+it looked; the fixtures turn that into a test failure.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from __future__ import annotations
 import ast
 import os
 import re
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-SIBLING = Path(__file__).resolve().parents[2] / "shared/seeds/reference"
+REPO = Path(__file__).resolve().parents[1]
+SIBLING = REPO.parent / "shared/seeds/reference"
 ENV_VAR = "ATTN_TUI_SEEDS"
 FILES = ("attention.txt", "self_attention.txt")
 
@@ -36,12 +40,33 @@ class ReferenceFormatError(ValueError):
 # ---------------------------------------------------------------- finding the folder
 
 
-def reference_dir(sibling: Path = SIBLING, environ: Mapping[str, str] = os.environ) -> Path:
-    """The folder holding both reference files; raises :class:`ReferenceNotFound` if none does."""
+def origin_sibling(repo: Path = REPO) -> Path | None:
+    """``shared/seeds/reference`` beside the local checkout ``repo`` was cloned from, if any."""
+    try:
+        url = subprocess.run(["git", "-C", str(repo), "config", "--get", "remote.origin.url"],
+                             capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if not url or "://" in url.replace("file://", "") or ":" in url.split("/")[0]:
+        return None  # no origin, or a remote one (https://, user@host:path)
+    origin = Path(url.removeprefix("file://"))
+    if not origin.is_absolute():
+        origin = repo / origin
+    return origin.resolve().parent / "shared/seeds/reference"
+
+
+def reference_dir(sibling: Path = SIBLING, environ: Mapping[str, str] = os.environ,
+                  origin: Path | None | bool = True) -> Path:
+    """The folder holding both reference files; raises :class:`ReferenceNotFound` if none does.
+    ``origin``: True looks beside the checkout this clone came from; a path is used as is."""
     candidates = [sibling]
     seeds = environ.get(ENV_VAR)
     if seeds:
         candidates += [Path(seeds) / "reference", Path(seeds)]
+    if origin is True:
+        origin = origin_sibling()
+    if origin:
+        candidates.append(origin)
     for folder in candidates:
         if all((folder / name).is_file() for name in FILES):
             return folder

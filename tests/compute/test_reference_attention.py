@@ -7,6 +7,7 @@ at the number of decimals it was printed with (half a unit in the last place).
 from __future__ import annotations
 
 import math
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from reference import (
     PrintedArray,
     ReferenceNotFound,
     assert_printed,
+    origin_sibling,
     reference_dir,
 )
 
@@ -45,7 +47,8 @@ def _floats(xs: list[Printed]) -> list[float]:
 
 def test_missing_reference_folder_is_an_error_naming_where_it_looked(tmp_path: Path) -> None:
     with pytest.raises(ReferenceNotFound) as info:
-        reference_dir(sibling=tmp_path / "nowhere", environ={ENV_VAR: str(tmp_path / "seeds")})
+        reference_dir(sibling=tmp_path / "nowhere", environ={ENV_VAR: str(tmp_path / "seeds")},
+                      origin=None)
     message = str(info.value)
     assert str(tmp_path / "nowhere") in message
     assert str(tmp_path / "seeds") in message
@@ -57,8 +60,23 @@ def test_reference_folder_found_through_env_var(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     for name in ("attention.txt", "self_attention.txt"):
         (folder / name).write_text("x")
-    found = reference_dir(sibling=tmp_path / "nowhere", environ={ENV_VAR: str(folder.parent)})
+    found = reference_dir(sibling=tmp_path / "nowhere", environ={ENV_VAR: str(folder.parent)},
+                          origin=None)
     assert found == folder
+
+
+def test_a_scratch_clone_finds_the_folder_beside_the_checkout_it_came_from(tmp_path: Path):
+    checkout, clone = tmp_path / "work" / "main", tmp_path / "scratch" / "clone"
+    folder = tmp_path / "work" / "shared" / "seeds" / "reference"
+    folder.mkdir(parents=True)
+    checkout.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(checkout)], check=True)
+    subprocess.run(["git", "clone", "-q", str(checkout), str(clone)], check=True,
+                   capture_output=True)
+    assert origin_sibling(clone) == folder.resolve()
+    subprocess.run(["git", "-C", str(clone), "remote", "set-url", "origin",
+                    "https://example.org/attn-tui.git"], check=True)
+    assert origin_sibling(clone) is None
 
 
 def test_reference_has_the_expected_tables(attention_ref: AttentionReference) -> None:
