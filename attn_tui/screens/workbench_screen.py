@@ -90,8 +90,7 @@ class WorkbenchScreen(SessionActions, Screen):
                 with Vertical(id="steps-box", classes="pane"):
                     yield StepTable(id="steps")
                     yield Static(id="summary")
-                with Vertical(id="map-box", classes="pane"):
-                    yield Heatmap(id="heatmap")
+                yield Heatmap(id="heatmap", classes="pane")
         yield DimsBar(id="dims")
         yield StatusLine(id="status")
         yield KeyBar()
@@ -154,7 +153,7 @@ class WorkbenchScreen(SessionActions, Screen):
         self.query_one("#summary", Static).update("\n".join(lines), layout=False)
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
-        box = self.query_one("#map-box")
+        box = self.query_one(Heatmap)
         set_border_text(box, f"all queries: {VIEW_TITLES[self.view]}", "v: change view")
         self.query_one(Heatmap).show(steps, ws.query_tokens, ws.key_tokens, self.view)
 
