@@ -73,8 +73,10 @@ def log(message: str) -> None:
 
 
 def print_all(runs: int) -> tuple[float, float]:
-    """Median wall seconds of `python -m attn_tui print all` and of the chapter's script."""
-    ours = [sys.executable, "-m", "attn_tui", "print", "all"]
+    """Median wall seconds of `attn-tui print all` and of the chapter's script."""
+    from bench_pty import COMMAND
+
+    ours = [*COMMAND, "print", "all"]
     seed = [sys.executable, str(SEED)]
     times: dict[str, list[float]] = {"ours": [], "seed": []}
     for i in range(runs):

@@ -35,7 +35,10 @@ class Launch:
     needle: bytes  # a string of the first screen
 
 
-ATTN = Launch("attn-tui", (sys.executable, "-m", "attn_tui"), b"0.3369")
+# the `attn-tui` command, as a learner starts it (the bare app is a script too); `-m` costs runpy
+_SCRIPT = Path(sys.executable).with_name("attn-tui")
+COMMAND = (str(_SCRIPT),) if _SCRIPT.exists() else (sys.executable, "-m", "attn_tui")
+ATTN = Launch("attn-tui", COMMAND, b"0.3369")
 BARE = Launch("bare", (sys.executable, str(SCRIPTS / "bench_bare_app.py")),
               b"bare baseline ready")
 BARE_NUMPY = Launch("bare+numpy", (*BARE.argv, "--numpy"), BARE.needle)
