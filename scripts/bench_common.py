@@ -73,7 +73,7 @@ def _ratio_row(key: str, value: float, base: float, fmt, base_name: str | None =
     ratio = value / base if base > 0 else float("inf")
     limit = LIMITS.get(key)
     ok = None if limit is None else ratio <= limit
-    shown = f"{ratio:.3f}× ({1 / ratio:.0f}× faster)" if key == "scaling" else f"{ratio:.2f}×"
+    shown = f"{ratio:.3f}× ({1 / ratio:.1f}× faster)" if key == "scaling" else f"{ratio:.2f}×"
     return Row(figure + extra, fmt(value), f"{fmt(base)} ({base_name or base_label})", shown,
                target, _verdict(ok))
 
