@@ -16,6 +16,30 @@ def num(x: float, places: int = 4) -> str:
     return "0." + "0" * places if text == "-0." + "0" * places else text
 
 
+def fit(x: float, width: int, places: int = 4) -> str:
+    """num(x) when it fits in ``width`` characters and shows a non-zero x as non-zero; else
+    fewer decimals (1096.633), down to one; else e-notation with as many digits as fit
+    (-4.000e5, 6.12e-76). A table cell never cuts off a number's sign or leading digits, and
+    exp(-173) never reads as 0."""
+    text = num(x, places)
+    if not math.isfinite(x):
+        return text
+    if x == 0:
+        return text if len(text) <= width else "0"
+    for decimals in range(places, 0, -1):
+        text = f"{x:.{decimals}f}"
+        if float(text) == 0:  # too small for fixed decimals
+            break
+        if len(text) <= width:
+            return text
+    for digits in range(places - 1, -1, -1):
+        mantissa, _, exp = f"{x:.{digits}e}".partition("e")
+        short = f"{mantissa}e{int(exp)}"
+        if len(short) <= width:
+            break
+    return short
+
+
 def vec(xs: Iterable[float], places: int = 4) -> str:
     return "(" + ", ".join(num(float(x), places) for x in xs) + ")"
 

@@ -17,6 +17,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from attn_tui.report.fmt import fit
+
 # added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
 # for contrast) and a row of totals
 TEXT_STYLES = {"highlight": Style(bold=True, underline=True), "total": Style(bold=True)}
@@ -128,6 +130,11 @@ class GridView(ScrollView, can_focus=True):
     def cell_text(self, row: int, col: int) -> str:
         return ""
 
+    def number(self, x: float) -> str:
+        """A number as a cell shows it: four decimals when they fit beside the space that
+        separates cells, else fewer or e-notation (see fit)."""
+        return fit(x, self.cell_width - 1)
+
     def cell_style(self, row: int, col: int) -> Style | None:
         return None
 
@@ -183,7 +190,9 @@ class GridView(ScrollView, can_focus=True):
                     text = "›" + text if len(text) < cw else text
                 if col == cursor_col:
                     style += cursor
-                segs.append(Segment(text[-cw:].rjust(cw), style))
+                if len(text) > cw:  # cut visibly, never silently (a number's sign first)
+                    text = text[: cw - 1] + "…"
+                segs.append(Segment(text.rjust(cw), style))
         strip = Strip(segs).crop(scroll_x - first * cw, scroll_x - first * cw + room)
         return list(strip.extend_cell_length(room, base))
 

@@ -7,7 +7,7 @@ from rich.style import Style
 from textual.color import Color
 
 from attn_tui.compute import Steps
-from attn_tui.report.fmt import num
+from attn_tui.report.fmt import fit
 from attn_tui.widgets.grid_view import GridView
 
 VIEWS = ("weights", "scores", "masked", "output")
@@ -100,13 +100,14 @@ class Heatmap(GridView):
             return ""
         n_keys = self._matrix.shape[1]
         if col == n_keys:
-            return num(float(s.row_sums[row]))
+            return self.number(float(s.row_sums[row]))
         if col == n_keys + 1:
             lost = float(s.lost[row])
-            return "▼" + num(lost) if lost > 5e-5 else "0"
+            # the arrow stands where the space between cells would be
+            return "▼" + fit(lost, self.cell_width - 1) if lost > 5e-5 else "0"
         if self.view != "output" and s.blocked[row, col]:
             return "-inf" if self.view == "masked" else "·"
-        return num(float(self._matrix[row, col]))
+        return self.number(float(self._matrix[row, col]))
 
     def cell_style(self, row: int, col: int) -> Style | None:
         s = self.steps

@@ -7,7 +7,6 @@ import math
 from rich.style import Style
 
 from attn_tui.compute import Steps
-from attn_tui.report.fmt import num
 from attn_tui.widgets.grid_view import GridView
 
 STAGES = ("q·k", "÷√d_k", "exp", "α")
@@ -47,25 +46,25 @@ class StepTable(GridView):
         blocked = not total and bool(self._row("blocked")[row])
         if total:
             if col == 2:
-                return num(float(self._row("exp").sum()))
+                return self.number(float(self._row("exp").sum()))
             if col == 3:
-                return num(float(s.row_sums[self.query]))
+                return self.number(float(s.row_sums[self.query]))
             if col >= 4:
-                return num(float(self._contrib_sums[col - 4]))
+                return self.number(float(self._contrib_sums[col - 4]))
             return ""
         if col == 0:
-            return num(float(self._row("scores")[row]))
+            return self.number(float(self._row("scores")[row]))
         if col == 1:
-            return num(float(self._row("scaled")[row]))
+            return self.number(float(self._row("scaled")[row]))
         if col == 2:
             if blocked and s.mask == "causal":
                 return "masked"
-            return num(float(self._row("exp")[row]))
+            return self.number(float(self._row("exp")[row]))
         if blocked:
             return "· 0" if col == 3 else "·"
         if col == 3:
-            return num(float(self._row("weights")[row]))
-        return num(float(self._contrib[row, col - 4]))
+            return self.number(float(self._row("weights")[row]))
+        return self.number(float(self._contrib[row, col - 4]))
 
     def cell_style(self, row: int, col: int) -> Style | None:
         if row == len(self.row_labels) - 1:

@@ -58,6 +58,36 @@ async def test_editing_a_query_cell_recomputes_alpha_and_output():
         assert "(" + ", ".join(num(float(x)) for x in expected.output) + ")" in text
 
 
+async def test_large_and_tiny_numbers_keep_their_sign_and_never_read_as_zero():
+    """-1e6 in q made q·k -399999.72, which a 9-wide cell cut to "9999.7200"; -300 made every
+    exp below 1e-10, shown as 0.0000 beside α = 1."""
+    from attn_tui.widgets.step_table import StepTable
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await paste(pilot, bench(pilot.app).query_one("#editor-q", MatrixEditor), "-1e6")
+        await _type_into(pilot, ["enter"])
+        table = bench(pilot.app).query_one(StepTable)
+        steps = bench(pilot.app).steps
+        assert table.cell_text(0, 0) == "-4.000e5"
+        for row in range(3):
+            for col, stage in enumerate(("scores", "scaled")):
+                shown = table.cell_text(row, col)
+                assert len(shown) < table.cell_width
+                assert float(shown) == pytest.approx(float(getattr(steps, stage)[0, row]),
+                                                     rel=1e-3)
+        assert "-4.000e5" in screen_text(pilot.app)
+
+        await _type_into(pilot, ["enter", "ctrl+u", "minus", "3", "0", "0", "enter"])
+        assert bench(pilot.app).workspace.q[0][0] == -300.0
+        steps = bench(pilot.app).steps
+        for row in range(3):
+            exp = float(steps.exp[0, row])
+            assert 0 < exp < 1e-10  # 0.0000 in four decimals
+            assert float(table.cell_text(row, 2)) == pytest.approx(exp, rel=1e-2)
+        assert float(table.cell_text(3, 2)) == pytest.approx(float(steps.exp[0].sum()), rel=1e-2)
+
+
 async def test_enter_opens_the_current_value_and_escape_cancels():
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.pause()
