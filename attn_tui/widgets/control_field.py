@@ -108,8 +108,10 @@ class Field:
     def scaled(self, value: Any, up: bool) -> Any:
         if self.kind in ("bool", "choice", "pow2", "ladder"):
             return self.stepped(value, 1 if up else -1)
+        if up and value == 0:  # twice 0 is 0: a seed at 0 steps to 1 instead
+            return self.stepped(value, 1)
         if self.kind == "float":
             new = round(value * 2 if up else value / 2, self.places)
         else:
-            new = value * 2 if up else max(1, value // 2)
+            new = value * 2 if up else value // 2
         return min(self.hi_value, max(self.lo_value, new))

@@ -65,3 +65,15 @@ async def test_enter_then_typing_replaces_the_old_value():
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.screen.settings.multiplier == 50
+
+
+def test_seed_doubles_and_halves_from_and_to_zero() -> None:
+    """PgDn on a seed of 0 went up to 1, and then said 1 was the smallest."""
+    seed = Field("seed", "seed", "int", 0, 2**31 - 1)
+    assert seed.scaled(0, up=False) == 0
+    assert seed.scaled(1, up=False) == 0
+    assert seed.scaled(7, up=False) == 3
+    assert seed.scaled(0, up=True) == 1  # twice 0 would not move
+    assert seed.scaled(5, up=True) == 10
+    assert seed.scaled(2**31 - 1, up=True) == 2**31 - 1
+    assert KEYS.scaled(3, up=False) == 2  # still never below the field's own floor
