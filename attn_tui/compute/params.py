@@ -60,8 +60,11 @@ def count_params(V: int, D: int, L: int, h: int, H: int) -> ParamCount:
 
 
 def _divisors_near(D: int, h: int) -> list[int]:
+    """The head counts that divide D just below and just above h (one if h is past an end)."""
     divs = {y for x in range(1, math.isqrt(D) + 1) if D % x == 0 for y in (x, D // x)}
-    return sorted(sorted(divs, key=lambda x: abs(x - h))[:2])
+    below = [x for x in divs if x < h]
+    above = [x for x in divs if x > h]
+    return ([max(below)] if below else []) + ([min(above)] if above else [])
 
 
 def sequence_cost(n: int, reference: int = 512) -> tuple[int, float]:

@@ -135,6 +135,15 @@ def test_heads_must_divide_the_width() -> None:
         assert 512 % h == 0
 
 
+@pytest.mark.parametrize(("D", "h", "fit"), [(512, 9, "8, 16"), (512, 7, "4, 8"),
+                                             (512, 12, "8, 16"), (512, 600, "512"),
+                                             (768, 5, "4, 6")])
+def test_suggested_head_counts_are_the_ones_just_below_and_above(D, h, fit) -> None:
+    """h = 9 with D = 512 suggested 4 and 8 (the two closest), not 8 and 16."""
+    with pytest.raises(ValueError, match=rf"fit are {fit}\)"):
+        count_params(V=100, D=D, L=1, h=h, H=64)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [
