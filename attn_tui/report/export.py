@@ -60,10 +60,15 @@ def markdown(m):
     for key, row in zip(m["keys"], m["rows"], strict=True):
         out.append("| " + " | ".join([md_cell(key)] + [num(x) for x in row]) + " |")
     out.append("| sum | " + " | ".join("" if x is None else num(x) for x in m["sums"]) + " |")
-    out += ["", f"entropy of α: {num(m['entropy'])} bits of at most {num(m['max_entropy'])}"]
     lost = 1.0 - m["sums"][3]
     if m["mask"] == "causal-after" and lost > 5e-5:
-        out[-1] += f"; {num(lost)} of the weight is lost (softmax came before the mask)"
+        # weights that do not sum to 1 are not a distribution: no entropy to compare with
+        # log2 of the keys it may see (as on the workbench)
+        out += ["", f"α sums to {num(m['sums'][3])}; {num(lost)} of the weight is lost "
+                    "(softmax came before the mask)"]
+    else:
+        out += ["", f"entropy of α: {num(m['entropy'])} bits of at most "
+                    f"{num(m['max_entropy'])}"]
     out += ["", "Weights α: every query (rows) over every key (columns)", ""]
     head = ["query"] + [md_cell(k) for k in m["keys"]] + ["row sum"]
     out.append("| " + " | ".join(head) + " |")

@@ -56,7 +56,11 @@ def test_the_mask_example_as_markdown() -> None:
     assert "| dog | 2.0000 | 2.0000 | 7.3891 | 0.5512 | 0.0000 | 0.5512 | 0.0000 | 0.0000 |" in text
     assert "| sum |  |  | 13.4048 | 0.6742 | 0.1230 | 0.5512 | 0.0000 | 0.0000 |" in text
     assert "| the | 0.4551 | 0.0000 | 0.0000 | 0.0000 | 0.4551 |" in text
-    assert "0.3258 of the weight is lost" in text
+    assert "α sums to 0.6742; 0.3258 of the weight is lost" in text
+    # not a distribution, so no entropy "of at most" log2(2) = 1 bit beside it
+    assert "entropy" not in text
+    causal = export.export_text(replace(ws, mask="causal"), "md")
+    assert "entropy of α: 0.6854 bits of at most 1.0000" in causal  # α 0.1824, 0.8176
 
 
 def test_latex_uses_booktabs_and_real_minus_signs() -> None:
