@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from textual import on
@@ -33,10 +34,15 @@ class FileModal(AttnModal[str | None]):
     """
 
     def __init__(self, title: str, path: str = DEFAULT_SESSION, *, error: str | None = None,
-                 submit: Callable[[str], str | None] | None = None) -> None:
+                 submit: Callable[[str], str | None] | None = None,
+                 writes: bool = False, own_file: str | None = None) -> None:
         super().__init__()
         self.title_text, self.path, self.error = title, path, error
         self.submit = submit
+        # writes: an existing file is replaced only after a second Enter, unless it is
+        # own_file (the session's own file, saved again)
+        self.writes = writes
+        self._replace_ok = own_file
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -65,6 +71,10 @@ class FileModal(AttnModal[str | None]):
         path = event.value.strip()
         if not path:
             self.show_error("Type a file name first.")
+            return
+        if self.writes and path != self._replace_ok and os.path.isfile(os.path.expanduser(path)):
+            self._replace_ok = path
+            self.show_error(f"{path} already exists. Enter again replaces it; or change the name.")
             return
         if self.submit is not None:
             error = self.submit(path)

@@ -83,7 +83,8 @@ class SessionActions:
                 return
         title = "Save session" + (", then quit" if then_quit else "")
         self.app.push_screen(FileModal(title, self.session_path or DEFAULT_SESSION, error=error,
-                                       submit=write), done)
+                                       submit=write, writes=True,
+                                       own_file=self.session_path), done)
 
     def action_open(self) -> None:
         """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone."""
@@ -142,7 +143,7 @@ class SessionActions:
 
         title = ("Export to a file: .md .csv .tex (tables), .npz (every stage), .py (script)"
                  if not fmt else f"Export {fmt}")
-        self.app.push_screen(FileModal(title, default, submit=write), done)
+        self.app.push_screen(FileModal(title, default, submit=write, writes=True), done)
 
     def action_copy(self, fmt: str = "md") -> None:
         """c: the step table and weights to the clipboard, through the terminal (OSC 52)."""

@@ -183,6 +183,44 @@ async def test_export_by_extension(tmp_path: Path) -> None:
     assert (tmp_path / "t.tex").read_text() == export_text(ws, "tex")
 
 
+async def test_an_existing_file_is_replaced_only_after_a_second_enter(tmp_path: Path) -> None:
+    """e Enter twice silently replaced the first export; a typed path to any file would too."""
+    keep = tmp_path / "notes.md"
+    keep.write_text("a teacher's notes\n")
+    app = make("mask")
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        await pilot.press("e")
+        await pilot.pause()
+        await type_path(pilot, keep)
+        modal = app.screen
+        assert isinstance(modal, FileModal)
+        assert "already exists. Enter again replaces it" in str(
+            modal.query_one("#file-error").render())
+        assert keep.read_text() == "a teacher's notes\n"
+        modal.query_one(Input).value = str(tmp_path / "other.md")  # a new name: no question
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is bench
+        assert (tmp_path / "other.md").read_text() == export_text(bench.workspace, "md")
+        await pilot.press("e")
+        await pilot.pause()
+        await type_path(pilot, keep)
+        await pilot.press("enter")  # the second Enter on the same path replaces it
+        await pilot.pause()
+        assert app.screen is bench
+        assert keep.read_text() == export_text(bench.workspace, "md")
+
+        # saving again to the session's own file does not ask
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "s.json")
+        await pilot.press("m")
+        await pilot.press("ctrl+s", "ctrl+s")  # the second opens nothing: saved in place
+        await pilot.pause()
+        assert app.screen is bench and not bench.dirty
+
+
 async def test_a_path_that_looks_like_markup_is_shown_as_written(tmp_path: Path) -> None:
     folder = tmp_path / "[b]"
     folder.mkdir()
