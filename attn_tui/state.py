@@ -190,6 +190,8 @@ def remove_column(ws: Workspace, matrix: str, col: int) -> Workspace:
 
 def set_cell(ws: Workspace, matrix: str, row: int, col: int, value: float) -> Workspace:
     m = ws.matrix(matrix)
+    if not (0 <= row < len(m) and 0 <= col < len(m[0])):  # never a ragged matrix
+        raise IndexError(f"{matrix}[{row}, {col}] is outside its {len(m)}×{len(m[0])} cells")
     new_row = m[row][:col] + (float(value),) + m[row][col + 1:]
     new = m[:row] + (new_row,) + m[row + 1:]
     return replace(ws, **{matrix.lower(): new})

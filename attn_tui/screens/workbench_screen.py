@@ -170,7 +170,12 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(MatrixEditor.CellChanged)
     def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
-        ws = state.set_cell(self.workspace, event.editor.matrix, event.row, event.col, event.value)
+        try:
+            ws = state.set_cell(self.workspace, event.editor.matrix, event.row, event.col,
+                                event.value)
+        except IndexError as exc:  # the cell was removed before its value arrived
+            self.notify(f"Not entered: {exc}.", severity="warning", timeout=4, markup=False)
+            return
         if ws == self.workspace:
             self._show_editors(ws)  # the same value again: the editor still waits for an answer
         else:

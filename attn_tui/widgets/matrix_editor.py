@@ -156,6 +156,15 @@ class MatrixEditor(Vertical, can_focus=False):
         self._settled, self._stale_rows = True, ()
         if shape_changed:
             g.set_shape(row_labels, d_labels)
+            if self.editing is not None and not (self.editing[0] < g.n_rows
+                                                 and self.editing[1] < g.n_cols):
+                # the cell being typed into was removed (or a smaller example loaded): a
+                # commit now would write outside the matrix
+                typed = self.buffer.text
+                self.cancel_edit()
+                self.notify(f"The {self.matrix} cell you were typing into is gone"
+                            + (f"; {typed[:24]!r} was not entered." if typed else "."),
+                            severity="warning", timeout=4, markup=False)
         else:
             # a typed cell changes one row: repaint that row, not the whole grid
             pairs = enumerate(zip(old, values, strict=True))

@@ -6,6 +6,7 @@ import pytest
 from screen_text import screen_text
 from textual import events
 
+from attn_tui import state
 from attn_tui.app import make_app
 from attn_tui.compute import attend
 from attn_tui.report.fmt import num
@@ -123,6 +124,39 @@ async def test_bad_input_keeps_the_old_value_and_says_why(bad: str):
         assert editor.buffer.text == bad  # what was typed is not thrown away
         # the step table still shows the old numbers
         assert "0.3369" in screen_text(pilot.app)
+
+
+@pytest.mark.parametrize("shrink", ["[", "<", "preset"])
+async def test_a_pending_edit_on_a_cell_that_goes_away_is_dropped(shrink: str):
+    """A refused value left pending in K's last row (or column), then the matrix shrinks: the
+    next key typed into K crashed (IndexError), or a commit wrote a fifth number into a
+    four-column row, and every later compute failed."""
+    async with make_app(preset="mask").run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.pause()
+        editor = pilot.app.screen.query_one("#editor-k", MatrixEditor)
+        editor.grid.focus()
+        await pilot.pause()
+        await _type_into(pilot, ["end"] if shrink == "<" else ["down", "down", "down"])
+        await paste(pilot, editor, "1abc")
+        await _type_into(pilot, ["enter", "tab"])  # refused; Tab leaves it pending
+        assert editor.editing is not None and editor.has_class("-invalid")
+        assert pilot.app.focused is not editor.grid
+        if shrink == "preset":
+            bench(pilot.app).apply(state.from_preset("one"))
+        else:
+            await _type_into(pilot, [shrink])  # T−1 or d_k−1, from the next pane
+        await pilot.pause()
+        assert editor.editing is None and not editor.has_class("-invalid")
+        editor.grid.focus()
+        await pilot.pause()
+        assert any("you were typing into is gone" in n.message
+                   for n in pilot.app._notifications)
+        await _type_into(pilot, ["5", "enter"])  # a new edit, at the cursor, works
+        ws = bench(pilot.app).workspace
+        assert len({len(row) for row in ws.k}) == 1  # never ragged
+        assert 5.0 in [x for row in ws.k for x in row]
+        assert bench(pilot.app).steps is not None and "Not computed" not in screen_text(
+            pilot.app)
 
 
 async def test_empty_cell_is_refused():
