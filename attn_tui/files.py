@@ -24,8 +24,13 @@ def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write") -> N
     target = os.path.realpath(os.path.expanduser(shown))  # through a symlink, not over it
     if os.path.isdir(target):
         raise FileError("it is a directory", shown, verb)
+    if shown.endswith(("/", os.sep)):  # realpath drops the slash: "sub/" would write "sub"
+        raise FileError("a name ending in / is a folder, not a file", shown, verb)
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        st = os.stat(target)
+        if not stat.S_ISREG(st.st_mode):  # renaming over /dev/null or a FIFO replaces it
+            raise FileError("it is not a regular file", shown, verb)
+        mode = stat.S_IMODE(st.st_mode)
         if not os.access(target, os.W_OK):  # replacing would succeed, but it was read-only
             raise PermissionError(errno.EACCES, "permission denied")
     except FileNotFoundError:

@@ -115,6 +115,25 @@ def test_a_path_that_cannot_be_saved_to_says_why(tmp_path: Path, make, words: st
     assert str(info.value) == f"Cannot save {target}: {words}."
 
 
+def test_a_fifo_is_not_replaced_by_a_file(tmp_path: Path) -> None:
+    """Saving to /dev/null as root replaced the device with a regular file (the write goes to
+    a temporary file renamed over the target); a FIFO shows the same without root."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(SessionError) as info:
+        session.save(NEW, fifo)
+    assert str(info.value) == f"Cannot save {fifo}: it is not a regular file."
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe.json"]  # no temporary file left
+
+
+def test_a_path_ending_in_a_slash_is_a_folder_not_a_file(tmp_path: Path) -> None:
+    """"sub/" (no such folder) reported "Saved" and wrote a file called "sub"."""
+    with pytest.raises(SessionError, match="a name ending in / is a folder, not a file"):
+        session.save(NEW, f"{tmp_path / 'sub'}/")
+    assert not (tmp_path / "sub").exists()
+
+
 def test_a_read_only_file_is_not_replaced(saved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = saved.read_bytes()
     saved.chmod(0o444)
