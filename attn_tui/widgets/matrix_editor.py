@@ -25,24 +25,37 @@ STARTS_EDIT = set("0123456789-.+−")
 
 
 def cell_text(x: float, width: int = 5) -> str:
-    """A typed value, short: 0.4 not 0.4000; falls back to 3 significant digits when long."""
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    if text in ("-0", "0", "") and x != 0:
-        text = _short_g(x, 2)  # 1e-06 is not 0: say so
-    elif text in ("-0", ""):
-        text = "0"
-    for digits in (3, 2, 1):  # fewer significant digits until it fits, so cells never touch
-        if len(text) <= width:
+    """A typed value, short: 0.4 not 0.4000. Too wide, it keeps its sign and leading digits:
+    fewer decimals (-1234), then e-notation (-1e-4, 1.2e5), never a cut."""
+    text = _short_fixed(x, 4)
+    if len(text) <= width and (float(text) != 0 or x == 0):
+        return text
+    mantissa, _, exp = f"{x:.3g}".partition("e")  # three significant digits: 1.17
+    text = f"{mantissa}e{int(exp)}" if exp else mantissa
+    if len(text) <= width:
+        return text
+    for decimals in (3, 2, 1, 0):
+        short = _short_fixed(x, decimals)
+        if float(short) == 0:  # too small for fixed decimals
             break
-        text = _short_g(x, digits)
-    return text
+        if len(short) <= width:
+            return short
+    for digits in (2, 1, 0):
+        mantissa, _, exp = f"{x:.{digits}e}".partition("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        short = f"{mantissa}e{int(exp)}"
+        if len(short) <= width:
+            break
+    return short
 
 
-def _short_g(x: float, digits: int) -> str:
-    """%g without the exponent's padding: 1e-06 -> 1e-6, -1.2e+05 -> -1.2e5."""
-    text = f"{x:.{digits}g}"
-    mantissa, _, exp = text.partition("e")
-    return f"{mantissa}e{int(exp)}" if exp else text
+def _short_fixed(x: float, decimals: int) -> str:
+    """Fixed decimals without trailing zeros; -0 as 0."""
+    text = f"{x:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
 
 
 class MatrixGrid(GridView):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from attn_tui.widgets.edit_buffer import EditBuffer
 
 
@@ -41,9 +44,25 @@ def test_shown_keeps_the_caret_in_view_and_escapes_control_characters():
 def test_cell_text_always_fits_and_never_hides_a_nonzero_value():
     from attn_tui.widgets.matrix_editor import cell_text
 
-    for x in (-0.915, 0.0255, -123456.5, 1e6, -1e6, 1 / 3, -0.07, 1e-6, -1e-6, 0.5):
+    for x in (-0.915, 0.0255, -123456.5, 1e6, -1e6, 1 / 3, -0.07, 1e-6, -1e-6, 0.5,
+              -0.0001, -0.0005, -1234.5, 12345.6):  # -0.0001 showed as 0.0001
         text = cell_text(x)
         assert len(text) <= 5, (x, text)
         assert text != "0"
         assert abs(float(text) - x) <= abs(x) * (0.06 if abs(x) < 1e4 else 0.25), (x, text)
     assert cell_text(0.0) == "0" and cell_text(-0.0) == "0"
+
+
+# five characters hold -1e-9 but not -1e-10: smaller values are cut with "…" (and Enter
+# opens the cell with its full value)
+@given(st.floats(min_value=-1e6, max_value=1e6).filter(lambda x: abs(x) >= 1e-9))
+def test_a_typed_value_keeps_its_sign_and_is_rounded_not_cut(x: float):
+    from attn_tui.widgets.matrix_editor import cell_text
+
+    text = cell_text(x)
+    assert len(text) <= 5, text
+    back = float(text)
+    assert back != 0 and (back < 0) == (x < 0), text
+    mantissa, _, exp = text.partition("e")
+    unit = 10.0 ** (int(exp or 0) - len(mantissa.partition(".")[2]))
+    assert abs(back - x) <= unit / 2 * (1 + 1e-9), text
