@@ -185,6 +185,3 @@ class HeadsLabScreen(LabScreen):
     def action_set_seed(self, value: int) -> None:
         self.offer("seed", value)
 
-    def action_reset(self) -> None:
-        self.say("")
-        self.settings = HeadsSettings()

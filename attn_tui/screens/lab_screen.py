@@ -107,11 +107,20 @@ class LabScreen(Screen):
 
     @on(ControlBar.Changed)
     def _control_changed(self, event: ControlBar.Changed) -> None:
-        self.offer(event.key, event.value)
+        if not event.stale:
+            self.offer(event.key, event.value)
 
     @on(ControlBar.Rejected)
     def _control_rejected(self, event: ControlBar.Rejected) -> None:
         self.say(event.reason, error=True)
+
+    def action_reset(self) -> None:
+        """R: the defaults, put back on the bar too. The settings may already be the defaults
+        while the bar is not: a step read in the same burst as R moves the bar first, and its
+        message would otherwise land after R and win."""
+        self.say("")
+        self.settings = self.default_settings()
+        self.query_one(ControlBar).show(**asdict(self.settings))
 
     def action_back(self) -> None:
         # two quick Escapes can both reach this screen before the first pop lands: only the

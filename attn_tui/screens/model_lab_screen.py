@@ -208,6 +208,3 @@ class ModelLabScreen(LabScreen):
     def action_set_tokens(self, value: int) -> None:
         self.offer("n", value)
 
-    def action_reset(self) -> None:
-        self.say("")
-        self.settings = ModelSettings()

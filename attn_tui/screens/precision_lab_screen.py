@@ -244,6 +244,3 @@ class PrecisionLabScreen(LabScreen):
     def action_set_backend(self, value: str) -> None:
         self.offer("backend", value)
 
-    def action_reset(self) -> None:
-        self.say("")
-        self.settings = self.default_settings()

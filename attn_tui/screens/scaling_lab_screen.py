@@ -100,7 +100,9 @@ class ScalingLabScreen(LabScreen):
     def recompute(self) -> None:
         shown, new = self.shown, self.settings
         if self.result is not None and shown is not None and replace(shown, scale=new.scale) == new:
-            self.deliver(self.generation, new, self.result, self.elapsed)  # nothing to rerun
+            # nothing to rerun; a run still going for other settings must not land after this
+            self.generation += 1
+            self.deliver(self.generation, new, self.result, self.elapsed)
             return
         self.generation += 1
         self.query_one("#status", Static).update(
@@ -216,6 +218,3 @@ class ScalingLabScreen(LabScreen):
     def action_set_temperature(self, value: float) -> None:
         self.offer("temperature", value)
 
-    def action_reset(self) -> None:
-        self.say("")
-        self.settings = ScalingSettings()

@@ -211,6 +211,8 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(DimsBar.Changed)
     def _dims(self, event: DimsBar.Changed) -> None:
+        if event.stale:
+            return
         ws = self.workspace
         if event.key == "seed":
             self.apply(replace(ws, seed=event.value))

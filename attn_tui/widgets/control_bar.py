@@ -49,6 +49,12 @@ class ControlBar(Widget, can_focus=True):
             # a held key sends many of these; only the newest for a field matters
             return isinstance(message, ControlBar.Changed) and message.key == self.key
 
+        @property
+        def stale(self) -> bool:
+            """The bar has moved on since (a later step, or the screen put its values back, as
+            R does): a key read in the same burst must not undo that."""
+            return self.bar.values.get(self.key) != self.value
+
     class Rejected(Message):
         """A typed value or a step the field refuses, with the reason in words."""
 

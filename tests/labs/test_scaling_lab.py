@@ -72,13 +72,13 @@ async def test_scale_off_hides_the_scaled_columns_without_rerunning() -> None:
     async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
-        generation = screen.generation
+        result = screen.result
         await pilot.press("s")
         await settle(pilot)
         t = _table(pilot.app)
         assert t.column(2) == ["off"] * 5 and t.column(1) == CHAPTER["raw"]
         assert [m for m, _ in screen.query_one("#entropy-plot", SeriesPlot).series] == ["r"]
-        assert screen.generation == generation  # both columns were already computed
+        assert screen.result is result  # both columns were already computed: no new run
         await run_action(pilot, "toggle_scale()")
         assert _table(pilot.app).column(2) == CHAPTER["scaled"]
 
@@ -165,3 +165,33 @@ async def test_escape_goes_back_to_the_workbench() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert type(pilot.app.screen).__name__ == "WorkbenchScreen"
+
+
+async def test_defaults_win_over_a_step_read_in_the_same_burst() -> None:
+    """PageUp and R in one read (as over SSH): the step's message arrived after R had put the
+    defaults back, so the lab ended on d_k 2048."""
+    from textual import events
+
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key, char in (("pageup", None), ("R", "R")):  # posted together, as a driver does
+            pilot.app.post_message(events.Key(key, char))
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.settings == type(screen.settings)()
+        assert screen.query_one(ControlBar).values["d_k"] == 1024
+        assert list(_table(pilot.app).row_labels)[-1] == "1024"
+
+
+async def test_defaults_while_a_run_is_going_are_not_overwritten_by_it() -> None:
+    """R while a slow run for d_k 4096 worked: the defaults' table came back at once, then the
+    old run landed on top of it and stayed, under a bar that said 1024."""
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.app.run_action("screen.set_dk(4096)")
+        await pilot.app.run_action("screen.reset")
+        await settle(pilot)
+        assert screen.shown.d_k == 1024 and screen.settings.d_k == 1024
+        assert list(_table(pilot.app).row_labels)[-1] == "1024"
+        assert _table(pilot.app).column(1) == CHAPTER["raw"]
