@@ -51,7 +51,9 @@ class AttnApp(LessonRunner, App[int]):
     TITLE = "attn-tui"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
-        Binding("q,ctrl+q", "quit", "Quit"),
+        Binding("q", "quit", "Quit", show=False),
+        # priority: dialogs stop the app's keys below them, and ctrl+q must quit from there too
+        Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("question_mark,f1", "help", "Help"),
         Binding("g", "goto", "Go to"),
         Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)"),

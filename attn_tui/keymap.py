@@ -37,12 +37,13 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
     from attn_tui.widgets.matrix_editor import MatrixEditor
 
     def rows(bindings) -> list[tuple[str, str]]:
-        seen: dict[str, str] = {}
+        seen: dict[tuple[str, str], list[str]] = {}  # one row per action, all its keys
         for b in bindings:
             if isinstance(b, Binding) and b.description:
-                label = key_label(b.key)
-                seen.setdefault(label, b.tooltip or b.description)
-        return list(seen.items())
+                keys = seen.setdefault((b.action, b.tooltip or b.description), [])
+                if (label := key_label(b.key)) not in keys:
+                    keys.append(label)
+        return [(" ".join(keys), does) for (_, does), keys in seen.items()]
 
     grid = rows(GridView.BINDINGS)
     grid = [("↑↓←→ (h j k l)", "move the cursor")] + [r for r in grid if r[0] not in (

@@ -153,6 +153,33 @@ async def test_quit_without_edits_just_quits() -> None:
     assert not app.is_running
 
 
+@pytest.mark.parametrize("dialog", ["ctrl+s", "ctrl+p", "g", "question_mark"])
+async def test_ctrl_q_quits_from_inside_a_dialog(dialog: str) -> None:
+    """Dialogs stop the keys of the screens below them, ctrl+q with them, though the help
+    lists it under "Everywhere"; in a dialog with a text box, q itself is typed."""
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(dialog)
+        await pilot.pause()
+        assert app.screen is not app.workbench()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert not app.is_running and app.return_code == 0
+
+
+async def test_ctrl_q_in_a_dialog_still_asks_about_unsaved_edits() -> None:
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "ctrl+s")  # an edit, then the save dialog
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuitModal) and app.is_running
+        await pilot.press("y")
+        await pilot.pause()
+    assert not app.is_running
+
+
 async def test_quit_with_save_writes_the_file_then_quits(tmp_path: Path) -> None:
     app = make()
     async with app.run_test(size=(100, 30)) as pilot:
