@@ -36,6 +36,7 @@ class LectureRun:
     toy_tril: np.ndarray
     toy_avg_weights: np.ndarray
     toy_avg: np.ndarray  # row-normalised tril @ b: running means of b's rows
+    tril: np.ndarray  # (T, T) ones on and below the diagonal: the keys each token may see
     avg_weights: np.ndarray  # (T, T) row-normalised tril, also the softmax-of-zeros result
     zero_scores_masked: np.ndarray  # zeros with -inf above the diagonal
     head_x: np.ndarray  # (B, T, 32)
@@ -112,7 +113,7 @@ def lecture(
         bow_matmul=n(matmul), bow_softmax=n(via_softmax), toy_b=n(toy_b),
         toy_sum=n(xp.matmul(xp.ones((3, 3), dtype=dt), toy_b)), toy_tril=n(toy_tril),
         toy_avg_weights=n(toy_avg_w), toy_avg=n(xp.matmul(toy_avg_w, toy_b)),
-        avg_weights=n(sm), zero_scores_masked=n(zero_masked), head_x=n(hx),
+        tril=n(tril), avg_weights=n(sm), zero_scores_masked=n(zero_masked), head_x=n(hx),
         head_scores=n(scores), head_masked=n(masked), head_weights=n(weights), head_out=n(out),
         head_size=head_size,
     )

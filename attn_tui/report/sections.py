@@ -172,7 +172,9 @@ def section_nanogpt(backend: str, dtype: str) -> str:
     out += ["", " 2. the same averages as one matmul:"] + _matrix(run.bow_matmul[0])
     out += [f"    allclose to version 1: {run.allclose_matmul()}"
             f"   largest |difference|: {run.diff_matmul:.3g}"]
-    out += ["", " 3. zeros, -inf above the diagonal:"] + _matrix(run.zero_scores_masked)
+    T = run.tril.shape[0]
+    out += ["", f" 3. tril(ones({T},{T})): the keys each token may see"] + _matrix(run.tril)
+    out += ["", "    zeros, -inf where tril is 0:"] + _matrix(run.zero_scores_masked)
     out += ["", "    after softmax, the same averaging weights:"] + _matrix(run.avg_weights)
     out += ["", "    applied to x:"] + _matrix(run.bow_softmax[0])
     out += [f"    allclose to version 1: {run.allclose_softmax()}"

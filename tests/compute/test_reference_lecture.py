@@ -23,14 +23,14 @@ def run() -> LectureRun:
 
 
 def _tril(run: LectureRun) -> np.ndarray:
-    # the lecture's tril(ones(T, T)) is not kept on LectureRun: rebuild it two ways and
-    # insist they agree: from the compute layer's causal mask, and from the -inf pattern
-    T = run.avg_weights.shape[0]
+    # the lecture's tril(ones(T, T)), which it prints; it must agree with the compute layer's
+    # causal mask and with where the -inf went
+    T = run.tril.shape[0]
     from_mask = (~attend(np.zeros((T, 1)), np.zeros((T, 1)), np.zeros((T, 1)),
                          mask="causal").blocked).astype(np.float64)
-    from_run = np.isfinite(run.zero_scores_masked).astype(np.float64)
-    np.testing.assert_array_equal(from_mask, from_run)
-    return from_mask
+    np.testing.assert_array_equal(run.tril, from_mask)
+    np.testing.assert_array_equal(run.tril, np.isfinite(run.zero_scores_masked))
+    return run.tril
 
 
 TENSORS: dict[str, Callable[[LectureRun], np.ndarray]] = {
@@ -127,3 +127,28 @@ def test_lectures_in_two_threads_draw_the_same_numbers() -> None:
     for run in runs[1:]:
         np.testing.assert_array_equal(run.x, runs[0].x)
         np.testing.assert_array_equal(run.head_weights, runs[0].head_weights)
+
+
+def test_print_nanogpt_shows_every_tensor_the_lecture_prints(lecture_ref: dict) -> None:
+    """`attn-tui print nanogpt --backend torch --dtype float32` reproduces each printed
+    tensor: some block of its output holds the same numbers (the 8x8 tril was missing)."""
+    pytest.importorskip("torch")
+    from attn_tui.report import render
+
+    text = render("nanogpt", backend="torch", dtype="float32")
+    blocks: list[list[list[float]]] = [[]]  # runs of lines that are all numbers
+    for line in text.splitlines():
+        try:
+            row = [float(c) for c in line.split()]
+        except ValueError:
+            row = []
+        if row:
+            blocks[-1].append(row)
+        elif blocks[-1]:
+            blocks.append([])
+    arrays = [np.array(b) for b in blocks if b and len({len(r) for r in b}) == 1]
+    for name in TENSORS:
+        want = lecture_ref[name]
+        values = want.values if want.values.ndim == 2 else want.values.reshape(1, -1)
+        assert any(a.shape == values.shape and np.allclose(a, values, atol=5e-5, rtol=0)
+                   for a in arrays), name
