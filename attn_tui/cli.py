@@ -61,12 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--version", action="version", version=f"attn-tui {__version__}")
-    ap.add_argument("--preset", choices=PRESETS, default="one",
+    # no defaults here: parse_args tells "given" from "left out" (a session brings its own)
+    ap.add_argument("--preset", choices=PRESETS,
                     help="the example the workbench opens with (default: one)")
-    ap.add_argument("--backend", choices=BACKENDS, default="numpy",
-                    help="array library for every computation (default: numpy)")
-    ap.add_argument("--dtype", choices=DTYPES, default="float64",
-                    help="floating-point precision (default: float64)")
+    ap.add_argument("--backend", choices=BACKENDS,
+                    help="array library for every computation (default: numpy, or the "
+                    "session's)")
+    ap.add_argument("--dtype", choices=DTYPES,
+                    help="floating-point precision (default: float64, or the session's)")
     ap.add_argument("--session", metavar="FILE",
                     help="start from a saved session (ctrl+s in the app saves one)")
     ap.add_argument("--lab", choices=LABS, metavar="{" + ",".join(LABS) + "}",
@@ -112,9 +114,26 @@ def _fail(message: str) -> int:
     return 2
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, defaults filled in; flags that cannot go together end with a usage
+    message and exit status 2, instead of one of them being ignored."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.session and args.preset is not None:
+        parser.error("argument --preset: not allowed with argument --session "
+                     "(a session brings its own values)")
+    if args.lab and args.lesson is not None:
+        parser.error("argument --lesson: not allowed with argument --lab "
+                     "(a lesson opens the screens it needs)")
+    if not args.session or args.command:  # a session's backend and dtype apply unless given
+        args.backend, args.dtype = args.backend or "numpy", args.dtype or "float64"
+    args.preset = args.preset or "one"
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     one_blas_thread()  # before anything imports numpy
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     if args.command == "print":
         return _print(args.section, args.print_backend, args.print_dtype)
     if args.command == "export":
@@ -174,7 +193,8 @@ def _start(args: argparse.Namespace) -> int:
             workspace, lab = open_session(args.session, args.lab)
         except ValueError as exc:
             return _fail(str(exc))
-        args.backend, args.dtype = workspace.backend, workspace.dtype
+        args.backend = args.backend or workspace.backend  # --backend, --dtype override it
+        args.dtype = args.dtype or workspace.dtype
     if args.backend == "torch":
         from attn_tui.compute import torch_available
         from attn_tui.compute.backend import INSTALL_TORCH

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
-from attn_tui.cli import build_parser
+from attn_tui.cli import parse_args
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -37,6 +38,8 @@ def test_version_and_help_list_every_command():
         ["export", "--format", "md", "--preset", "big"], ["export", "--format", "npz"],
         ["export", "--format", "md", "--session", "a.json", "--preset", "one"],
         ["print", "one", "two"], ["--lab"],
+        # each would have silently ignored the other
+        ["--session", "a.json", "--preset", "mask"], ["--lab", "scaling", "--lesson", "mask"],
     ],
 )
 def test_bad_flags_get_usage_and_exit_2(args):
@@ -77,7 +80,7 @@ def test_print_nanogpt_on_torch_reproduces_the_lecture():
 
 
 def test_parser_defaults_open_the_chapter_example():
-    args = build_parser().parse_args([])
+    args = parse_args([])
     assert (args.preset, args.backend, args.dtype, args.command) == ("one", "numpy", "float64",
                                                                      None)
 
@@ -92,3 +95,26 @@ def test_print_and_import_load_neither_textual_nor_torch():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "False False", done.stderr
+
+
+def test_backend_and_dtype_given_with_a_session_override_the_sessions(tmp_path, monkeypatch):
+    """--session class.json --dtype float32 opened the session in float64, silently."""
+    from attn_tui import cli, session, state
+
+    path = tmp_path / "class.json"
+    session.save(replace(state.from_preset("mask"), dtype="float32"), path)
+    opened: dict = {}
+
+    def fake_make_app(**kwargs):
+        opened.update(kwargs)
+        raise SystemExit(0)
+
+    import attn_tui.app
+
+    monkeypatch.setattr(attn_tui.app, "make_app", fake_make_app)
+    for flags, want in (([], ("numpy", "float32")),  # the session's own
+                        (["--dtype", "float64"], ("numpy", "float64"))):
+        with pytest.raises(SystemExit):
+            cli.main(["--session", str(path), *flags])
+        assert (opened["backend"], opened["dtype"]) == want
+        assert opened["workspace"].mask == "causal"
