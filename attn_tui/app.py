@@ -22,13 +22,13 @@ from attn_tui.state import Workspace
 # name -> (module, class, one line); a lab's module is imported only when it is opened
 LABS: dict[str, tuple[str, str, str]] = {
     "scaling": ("attn_tui.screens.scaling_lab_screen", "ScalingLabScreen",
-                "why divide by √d_k: entropy against d_k, raw and scaled"),
+                "why ÷√d_k: entropy against d_k, raw and scaled"),
     "model": ("attn_tui.screens.model_lab_screen", "ModelLabScreen",
               "count a transformer's parameters; what n² costs"),
     "precision": ("attn_tui.screens.precision_lab_screen", "PrecisionLabScreen",
-                  "float64, float32, float16; the naive softmax overflowing"),
+                  "float64 to bfloat16; a naive softmax overflowing"),
     "heads": ("attn_tui.screens.heads_lab_screen", "HeadsLabScreen",
-              "split D into h heads: each head's weights, and no extra parameters"),
+              "split D into h heads, with no extra parameters"),
 }
 
 
@@ -144,7 +144,8 @@ class AttnApp(LessonRunner, App[int]):
         self.push_screen(screen_cls(backend=ws.backend, dtype=ws.dtype))
 
     def goto_entries(self) -> list[tuple[str, str]]:
-        entries = [("workbench", "workbench   edit Q, K, V and watch every stage")]
+        # one column for the descriptions: "lab precision " and "lesson nanogpt " are 15 wide
+        entries = [("workbench", f"{'workbench':<14} edit Q, K, V and watch every stage")]
         entries += [(f"lab:{n}", f"lab {n:<10} {line}") for n, (_, _, line) in LABS.items()
                     if lab_available(n)]
         entries += [(f"lesson:{n}", f"lesson {n:<7} {t}") for n, t, _ in self.lesson_entries()]
