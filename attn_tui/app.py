@@ -77,6 +77,19 @@ class AttnApp(LessonRunner, App[int]):
 
         return WorkbenchScreen(self.initial_workspace, session_path=self.session_path)
 
+    def notify(self, message: str, *, title: str = "", severity="information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """As Textual's, except that a notice already on screen is not stacked again: thirty
+        presses of u showed eight "Nothing to undo." over the tables."""
+        try:
+            showing = any(n.message == message and n.title == title and n.severity == severity
+                          for n in self._notifications)
+        except RuntimeError:  # changed by the app's thread while a worker's thread looked
+            showing = False
+        if not showing:
+            super().notify(message, title=title, severity=severity, timeout=timeout,
+                           markup=markup)
+
     def exit(self, *args, **kwargs) -> None:
         self.closing = True
         super().exit(*args, **kwargs)

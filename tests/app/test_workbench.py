@@ -401,3 +401,18 @@ async def test_typing_e_inside_a_number_is_not_the_export_key():
         await pilot.pause()
         assert bench(pilot.app).workspace.q[0][0] == 0.2
         assert len(pilot.app.screen_stack) == 1  # no export dialog opened
+
+
+async def test_the_same_notice_is_not_stacked_while_it_shows():
+    """Thirty presses of u stacked eight "Nothing to undo." toasts over the tables."""
+    async with make_app().run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        for _ in range(30):
+            await pilot.press("u")
+        await pilot.pause()
+        notices = [n.message for n in pilot.app._notifications]
+        assert notices == ["Nothing to undo."]
+        assert len(pilot.app.screen.query("Toast")) == 1
+        await pilot.press("U")  # a different notice still shows beside it
+        await pilot.pause()
+        assert len(list(pilot.app._notifications)) == 2
