@@ -92,15 +92,18 @@ class HeadsLabScreen(LabScreen):
                 yield Static(id="params-note", classes="lab-text")
 
     def offer(self, key: str, value: Any) -> bool:
-        if key == "head" and isinstance(value, int) and not 1 <= value <= self.settings.h:
-            self.say(f"head must be between 1 and h = {self.settings.h}; {value} is not",
-                     error=True)
+        # the heads on screen: an h that does not divide D leaves the last split showing
+        shown = self.result.h if self.result is not None else self.settings.h
+        if key == "head" and isinstance(value, int) and not 1 <= value <= shown:
+            self.say(f"head must be between 1 and h = {shown}; {value} is not", error=True)
             self.query_one("#controls").show(head=self.settings.head)
             return False
         return super().offer(key, value)
 
     def updated(self, key: str, value: Any) -> HeadsSettings:
         new = replace(self.settings, **{key: value})
+        if key == "head":
+            return new
         return replace(new, head=min(new.head, new.h))
 
     def recompute(self) -> None:
@@ -112,7 +115,8 @@ class HeadsLabScreen(LabScreen):
                 r = split_heads(x, *ws, s.h, mask="causal" if s.causal else "none",
                                 backend=self.backend, dtype=self.dtype)
             except ValueError as exc:
-                last = f" Still showing h = {self.result.h}." if self.result else ""
+                r = self.result
+                last = f" Still showing D = {r.D} split into h = {r.h}." if r else ""
                 self.say(f"{exc}.{last}", error=True)
                 return
             self.result, self.computed_for = r, inputs

@@ -90,7 +90,13 @@ async def test_heads_that_do_not_divide_d_keep_the_last_split() -> None:
         await run_action(pilot, "set_heads(7)")
         screen = pilot.app.screen
         assert "does not split into h = 7 heads" in screen.message
-        assert "Still showing h = 8" in screen.message
+        assert "Still showing D = 512 split into h = 8." in screen.message
         assert len(_heads(pilot.app).row_labels) == 8
+        # the head picked is one of the 8 on screen, not of the 7 asked for
+        await run_action(pilot, "set_head(8)")
+        assert screen.settings.head == 8 and "head must be" not in screen.message
+        await run_action(pilot, "set_head(9)")
+        assert "head must be between 1 and h = 8; 9 is not" in screen.message
         await run_action(pilot, "set_heads(4)")
         assert screen.message == "" and len(_heads(pilot.app).row_labels) == 4
+        assert screen.settings.head == 4
