@@ -26,6 +26,8 @@ def fit(x: float, width: int, places: int = 4) -> str:
         return text
     if x == 0:
         return text if len(text) <= width else "0"
+    if len(text) <= width and text.strip("-0."):  # the usual case: fits, and is not 0.0000
+        return text
     for decimals in range(places, 0, -1):
         text = f"{x:.{decimals}f}"
         if float(text) == 0:  # too small for fixed decimals
