@@ -77,3 +77,14 @@ def test_seed_doubles_and_halves_from_and_to_zero() -> None:
     assert seed.scaled(5, up=True) == 10
     assert seed.scaled(2**31 - 1, up=True) == 2**31 - 1
     assert KEYS.scaled(3, up=False) == 2  # still never below the field's own floor
+
+
+def test_out_of_range_messages_name_the_fields_range_and_the_number_as_typed() -> None:
+    """1e9 in "scores ×" was refused with the matrix cells' limit (|x| at most 1e6), and a seed
+    of 2147483648 was quoted back as 2.14748e+09."""
+    seed = Field("seed", "seed", "int", 0, 2**31 - 1)
+    assert seed.parse("2147483648")[1] == (
+        "seed must be between 0 and 2,147,483,647; 2,147,483,648 is outside")
+    assert MULT.parse("1e9")[1] == "scores × must be between 0.001 and 100000; 1e+09 is outside"
+    assert TEMP.parse("1e-400")[1] == "temp: '1e-400' is too small to store; type 0 for zero"
+    assert "not a number" in TEMP.parse("abc")[1]
