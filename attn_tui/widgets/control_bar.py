@@ -177,6 +177,19 @@ class ControlBar(Widget, can_focus=True):
             self._replace = False
         self.refresh()
 
+    def on_paste(self, event: events.Paste) -> None:
+        """A pasted number is typed into the field (first line, at most 24 characters); Enter
+        takes it as it would a typed one."""
+        event.stop()
+        f = self.current
+        lines = event.text.strip().splitlines()
+        if f.kind in ("bool", "choice") or not lines:
+            return
+        text = "".join(c for c in lines[0].strip() if c.isprintable())
+        base = "" if self.editing is None or self._replace else self.editing
+        self.editing, self._replace = (base + text)[:24], False
+        self.refresh()
+
     def on_focus(self) -> None:
         self.refresh()
 

@@ -326,6 +326,28 @@ async def test_dims_bar_takes_a_typed_value_and_refuses_one_out_of_range():
         assert bench(app).workspace.d_k == 8
 
 
+async def test_a_number_pasted_into_the_dims_bar_is_typed_there():
+    """Pasting into the dimensions bar (or a lab's controls) did nothing at all."""
+    from attn_tui.widgets.dims_bar import DimsBar
+
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await pilot.press("D")
+        bar = bench(app).query_one(DimsBar)
+        bar.post_message(events.Paste(" 32\nsecond line ignored"))
+        await pilot.pause()
+        assert bar.editing == "32" and bench(app).workspace.t_k == 6  # shown, not yet taken
+        await pilot.press("enter")
+        await pilot.pause()
+        assert bench(app).workspace.t_k == 32
+        bar.post_message(events.Paste("1e9"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert bench(app).workspace.t_k == 32
+        assert any("T must be" in n.message or "whole number" in n.message
+                   for n in app._notifications)
+
+
 async def test_random_fill_is_seeded_and_reset_restores_the_preset():
     async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
         first = bench(pilot.app).workspace
