@@ -187,8 +187,10 @@ class ScalingLabScreen(LabScreen):
                      f"entropy falls {num(first.entropy_raw)} → {num(top.entropy_raw)} bits, "
                      f"so one key takes nearly all the weight before any training."]
         if s.scale:
-            lines.append(f"Scaled, the spread stays near 1 and entropy holds at "
-                         f"{num(top.entropy_scaled)} of {num(r.max_entropy)} bits.")
+            # level across d_k, which is the point; how high it sits is the temperature's doing
+            lines.append(f"Scaled, the spread stays near 1 and entropy stays level across d_k: "
+                         f"{num(first.entropy_scaled)} → {num(top.entropy_scaled)} of "
+                         f"{num(r.max_entropy)} bits.")
         else:
             lines.append("÷√d_k is off: only the raw softmax is shown. Press s to compare.")
         if s.temperature != 1:
