@@ -58,7 +58,9 @@ def _underflowed(token: str, value: float) -> bool:
     return value == 0.0 and re.search(r"[1-9]", mantissa) is not None
 
 
-def parse_cell(text: str) -> Parsed:
+def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
+    """``cell_limit``: refuse |x| > MAX_ABS, as a matrix cell does; a lab's field turns it off
+    and checks its own range."""
     if len(text) > MAX_LEN:
         return Parsed(None, f"too long ({len(text):,} characters): type one number")
     if not text.strip():
@@ -77,8 +79,9 @@ def parse_cell(text: str) -> Parsed:
         parts = (m.group(1), m.group(2))
     else:
         return Parsed(None, f"'{_shown(text)}' is not a number (try 0.5, -2, 1e-3 or 1/3)")
-    if not math.isfinite(value) or abs(value) > MAX_ABS:
-        return Parsed(None, f"'{_shown(text)}' is too large: keep |x| at most 1e6")
+    if not math.isfinite(value) or (cell_limit and abs(value) > MAX_ABS):
+        limit = ": keep |x| at most 1e6" if cell_limit else " to store"
+        return Parsed(None, f"'{_shown(text)}' is too large{limit}")
     if any(_underflowed(p, float(p)) for p in parts):
         return Parsed(None, f"'{_shown(text)}' is too small to store; type 0 for zero")
     return Parsed(0.0 if value == 0 else value)

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from attn_tui.parse import MAX_ABS, parse_cell
+from attn_tui.parse import parse_cell
 
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
 
@@ -59,11 +59,15 @@ class Field:
             value = int(value)
         if not self.lo <= value <= self.hi:
             return None, (f"{self.label} must be between {self.text(self.lo_value)} and "
-                          f"{self.text(self.hi_value)}; {self.text(value)} is outside")
+                          f"{self.text(self.hi_value)}; {self._quoted(value)} is outside")
         if self.kind == "pow2" and value & (value - 1):
             return None, (f"{self.label} must be a power of two (1, 2, 4, … "
                           f"{self.text(self.hi_value)}); {value} is not")
         return value, None
+
+    def _quoted(self, value: Any) -> str:
+        """A refused number: whole numbers in full (2,147,483,648), others short (1e+09)."""
+        return self.text(value) if isinstance(value, int) else f"{value:g}"
 
     @property
     def lo_value(self) -> Any:
@@ -80,14 +84,8 @@ class Field:
                 return self.check(int(cleaned))
             except ValueError:
                 return None, f"{self.label}: '{text[:16]}' is not a whole number"
-        parsed = parse_cell(text)
+        parsed = parse_cell(text, cell_limit=False)  # the field's own range, not a cell's
         if not parsed.ok:
-            try:  # a number outside what a matrix cell takes: the field's own range says more
-                value = float(text.strip())
-            except ValueError:
-                value = math.nan
-            if math.isfinite(value) and abs(value) > MAX_ABS and (error := self.check(value)[1]):
-                return None, error
             return None, f"{self.label}: {parsed.error}"
         return self.check(parsed.value)
 
