@@ -28,14 +28,26 @@ def fit(x: float, width: int, places: int = 4) -> str:
         return text if len(text) <= width else "0"
     if len(text) <= width and text.strip("-0."):  # the usual case: fits, and is not 0.0000
         return text
-    for decimals in range(places, 0, -1):
+    return squeeze(x, width, places, min_decimals=1)
+
+
+def squeeze(x: float, width: int, places: int, *, min_decimals: int = 0,
+            trim: bool = False) -> str:
+    """A non-zero x in ``width`` characters without losing its sign or leading digits: fixed
+    decimals from ``places`` down to ``min_decimals`` (never rounding it to 0), then
+    e-notation with as many digits as fit; ``trim`` drops trailing zeros (0.5, 1e6)."""
+    for decimals in range(places, min_decimals - 1, -1):
         text = f"{x:.{decimals}f}"
+        if trim and "." in text:
+            text = text.rstrip("0").rstrip(".")
         if float(text) == 0:  # too small for fixed decimals
             break
         if len(text) <= width:
             return text
     for digits in range(places - 1, -1, -1):
         mantissa, _, exp = f"{x:.{digits}e}".partition("e")
+        if trim and "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
         short = f"{mantissa}e{int(exp)}"
         if len(short) <= width:
             break

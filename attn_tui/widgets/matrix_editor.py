@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from attn_tui.parse import parse_cell
+from attn_tui.report.fmt import squeeze
 from attn_tui.widgets.edit_buffer import EditBuffer
 from attn_tui.widgets.grid_view import GridView
 from attn_tui.widgets.titles import set_border_text
@@ -34,20 +35,7 @@ def cell_text(x: float, width: int = 5) -> str:
     text = f"{mantissa}e{int(exp)}" if exp else mantissa
     if len(text) <= width:
         return text
-    for decimals in (3, 2, 1, 0):
-        short = _short_fixed(x, decimals)
-        if float(short) == 0:  # too small for fixed decimals
-            break
-        if len(short) <= width:
-            return short
-    for digits in (2, 1, 0):
-        mantissa, _, exp = f"{x:.{digits}e}".partition("e")
-        if "." in mantissa:
-            mantissa = mantissa.rstrip("0").rstrip(".")
-        short = f"{mantissa}e{int(exp)}"
-        if len(short) <= width:
-            break
-    return short
+    return squeeze(x, width, 3, trim=True)
 
 
 def _short_fixed(x: float, decimals: int) -> str:
