@@ -97,3 +97,47 @@ async def test_an_edit_to_a_key_repaints_the_whole_map():
         await pilot.pause()
         assert app.screen.workspace.k[0][0] == 2.0
         assert whole
+
+
+async def test_the_edit_line_in_the_border_never_leaves_stale_text():
+    # The edit line is the Q box's subtitle, and only that border line is repainted when it
+    # changes: after each key the screen must equal a full repaint of the box.
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await pilot.pause()
+        editor = app.screen.query_one("#editor-q")
+        seen = []
+        for key in ("0", "full_stop", "7", "7", "backspace", "enter", "1", "escape", "minus", "minus",
+                    "enter", "escape"):
+            await pilot.press(key)
+            await pilot.pause()
+            shown = screen_text(app)
+            editor.refresh()
+            await pilot.pause()
+            assert screen_text(app) == shown, f"stale text on screen after {key!r}"
+            seen.append(shown)
+        border = [text.splitlines()[4] for text in seen]  # the Q box's bottom border
+        assert "who·d1 = 0.77▏" in border[3]
+        assert "1×3" in border[5] and "who·d1" not in seen[5]  # Enter: back to the shape
+        assert "1×3" in border[7]  # Escape after "1"
+        assert "who·d1 = --" in seen[10]  # refused: kept on the line, with a message below
+        assert "1×3" in border[11] and "who·d1" not in seen[11]
+
+
+async def test_box_titles_that_change_never_leave_stale_text():
+    # moving the query retitles the steps box; v retitles the map box (top border lines)
+    async with make_app(workspace=random_workspace(8, 3, seed=1)).run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await pilot.pause()
+        titles = []
+        for key in ("down", "down", "v", "up", "v"):
+            await pilot.press(key)
+            await pilot.pause()
+            shown = screen_text(app)
+            app.screen.refresh()
+            for widget in app.screen.query("*"):
+                widget.refresh()
+            await pilot.pause()
+            assert screen_text(app) == shown, f"stale text on screen after {key!r}"
+            titles.append(shown)
+        assert "(3 of 8)" in titles[1] and "(2 of 8)" in titles[3]
