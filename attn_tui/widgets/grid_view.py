@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -22,6 +23,14 @@ from attn_tui.report.fmt import fit
 # added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
 # for contrast) and a row of totals
 TEXT_STYLES = {"highlight": Style(bold=True, underline=True), "total": Style(bold=True)}
+
+
+def right_in_cells(text: str, width: int) -> str:
+    """``text`` cut to ``width - 1`` terminal cells and set right in ``width``: a token name may
+    be written in wide characters (two cells each), which str.rjust counts as one."""
+    if cell_len(text) > width - 1:
+        text = set_cell_size(text, width - 1)
+    return " " * (width - cell_len(text)) + text
 
 
 class GridView(ScrollView, can_focus=True):
@@ -105,7 +114,7 @@ class GridView(ScrollView, can_focus=True):
         self._shaped_width = self.cell_width
         self.row_labels, self.col_labels = shape[0], shape[1]
         if self.fit_labels:
-            longest = max((len(t) for t in (*self.row_labels, self.corner)), default=0)
+            longest = max((cell_len(t) for t in (*self.row_labels, self.corner)), default=0)
             self.label_width = max(4, min(self.fit_labels, longest + 1))
         self.virtual_size = Size(self.label_width + self.n_cols * self.cell_width, self.n_rows + 1)
         self.cursor_row = min(self.cursor_row, max(0, self.n_rows - 1))
@@ -152,13 +161,13 @@ class GridView(ScrollView, can_focus=True):
         label_w = min(self.label_width, width)
         if y == 0:
             head = self.style_of("header")
-            label = Segment(self.corner[:label_w].ljust(label_w), base + head)
+            label = Segment(set_cell_size(self.corner, label_w), base + head)
             cells = self._cells_strip(-1, scroll_x, width - label_w)
             return Strip([label, *cells], width)
         row = scroll_y + y - 1
         if row >= self.n_rows:
             return Strip.blank(width, base)
-        text = self.row_labels[row][: label_w - 1].ljust(label_w)
+        text = set_cell_size(self.row_labels[row], max(0, label_w - 1)) + " " * (label_w > 0)
         label = Segment(text, base + self.row_label_style(row))
         return Strip([label, *self._cells_strip(row, scroll_x, width - label_w)], width)
 
@@ -173,7 +182,7 @@ class GridView(ScrollView, can_focus=True):
         if row < 0:
             head = base + self.style_of("header")
             for col in range(first, last):
-                segs.append(Segment(self.col_labels[col][: cw - 1].rjust(cw), head))
+                segs.append(Segment(right_in_cells(self.col_labels[col], cw), head))
         else:
             cursor, mark = self.style_of("cursor"), self.style_of("highlight")
             # looked up once per line, not per cell: this loop runs for every visible cell

@@ -34,3 +34,46 @@ async def test_the_cursor_is_the_grids_colours_reversed_on_any_cell():
         other = _cell_segment(heat, 0, 1).style
         assert cursor.reverse and (cursor.color, cursor.bgcolor) == (base.color, base.bgcolor)
         assert other.bgcolor != base.bgcolor  # a heat cell: its own colour
+
+
+async def test_every_grid_line_is_the_grids_width_whatever_the_labels_and_scroll():
+    # token names may be wide characters (two cells each): a line must still fill the grid's
+    # width exactly, or the frame around it is pushed out of line
+    from textual.app import App
+
+    from attn_tui.widgets.grid_view import GridView
+
+    class Numbers(GridView):
+        def cell_text(self, row: int, col: int) -> str:
+            return self.number(row + col / 10)
+
+    class One(App):
+        def compose(self):
+            yield Numbers(cell_width=7, label_width=6)
+
+    for size in ((50, 8), (90, 8)):  # scrolled, and every column in view
+        await _lines_fill_the_grid(One(), size)
+
+
+async def _lines_fill_the_grid(app, size) -> None:
+    from rich.cells import cell_len
+
+    async with app.run_test(size=size) as pilot:
+        grid = pilot.app.query_one("Numbers")
+        rows = ["東京都市", *(f"r{i}" for i in range(1, 5))]
+        grid.set_shape(rows, ["猫", "is", "東京都市", "x", "ab", "c", "é", "z"])
+        await pilot.pause()
+        width = grid.scrollable_content_region.width
+        for scroll_x in (0, 3, 7, 11, 20):
+            grid.scroll_to(scroll_x, 0, animate=False)
+            await pilot.pause()
+            for y in range(6):
+                drawn = sum(cell_len(seg.text) for seg in grid.render_line(y))
+                assert drawn == width, (scroll_x, y)
+        grid.scroll_to(0, 0, animate=False)
+        await pilot.pause()
+        assert grid.render_line(2).text.split()[:3] == ["r1", "1.0000", "1.1000"]
+        # each column's name sits over its column: label, then one cell_width per name
+        head = list(grid.render_line(0))
+        assert [cell_len(seg.text) for seg in head[1:4]] == [7, 7, 7]
+        assert head[3].text == " 東京都"  # cut to six cells, never split inside a character
