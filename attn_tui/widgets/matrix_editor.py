@@ -6,6 +6,7 @@ that does not parse stays in the edit line with a message; the cell keeps its ol
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from textual import events, on
 from textual.app import ComposeResult
@@ -261,7 +262,7 @@ class MatrixEditor(Vertical, can_focus=False):
             return
         row, col = self.editing
         where = f"{self.grid.row_labels[row]}·d{col + 1} = "
-        room = max(6, self.size.width - len(where) - 6)
+        room = max(6, self.size.width - cell_len(where) - 6)  # a token may be wide characters
         self._subtitle(Content.from_markup("[b $text]$where$value[/]", where=where,
                                            value=self.buffer.shown(room)))
         self.grid.refresh_row(row)
