@@ -97,16 +97,6 @@ def _lesson_and_lab_sections(rows) -> list[tuple[str, list[tuple[str, str]]]]:
     return out
 
 
-def as_text(width: int = 18) -> str:
-    """The reference as plain aligned text (the help screen shows this)."""
-    out = []
-    for title, entries in sections():
-        out += [title.upper()]
-        out += [f"  {k:<{width}}{d}" for k, d in entries]
-        out.append("")
-    return "\n".join(out)
-
-
 def as_markdown() -> str:
     out = []
     for title, entries in sections():

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from attn_tui.keymap import as_text
+from attn_tui.keymap import sections
 from attn_tui.screens.modal import AttnModal
 
 INTRO = (
@@ -32,7 +34,18 @@ class HelpScreen(AttnModal[None]):
         with VerticalScroll() as scroll:
             scroll.border_title = "attn-tui keys"
             scroll.border_subtitle = "↑↓ scroll · Esc closes"
-            body = Text(INTRO + "\n")
-            for line in as_text().splitlines():
-                body.append(line + "\n", style="bold" if line.isupper() else "")
-            yield Static(body)
+            yield Static(Group(*_reference()))
+
+
+def _reference() -> list[RenderableType]:
+    """The intro, then each section's keys beside what they do; a long description wraps under
+    itself, not under the keys."""
+    out: list[RenderableType] = [Text(INTRO)]
+    for title, entries in sections():
+        table = Table.grid(padding=(0, 1), pad_edge=False)
+        table.add_column(width=18, no_wrap=True)  # as wide as the longest key, "Tab / shift+Tab"
+        table.add_column(ratio=1)
+        for keys, does in entries:
+            table.add_row(Text(f"  {keys}"), Text(does))
+        out += [Text(title.upper(), style="bold"), table, Text("")]
+    return out
