@@ -46,9 +46,19 @@ class EditBuffer:
 
     def shown(self, width: int) -> str:
         """The text around the caret in ``width`` columns, the caret drawn as ▏."""
-        safe = "".join(ch if ch.isprintable() else "�" for ch in self.text)
+        safe = "".join(map(_visible, self.text))
         if self.replace:
             return safe[-width:]
         line = safe[: self.caret] + "▏" + safe[self.caret:]
         start = max(0, min(self.caret + 1 - width, len(line) - width))
         return line[start: start + width]
+
+
+def _visible(ch: str) -> str:
+    """A control character as its symbol (a line break as ␊, a tab as ␉), so a pasted one shows
+    where it is; any other unprintable character as �."""
+    if ch.isprintable():
+        return ch
+    if ord(ch) < 0x20:
+        return chr(0x2400 + ord(ch))
+    return "␡" if ch == "\x7f" else "�"

@@ -38,7 +38,10 @@ def test_shown_keeps_the_caret_in_view_and_escapes_control_characters():
     assert buf.shown(5) == "7890▏"
     buf.move("home")
     assert buf.shown(5) == "▏1234"
-    assert EditBuffer.opened_with("\x1b[2J", replace=True).shown(10) == "�[2J"
+    # a control character shows as its symbol, never as itself (an escape would reach the
+    # terminal): a pasted line break as ␊, a tab as ␉, ESC as ␛
+    assert EditBuffer.opened_with("\x1b[2J", replace=True).shown(10) == "␛[2J"
+    assert EditBuffer.opened_with("1\n2\t3\x7f", replace=True).shown(10) == "1␊2␉3␡"
 
 
 def test_cell_text_always_fits_and_never_hides_a_nonzero_value():
