@@ -77,6 +77,8 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
             return Parsed(None, f"'{_shown(text)}' divides by zero")
         value = num / den
         parts = (m.group(1), m.group(2))
+    elif norm.count(",") == 1 and _NUMBER_RE.match(point := norm.replace(",", ".")):
+        return Parsed(None, f"'{_shown(text)}' is not a number: write {point}, with a point")
     else:
         return Parsed(None, f"'{_shown(text)}' is not a number (try 0.5, -2, 1e-3 or 1/3)")
     if not math.isfinite(value) or (cell_limit and abs(value) > MAX_ABS):

@@ -197,5 +197,24 @@ def set_cell(ws: Workspace, matrix: str, row: int, col: int, value: float) -> Wo
     return replace(ws, **{matrix.lower(): new})
 
 
+def set_block(ws: Workspace, matrix: str, row: int, col: int,
+              block: tuple[tuple[float, ...], ...]) -> Workspace:
+    """``block`` written into ``matrix`` with its first number at (row, col). Raises ValueError,
+    saying what fits, when it would reach past the matrix: a paste never resizes a matrix."""
+    m = ws.matrix(matrix)
+    rows, cols = len(block), len(block[0])
+    if not (0 <= row < len(m) and 0 <= col < len(m[0])):
+        raise IndexError(f"{matrix}[{row}, {col}] is outside its {len(m)}×{len(m[0])} cells")
+    room_rows, room_cols = len(m) - row, len(m[0]) - col
+    if rows > room_rows or cols > room_cols:
+        raise ValueError(f"{rows}×{cols} numbers do not fit: from row {row + 1}, column "
+                         f"{col + 1} {matrix} has room for {room_rows}×{room_cols}")
+    new = list(m)
+    for i, values in enumerate(block):
+        old = m[row + i]
+        new[row + i] = old[:col] + tuple(float(x) for x in values) + old[col + cols:]
+    return replace(ws, **{matrix.lower(): tuple(new)})
+
+
 def next_mask(mask: str) -> str:
     return MASKS[(MASKS.index(mask) + 1) % len(MASKS)]

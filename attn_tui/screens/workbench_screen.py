@@ -181,6 +181,21 @@ class WorkbenchScreen(SessionActions, Screen):
         else:
             self.apply(ws)
 
+    @on(MatrixEditor.BlockPasted)
+    def _block_pasted(self, event: MatrixEditor.BlockPasted) -> None:
+        ws, m = self.workspace, event.editor.matrix
+        rows, cols = len(event.block), len(event.block[0])
+        try:
+            new = state.set_block(ws, m, event.row, event.col, event.block)
+        except (ValueError, IndexError) as exc:
+            self.notify(f"Nothing pasted: {exc}.", title=f"Paste into {m}", severity="warning",
+                        timeout=6, markup=False)
+            return
+        where = f"{ws.labels(m)[event.row]}·d{event.col + 1}"
+        self.apply(new, note=f"Pasted {rows}×{cols} numbers into {m} from {where} (u undoes).")
+        if new == ws:
+            self.notify("Pasted: those cells already held these numbers.", timeout=3)
+
     @on(MatrixEditor.StructureRequested)
     def _structure(self, event: MatrixEditor.StructureRequested) -> None:
         ws, m = self.workspace, event.editor.matrix

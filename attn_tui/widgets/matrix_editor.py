@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from attn_tui.parse import parse_cell
+from attn_tui.paste import BlockError, read_block
 from attn_tui.report.fmt import squeeze
 from attn_tui.widgets.edit_buffer import EditBuffer
 from attn_tui.widgets.grid_view import GridView
@@ -97,6 +98,18 @@ class MatrixEditor(Vertical, can_focus=False):
         def __init__(self, editor: MatrixEditor, row: int, col: int, value: float) -> None:
             super().__init__()
             self.editor, self.row, self.col, self.value = editor, row, col, value
+
+        @property
+        def control(self) -> MatrixEditor:
+            return self.editor
+
+    class BlockPasted(Message):
+        """Several numbers were pasted onto the grid: they go into the cells from the cursor."""
+
+        def __init__(self, editor: MatrixEditor, row: int, col: int,
+                     block: tuple[tuple[float, ...], ...]) -> None:
+            super().__init__()
+            self.editor, self.row, self.col, self.block = editor, row, col, block
 
         @property
         def control(self) -> MatrixEditor:
@@ -221,12 +234,24 @@ class MatrixEditor(Vertical, can_focus=False):
         self._show_buffer()
 
     def on_paste(self, event: events.Paste) -> None:
+        """On the grid, several numbers fill cells from the cursor (see attn_tui.paste); one
+        value, or text, is typed into the cell, where Enter takes or refuses it."""
         if not self.grid.has_focus:
             return
         event.stop()
         if self.editing is None:
+            try:
+                block = read_block(event.text)
+            except BlockError as exc:
+                self.notify(f"Nothing pasted: {exc}.", title=f"Paste into {self.matrix}",
+                            severity="warning", timeout=6, markup=False)
+                return
+            if block is not None:
+                g = self.grid
+                self.post_message(self.BlockPasted(self, g.cursor_row, g.cursor_col, block))
+                return
             self.begin_edit("")
-        self.buffer.insert(event.text)
+        self.buffer.insert(event.text.strip())  # a copied cell often ends in a line break
         self._show_buffer()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:

@@ -1,0 +1,73 @@
+"""Several numbers pasted at once: a block of cells, row by row.
+
+What a teacher copies from elsewhere reads as a block: cells from a spreadsheet (tabs between,
+rows on lines), a CSV line, a numpy or torch print (``[[0.1 0.2]\\n [0.3 0.4]]``,
+``tensor([[0.1000, 0.2000]])``) or a Python list (``[[0.1, 0.2], [0.3, 0.4]]``). Every number
+is read as a typed cell is (parse_cell), so the same values are accepted and refused.
+
+``1,5`` stays one (refused) cell value rather than the two cells 1 and 5: a decimal comma is
+more likely than a two-number CSV line, and the cell's message then says to write 1.5.
+"""
+
+from __future__ import annotations
+
+import re
+
+from attn_tui.parse import parse_cell
+
+Block = tuple[tuple[float, ...], ...]
+
+MAX_CHARS = 2_000_000  # 256 × 1024 numbers of a few characters each, with room to spare
+# around a printed array: "tensor(" or "array(", keywords such as "dtype=torch.float32", ")"
+_WRAPPING = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\(|\w+\s*=\s*[\w.]+|\)\s*$")
+_ROW_IN_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+_SEPARATOR = re.compile(r"[,;\s]+")
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+
+
+class BlockError(ValueError):
+    """Text that looks like several numbers but is not a block of them; the message says why."""
+
+
+def read_block(text: str) -> Block | None:
+    """The rows of numbers in ``text``, or None when it is not several numbers (one value, or
+    words): that is typed into the cell instead, where parse_cell answers it. Raises
+    BlockError for a block with a bad number or rows of different lengths."""
+    body = text.strip()
+    if len(body) > MAX_CHARS:
+        raise BlockError(f"too long to paste ({len(body):,} characters)")
+    if not body or _DECIMAL_COMMA.match(body):
+        return None
+    if "[" in body:  # a printed array or a list: each innermost [...] is one row
+        rows_text = _ROW_IN_BRACKETS.findall(body)
+        rest = _ROW_IN_BRACKETS.sub(" ", body).replace("[", " ").replace("]", " ")
+        if _WRAPPING.sub(" ", rest).strip(" ,;\t\r\n"):
+            return None  # words around the numbers: not a block (the cell says what is wrong)
+    else:
+        rows_text = [line for line in body.splitlines() if line.strip()]
+    rows = [[t for t in _SEPARATOR.split(line.strip()) if t] for line in rows_text]
+    rows = [r for r in rows if r]
+    if sum(len(r) for r in rows) < 2:
+        return None
+    if not any(parse_cell(t).ok for row in rows for t in row):
+        return None  # words, not numbers: typed into the cell, which says what is wrong
+    first = len(rows[0])
+    if any(len(row) != first for row in rows):
+        r = next(i for i, row in enumerate(rows) if len(row) != first)
+        raise BlockError(f"row 1 has {_count(first)} but row {r + 1} has {_count(len(rows[r]))}:"
+                         " paste a rectangle of numbers")
+    block = []
+    for i, row in enumerate(rows):
+        values = []
+        for j, token in enumerate(row):
+            parsed = parse_cell(token)
+            if not parsed.ok:
+                where = f"row {i + 1}, number {j + 1}" if len(rows) > 1 else f"number {j + 1}"
+                raise BlockError(f"{where}: {parsed.error}")
+            values.append(parsed.value)
+        block.append(tuple(values))
+    return tuple(block)
+
+
+def _count(n: int) -> str:
+    return f"{n} number{'s' if n != 1 else ''}"

@@ -1,0 +1,133 @@
+"""Several numbers pasted onto a matrix fill its cells from the cursor; one value is typed into
+the cell; anything that is not a block that fits is refused with a message, changing nothing."""
+
+from __future__ import annotations
+
+import pytest
+from screen_text import screen_text
+from textual import events
+
+from attn_tui.app import make_app
+from attn_tui.compute import attend
+from attn_tui.paste import BlockError, read_block
+from attn_tui.report.fmt import num
+from attn_tui.widgets.matrix_editor import MatrixEditor
+from attn_tui.widgets.step_table import StepTable
+
+TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
+
+
+@pytest.mark.parametrize("text", [
+    "1\t2\t3\n4\t5\t6\n",  # cells copied from a spreadsheet
+    "1,2,3\n4,5,6",  # CSV
+    "1, 2, 3\r\n4, 5, 6",
+    "[[1 2 3]\n [4 5 6]]",  # a numpy print
+    "array([[1., 2., 3.],\n       [4., 5., 6.]])",
+    "tensor([[1.0000, 2.0000, 3.0000],\n        [4.0000, 5.0000, 6.0000]], dtype=torch.float64)",
+    "[[1, 2, 3], [4, 5, 6]]",  # a Python list
+    "  1 2 3\n\n4 5 6  \n",
+])
+def test_blocks_in_the_forms_people_copy(text: str):
+    assert read_block(text) == TWO_BY_THREE
+
+
+@pytest.mark.parametrize("text", ["0.5", " 0.5\n", "1,5", "-0,25", "hello", "hello world", "",
+                                  "x" * 10_000, "abc [1 2]", "[1]"])
+def test_one_value_or_words_are_not_a_block(text: str):
+    assert read_block(text) is None  # typed into the cell, which takes or refuses it
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("1 2\n3", "row 1 has 2 numbers but row 2 has 1 number"),
+    ("1 abc", "number 2: 'abc' is not a number"),
+    ("1 2\n3 nan", "row 2, number 2: 'nan' is not allowed"),
+    ("1 2e7", "too large"),
+])
+def test_a_broken_block_says_where(text: str, says: str):
+    with pytest.raises(BlockError, match=says):
+        read_block(text)
+
+
+def _paste(app, matrix: str, text: str) -> None:
+    app.screen.query_one(f"#grid-{matrix}").post_message(events.Paste(text))
+
+
+def _messages(app) -> str:
+    return " | ".join(str(n.message) for n in app._notifications)
+
+
+async def test_a_block_fills_k_from_the_cursor_recomputes_and_undoes_in_one_step():
+    async with make_app().run_test(size=(100, 30)) as pilot:
+        app = pilot.app
+        await pilot.press("tab")  # K
+        await pilot.press("down")  # the cursor on the second key, d1
+        before = app.screen.workspace
+        _paste(app, "k", "9\t8\n7\t6")
+        await pilot.pause()
+        ws = app.screen.workspace
+        assert ws.k == ((0.4, 0.5, 0.6), (9.0, 8.0, 0.3), (7.0, 6.0, 0.8))
+        assert ws.q == before.q and ws.v == before.v
+        steps = attend(ws.q, ws.k, ws.v, mask=ws.mask, scale=ws.scale)
+        table = app.screen.query_one(StepTable)
+        assert [table.cell_text(j, 3) for j in range(3)] == [num(float(a))
+                                                           for a in steps.weights[0]]
+        assert "Pasted 2×2 numbers into K from the·d1" in _messages(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.screen.workspace == before
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("1 2 3 4", "1×4 numbers do not fit: from row 1, column 1 Q has room for 1×3"),
+    ("1 2\n3 4", "2×2 numbers do not fit"),
+    ("1 2\n3", "row 1 has 2 numbers but row 2 has 1 number"),
+    ("0.1 abc", "number 2: 'abc' is not a number"),
+])
+async def test_a_block_that_does_not_fit_or_read_changes_nothing(text: str, says: str):
+    async with make_app().run_test(size=(100, 30), notifications=True) as pilot:
+        app = pilot.app
+        before = app.screen.workspace
+        _paste(app, "q", text)
+        await pilot.pause()
+        assert app.screen.workspace == before
+        assert says in _messages(app)
+        assert "Nothing pasted" in _messages(app)
+        assert app.screen.query_one("#editor-q", MatrixEditor).editing is None
+
+
+async def test_one_copied_value_with_its_line_break_is_typed_and_taken():
+    async with make_app().run_test(size=(100, 30)) as pilot:
+        app = pilot.app
+        _paste(app, "q", "0.75\n")
+        await pilot.pause()
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        assert editor.buffer.text == "0.75"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.workspace.q[0][0] == 0.75
+
+
+async def test_a_decimal_comma_is_refused_with_the_point_form():
+    async with make_app().run_test(size=(100, 30)) as pilot:
+        app = pilot.app
+        _paste(app, "q", "1,5")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        assert "write 1.5, with a point" in editor.message
+        assert app.screen.workspace.q[0][0] == 0.1
+
+
+async def test_text_pasted_into_a_cell_being_typed_shows_its_line_breaks():
+    async with make_app().run_test(size=(100, 30)) as pilot:
+        app = pilot.app
+        await pilot.press("enter")  # open the cell: a paste now is text in it, never a block
+        _paste(app, "q", "1\n2")
+        await pilot.pause()
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        assert editor.buffer.text == "1\n2"
+        assert "1␊2" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert editor.has_class("-invalid") and app.screen.workspace.q[0][0] == 0.1
