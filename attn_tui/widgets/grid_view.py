@@ -179,10 +179,13 @@ class GridView(ScrollView, can_focus=True):
         last = min(self.n_cols, (scroll_x + room) // cw + 1)
         base = self.style_of("base")
         segs: list[Segment] = []
+        # a cell cut by either edge is drawn blank: "1.2029" cut to "029" reads as another number
+        whole = range(-(-scroll_x // cw), (scroll_x + room) // cw)
         if row < 0:
             head = base + self.style_of("header")
             for col in range(first, last):
-                segs.append(Segment(right_in_cells(self.col_labels[col], cw), head))
+                text = right_in_cells(self.col_labels[col], cw) if col in whole else " " * cw
+                segs.append(Segment(text, head))
         else:
             cursor, mark = self.style_of("cursor"), self.style_of("highlight")
             # looked up once per line, not per cell: this loop runs for every visible cell
@@ -201,7 +204,7 @@ class GridView(ScrollView, can_focus=True):
                     style += cursor
                 if len(text) > cw:  # cut visibly, never silently (a number's sign first)
                     text = text[: cw - 1] + "…"
-                segs.append(Segment(text.rjust(cw), style))
+                segs.append(Segment(text.rjust(cw) if col in whole else " " * cw, style))
         strip = Strip(segs).crop(scroll_x - first * cw, scroll_x - first * cw + room)
         return list(strip.extend_cell_length(room, base))
 

@@ -77,3 +77,32 @@ async def _lines_fill_the_grid(app, size) -> None:
         head = list(grid.render_line(0))
         assert [cell_len(seg.text) for seg in head[1:4]] == [7, 7, 7]
         assert head[3].text == " 東京都"  # cut to six cells, never split inside a character
+
+
+async def test_a_cell_cut_by_the_edge_is_blank_never_part_of_a_number():
+    # scrolled 3 columns into a cell, "1.2029" showed as "029": another number
+    from textual.app import App
+
+    from attn_tui.widgets.grid_view import GridView
+
+    class Numbers(GridView):
+        def cell_text(self, row: int, col: int) -> str:
+            return self.number(1.2029 + row + col)
+
+    class One(App):
+        def compose(self):
+            yield Numbers(cell_width=8, label_width=4)
+
+    async with One().run_test(size=(45, 8)) as pilot:
+        grid = pilot.app.query_one(Numbers)
+        grid.set_shape([f"r{i}" for i in range(4)], [f"c{j}" for j in range(12)])
+        await pilot.pause()
+        whole = {grid.cell_text(r, c) for r in range(4) for c in range(12)}
+        for scroll_x in range(0, 17):
+            grid.scroll_to(scroll_x, 0, animate=False)
+            await pilot.pause()
+            for y in range(1, 5):
+                numbers = grid.render_line(y).text.split()[1:]
+                assert numbers and set(numbers) <= whole, (scroll_x, numbers)
+            heads = grid.render_line(0).text.split()
+            assert set(heads) <= {f"c{j}" for j in range(12)}, (scroll_x, heads)
