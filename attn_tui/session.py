@@ -7,7 +7,6 @@ raises SessionError with one sentence; it never returns something half-checked.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import stat
@@ -131,7 +130,7 @@ def parse(text: str) -> tuple[Workspace, str]:
         raise SessionError("its schema version is not a whole number")
     if version != VERSION:
         newer = " (a newer attn-tui wrote it)" if version > VERSION else ""
-        raise SessionError(f"it is schema version {version}{newer}; "
+        raise SessionError(f"it is schema version {_short(version)}{newer}; "
                            f"this attn-tui reads version {VERSION}")
     _keys(doc, TOP_KEYS, "the session")
     screen = doc["screen"]
@@ -220,7 +219,7 @@ def _matrix(rows: Any, name: str) -> tuple[tuple[float, ...], ...]:
         for j, x in enumerate(row, 1):
             if type(x) not in (int, float):  # bool is an int subclass: refused here too
                 raise SessionError(f"{name} row {i}, column {j} is {_short(x)}, not a number")
-            if not math.isfinite(x) or abs(x) > MAX_ABS:
+            if x != x or abs(x) > MAX_ABS:  # NaN, ±inf, a 400-digit integer (no float)
                 raise SessionError(f"{name} row {i}, column {j} is {_short(x)}; cells must be "
                                    f"finite numbers between -{MAX_ABS:,.0f} and {MAX_ABS:,.0f}")
         out.append(tuple(float(x) for x in row))
@@ -233,10 +232,20 @@ def _labels(xs: Any, key: str, n: int, matrix: str) -> tuple[str, ...]:
     if len(xs) != n:
         raise SessionError(f'"{key}" names {len(xs)} tokens but {matrix} has {n} rows')
     for x in xs:
-        if len(x) > MAX_LABEL or any(unicodedata.category(c) == "Cc" for c in x):
+        if len(x) > MAX_LABEL or any(_unshowable(c) for c in x):
             raise SessionError(f'"{key}" has the name {_short(x)}: a token name is one line '
-                               f"of at most {MAX_LABEL} characters")
+                               f"of at most {MAX_LABEL} characters, without control characters")
     return tuple(xs)
+
+
+# bidirectional embeddings, overrides and isolates: they reorder the text drawn after them
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _unshowable(c: str) -> bool:
+    """A character a token name cannot hold: a control, half a surrogate pair (it cannot even
+    be written out as UTF-8), a line or paragraph separator, or a bidi control."""
+    return unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in _BIDI_CONTROLS
 
 
 def _choice(value: Any, choices: tuple[str, ...], key: str) -> None:

@@ -145,6 +145,13 @@ BAD_TEXT = {
     "overflowing literal": (good_text.replace("5.0", "1e400", 1), "finite numbers"),
     "too large a value": (good_text.replace("5.0", "2000000.0", 1), "between -1,000,000"),
     "huge integer": (good_text.replace("5.0", "9" * 5000, 1), "not JSON that attn-tui"),
+    # 400 digits parse as an int too big for a float: math.isfinite raised OverflowError
+    "400-digit integer": (good_text.replace("5.0", "-" + "9" * 400, 1), "column 1 is -999"),
+    "400-digit seed": (doc(ws__seed=10**400), '"seed" is 1000'),
+    "400-digit version": (doc(version=10**400), "schema version 1000000"),
+    "half a surrogate pair": (doc(ws__key_tokens=["a", "\ud800", "c"]), "without control"),
+    "line separator": (doc(ws__key_tokens=["a", "b\u2028c", "d"]), "a token name is one line"),
+    "bidi override": (doc(ws__query_tokens=["\u202eabc", "b", "c"]), "without control"),
     "unknown mask": (doc(ws__mask="diagonal"), 'unknown mask "diagonal"'),
     "unknown backend": (doc(ws__backend="jax"), 'unknown backend "jax"'),
     "unknown dtype": (doc(ws__dtype="float8"), 'unknown dtype "float8"'),
