@@ -236,8 +236,10 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
 
         workspace = build(preset)
     ws = workspace or state.from_preset(preset, seed=seed)
-    app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=lab, session_path=session_path,
-                  confirm_quit=confirm_quit)
+    # a lesson opens the screens it needs: a lab saved in a session would only be popped by it
+    # half-way through mounting (--lab with --lesson is refused on the command line)
+    app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=None if lesson else lab,
+                  session_path=session_path, confirm_quit=confirm_quit)
     app.initial_lesson = lesson
     if theme:
         app.theme = theme

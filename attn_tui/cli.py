@@ -119,6 +119,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     message and exit status 2, instead of one of them being ignored."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command:
+        _app_flags_with_a_command(parser, args)
+    if args.session == "":
+        parser.error("argument --session: expected a file name, got an empty one")
     if args.session and args.preset is not None:
         parser.error("argument --preset: not allowed with argument --session "
                      "(a session brings its own values)")
@@ -129,6 +133,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.backend, args.dtype = args.backend or "numpy", args.dtype or "float64"
     args.preset = args.preset or "one"
     return args
+
+
+# the app's own flags that a command passes on; any other given before a command is an error
+PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme"}}
+APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
+             "session": "--session", "lab": "--lab", "lesson": "--lesson", "theme": "--theme",
+             "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit"}
+# flags the command has its own copy of: written after the command, they mean the same thing
+OWN_COPY = {"print": {"backend", "dtype"}, "export": {"session", "preset"}}
+
+
+def _app_flags_with_a_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``attn-tui --session s.json export …`` exported the default example: a flag before the
+    command belongs to the app, and the command never read it. Say so instead."""
+    for dest, flag in APP_FLAGS.items():
+        given = getattr(args, dest) not in (None, False)
+        if not given or dest in PASSED_ON.get(args.command, ()):
+            continue
+        if dest in OWN_COPY.get(args.command, ()):
+            parser.error(f"argument {flag}: put it after the command "
+                         f"(attn-tui {args.command} … {flag} …); before it, it is the app's")
+        parser.error(f"argument {flag}: not used by 'attn-tui {args.command}'")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,6 +53,12 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _usage(message: str) -> int:
+    print(USAGE, file=sys.stderr)
+    print(f"attn-tui export: error: {message}", file=sys.stderr)
+    return 2
+
+
 def open_session(path: str, lab: str | None = None) -> tuple[Any, str | None]:
     """(workspace, lab to open) for `attn-tui --session FILE`; SessionError on a bad file."""
     from attn_tui.session import load
@@ -82,6 +88,12 @@ def _workspace(args: argparse.Namespace) -> Any:
 
 def run_export(args: argparse.Namespace) -> int:
     fmt, output = args.export_format, args.export_output
+    for flag, value in (("--session", args.export_session), ("-o", output)):
+        if value == "":
+            return _usage(f"argument {flag}: expected a file name, got an empty one")
+    if args.export_backend and fmt != "py":
+        return _usage(f"argument --backend: only --format py takes it (the script's array "
+                      f"library); --format {fmt} is computed the way the workspace says")
     if fmt in BINARY and not output:
         print(USAGE, file=sys.stderr)
         print(f"attn-tui export: error: --format {fmt} is binary; give -o FILE", file=sys.stderr)

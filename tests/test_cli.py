@@ -40,6 +40,14 @@ def test_version_and_help_list_every_command():
         ["print", "one", "two"], ["--lab"],
         # each would have silently ignored the other
         ["--session", "a.json", "--preset", "mask"], ["--lab", "scaling", "--lesson", "mask"],
+        # an app flag before a command: the command never read it (a wrong export, exit 0)
+        ["--session", "a.json", "export", "--format", "md"],
+        ["--preset", "mask", "export", "--format", "md"],
+        ["--backend", "torch", "print", "nanogpt"], ["--dtype", "float32", "print"],
+        ["--lab", "heads", "serve"], ["--no-mouse", "print"], ["--lesson", "mask", "export"],
+        # empty file names, and a flag that only one format reads
+        ["--session", ""], ["export", "--format", "md", "--session", ""],
+        ["export", "--format", "md", "-o", ""], ["export", "--format", "md", "--backend", "torch"],
     ],
 )
 def test_bad_flags_get_usage_and_exit_2(args):
@@ -118,3 +126,14 @@ def test_backend_and_dtype_given_with_a_session_override_the_sessions(tmp_path, 
             cli.main(["--session", str(path), *flags])
         assert (opened["backend"], opened["dtype"]) == want
         assert opened["workspace"].mask == "causal"
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--session", "a.json", "export", "--format", "md"],
+     "--session: put it after the command (attn-tui export … --session …)"),
+    (["--backend", "torch", "print", "nanogpt"], "--backend: put it after the command"),
+    (["--lab", "heads", "serve"], "--lab: not used by 'attn-tui serve'"),
+])
+def test_a_flag_before_a_command_says_where_it_goes(args, says):
+    done = run(*args)
+    assert done.returncode == 2 and says in done.stderr

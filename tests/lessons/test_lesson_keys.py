@@ -177,3 +177,17 @@ async def test_d_does_not_focus_the_dimensions_bar_a_lesson_hides():
         await pilot.press("D", "9", "enter")
         await pilot.pause()
         assert app.focused.id == "dims" and bench.workspace.t_k == 9 != t
+
+
+async def test_a_lesson_started_with_a_session_saved_in_a_lab_runs_on_its_own_screens():
+    # `attn-tui --session lab_heads.json --lesson mask`: the lab the session names was popped
+    # by the lesson half-way through mounting, and crashed (NoMatches '#split-box')
+    from attn_tui.state import from_preset
+
+    for lab in ("heads", "model", "scaling", "precision"):
+        app = make_app(workspace=from_preset("select"), lab=lab, lesson="mask")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert isinstance(pilot.app.screen, WorkbenchScreen)
+            assert pilot.app.lesson is not None and pilot.app.lesson.name == "mask"
+            assert pilot.app.screen.query(LessonPanel)
