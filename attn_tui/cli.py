@@ -221,6 +221,11 @@ def _start(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         args.backend = args.backend or workspace.backend  # --backend, --dtype override it
         args.dtype = args.dtype or workspace.dtype
+        from attn_tui.compute.backend import DTYPES_BY_BACKEND
+
+        if args.dtype not in DTYPES_BY_BACKEND[args.backend]:  # --backend numpy on bfloat16
+            return _fail(f"{args.session} computes in {args.dtype}, which {args.backend} does "
+                         "not have: add --dtype float32 (or float64)")
     if args.backend == "torch":
         from attn_tui.compute import torch_available
         from attn_tui.compute.backend import INSTALL_TORCH

@@ -15,6 +15,7 @@ from dataclasses import fields
 from typing import Any
 
 from attn_tui.compute.attend import MASKS
+from attn_tui.compute.backend import DTYPES_BY_BACKEND
 from attn_tui.files import FileError, atomic_write, os_reason
 from attn_tui.presets import EXAMPLE_NAMES
 from attn_tui.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
@@ -26,11 +27,6 @@ MAX_LABEL = 100
 MAX_SEED = 2**31 - 1
 SCREENS = ("workbench", "lab:scaling", "lab:model", "lab:precision", "lab:heads")
 # float16 has no array-api-strict dtype and bfloat16 exists only in torch
-DTYPES_BY_BACKEND = {
-    "numpy": ("float64", "float32", "float16"),
-    "torch": ("float64", "float32", "float16", "bfloat16"),
-    "array_api_strict": ("float64", "float32"),
-}
 WORKSPACE_KEYS = tuple(f.name for f in fields(Workspace))
 TOP_KEYS = ("format", "version", "workspace", "screen")
 

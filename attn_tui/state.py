@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from attn_tui.compute.attend import MASKS
+from attn_tui.compute.backend import DTYPES_BY_BACKEND
 from attn_tui.presets import PRESETS
 
 Matrix = tuple[tuple[float, ...], ...]
@@ -214,6 +215,15 @@ def set_block(ws: Workspace, matrix: str, row: int, col: int,
         old = m[row + i]
         new[row + i] = old[:col] + tuple(float(x) for x in values) + old[col + cols:]
     return replace(ws, **{matrix.lower(): tuple(new)})
+
+
+def on_backend(ws: Workspace, backend: str) -> tuple[Workspace, str | None]:
+    """``ws`` computed on ``backend``, and a note when its precision had to change: one the
+    backend lacks (numpy has no bfloat16) becomes float32, so the workspace always computes."""
+    if ws.dtype in DTYPES_BY_BACKEND[backend]:
+        return replace(ws, backend=backend), None
+    return (replace(ws, backend=backend, dtype="float32"),
+            f"{backend} has no {ws.dtype}, so it computes in float32.")
 
 
 def next_mask(mask: str) -> str:

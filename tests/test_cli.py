@@ -137,3 +137,14 @@ def test_backend_and_dtype_given_with_a_session_override_the_sessions(tmp_path, 
 def test_a_flag_before_a_command_says_where_it_goes(args, says):
     done = run(*args)
     assert done.returncode == 2 and says in done.stderr
+
+
+def test_backend_numpy_over_a_bfloat16_session_says_what_to_add(tmp_path):
+    from attn_tui import session
+    from attn_tui.state import from_preset
+
+    path = tmp_path / "bf16.json"
+    session.save(replace(from_preset("mask"), backend="torch", dtype="bfloat16"), path)
+    done = run("--backend", "numpy", "--session", str(path))
+    assert done.returncode == 2
+    assert "computes in bfloat16, which numpy does not have: add --dtype float32" in done.stderr

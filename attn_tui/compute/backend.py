@@ -13,6 +13,12 @@ BACKENDS = ("numpy", "torch", "array_api_strict")
 DTYPES = ("float64", "float32", "float16", "bfloat16")
 # dtypes every backend offers; float16/bfloat16 are a torch-only extra for the precision lab
 STANDARD_DTYPES = ("float64", "float32")
+# what each backend computes in (numpy has float16 but no bfloat16)
+DTYPES_BY_BACKEND = {
+    "numpy": ("float64", "float32", "float16"),
+    "torch": ("float64", "float32", "float16", "bfloat16"),
+    "array_api_strict": ("float64", "float32"),
+}
 
 INSTALL_TORCH = "torch is not installed; install it with: pip install 'attn-tui[torch]'"
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from textual.app import App, SystemCommand
 
+from attn_tui import state
 from attn_tui.compute import BackendUnavailable
 from attn_tui.state import Workspace
 
@@ -109,8 +109,9 @@ class SessionActions:
             ws, screen = opened[-1]
             note = f"Opened {path} (u undoes)."
             if ws.backend == "torch" and not torch_available():
-                ws = replace(ws, backend="numpy")
-                note = f"Opened {path}; torch is not installed, so numpy computes it."
+                ws, changed = state.on_backend(ws, "numpy")
+                note = f"Opened {path}; torch is not installed, so numpy computes it" + (
+                    f" in {ws.dtype}." if changed else ".")
             self.apply(ws)
             self.saved_workspace, self.session_path = ws, path
             self.notify(note, timeout=4, markup=False)

@@ -76,8 +76,10 @@ class WorkbenchScreen(SessionActions, Screen):
         self.saved_workspace = workspace  # "unsaved" means edited since this
         self.session_path = session_path
         self.steps: Steps | None = None
-        self._undo: list[Workspace] = []
-        self._redo: list[Workspace] = []
+        # each entry also holds the file the session belonged to then: undoing an open goes
+        # back to the file the undone workspace came from (ctrl+s must not write it elsewhere)
+        self._undo: list[tuple[Workspace, tuple]] = []
+        self._redo: list[tuple[Workspace, tuple]] = []
 
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
@@ -161,7 +163,7 @@ class WorkbenchScreen(SessionActions, Screen):
     def apply(self, new: Workspace, note: str | None = None) -> None:
         if new == self.workspace:
             return
-        self._undo.append(self.workspace)
+        self._undo.append((self.workspace, self._file()))
         del self._undo[:-HISTORY]
         self._redo.clear()
         self.workspace = new
@@ -269,16 +271,20 @@ class WorkbenchScreen(SessionActions, Screen):
 
     def action_toggle_backend(self) -> None:
         if self.workspace.backend == "torch":
-            self.apply(replace(self.workspace, backend="numpy"))
+            self._to_backend("numpy")
         else:
             self.notify("Loading torch…", timeout=2)
             self._load_torch()
 
     def action_set_backend(self, backend: str) -> None:
         if backend == "numpy":
-            self.apply(replace(self.workspace, backend="numpy"))
+            self._to_backend("numpy")
         elif self.workspace.backend != "torch":
             self._load_torch()
+
+    def _to_backend(self, backend: str) -> None:
+        ws, note = state.on_backend(self.workspace, backend)
+        self.apply(ws, note=note)
 
     @work(thread=True, exclusive=True, group="backend")
     def _load_torch(self) -> None:
@@ -292,7 +298,7 @@ class WorkbenchScreen(SessionActions, Screen):
                 severity="warning", timeout=8,
             )
             return
-        self.app.call_from_thread(self.apply, replace(self.workspace, backend="torch"))
+        self.app.call_from_thread(self._to_backend, "torch")
 
     def action_pick_preset(self) -> None:
         from attn_tui.screens.preset_modal import PresetModal
@@ -339,15 +345,26 @@ class WorkbenchScreen(SessionActions, Screen):
         if not self._undo:
             self.notify("Nothing to undo.", timeout=2)
             return
-        self._redo.append(self.workspace)
-        self.workspace = self._undo.pop()
+        self._redo.append((self.workspace, self._file()))
+        self._restore(*self._undo.pop())
 
     def action_redo(self) -> None:
         if not self._redo:
             self.notify("Nothing to redo.", timeout=2)
             return
-        self._undo.append(self.workspace)
-        self.workspace = self._redo.pop()
+        self._undo.append((self.workspace, self._file()))
+        self._restore(*self._redo.pop())
+
+    def _file(self) -> tuple:
+        return self.session_path, self.saved_workspace
+
+    def _restore(self, ws: Workspace, file: tuple) -> None:
+        # only an open changes the file; a save since then stays what is on disk
+        if file[0] != self.session_path:
+            self.session_path, self.saved_workspace = file
+            where = self.session_path or "no file yet (ctrl+s asks for one)"
+            self.notify(f"Back to {where}.", timeout=3, markup=False)
+        self.workspace = ws
 
     def action_tokens(self, step: int) -> None:
         self.apply(state.resize(self.workspace, t=self.workspace.t_k + step))

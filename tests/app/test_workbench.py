@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from screen_text import screen_text
 from textual import events
@@ -438,3 +440,35 @@ async def test_the_same_notice_is_not_stacked_while_it_shows():
         await pilot.press("U")  # a different notice still shows beside it
         await pilot.pause()
         assert len(list(pilot.app._notifications)) == 2
+
+
+def test_a_backend_without_the_precision_falls_back_to_float32():
+    from attn_tui.state import from_preset, on_backend
+
+    ws = replace(from_preset("mask"), backend="torch", dtype="bfloat16")
+    moved, note = on_backend(ws, "numpy")
+    assert (moved.backend, moved.dtype) == ("numpy", "float32")
+    assert note == "numpy has no bfloat16, so it computes in float32."
+    same, none = on_backend(replace(ws, dtype="float64"), "numpy")
+    assert (same.backend, same.dtype, none) == ("numpy", "float64", None)
+
+
+async def test_b_from_torch_bfloat16_computes_on_numpy_and_saves_a_file_that_opens(tmp_path):
+    # b left the workspace on numpy/bfloat16: "Not computed", stale tables, and ctrl+s wrote a
+    # session the loader then refused
+    pytest.importorskip("torch")
+    from attn_tui import session
+    from attn_tui.state import from_preset
+
+    ws = replace(from_preset("mask"), backend="torch", dtype="bfloat16")
+    app = make_app(workspace=ws, backend="torch", dtype="bfloat16")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        bench_ws = bench(pilot.app).workspace
+        assert (bench_ws.backend, bench_ws.dtype) == ("numpy", "float32")
+        assert "numpy float32" in screen_text(pilot.app)
+        assert not any(n.title == "Not computed" for n in pilot.app._notifications)
+        session.save(bench_ws, tmp_path / "s.json")
+        assert session.load(tmp_path / "s.json")[0] == bench_ws

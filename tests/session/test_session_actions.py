@@ -124,6 +124,33 @@ async def test_open_replaces_the_workspace_and_u_undoes(tmp_path: Path) -> None:
         assert bench.workspace == first
 
 
+async def test_undoing_an_open_goes_back_to_the_first_file_too(tmp_path: Path) -> None:
+    # A.json edited, B.json opened, u: A's workspace came back but ctrl+s wrote it over B.json
+    a, b = tmp_path / "A.json", tmp_path / "B.json"
+    session.save(state.from_preset("one"), a)
+    session.save(state.from_preset("mask"), b)
+    b_text = b.read_text()
+    app = SessionApp(session.load(a)[0])
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        bench.session_path = str(a)  # as `attn-tui --session A.json` starts
+        await pilot.press("s")  # an unsaved edit to A: scaling off
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, b)
+        assert bench.session_path == str(b)
+        await pilot.press("u")
+        await pilot.pause()
+        assert bench.session_path == str(a) and bench.dirty and not bench.workspace.scale
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert b.read_text() == b_text  # B untouched
+        assert session.load(a)[0].scale is False  # the edit went to A
+        await pilot.press("U")  # redo the open: B again, unedited
+        await pilot.pause()
+        assert bench.session_path == str(b) and not bench.dirty
+
+
 async def test_quit_asks_only_with_unsaved_edits(tmp_path: Path) -> None:
     app = make()
     async with app.run_test(size=(100, 30)) as pilot:
