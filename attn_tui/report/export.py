@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from attn_tui.compute import Steps, attend
-from attn_tui.report.fmt import num
+from attn_tui.report.fmt import table_num
 from attn_tui.state import Workspace
 
 FORMATS = ("md", "csv", "tex")
@@ -45,7 +45,8 @@ def model(s, i, query_tokens, key_tokens, mask, scale, backend, dtype):
 
 
 def md_cell(text):
-    return "".join("\\" + c if c in "\\|*_`[]<>" else c for c in text)
+    # $ starts maths and ~ strikes through on GitHub; the rest are Markdown's own
+    return "".join("\\" + c if c in "\\|*_`[]<>$~" else c for c in text)
 
 
 def markdown(m):
@@ -58,23 +59,25 @@ def markdown(m):
     out.append("| " + " | ".join(head) + " |")
     out.append("|:---|" + "---:|" * (len(head) - 1))
     for key, row in zip(m["keys"], m["rows"], strict=True):
-        out.append("| " + " | ".join([md_cell(key)] + [num(x) for x in row]) + " |")
-    out.append("| sum | " + " | ".join("" if x is None else num(x) for x in m["sums"]) + " |")
+        out.append("| " + " | ".join([md_cell(key)] + [table_num(x) for x in row]) + " |")
+    sums = ["" if x is None else table_num(x) for x in m["sums"]]
+    out.append("| sum | " + " | ".join(sums) + " |")
     lost = 1.0 - m["sums"][3]
     if m["mask"] == "causal-after" and lost > 5e-5:
         # weights that do not sum to 1 are not a distribution: no entropy to compare with
         # log2 of the keys it may see (as on the workbench)
-        out += ["", f"α sums to {num(m['sums'][3])}; {num(lost)} of the weight is lost "
-                    "(softmax came before the mask)"]
+        out += ["", f"α sums to {table_num(m['sums'][3])}; {table_num(lost)} of the weight "
+                    "is lost (softmax came before the mask)"]
     else:
-        out += ["", f"entropy of α: {num(m['entropy'])} bits of at most "
-                    f"{num(m['max_entropy'])}"]
+        out += ["", f"entropy of α: {table_num(m['entropy'])} bits of at most "
+                    f"{table_num(m['max_entropy'])}"]
     out += ["", "Weights α: every query (rows) over every key (columns)", ""]
     head = ["query"] + [md_cell(k) for k in m["keys"]] + ["row sum"]
     out.append("| " + " | ".join(head) + " |")
     out.append("|:---|" + "---:|" * (len(head) - 1))
     for q, row, total in zip(m["queries"], m["weights"], m["row_sums"], strict=True):
-        out.append("| " + " | ".join([md_cell(q)] + [num(x) for x in row] + [num(total)]) + " |")
+        cells = [md_cell(q)] + [table_num(x) for x in row] + [table_num(total)]
+        out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 
@@ -97,6 +100,11 @@ def export_text(ws: Workspace, fmt: str, steps: Steps | None = None) -> str:
     return render(table_model(ws, steps))
 
 
+def csv_name(name: str) -> str:
+    """A token name a spreadsheet will not run as a formula (=, +, -, @ start one)."""
+    return "'" + name if name[:1] in ("=", "+", "-", "@") else name
+
+
 def _csv(m: dict[str, Any]) -> str:
     n_v = len(m["rows"][0]) - 4
     buf = io.StringIO()
@@ -104,26 +112,34 @@ def _csv(m: dict[str, Any]) -> str:
     out.writerow(["key", "q_dot_k", "scaled" if m["scale"] else "unscaled", "exp", "alpha"]
                  + [f"alpha_v{c + 1}" for c in range(n_v)])
     for key, row in zip(m["keys"], m["rows"], strict=True):
-        out.writerow([key] + [num(x) for x in row])
-    out.writerow(["sum"] + ["" if x is None else num(x) for x in m["sums"]])
+        out.writerow([csv_name(key)] + [table_num(x) for x in row])
+    out.writerow(["sum"] + ["" if x is None else table_num(x) for x in m["sums"]])
     out.writerow([])
-    out.writerow(["query"] + m["keys"] + ["row_sum"])
+    out.writerow(["query"] + [csv_name(k) for k in m["keys"]] + ["row_sum"])
     for q, row, total in zip(m["queries"], m["weights"], m["row_sums"], strict=True):
-        out.writerow([q] + [num(x) for x in row] + [num(total)])
+        out.writerow([csv_name(q)] + [table_num(x) for x in row] + [table_num(total)])
     return buf.getvalue()
 
 
 _TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+        # without T1 fonts these print as other glyphs (—, ¡, ¿)
+        "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
 
 
 def tex_text(text: str) -> str:
-    return "".join(_TEX.get(c, c) for c in text)
+    out = "".join(_TEX.get(c, c) for c in text)
+    # after \\ or \midrule a cell starting with [ would be read as their optional argument
+    return "{}" + out if out.startswith("[") else out
 
 
 def tex_num(x: float) -> str:
-    """A number for a text-mode cell: a real minus sign, and ∞ for an overflowed exp."""
-    text = num(x)
+    """A number for a text-mode cell: a real minus sign, ∞ for an overflowed exp, and
+    e-notation as a power of ten."""
+    text = table_num(x)
+    if "e" in text and "inf" not in text:
+        mantissa, _, exp = text.partition("e")
+        return rf"${mantissa}\times 10^{{{int(exp)}}}$"
     return {"inf": r"$\infty$", "-inf": r"$-\infty$"}.get(text) or text.replace("-", "$-$", 1)
 
 

@@ -16,6 +16,15 @@ def num(x: float, places: int = 4) -> str:
     return "0." + "0" * places if text == "-0." + "0" * places else text
 
 
+def table_num(x):
+    """A number in an exported table: num(x), unless four decimals would hide it. Then
+    e-notation with four decimals: exp(700) is 1.0142e+304, not 305 digits, and 1e-9 is
+    1.0000e-09, not 0.0000. (Copied into exported scripts: plain Python only.)"""
+    if math.isfinite(x) and x != 0 and not 5e-5 <= abs(x) < 1e9:
+        return f"{x:.4e}"
+    return num(x)
+
+
 def fit(x: float, width: int, places: int = 4) -> str:
     """num(x) when it fits in ``width`` characters and shows a non-zero x as non-zero; else
     fewer decimals (1096.633), down to one; else e-notation with as many digits as fit

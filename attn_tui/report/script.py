@@ -159,7 +159,7 @@ def script(ws: Workspace, backend: str = "numpy", name: str = "attention.py") ->
         "@SELECTED_INDEX@": repr(ws.selected), "@BACKEND@": repr(backend),
     }
     text = HEAD + (NUMPY if backend == "numpy" else TORCH)
-    shared = [fmt.num, export.model, export.md_cell, export.markdown]
+    shared = [fmt.num, fmt.table_num, export.model, export.md_cell, export.markdown]
     text += "\n\n" + "\n\n".join(inspect.getsource(f) for f in shared) + MAIN
     # one pass, so a token name that happens to contain "@Q@" stays as it is
     return re.sub("|".join(map(re.escape, values)), lambda m: values[m.group(0)], text)

@@ -14,7 +14,8 @@ from attn_tui.state import Workspace
 
 TEX_UNESCAPE = {r"\textbackslash{}": "\\", r"\textasciitilde{}": "~",
                 r"\textasciicircum{}": "^", r"\&": "&", r"\%": "%", r"\$": "$", r"\#": "#",
-                r"\_": "_", r"\{": "{", r"\}": "}"}
+                r"\_": "_", r"\{": "{", r"\}": "}", r"\textbar{}": "|", r"\textless{}": "<",
+                r"\textgreater{}": ">"}
 
 
 def expected(ws: Workspace) -> tuple[list[list[float]], list[float], list[list[float]]]:
@@ -48,14 +49,22 @@ def parse_md(text: str) -> list[list[list[str]]]:
     return [t[1:] for t in tables]
 
 
+def _csv_cell(cell: str) -> str:
+    # a name a spreadsheet would run as a formula is written with a ' in front
+    return cell[1:] if cell[:1] == "'" and cell[1:2] in ("=", "+", "-", "@") else cell
+
+
 def parse_csv(text: str) -> list[list[list[str]]]:
     blocks = text.split("\n\n")
-    return [list(csv.reader(io.StringIO(b)))[1:] for b in blocks]
+    return [[[_csv_cell(c) for c in row] for row in list(csv.reader(io.StringIO(b)))[1:]]
+            for b in blocks]
 
 
 def _tex_cell(cell: str) -> str:
     cell = cell.strip()
+    cell = re.sub(r"^\$(-?[\d.]+)\\times 10\^\{(-?\d+)\}\$$", r"\1e\2", cell)
     cell = cell.replace(r"$\infty$", "inf").replace("$-$", "-")
+    cell = cell[2:] if cell.startswith("{}[") else cell  # [ guarded after \\ or \midrule
     return re.sub("|".join(re.escape(k) for k in TEX_UNESCAPE),
                   lambda m: TEX_UNESCAPE[m.group(0)], cell)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -43,7 +44,8 @@ def test_tables_parse_back_to_attends_numbers(fmt: str, preset: str, mask: str) 
 
 @pytest.mark.parametrize("fmt", list(PARSERS))
 def test_awkward_token_names_survive_every_format(fmt: str) -> None:
-    names = ("a|b", "x & y", "50%", "c,d", 'say "hi"', "_{$#}^~\\", "*[a]*<b>`")
+    names = ("a|b", "x & y", "50%", "c,d", 'say "hi"', "_{$#}^~\\", "*[a]*<b>`", "[b]x[/b]",
+             "=SUM(A1)", "-x", "@home", "$x$ ~y~")
     ws = state.random_workspace(len(names), 3, seed=1)
     ws = replace(ws, query_tokens=names, key_tokens=names, mask="causal", selected=4)
     assert_tables_match(ws, PARSERS[fmt](export.export_text(ws, fmt)))
@@ -181,3 +183,24 @@ def test_a_numpy_script_refuses_bfloat16() -> None:
     ws = replace(state.from_preset("one"), backend="torch", dtype="bfloat16")
     with pytest.raises(ValueError, match="numpy has no bfloat16"):
         export.export_script(ws, backend="numpy")
+
+
+def test_numbers_four_decimals_would_hide_are_written_in_e_notation() -> None:
+    # exp(420) was written as its 183 digits, and an α·v of 3.4e-10 as 0.0000
+    ws = replace(state.from_preset("one"), q=((700.0, 0.0, 0.0),), scale=False)
+    for fmt in ("md", "csv", "tex"):
+        text = export.export_text(ws, fmt)
+        if fmt == "tex":
+            assert r"$2.5333\times 10^{182}$" in text and r"$1.5804\times 10^{-61}$" in text
+        else:
+            assert "2.5333e+182" in text and "1.5804e-61" in text, fmt
+        assert not re.search(r"\d{12}", text), fmt  # no number runs to a dozen digits
+    tiny = replace(state.from_preset("one"), v=((1e-9, 0.0, 0.0),) * 3)
+    assert "| is | 0.3200 | 0.1848 | 1.2029 | 0.3369 | 3.3694e-10 | 0.0000 | 0.0000 |" in \
+        export.export_text(tiny, "md")
+
+
+def test_latex_guards_a_cell_that_starts_with_a_bracket() -> None:
+    ws = replace(state.from_preset("one"), key_tokens=("[b]x", "the", "best"))
+    text = export.export_text(ws, "tex")
+    assert "\n{}[b]x & " in text  # not read as \\midrule's or \\\\'s optional argument
