@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -163,3 +164,14 @@ def test_cli_unknown_lesson_is_a_usage_error():
     assert done.returncode == 2
     assert "usage:" in done.stderr and "unknown lesson 'nope'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_cli_lesson_list_into_a_closed_pipe_is_quiet():
+    # `attn-tui --lesson list | true` printed a BrokenPipeError traceback, exit 1
+    read, write = os.pipe()
+    os.close(read)  # nobody reads: the first write breaks the pipe
+    done = subprocess.run([sys.executable, "-m", "attn_tui", "--lesson", "list"], stdout=write,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+    os.close(write)
+    assert done.returncode == 0
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
