@@ -32,6 +32,24 @@ def mark(host: Screen, highlights: Iterable[Highlight]) -> Marks:
     return list(panes.items())
 
 
+def conceal(host: Screen, items: Iterable[Highlight]) -> None:
+    """Hide what would answer a question before it is asked: cells of a grid show "?", a pane
+    without cells is not drawn. ``conceal(host, ())`` shows everything again."""
+    for grid in host.query(GridView):
+        grid.set_concealed(frozenset())
+    for hidden in host.query(".-concealed"):
+        hidden.remove_class("-concealed")
+    for h in items:
+        found = host.query(f"#{h.pane}")
+        if not found:
+            continue
+        widget = found.first()
+        if h.cells and isinstance(widget, GridView):
+            widget.set_concealed(widget.concealed | h.cells)
+        else:
+            widget.add_class("-concealed")
+
+
 def bring_into_view(host: Screen, marks: Marks) -> None:
     """Scroll the first marked pane into view, and its marked columns into the pane."""
     # each step starts from the top of every column, so what it shows never depends on where

@@ -69,6 +69,8 @@ class LessonRunner(App[int]):
     _lesson_note = ""
     _lesson_view: PanelView | None = None
     _lesson_busy = False
+    # per lesson this session: (the step to come back to, the letter answered at each step)
+    _lesson_memory: dict[str, tuple[int, dict[int, int]]] | None = None
 
     def on_mount(self) -> None:
         if self.initial_lesson:
@@ -84,8 +86,15 @@ class LessonRunner(App[int]):
             self.notify(str(exc), title="This lesson cannot be opened", severity="error", markup=False)
             return
         self._lesson_close()
+        self.clear_notifications()  # "Lesson closed…" would cover the panel it names
         self.lesson = lesson
-        self._lesson_go(0)
+        memory = self._lesson_memory = self._lesson_memory or {}
+        k, answers = memory.get(name, (0, {}))
+        memory[name] = (k, answers)
+        if k:
+            self.notify(f"Back at step {k + 1} of {len(lesson.steps)}, where you left this "
+                        "lesson: p goes back.", timeout=4)
+        self._lesson_go(k)
 
     def lesson_entries(self) -> list[tuple[str, str, str]]:
         """(name, title, summary) of every lesson that loads."""
@@ -127,6 +136,8 @@ class LessonRunner(App[int]):
             self._lesson_go(self.lesson_index + 1)
         elif not self.lesson_done:
             self.lesson_done, self._lesson_note = True, note
+            assert self._lesson_memory is not None
+            self._lesson_memory[self.lesson.name] = (0, {})  # done: next time from the start
             if self._lesson_view is not None:
                 self._lesson_show(replace(self._lesson_view, done=True, note=note))
 
@@ -146,9 +157,11 @@ class LessonRunner(App[int]):
         if self._lesson_busy or q is None or self.lesson_chosen is not None:
             return
         self.lesson_chosen = LETTERS.index(letter)
+        self._lesson_answers()[self.lesson_index] = self.lesson_chosen
         for action in q.reveal:
             await self._lesson_run(action)
         await self._lesson_settle()
+        self._lesson_conceal(())
         if self._lesson_view is not None:
             why = fill(q.why, self._lesson_context())
             self._lesson_show(replace(self._lesson_view, chosen=self.lesson_chosen, why=why),
@@ -167,8 +180,15 @@ class LessonRunner(App[int]):
         assert self.lesson is not None
         return self.lesson.steps[self.lesson_index]
 
+    def _lesson_answers(self) -> dict[int, int]:
+        assert self.lesson is not None and self._lesson_memory is not None
+        return self._lesson_memory[self.lesson.name][1]
+
     def _lesson_go(self, k: int) -> None:
-        self.lesson_index, self.lesson_chosen, self.lesson_done = k, None, False
+        assert self.lesson is not None and self._lesson_memory is not None
+        answers = self._lesson_answers()
+        self._lesson_memory[self.lesson.name] = (k, answers)
+        self.lesson_index, self.lesson_chosen, self.lesson_done = k, answers.get(k), False
         self._lesson_busy = True
         # a callable, not a coroutine: a step the app never gets to start (n typed just before
         # q) then leaves no "coroutine was never awaited" warning on the terminal at exit
@@ -195,14 +215,20 @@ class LessonRunner(App[int]):
         for action in step.actions:
             await self._lesson_run(action)
         q = step.question
+        if q is not None and self.lesson_chosen is not None:  # answered before: as it was left
+            for action in q.reveal:
+                await self._lesson_run(action)
+        self._lesson_conceal(q.conceal if q is not None and self.lesson_chosen is None else ())
         words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
         if {"lec", "lec64"} & {root for text in words for root in placeholders(text)}:
             # the lecture's runs (and torch) load in a thread, not in the event loop
             await asyncio.to_thread(lambda: (lecture_facts("float32"), lecture_facts("float64")))
         await self._lesson_settle()
         self._lesson_busy = False
-        self._lesson_show(self._lesson_view_for(step))
-        self._lesson_point(step.highlight)  # after the panel has its height: then scroll
+        self._lesson_show(self._lesson_view_for(step), at_end=self.lesson_chosen is not None)
+        answered = q is not None and self.lesson_chosen is not None
+        # after the panel has its height: then scroll
+        self._lesson_point(q.reveal_highlight or step.highlight if answered else step.highlight)
         self.refresh_bindings()
 
     async def _lesson_host_for(self, screen: str) -> Screen:
@@ -241,6 +267,12 @@ class LessonRunner(App[int]):
             with contextlib.suppress(WorkerCancelled, WorkerFailed):
                 await worker.wait()
 
+    def _lesson_conceal(self, items: tuple[Highlight, ...]) -> None:
+        from attn_tui.lesson_marks import conceal
+
+        if self.lesson_host is not None:
+            conceal(self.lesson_host, items)
+
     def _lesson_point(self, highlights: tuple[Highlight, ...]) -> None:
         from attn_tui.lesson_marks import bring_into_view, mark
 
@@ -274,6 +306,8 @@ class LessonRunner(App[int]):
         if q is not None:
             view = replace(view, prompt=fill(q.prompt, ctx), answer=q.answer,
                            choices=tuple(fill(c, ctx) for c in q.choices))
+            if self.lesson_chosen is not None:  # answered on an earlier visit
+                view = replace(view, chosen=self.lesson_chosen, why=fill(q.why, ctx))
         return view
 
     def _lesson_show(self, view: PanelView, at_end: bool = False) -> None:
@@ -291,6 +325,7 @@ class LessonRunner(App[int]):
         host = self.lesson_host
         if host is not None:
             mark(host, ())
+            self._lesson_conceal(())
             host.query(LessonPanel).remove()
             host.remove_class("-lesson")
         self.lesson_host = None

@@ -38,6 +38,9 @@ class Question:
     why: str
     reveal: tuple[str, ...] = ()  # actions that put the answer on the live panes
     reveal_highlight: tuple[Highlight, ...] = ()
+    # what would give the answer away, hidden until the learner answers: a pane's cells
+    # (shown as "?"), or a whole pane when no cells are named
+    conceal: tuple[Highlight, ...] = ()
 
     @property
     def letters(self) -> str:

@@ -36,7 +36,7 @@ LAB_ROOTS = ("lab",)
 
 LESSON_KEYS = {"title", "summary", "order", "screen", "workspace", "steps"}
 STEP_KEYS = {"title", "text", "screen", "workspace", "actions", "highlight", "keys", "question"}
-QUESTION_KEYS = {"prompt", "choices", "answer", "why", "reveal", "reveal_highlight"}
+QUESTION_KEYS = {"prompt", "choices", "answer", "why", "reveal", "reveal_highlight", "conceal"}
 HIGHLIGHT_KEYS = {"pane", "cells", "rect", "part"}
 PARTS = ("lower", "upper", "diagonal")
 _PANE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -124,6 +124,7 @@ def _question(raw: Any, roots: tuple[str, ...], fail) -> Question:
         answer=letters.index(answer), why=_filled(raw, "why", roots, fail),
         reveal=_actions(raw, "reveal", fail),
         reveal_highlight=_highlights(raw.get("reveal_highlight", []), "reveal_highlight", fail),
+        conceal=_highlights(raw.get("conceal", []), "conceal", fail),
     )
 
 

@@ -79,6 +79,7 @@ class GridView(ScrollView, can_focus=True):
         self.cursor_col = 0
         self.show_cursor = True
         self.highlights: frozenset[tuple[int, int]] = frozenset()
+        self.concealed: frozenset[tuple[int, int]] = frozenset()  # drawn "?" (a lesson's)
         self._shaped_width = 0  # the cell width the current virtual size was made for
         self._styles: dict[str, Style] | None = None
 
@@ -134,6 +135,11 @@ class GridView(ScrollView, can_focus=True):
     def set_highlights(self, cells: frozenset[tuple[int, int]]) -> None:
         if cells != self.highlights:
             self.highlights = cells
+            self.invalidate()
+
+    def set_concealed(self, cells: frozenset[tuple[int, int]]) -> None:
+        if cells != self.concealed:
+            self.concealed = cells
             self.invalidate()
 
     def cell_text(self, row: int, col: int) -> str:
@@ -192,11 +198,12 @@ class GridView(ScrollView, can_focus=True):
             cursor_col = self.cursor_col if (self.show_cursor and self.has_focus
                                              and row == self.cursor_row) else -1
             marked = {c for r, c in self.highlights if r == row}
+            hidden = {c for r, c in self.concealed if r == row}
             cell_style, cell_text = self.cell_style, self.cell_text
             for col in range(first, last):
                 extra = cell_style(row, col)
                 style = base + extra if extra is not None else base
-                text = cell_text(row, col)
+                text = "?" if col in hidden else cell_text(row, col)
                 if col in marked:
                     style += mark
                     text = "›" + text if len(text) < cw else text

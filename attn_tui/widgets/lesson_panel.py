@@ -38,6 +38,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
     SCOPED_CSS = False
     DEFAULT_CSS = """
     Screen.-lesson DimsBar { display: none; }
+    Screen.-lesson .-concealed { display: none; }
     LessonPanel { height: auto; max-height: 45%; border: round $accent; padding: 0 1;
                   background: $surface; scrollbar-size-vertical: 1;
                   border-title-style: bold; border-subtitle-color: $text-muted; }

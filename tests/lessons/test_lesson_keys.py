@@ -191,3 +191,42 @@ async def test_a_lesson_started_with_a_session_saved_in_a_lab_runs_on_its_own_sc
             assert isinstance(pilot.app.screen, WorkbenchScreen)
             assert pilot.app.lesson is not None and pilot.app.lesson.name == "mask"
             assert pilot.app.screen.query(LessonPanel)
+
+
+async def test_a_lesson_left_and_opened_again_resumes_where_it_was():
+    async with lesson_app("mask").run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "b")  # step 3, its question answered (b, the right one)
+        await press(pilot, "escape")
+        assert pilot.app.lesson is None
+        pilot.app.start_lesson("mask")
+        await settle(pilot)
+        text = shown(pilot.app)
+        assert "Step 3 of 5" in text and "✓ Right." in text
+        said = [str(n.message) for n in pilot.app._notifications]
+        assert any("Back at step 3 of 5" in m for m in said)
+        assert not any(m.startswith("Lesson closed") for m in said)  # not over the panel
+        await press(pilot, "n", "n", "n")  # to the end: done
+        assert "· done" in shown(pilot.app)
+        await press(pilot, "escape")
+        pilot.app.start_lesson("mask")  # a finished lesson starts again from the top
+        await settle(pilot)
+        assert "Step 1 of 5" in shown(pilot.app)
+
+
+async def test_what_answers_a_question_is_hidden_until_it_is_answered():
+    async with lesson_app("params").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")  # step 3: more heads?
+        shares = pilot.app.screen.query_one("#shares")
+        assert not shares.display  # "Heads are free: … the same for any h"
+        await press(pilot, "b")
+        assert shares.display
+        await press(pilot, "n", "n")  # step 5: four times n
+        table = pilot.app.screen.query_one("#cost-table")
+        assert [table.render_line(y).text.split()[1] for y in (3, 4, 5)] == ["›?"] * 3  # marked
+        assert "16.00x" not in shown(pilot.app)
+        await press(pilot, "c")
+        assert "16.00x" in shown(pilot.app) and not table.concealed
+        await press(pilot, "escape")  # leaving the lesson hides nothing
+        assert shares.display and not pilot.app.screen.query(".-concealed")

@@ -52,25 +52,25 @@ async def test_walk_with_n_to_the_end_and_p_back(name, size):
 
 
 @pytest.mark.parametrize(("name", "k"), QUESTIONS, ids=[f"{n}-{k}" for n, k in QUESTIONS])
-async def test_each_question_answered_wrong_then_right(name, k):
+@pytest.mark.parametrize("which", ["wrong", "right"])
+async def test_each_question_answered_wrong_or_right_and_remembered(name, k, which):
     q = load(name).steps[k - 1].question
     right = LETTERS[q.answer]
-    wrong = next(c for c in q.letters if c != right)
+    letter = right if which == "right" else next(c for c in q.letters if c != right)
     async with lesson_app(name).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await press(pilot, *["n"] * (k - 1))
         assert f"Step {k} of" in shown(pilot.app)
         assert "answers · n next" in shown(pilot.app)  # the answer keys are announced
-        await press(pilot, wrong)
-        text, said = shown(pilot.app), panel(pilot.app).plain
-        assert f"✗ Not quite: it is {right})" in text
-        assert "[could not fill" not in said
-        for number in REVEALS.get((name, k), []):
-            assert number in text, f"{name} step {k}: {number} not shown after the answer"
-        await press(pilot, "p", "n")  # back and forth: the question is asked afresh
-        assert "answers · n next" in shown(pilot.app)
-        await press(pilot, right)
-        text = shown(pilot.app)
-        assert "✓ Right." in text
-        for number in REVEALS.get((name, k), []):
-            assert number in text
+        await press(pilot, letter)
+        said = "✓ Right." if which == "right" else f"✗ Not quite: it is {right})"
+        for _ in range(2):  # answered, then again after p and n: the answer is remembered
+            text = shown(pilot.app)
+            assert said in text
+            assert "answers · n next" not in text
+            assert "[could not fill" not in panel(pilot.app).plain
+            for number in REVEALS.get((name, k), []):
+                assert number in text, f"{name} step {k}: {number} not shown after the answer"
+            await press(pilot, "p", "n")
+        await press(pilot, next(c for c in q.letters if c != letter))  # a second answer: none
+        assert said in shown(pilot.app)
