@@ -210,6 +210,11 @@ class MatrixEditor(Vertical, can_focus=False):
             if event.character in STARTS_EDIT:
                 self._swallow(event)
                 self.begin_edit(event.character)
+            elif event.key == "enter":
+                # opened here, not by the binding: a binding's action runs after the keys
+                # queued behind it, so "Enter 5 Enter" typed fast committed 5, then reopened it
+                self._swallow(event)
+                self.begin_edit(None)
             return
         key, buf = event.key, self.buffer
         if key == "enter":

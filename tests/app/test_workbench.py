@@ -472,3 +472,19 @@ async def test_b_from_torch_bfloat16_computes_on_numpy_and_saves_a_file_that_ope
         assert not any(n.title == "Not computed" for n in pilot.app._notifications)
         session.save(bench_ws, tmp_path / "s.json")
         assert session.load(tmp_path / "s.json")[0] == bench_ws
+
+
+async def test_enter_a_value_enter_typed_in_one_burst_leaves_no_edit_open():
+    # keys that arrive together (a fast typist, a terminal sending "\r5\r" in one read): the
+    # binding's action for the first Enter ran after the rest, and reopened the new value
+    from textual import events
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for key, char in (("enter", "\r"), ("5", "5"), ("enter", "\r")):
+            pilot.app.post_message(events.Key(key, char))
+        await pilot.pause()
+        await pilot.pause()
+        editor = bench(pilot.app).query_one("#editor-q", MatrixEditor)
+        assert bench(pilot.app).workspace.q[0][0] == 5.0
+        assert editor.editing is None
