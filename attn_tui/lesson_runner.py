@@ -50,6 +50,11 @@ def _typing(widget: object) -> bool:
             or getattr(widget, "editing", None) is not None)
 
 
+def _state_of(screen: Screen) -> object:
+    """What the learner changes on a screen: the workbench's workspace, a lab's settings."""
+    return getattr(screen, "workspace", None) or getattr(screen, "settings", None)
+
+
 class LessonRunner(App[int]):
     BINDINGS = [
         # the panel's lower edge names these; the footer keeps room for the screen's own keys
@@ -71,6 +76,7 @@ class LessonRunner(App[int]):
     _lesson_busy = False
     # per lesson this session: (the step to come back to, the letter answered at each step)
     _lesson_memory: dict[str, tuple[int, dict[int, int]]] | None = None
+    _lesson_setup: object = None  # the host's state as the current step set it up
 
     def on_mount(self) -> None:
         if self.initial_lesson:
@@ -207,6 +213,8 @@ class LessonRunner(App[int]):
             await host.mount(LessonPanel(id="lesson-panel"))
             host.add_class("-lesson")  # after the mount, so the panel's CSS is loaded
         self._lesson_show(self._lesson_view_for(step, busy=True))
+        before = _state_of(host)
+        edited = self._lesson_setup is not None and before != self._lesson_setup
         if step.workspace is not None:
             from attn_tui.lessons.workspaces import build
 
@@ -219,6 +227,12 @@ class LessonRunner(App[int]):
             for action in q.reveal:
                 await self._lesson_run(action)
         self._lesson_conceal(q.conceal if q is not None and self.lesson_chosen is None else ())
+        self._lesson_setup = _state_of(host)
+        if edited and self._lesson_setup != before:  # the learner's own numbers were replaced
+            undo = " u brings yours back, one change at a time." if hasattr(host, "action_undo") \
+                else ""
+            self.notify(f"Step {self.lesson_index + 1} starts from its own numbers.{undo}",
+                        timeout=5, markup=False)
         words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
         if {"lec", "lec64"} & {root for text in words for root in placeholders(text)}:
             # the lecture's runs (and torch) load in a thread, not in the event loop
@@ -329,6 +343,7 @@ class LessonRunner(App[int]):
             host.query(LessonPanel).remove()
             host.remove_class("-lesson")
         self.lesson_host = None
+        self._lesson_setup = None
         if not keep_lesson:
             self.workers.cancel_group(self, "lesson")
             self.lesson, self.lesson_done, self._lesson_note = None, False, ""

@@ -230,3 +230,19 @@ async def test_what_answers_a_question_is_hidden_until_it_is_answered():
         assert "16.00x" in shown(pilot.app) and not table.concealed
         await press(pilot, "escape")  # leaving the lesson hides nothing
         assert shares.display and not pilot.app.screen.query(".-concealed")
+
+
+async def test_a_step_that_replaces_the_learners_edit_says_so():
+    async with lesson_app("one").run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")  # no edits: nothing to say
+        said = [str(n.message) for n in pilot.app._notifications]
+        assert not any("starts from its own numbers" in m for m in said)
+        await press(pilot, "p")  # step 2 invites an edit of q
+        await press(pilot, "enter", "5", "enter")
+        assert pilot.app.screen.workspace.q[0][0] == 5.0
+        await press(pilot, "n")
+        said = [str(n.message) for n in pilot.app._notifications]
+        assert any(m.startswith("Step 3 starts from its own numbers. u brings yours back")
+                   for m in said)
+        assert pilot.app.screen.workspace.q[0][0] == 0.1  # the step's own q
