@@ -63,9 +63,13 @@ class HeadsResult:
 
 
 def heads_inputs(tokens: int, D: int, seed: int = 0) -> tuple[np.ndarray, ...]:
-    """Seeded X (N(0, 1)) and W^Q, W^K, W^V, W^O (N(0, 1/D)), in float64."""
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((tokens, D))
+    """Seeded X (N(0, 1)) and W^Q, W^K, W^V, W^O (N(0, 1/D)), in float64.
+
+    X comes from a stream of its own, filled row by row, so token t's row does not depend on
+    how many tokens there are: one more token leaves the others as they were (and, under the
+    causal mask, their weights too), and the weights never depend on T."""
+    x = np.random.default_rng([seed, 1]).standard_normal((tokens, D))
+    rng = np.random.default_rng([seed, 0])
     ws = tuple(rng.standard_normal((D, D)) / np.sqrt(D) for _ in range(4))
     return (x, *ws)
 

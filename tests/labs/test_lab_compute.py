@@ -183,3 +183,18 @@ def test_scores_too_large_to_store_defeat_even_the_stable_softmax() -> None:
     (row,) = softmax_race(70_000, dtypes=("float16",))  # float16 holds at most 65504
     assert math.isinf(row.top)
     assert row.naive_broken and np.isnan(row.stable).any()
+
+
+def test_one_more_token_keeps_the_earlier_tokens_and_their_causal_weights():
+    # T 6 -> 7 redrew every token, so under the causal mask row x2 went from 0.7772 0.2228 to
+    # 0.9169 0.0831: it looked as if the new, later token had changed the past
+    six = split_heads(*heads_inputs(6, 64, seed=0), 4, mask="causal")
+    seven = split_heads(*heads_inputs(7, 64, seed=0), 4, mask="causal")
+    x6, *w6 = heads_inputs(6, 64, seed=0)
+    x7, *w7 = heads_inputs(7, 64, seed=0)
+    np.testing.assert_array_equal(x7[:6], x6)
+    for a, b in zip(w6, w7, strict=True):
+        np.testing.assert_array_equal(a, b)
+    for h6, h7 in zip(six.heads, seven.heads, strict=True):
+        np.testing.assert_allclose(np.asarray(h7.weights)[:6, :6], np.asarray(h6.weights),
+                                   rtol=0, atol=1e-12)
