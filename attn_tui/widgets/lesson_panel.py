@@ -43,6 +43,9 @@ class LessonPanel(VerticalScroll, can_focus=False):
                   background: $surface; scrollbar-size-vertical: 1;
                   border-title-style: bold; border-subtitle-color: $text-muted; }
     LessonPanel > Static { height: auto; }
+    /* an answer's feedback is read in full: the panes give up rows for it (keyboard users
+       cannot scroll the panel) */
+    LessonPanel.-answered { max-height: 65%; }
     """
 
     def __init__(self, **kwargs) -> None:
@@ -53,6 +56,13 @@ class LessonPanel(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield Static(id="lesson-body")
 
+    def on_resize(self) -> None:
+        # the text wraps anew at the new width, and its height must follow, or the panel
+        # keeps the old height, clips the end (an answer's feedback) and shows no scrollbar
+        self.query_one("#lesson-body", Static).refresh(layout=True)
+        if self.view is not None and self.view.chosen is not None:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
     def show(self, view: PanelView, at_end: bool = False) -> None:
         """Show a step; ``at_end`` scrolls to the last line (the feedback after an answer)."""
         self.view = view
@@ -62,6 +72,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         letters = "abcd"[: len(view.choices)]
         self.border_subtitle = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
                                 if asking else "") + "n next · p back · Esc keep playing"
+        self.set_class(view.chosen is not None, "-answered")
         body = render(view)
         self.plain = body.plain
         self.query_one("#lesson-body", Static).update(body)

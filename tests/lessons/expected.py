@@ -108,7 +108,7 @@ REVEALS: dict[tuple[str, int], list[str]] = {
     ("select", 5): [f4(A.select.queries[2].entropy), vec(A.select.queries[2].output)],
     ("scale", 2): [f4(row.entropy_scaled) for row in A.scaling.rows],
     ("mask", 3): [f4(A.mask.first_row_sum), "causal-after"],
-    ("params", 3): ["h = 16", f"{A.params.counts['attention']:,}", "d_k = D / h = 512 / 16"],
+    ("params", 3): ["h = 16", f"{A.params.counts['attention']:,}", "d_k = 32"],
     ("params", 5): [x for n, n2, ratio in A.params.lengths for x in (f"{n2:,}", f"{ratio:.2f}x")],
     ("nanogpt", 4): ["0.2500"],
     ("nanogpt", 5): ["float64", "prints True"],

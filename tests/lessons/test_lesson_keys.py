@@ -246,3 +246,16 @@ async def test_a_step_that_replaces_the_learners_edit_says_so():
         assert any(m.startswith("Step 3 starts from its own numbers. u brings yours back")
                    for m in said)
         assert pilot.app.screen.workspace.q[0][0] == 0.1  # the step's own q
+
+
+async def test_an_answers_feedback_stays_in_view_when_the_terminal_shrinks():
+    # 120x40 -> 80x24 after answering: the panel kept its old height, the feedback was cut
+    # off with no scrollbar
+    async with lesson_app("mask").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "b")
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        text = shown(pilot.app)
+        assert "✓ Right." in text and "not 1." in text
+        assert "Mask, then softmax" in text
