@@ -69,7 +69,7 @@ def bring_into_view(host: Screen, marks: Marks) -> None:
         parent = widget.parent
         box = parent if isinstance(parent, Widget) and not isinstance(
             parent, ScrollableContainer) else widget
-        box.scroll_visible(animate=False, top=True, immediate=True)
+        box.scroll_visible(animate=False, immediate=True)  # the least scroll: titles stay
         # the leftmost scroll that shows the last marked column, never past the first
         cols = sorted(c for _, c in cells)
         room = widget.scrollable_content_region.width - widget.label_width
