@@ -149,8 +149,10 @@ class WorkbenchScreen(SessionActions, Screen):
             lines.append(f"α sums to {num(float(steps.row_sums[i]))}; {num(lost)} lost "
                          "(softmax came first)")
         else:
-            lines.append(f"entropy {num(float(steps.entropy[i]))} bits of at most "
-                         f"{num(float(steps.max_entropy[i]))} (log₂ of the keys it may see)")
+            seen = int((~steps.blocked[i]).sum())  # the keys this query may see
+            # 40 columns: the whole line fits the step pane at 80 × 24
+            lines.append(f"entropy {num(float(steps.entropy[i]))} bits, max log₂ {seen} = "
+                         f"{num(float(steps.max_entropy[i]))}")
         # two fixed lines, cut with … when narrow: no new layout on every edit
         self.query_one("#summary", Static).update("\n".join(lines), layout=False)
 
