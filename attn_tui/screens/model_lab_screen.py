@@ -30,7 +30,8 @@ from attn_tui.widgets.control_field import Field
 from attn_tui.widgets.text_table import TextTable
 
 FIELDS = (
-    Field("preset", "preset", "choice", choices=PRESET_NAMES),
+    # "custom" comes round after the published ones: the learner's own dimensions, kept
+    Field("preset", "preset", "choice", choices=(*PRESET_NAMES, "custom")),
     Field("V", "V", "int", 1, 1_000_000, step=1000),
     Field("D", "D", "int", 1, 16384, step=64),
     Field("L", "L", "int", 1, 128),
@@ -79,6 +80,7 @@ class ModelLabScreen(LabScreen):
     def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
         super().__init__(backend, dtype, **kwargs)
         self.count: ParamCount | None = None  # the last valid count: it stays when D % h != 0
+        self._custom: ModelSettings | None = None  # the learner's own dimensions, if any
 
     def default_settings(self) -> ModelSettings:
         return ModelSettings()
@@ -99,6 +101,14 @@ class ModelLabScreen(LabScreen):
 
     def updated(self, key: str, value: Any) -> ModelSettings:
         if key == "preset":
+            if self.settings.preset == "custom":  # leaving them for a preset: keep them
+                self._custom = self.settings
+            if value == "custom":
+                if self._custom is not None:
+                    return replace(self._custom, n=self.settings.n)
+                # none yet: step past "custom" to the preset beyond it, either way round
+                value = PRESET_NAMES[0] if self.settings.preset == PRESET_NAMES[-1] \
+                    else PRESET_NAMES[-1]
             return replace(self.settings, preset=value, **MODEL_PRESETS[value].dims)
         new = replace(self.settings, **{key: value})
         return replace(new, preset=matching_preset(**new.dims) or "custom")
@@ -186,9 +196,7 @@ class ModelLabScreen(LabScreen):
         self.offer("preset", name)
 
     def action_next_preset(self) -> None:
-        names = PRESET_NAMES
-        i = names.index(self.settings.preset) if self.settings.preset in names else -1
-        self.offer("preset", names[(i + 1) % len(names)])
+        self.offer("preset", FIELDS[0].stepped(self.settings.preset, 1))
 
     def action_set_vocab(self, value: int) -> None:
         self.offer("V", value)

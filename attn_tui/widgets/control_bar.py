@@ -102,7 +102,10 @@ class ControlBar(Widget, can_focus=True):
         if self.editing is not None:
             hint = "typing: Enter sets it, Escape cancels"
         elif self.has_focus:
-            hint = "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter"
+            f = self.current
+            hint = {"choice": f"←→ field  ↑↓ or Enter: another {f.label}",
+                    "bool": f"←→ field  ↑↓ or Enter: {f.label} on or off"}.get(
+                f.kind, "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter")
         else:
             hint = "Tab here (or press c) to change the controls"
         out.append(hint, style="italic dim")

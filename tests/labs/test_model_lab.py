@@ -120,3 +120,28 @@ async def test_p_steps_through_the_presets_and_bad_names_are_refused() -> None:
         assert pilot.app.screen.settings.preset == "transformer-base"
         await run_action(pilot, "set_width(0)")
         assert "between 1 and 16384" in pilot.app.screen.message
+
+
+async def test_the_preset_cycle_comes_back_to_the_learners_own_dimensions() -> None:
+    # Enter on the preset field cycled the published presets and threw custom values away
+    from attn_tui.widgets.control_bar import ControlBar
+
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        assert "↑↓ or Enter: another preset" in str(bar.render())  # the preset field's hint
+        for _ in range(4):  # no custom dimensions yet: the cycle skips "custom"
+            await pilot.press("enter")
+            await settle(pilot)
+        assert screen.settings.preset == "chapter"
+        await run_action(pilot, "set_hidden(3000)")
+        assert screen.settings.preset == "custom"
+        seen = []
+        for _ in range(5):
+            await pilot.press("enter")
+            await settle(pilot)
+            seen.append(screen.settings.preset)
+        assert seen == ["chapter", "transformer-base", "bert-base", "gpt2-small", "custom"]
+        assert screen.settings.H == 3000 and _params(pilot.app).column(1)[1] == count(
+            count_params(V=50000, D=512, L=6, h=8, H=3000).feed_forward)
