@@ -22,13 +22,16 @@ class GotoModal(AttnModal[str | None]):
     GotoModal OptionList { height: auto; max-height: 20; border: none; }
     """
 
+    HEADER = "[b]Go to[/b]  (type a name, or ↑↓; Enter opens, Escape cancels)"
+
     def __init__(self, entries: list[tuple[str, str]]) -> None:
         super().__init__()
         self.entries = entries  # (target, line shown)
+        self.typed = ""  # the start of a name typed so far
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("[b]Go to[/b]  (Enter opens, Escape cancels)")
+            yield Static(self.HEADER, id="goto-header")
             options = []
             for target, line in self.entries:
                 options.append(Option(line, id=target))
@@ -36,3 +39,21 @@ class GotoModal(AttnModal[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
+
+    def on_key(self, event) -> None:
+        """Letters pick the entry whose name starts with them: m a s k, then Enter."""
+        char = event.character
+        if not char or not char.isalpha() or event.key in ("q", "escape"):
+            return
+        names = [target.split(":")[-1] for target, _ in self.entries]
+        for typed in (self.typed + char.lower(), char.lower()):  # go on, or start again
+            hit = next((i for i, name in enumerate(names) if name.startswith(typed)), None)
+            if hit is not None:
+                self.typed = typed
+                self.query_one(OptionList).highlighted = hit
+                self.query_one("#goto-header", Static).update(
+                    f"[b]Go to[/b] {typed}▏  (Enter opens, Escape cancels)")
+                break
+        else:
+            self.app.bell()
+        event.stop()

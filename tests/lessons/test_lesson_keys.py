@@ -259,3 +259,19 @@ async def test_an_answers_feedback_stays_in_view_when_the_terminal_shrinks():
         text = shown(pilot.app)
         assert "✓ Right." in text and "not 1." in text
         assert "Mask, then softmax" in text
+
+
+async def test_go_to_picks_an_entry_by_its_typed_name():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("m", "a", "s", "k")  # "m" alone is the model lab; "mask" the lesson
+        await pilot.pause()
+        options = pilot.app.screen.query_one("OptionList")
+        assert options.get_option_at_index(options.highlighted).id == "lesson:mask"
+        await pilot.press("s", "c", "a", "l", "e")  # a new start: "s…" is scaling, then scale
+        await pilot.pause()
+        assert options.get_option_at_index(options.highlighted).id == "lesson:scale"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.lesson is not None and pilot.app.lesson.name == "scale"
