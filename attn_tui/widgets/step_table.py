@@ -1,4 +1,8 @@
-"""The stages of attention for one query, one row per key: q·k, ÷√d_k, exp, α and α·v."""
+"""The stages of attention for one query, one row per key: q·k, ÷√d_k, exp, α and α·v.
+
+With the causal mask applied first, a hidden key's scaled score is shown as -inf and its exp
+as 0: what the softmax receives (the chapter's S). Its raw q·k stays in the first column.
+"""
 
 from __future__ import annotations
 
@@ -54,12 +58,11 @@ class StepTable(GridView):
             return ""
         if col == 0:
             return self.number(float(self._row("scores")[row]))
+        masked_first = blocked and s.mask == "causal"  # the softmax sees −∞ for this key
         if col == 1:
-            return self.number(float(self._row("scaled")[row]))
+            return "-inf" if masked_first else self.number(float(self._row("scaled")[row]))
         if col == 2:
-            if blocked and s.mask == "causal":
-                return "masked"
-            return self.number(float(self._row("exp")[row]))
+            return "0" if masked_first else self.number(float(self._row("exp")[row]))
         if blocked:
             return "· 0" if col == 3 else "·"
         if col == 3:
@@ -69,6 +72,9 @@ class StepTable(GridView):
     def cell_style(self, row: int, col: int) -> Style | None:
         if row == len(self.row_labels) - 1:
             return self.style_of("total")
-        if self.steps is not None and bool(self._row("blocked")[row]) and col >= 2:
-            return self.style_of("muted")
+        if self.steps is not None and bool(self._row("blocked")[row]):
+            # masked first, the key is -inf from the scaled column on; masked after the
+            # softmax, its exp is real but its weight is dropped
+            if col >= (1 if self.steps.mask == "causal" else 2):
+                return self.style_of("muted")
         return None
