@@ -76,7 +76,9 @@ class LessonRunner(App[int]):
     _lesson_busy = False
     # per lesson this session: (the step to come back to, the letter answered at each step)
     _lesson_memory: dict[str, tuple[int, dict[int, int]]] | None = None
+    _lesson_done_names: set[str] | None = None  # lessons finished: opened again, from the top
     _lesson_setup: object = None  # the host's state as the current step set it up
+
 
     def on_mount(self) -> None:
         if self.initial_lesson:
@@ -96,6 +98,9 @@ class LessonRunner(App[int]):
         self.lesson = lesson
         memory = self._lesson_memory = self._lesson_memory or {}
         k, answers = memory.get(name, (0, {}))
+        if name in self._finished():  # done last time: from the top, fresh
+            self._finished().discard(name)
+            k, answers = 0, {}
         memory[name] = (k, answers)
         if k:
             self.notify(f"Back at step {k + 1} of {len(lesson.steps)}, where you left this "
@@ -142,8 +147,7 @@ class LessonRunner(App[int]):
             self._lesson_go(self.lesson_index + 1)
         elif not self.lesson_done:
             self.lesson_done, self._lesson_note = True, note
-            assert self._lesson_memory is not None
-            self._lesson_memory[self.lesson.name] = (0, {})  # done: next time from the start
+            self._finished().add(self.lesson.name)  # opened again: from the start
             if self._lesson_view is not None:
                 self._lesson_show(replace(self._lesson_view, done=True, note=note))
 
@@ -167,6 +171,8 @@ class LessonRunner(App[int]):
         for action in q.reveal:
             await self._lesson_run(action)
         await self._lesson_settle()
+        if self.lesson_host is not None:  # the reveal's changes are the step's, not the learner's
+            self._lesson_setup = _state_of(self.lesson_host)
         self._lesson_conceal(())
         if self._lesson_view is not None:
             why = fill(q.why, self._lesson_context())
@@ -186,6 +192,11 @@ class LessonRunner(App[int]):
         assert self.lesson is not None
         return self.lesson.steps[self.lesson_index]
 
+    def _finished(self) -> set[str]:
+        if self._lesson_done_names is None:
+            self._lesson_done_names = set()
+        return self._lesson_done_names
+
     def _lesson_answers(self) -> dict[int, int]:
         assert self.lesson is not None and self._lesson_memory is not None
         return self._lesson_memory[self.lesson.name][1]
@@ -194,6 +205,7 @@ class LessonRunner(App[int]):
         assert self.lesson is not None and self._lesson_memory is not None
         answers = self._lesson_answers()
         self._lesson_memory[self.lesson.name] = (k, answers)
+        self._finished().discard(self.lesson.name)  # p after the end: in it again
         self.lesson_index, self.lesson_chosen, self.lesson_done = k, answers.get(k), False
         self._lesson_busy = True
         # a callable, not a coroutine: a step the app never gets to start (n typed just before

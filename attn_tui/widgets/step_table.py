@@ -72,9 +72,9 @@ class StepTable(GridView):
     def cell_style(self, row: int, col: int) -> Style | None:
         if row == len(self.row_labels) - 1:
             return self.style_of("total")
-        if self.steps is not None and bool(self._row("blocked")[row]):
-            # masked first, the key is -inf from the scaled column on; masked after the
-            # softmax, its exp is real but its weight is dropped
-            if col >= (1 if self.steps.mask == "causal" else 2):
-                return self.style_of("muted")
+        # masked first, a key is -inf from the scaled column on; masked after the softmax,
+        # its exp is real but its weight is dropped
+        if self.steps is not None and bool(self._row("blocked")[row]) and col >= (
+                1 if self.steps.mask == "causal" else 2):
+            return self.style_of("muted")
         return None

@@ -275,3 +275,22 @@ async def test_go_to_picks_an_entry_by_its_typed_name():
         await pilot.press("enter")
         await settle(pilot)
         assert pilot.app.lesson is not None and pilot.app.lesson.name == "scale"
+
+
+async def test_a_reveal_is_not_taken_for_the_learners_edit():
+    # answering step 3 of 'one' turns the division off (its reveal); n then said "Step 4
+    # starts from its own numbers" although the learner had edited nothing
+    async with lesson_app("one").run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "a", "n")
+        said = [str(n.message) for n in pilot.app._notifications]
+        assert not any("starts from its own numbers" in m for m in said)
+
+
+async def test_p_after_the_end_keeps_the_answers():
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "b", "n", "n", "n")  # step 3 answered, then to the end
+        assert "· done" in shown(pilot.app)
+        await press(pilot, "p", "p", "p")  # back to step 3
+        assert "Step 3 of 5" in shown(pilot.app) and "✓ Right." in shown(pilot.app)
