@@ -39,13 +39,45 @@ def open_screen(app: App) -> str:
     return "workbench"
 
 
+class SessionFile:
+    """The file a workspace belongs to: its path (None until saved) and what was last saved
+    there. A save changes it in place; an open starts a new one. Undo entries hold the file
+    of their workspace, so undoing an open finds the earlier file again, as it is now."""
+
+    __slots__ = ("path", "saved")
+
+    def __init__(self, path: str | None, saved: Workspace | None) -> None:
+        self.path, self.saved = path, saved
+
+
 class SessionActions:
     """Needs from the screen it joins: workspace, apply(), notify() and app."""
 
     workspace: Workspace
     app: Any
-    session_path: str | None = None
-    saved_workspace: Workspace | None = None  # the host sets this to its first workspace
+    file: SessionFile | None = None
+
+    def _current_file(self) -> SessionFile:
+        if self.file is None:
+            self.file = SessionFile(None, None)
+        return self.file
+
+    @property
+    def session_path(self) -> str | None:
+        return self._current_file().path
+
+    @session_path.setter
+    def session_path(self, path: str | None) -> None:
+        self._current_file().path = path
+
+    @property
+    def saved_workspace(self) -> Workspace | None:
+        """The workspace as last saved (or opened, or started): "unsaved" means edited since."""
+        return self._current_file().saved
+
+    @saved_workspace.setter
+    def saved_workspace(self, ws: Workspace | None) -> None:
+        self._current_file().saved = ws
 
     @property
     def dirty(self) -> bool:
@@ -112,8 +144,8 @@ class SessionActions:
                 ws, changed = state.on_backend(ws, "numpy")
                 note = f"Opened {path}; torch is not installed, so numpy computes it" + (
                     f" in {ws.dtype}." if changed else ".")
-            self.apply(ws)
-            self.saved_workspace, self.session_path = ws, path
+            self.apply(ws)  # the undo entry keeps the file the old workspace belonged to
+            self.file = SessionFile(path, ws)
             self.notify(note, timeout=4, markup=False)
             if screen.startswith("lab:") and lab_available(screen[4:]):
                 self.app.open_lab(screen[4:])

@@ -17,7 +17,7 @@ from attn_tui.compute import BackendUnavailable, Steps, attend
 from attn_tui.compute.backend import INSTALL_TORCH
 from attn_tui.presets import LECTURE_EXAMPLES
 from attn_tui.report.fmt import num, vec
-from attn_tui.screens.session_actions import SessionActions
+from attn_tui.screens.session_actions import SessionActions, SessionFile
 from attn_tui.state import Workspace
 from attn_tui.widgets.dims_bar import DimsBar
 from attn_tui.widgets.grid_view import GridView
@@ -73,13 +73,12 @@ class WorkbenchScreen(SessionActions, Screen):
     def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.set_reactive(WorkbenchScreen.workspace, workspace)
-        self.saved_workspace = workspace  # "unsaved" means edited since this
-        self.session_path = session_path
+        self.file = SessionFile(session_path, workspace)
         self.steps: Steps | None = None
-        # each entry also holds the file the session belonged to then: undoing an open goes
-        # back to the file the undone workspace came from (ctrl+s must not write it elsewhere)
-        self._undo: list[tuple[Workspace, tuple]] = []
-        self._redo: list[tuple[Workspace, tuple]] = []
+        # each entry also holds the file its workspace belonged to: undoing an open goes back
+        # to the earlier file (so ctrl+s never writes the undone workspace over the other one)
+        self._undo: list[tuple[Workspace, SessionFile]] = []
+        self._redo: list[tuple[Workspace, SessionFile]] = []
 
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
@@ -357,13 +356,12 @@ class WorkbenchScreen(SessionActions, Screen):
         self._undo.append((self.workspace, self._file()))
         self._restore(*self._redo.pop())
 
-    def _file(self) -> tuple:
-        return self.session_path, self.saved_workspace
+    def _file(self) -> SessionFile:
+        return self._current_file()
 
-    def _restore(self, ws: Workspace, file: tuple) -> None:
-        # only an open changes the file; a save since then stays what is on disk
-        if file[0] != self.session_path:
-            self.session_path, self.saved_workspace = file
+    def _restore(self, ws: Workspace, file: SessionFile) -> None:
+        if file is not self.file:  # across an open: that file, with any save made to it since
+            self.file = file
             where = self.session_path or "no file yet (ctrl+s asks for one)"
             self.notify(f"Back to {where}.", timeout=3, markup=False)
         self.workspace = ws

@@ -151,6 +151,34 @@ async def test_undoing_an_open_goes_back_to_the_first_file_too(tmp_path: Path) -
         assert bench.session_path == str(b) and not bench.dirty
 
 
+async def test_undo_after_a_save_keeps_the_file_it_was_saved_to(tmp_path: Path) -> None:
+    # a first save (or a save-as) changed the session's path; undoing an edit made before it
+    # went back to no file at all (or to the file the user had saved away from)
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        await pilot.press("s")  # an edit: scaling off
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, a)
+        assert bench.session_path == str(a) and not bench.dirty
+        await pilot.press("u")
+        await pilot.pause()
+        assert bench.session_path == str(a) and bench.dirty  # still a.json; now unsaved
+        await pilot.press("U")
+        await pilot.pause()
+        assert not bench.dirty
+        await pilot.press("m")  # another edit, then save it as b.json
+        bench.action_save(ask=True)  # Save as: the dialog asks for a path
+        await pilot.pause()
+        await type_path(pilot, b)
+        assert bench.session_path == str(b)
+        await pilot.press("u")
+        await pilot.pause()
+        assert bench.session_path == str(b)  # undo never sends the next save back to a.json
+
+
 async def test_quit_asks_only_with_unsaved_edits(tmp_path: Path) -> None:
     app = make()
     async with app.run_test(size=(100, 30)) as pilot:
