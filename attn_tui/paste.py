@@ -5,8 +5,10 @@ rows on lines), a CSV line, a numpy or torch print (``[[0.1 0.2]\\n [0.3 0.4]]``
 ``tensor([[0.1000, 0.2000]])``) or a Python list (``[[0.1, 0.2], [0.3, 0.4]]``). Every number
 is read as a typed cell is (parse_cell), so the same values are accepted and refused.
 
-``1,5`` stays one (refused) cell value rather than the two cells 1 and 5: a decimal comma is
-more likely than a two-number CSV line, and the cell's message then says to write 1.5.
+``1,5`` stays one value rather than the two cells 1 and 5 (a decimal comma is more likely than a
+two-number CSV line), and is refused with the point form to type; so is a block of them, as
+a spreadsheet in a decimal-comma locale copies it. Commas separate numbers that have points or
+spaces around them (``0.1,0.2``, ``1, 2``); between spreadsheet cells only tabs do.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from attn_tui.parse import parse_cell
 
 Block = tuple[tuple[float, ...], ...]
 
-MAX_CHARS = 2_000_000  # 256 × 1024 numbers of a few characters each, with room to spare
-# around a printed array: "tensor(" or "array(", keywords such as "dtype=torch.float32", ")"
-_WRAPPING = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\(|\w+\s*=\s*[\w.]+|\)\s*$")
+MAX_CHARS = 6_000_000  # 256 × 1024 numbers at full precision, as TSV, with room to spare
+# around a printed array: "tensor(" or "array(", keywords such as dtype=torch.float32,
+# device='cuda:0' or grad_fn=<AddBackward0>, and the closing ")". Each word is tried once
+# (\b): a long run of letters must not cost its length squared.
+_WRAPPING = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\("
+                       r"|\b\w+\s*=\s*(?:'[^']*'|\"[^\"]*\"|<[^<>]*>|[\w.:]+)|\)\s*$")
 _ROW_IN_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
-_SEPARATOR = re.compile(r"[,;\s]+")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_SPACES = re.compile(r"[\s;]+")
 
 
 class BlockError(ValueError):
@@ -39,17 +44,22 @@ def read_block(text: str) -> Block | None:
     if not body or _DECIMAL_COMMA.match(body):
         return None
     if "[" in body:  # a printed array or a list: each innermost [...] is one row
-        rows_text = _ROW_IN_BRACKETS.findall(body)
         rest = _ROW_IN_BRACKETS.sub(" ", body).replace("[", " ").replace("]", " ")
         if _WRAPPING.sub(" ", rest).strip(" ,;\t\r\n"):
             return None  # words around the numbers: not a block (the cell says what is wrong)
+        # MATLAB and Julia write [1 2; 3 4]: a ; inside brackets ends a row
+        rows_text = [r for group in _ROW_IN_BRACKETS.findall(body) for r in group.split(";")]
+        rows = [_tokens(r, commas=True) for r in rows_text]
     else:
-        rows_text = [line for line in body.splitlines() if line.strip()]
-    rows = [[t for t in _SEPARATOR.split(line.strip()) if t] for line in rows_text]
+        lines = [line for line in body.splitlines() if line.strip()]
+        if "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
+            rows = [[t.strip() for t in line.split("\t") if t.strip()] for line in lines]
+        else:
+            rows = [_tokens(line, commas=True) for line in lines]
     rows = [r for r in rows if r]
     if sum(len(r) for r in rows) < 2:
         return None
-    if not any(parse_cell(t).ok for row in rows for t in row):
+    if not any(parse_cell(t).ok or _DECIMAL_COMMA.match(t) for row in rows for t in row):
         return None  # words, not numbers: typed into the cell, which says what is wrong
     first = len(rows[0])
     if any(len(row) != first for row in rows):
@@ -67,6 +77,20 @@ def read_block(text: str) -> Block | None:
             values.append(parsed.value)
         block.append(tuple(values))
     return tuple(block)
+
+
+def _tokens(line: str, commas: bool) -> list[str]:
+    """Numbers on a line, split at spaces and semicolons, and at commas unless a piece reads
+    as a decimal comma (0,5): that piece stays whole, and parse_cell says to write 0.5."""
+    out = []
+    for piece in _SPACES.split(line.strip()):
+        if not piece:
+            continue
+        if commas and not _DECIMAL_COMMA.match(piece):
+            out += [t for t in piece.split(",") if t]
+        else:
+            out.append(piece)
+    return out
 
 
 def _count(n: int) -> str:

@@ -44,7 +44,8 @@ def test_version_and_help_list_every_command():
         ["--session", "a.json", "export", "--format", "md"],
         ["--preset", "mask", "export", "--format", "md"],
         ["--backend", "torch", "print", "nanogpt"], ["--dtype", "float32", "print"],
-        ["--lab", "heads", "serve"], ["--no-mouse", "print"], ["--lesson", "mask", "export"],
+        ["--lab", "heads", "serve"], ["--no-mouse", "print"],
+        ["--lesson", "mask", "export", "--format", "md"],
         # empty file names, and a flag that only one format reads
         ["--session", ""], ["export", "--format", "md", "--session", ""],
         ["export", "--format", "md", "-o", ""], ["export", "--format", "md", "--backend", "torch"],

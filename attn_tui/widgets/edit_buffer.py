@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+
 
 @dataclass
 class EditBuffer:
@@ -48,10 +50,19 @@ class EditBuffer:
         """The text around the caret in ``width`` columns, the caret drawn as ▏."""
         safe = "".join(map(_visible, self.text))
         if self.replace:
-            return safe[-width:]
+            piece = safe[-width:]
+            while cell_len(piece) > width:
+                piece = piece[1:]
+            return piece
         line = safe[: self.caret] + "▏" + safe[self.caret:]
         start = max(0, min(self.caret + 1 - width, len(line) - width))
-        return line[start: start + width]
+        piece, caret = line[start: start + width], self.caret - start
+        while cell_len(piece) > width:  # wide characters (full-width digits) take two cells
+            if caret >= len(piece) // 2:
+                piece, caret = piece[1:], caret - 1
+            else:
+                piece = piece[:-1]
+        return piece
 
 
 def _visible(ch: str) -> str:

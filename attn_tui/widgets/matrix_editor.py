@@ -17,7 +17,7 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Static
 
-from attn_tui.parse import parse_cell
+from attn_tui.parse import MAX_LEN, parse_cell
 from attn_tui.paste import BlockError, read_block
 from attn_tui.report.fmt import squeeze
 from attn_tui.widgets.edit_buffer import EditBuffer
@@ -254,6 +254,12 @@ class MatrixEditor(Vertical, can_focus=False):
             if block is not None:
                 g = self.grid
                 self.post_message(self.BlockPasted(self, g.cursor_row, g.cursor_col, block))
+                return
+            if len(event.text.strip()) > MAX_LEN:  # pages of words: no use in a cell
+                self.notify(f"Nothing pasted: {len(event.text.strip()):,} characters are "
+                            "neither a number nor a block of numbers.",
+                            title=f"Paste into {self.matrix}", severity="warning", timeout=6,
+                            markup=False)
                 return
             self.begin_edit("")
         self.buffer.insert(event.text.strip())  # a copied cell often ends in a line break

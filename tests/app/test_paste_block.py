@@ -26,6 +26,10 @@ TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
     "tensor([[1.0000, 2.0000, 3.0000],\n        [4.0000, 5.0000, 6.0000]], dtype=torch.float64)",
     "[[1, 2, 3], [4, 5, 6]]",  # a Python list
     "  1 2 3\n\n4 5 6  \n",
+    "1\t2\t3\r\n4\t5\t6\r\n",  # Windows line ends
+    "[1 2 3; 4 5 6]",  # MATLAB and Julia: ; ends a row
+    "tensor([[1., 2., 3.],\n        [4., 5., 6.]], device='cuda:0', grad_fn=<AddBackward0>)",
+    "1.0,2.0,3.0\n4.0,5.0,6.0",
 ])
 def test_blocks_in_the_forms_people_copy(text: str):
     assert read_block(text) == TWO_BY_THREE
@@ -42,6 +46,10 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("1 abc", "number 2: 'abc' is not a number"),
     ("1 2\n3 nan", "row 2, number 2: 'nan' is not allowed"),
     ("1 2e7", "too large"),
+    # a decimal comma is never split into two numbers: a locale's spreadsheet column, or cells
+    ("0,5\n0,25\n1,75", "row 1, number 1: '0,5' is not a number: write 0.5, with a point"),
+    ("0,5\t1,5\n2,5\t3,5", "write 0.5, with a point"),
+    ("1,000 2", "'1,000' is not a number"),
 ])
 def test_a_broken_block_says_where(text: str, says: str):
     with pytest.raises(BlockError, match=says):
@@ -131,3 +139,36 @@ async def test_text_pasted_into_a_cell_being_typed_shows_its_line_breaks():
         await pilot.press("enter")
         await pilot.pause()
         assert editor.has_class("-invalid") and app.screen.workspace.q[0][0] == 0.1
+
+
+def test_a_long_run_of_letters_costs_its_length_not_its_square():
+    # "[" and 50,000 letters took about 18 s (a pattern retried from every letter)
+    import time
+
+    start = time.perf_counter()
+    assert read_block("[" + "a" * 50_000) is None
+    assert time.perf_counter() - start < 2.0
+
+
+async def test_pages_of_words_pasted_on_a_cell_are_refused_at_once():
+    async with make_app().run_test(size=(100, 30), notifications=True) as pilot:
+        app = pilot.app
+        _paste(app, "q", "lorem ipsum " * 1000)
+        await pilot.pause()
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        assert editor.editing is None  # not 12,000 characters in a cell's edit line
+        assert "Nothing pasted: 11,999 characters are neither a number" in _messages(app)
+
+
+async def test_full_width_digits_being_typed_keep_the_row_in_its_columns():
+    from rich.cells import cell_len
+
+    async with make_app().run_test(size=(100, 30)) as pilot:
+        app = pilot.app
+        await pilot.press("enter")
+        _paste(app, "q", "１２３４５６")
+        await pilot.pause()
+        grid = app.screen.query_one("#grid-q")
+        line = grid.render_line(1)
+        assert sum(cell_len(seg.text) for seg in line) == grid.scrollable_content_region.width
+        assert line.text.split()[-2:] == ["0.2", "0.3"]  # the other cells where they were
