@@ -48,15 +48,21 @@ def read_block(text: str) -> Block | None:
         if _WRAPPING.sub(" ", rest).strip(" ,;\t\r\n"):
             return None  # words around the numbers: not a block (the cell says what is wrong)
         # MATLAB and Julia write [1 2; 3 4]: a ; inside brackets ends a row
+        # in code a comma always separates: [[1,0],[0,1]] is four numbers
         rows_text = [r for group in _ROW_IN_BRACKETS.findall(body) for r in group.split(";")]
-        rows = [_tokens(r, commas=True) for r in rows_text]
+        rows = [_tokens(r, code=True) for r in rows_text]
     else:
         lines = [line for line in body.splitlines() if line.strip()]
         if "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
-            rows = [[t.strip() for t in line.split("\t") if t.strip()] for line in lines]
+            rows = [[t.strip() for t in line.strip("\r\n").split("\t")] for line in lines]
         else:
-            rows = [_tokens(line, commas=True) for line in lines]
+            rows = [_tokens(line, code=False) for line in lines]
     rows = [r for r in rows if r]
+    for i, row in enumerate(rows):  # an empty cell would move the numbers after it
+        if "" in row:
+            j = row.index("")
+            raise BlockError(f"row {i + 1}, number {j + 1} is empty: fill every cell, or "
+                             "paste a smaller block")
     if sum(len(r) for r in rows) < 2:
         return None
     if not any(parse_cell(t).ok or _DECIMAL_COMMA.match(t) for row in rows for t in row):
@@ -73,21 +79,31 @@ def read_block(text: str) -> Block | None:
             parsed = parse_cell(token)
             if not parsed.ok:
                 where = f"row {i + 1}, number {j + 1}" if len(rows) > 1 else f"number {j + 1}"
+                if _DECIMAL_COMMA.match(token):
+                    one = token.replace(",", ".")
+                    raise BlockError(f"{where}: '{token}' has a comma inside; write {one} for "
+                                     "one number, or a space after the comma for two")
                 raise BlockError(f"{where}: {parsed.error}")
             values.append(parsed.value)
         block.append(tuple(values))
     return tuple(block)
 
 
-def _tokens(line: str, commas: bool) -> list[str]:
-    """Numbers on a line, split at spaces and semicolons, and at commas unless a piece reads
-    as a decimal comma (0,5): that piece stays whole, and parse_cell says to write 0.5."""
+def _tokens(line: str, code: bool) -> list[str]:
+    """Numbers on a line, split at spaces and semicolons, and at commas; outside code a piece
+    that reads as a decimal comma (0,5) stays whole, to be refused with what to type. Two
+    commas in a row leave an empty number, which is refused too."""
     out = []
-    for piece in _SPACES.split(line.strip()):
-        if not piece:
-            continue
-        if commas and not _DECIMAL_COMMA.match(piece):
-            out += [t for t in piece.split(",") if t]
+    pieces = [p for p in _SPACES.split(line.strip()) if p]
+    for n, piece in enumerate(pieces):
+        if code or not _DECIMAL_COMMA.match(piece):
+            parts = piece.split(",")
+            # a comma at the end of a piece, beside a space, is a separator ("1, 2", "1 ,2");
+            # at the start or end of the line it leaves an empty number (",5,6": a cell)
+            keep_first, keep_last = n == 0, n == len(pieces) - 1
+            out += [t for k, t in enumerate(parts)
+                    if t or (0 < k < len(parts) - 1) or (k == 0 and keep_first)
+                    or (k == len(parts) - 1 and keep_last)]
         else:
             out.append(piece)
     return out

@@ -30,6 +30,8 @@ TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
     "[1 2 3; 4 5 6]",  # MATLAB and Julia: ; ends a row
     "tensor([[1., 2., 3.],\n        [4., 5., 6.]], device='cuda:0', grad_fn=<AddBackward0>)",
     "1.0,2.0,3.0\n4.0,5.0,6.0",
+    "[[1,2,3],[4,5,6]]",  # in code a comma always separates, even between integers
+    "[1,2,3;4,5,6]",
 ])
 def test_blocks_in_the_forms_people_copy(text: str):
     assert read_block(text) == TWO_BY_THREE
@@ -47,9 +49,14 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("1 2\n3 nan", "row 2, number 2: 'nan' is not allowed"),
     ("1 2e7", "too large"),
     # a decimal comma is never split into two numbers: a locale's spreadsheet column, or cells
-    ("0,5\n0,25\n1,75", "row 1, number 1: '0,5' is not a number: write 0.5, with a point"),
-    ("0,5\t1,5\n2,5\t3,5", "write 0.5, with a point"),
-    ("1,000 2", "'1,000' is not a number"),
+    ("0,5\n0,25\n1,75", "row 1, number 1: '0,5' has a comma inside; write 0.5 for one number"),
+    ("0,5\t1,5\n2,5\t3,5", "write 0.5 for one number, or a space after the comma for two"),
+    ("1,000 2", "'1,000' has a comma inside"),
+    ("1,2\n3,4", "'1,2' has a comma inside"),
+    # an empty cell would shift every number after it into the wrong column
+    ("0.9\t\t0.7\n\t0.5\t0.4", "row 1, number 2 is empty"),
+    ("1,,3\n4,5,6", "row 1, number 2 is empty"),
+    (",5,6\n1,2,3", "row 1, number 1 is empty"),
 ])
 def test_a_broken_block_says_where(text: str, says: str):
     with pytest.raises(BlockError, match=says):
