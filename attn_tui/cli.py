@@ -126,9 +126,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.session and args.preset is not None:
         parser.error("argument --preset: not allowed with argument --session "
                      "(a session brings its own values)")
-    if args.lab and args.lesson is not None:
-        parser.error("argument --lesson: not allowed with argument --lab "
-                     "(a lesson opens the screens it needs)")
+    if args.lesson is not None and args.lesson != "list":
+        for flag, given in (("--lab", args.lab), ("--session", args.session),
+                            ("--preset", args.preset)):
+            if given:
+                parser.error(f"argument --lesson: not allowed with argument {flag} (a lesson "
+                             "opens its own screens and examples; --backend and --dtype stay)")
     if not args.session or args.command:  # a session's backend and dtype apply unless given
         args.backend, args.dtype = args.backend or "numpy", args.dtype or "float64"
     args.preset = args.preset or "one"

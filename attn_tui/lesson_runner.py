@@ -51,8 +51,10 @@ def _typing(widget: object) -> bool:
 
 
 def _state_of(screen: Screen) -> object:
-    """What the learner changes on a screen: the workbench's workspace, a lab's settings."""
-    return getattr(screen, "workspace", None) or getattr(screen, "settings", None)
+    """What the learner changes on a screen: the workbench's workspace (which query the cursor
+    is on aside: moving it is not an edit), a lab's settings."""
+    ws = getattr(screen, "workspace", None)
+    return replace(ws, selected=0) if ws is not None else getattr(screen, "settings", None)
 
 
 class LessonRunner(App[int]):
@@ -173,7 +175,7 @@ class LessonRunner(App[int]):
         await self._lesson_settle()
         if self.lesson_host is not None:  # the reveal's changes are the step's, not the learner's
             self._lesson_setup = _state_of(self.lesson_host)
-        self._lesson_conceal(())
+        self._lesson_conceal(self._lesson_step().conceal)  # what later questions ask stays hidden
         if self._lesson_view is not None:
             why = fill(q.why, self._lesson_context())
             self._lesson_show(replace(self._lesson_view, chosen=self.lesson_chosen, why=why),
@@ -214,8 +216,9 @@ class LessonRunner(App[int]):
                         group="lesson")
 
     async def _lesson_enter(self, step: Step) -> None:
-        from attn_tui.lessons.facts import lecture_facts
+        from attn_tui.lessons.facts import fill, lecture_facts
         from attn_tui.lessons.loader import placeholders
+        from attn_tui.presets import PRESET_NAMES as PLAIN_EXAMPLES
         from attn_tui.widgets.lesson_panel import LessonPanel
 
         host = await self._lesson_host_for(step.screen)
@@ -230,29 +233,38 @@ class LessonRunner(App[int]):
         if step.workspace is not None:
             from attn_tui.lessons.workspaces import build
 
-            host.apply(await asyncio.to_thread(build, step.workspace))
+            ws = await asyncio.to_thread(build, step.workspace)
+            if step.workspace in PLAIN_EXAMPLES:  # the learner's backend and precision stay
+                ws = replace(ws, backend=host.workspace.backend, dtype=host.workspace.dtype)
+            host.apply(ws)
             await self.run_action("screen.set_view('weights')")
         for action in step.actions:
             await self._lesson_run(action)
         q = step.question
-        if q is not None and self.lesson_chosen is not None:  # answered before: as it was left
+        words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
+        if {"lec", "lec64"} & {root for text in words for root in placeholders(text)}:
+            # the lecture's runs (and torch) load in a thread, not in the event loop
+            await asyncio.to_thread(lambda: (lecture_facts("float32"), lecture_facts("float64")))
+        await self._lesson_settle()
+        # the step's words are filled from its own numbers, before any reveal runs again
+        view = self._lesson_view_for(step)
+        answered = q is not None and self.lesson_chosen is not None
+        if answered:  # answered on an earlier visit: as it was left
             for action in q.reveal:
                 await self._lesson_run(action)
-        self._lesson_conceal(q.conceal if q is not None and self.lesson_chosen is None else ())
+            await self._lesson_settle()
+            view = replace(view, chosen=self.lesson_chosen,
+                           why=fill(q.why, self._lesson_context()))
+        self._lesson_conceal(step.conceal + (q.conceal if q is not None and not answered
+                                             else ()))
         self._lesson_setup = _state_of(host)
         if edited and self._lesson_setup != before:  # the learner's own numbers were replaced
             undo = " u brings yours back, one change at a time." if hasattr(host, "action_undo") \
                 else ""
             self.notify(f"Step {self.lesson_index + 1} starts from its own numbers.{undo}",
                         timeout=5, markup=False)
-        words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
-        if {"lec", "lec64"} & {root for text in words for root in placeholders(text)}:
-            # the lecture's runs (and torch) load in a thread, not in the event loop
-            await asyncio.to_thread(lambda: (lecture_facts("float32"), lecture_facts("float64")))
-        await self._lesson_settle()
         self._lesson_busy = False
-        self._lesson_show(self._lesson_view_for(step), at_end=self.lesson_chosen is not None)
-        answered = q is not None and self.lesson_chosen is not None
+        self._lesson_show(view, at_end=answered)
         # after the panel has its height: then scroll
         self._lesson_point(q.reveal_highlight or step.highlight if answered else step.highlight)
         self.refresh_bindings()
@@ -332,8 +344,6 @@ class LessonRunner(App[int]):
         if q is not None:
             view = replace(view, prompt=fill(q.prompt, ctx), answer=q.answer,
                            choices=tuple(fill(c, ctx) for c in q.choices))
-            if self.lesson_chosen is not None:  # answered on an earlier visit
-                view = replace(view, chosen=self.lesson_chosen, why=fill(q.why, ctx))
         return view
 
     def _lesson_show(self, view: PanelView, at_end: bool = False) -> None:

@@ -40,6 +40,7 @@ def test_version_and_help_list_every_command():
         ["print", "one", "two"], ["--lab"],
         # each would have silently ignored the other
         ["--session", "a.json", "--preset", "mask"], ["--lab", "scaling", "--lesson", "mask"],
+        ["--session", "a.json", "--lesson", "mask"], ["--preset", "select", "--lesson", "mask"],
         # an app flag before a command: the command never read it (a wrong export, exit 0)
         ["--session", "a.json", "export", "--format", "md"],
         ["--preset", "mask", "export", "--format", "md"],

@@ -57,6 +57,8 @@ class Step:
     highlight: tuple[Highlight, ...]
     keys: tuple[tuple[str, str], ...]
     question: Question | None
+    # hidden on this step: what a later question asks about (see Question.conceal)
+    conceal: tuple[Highlight, ...] = ()
 
 
 @dataclass(frozen=True)

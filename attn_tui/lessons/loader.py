@@ -35,7 +35,8 @@ ROOTS = {"workbench": ("row", "s", "ws", "lec", "lec64")}
 LAB_ROOTS = ("lab",)
 
 LESSON_KEYS = {"title", "summary", "order", "screen", "workspace", "steps"}
-STEP_KEYS = {"title", "text", "screen", "workspace", "actions", "highlight", "keys", "question"}
+STEP_KEYS = {"title", "text", "screen", "workspace", "actions", "highlight", "keys", "question",
+             "conceal"}
 QUESTION_KEYS = {"prompt", "choices", "answer", "why", "reveal", "reveal_highlight", "conceal"}
 HIGHLIGHT_KEYS = {"pane", "cells", "rect", "part"}
 PARTS = ("lower", "upper", "diagonal")
@@ -102,6 +103,7 @@ def _step(raw: dict[str, Any], screen: Any, workspace: Any, fail) -> Step:
         workspace=workspace, actions=_actions(raw, "actions", fail),
         highlight=_highlights(raw.get("highlight", []), "highlight", fail),
         keys=tuple(keys.items()), question=question,
+        conceal=_highlights(raw.get("conceal", []), "conceal", fail),
     )
 
 

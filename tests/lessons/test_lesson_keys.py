@@ -294,3 +294,39 @@ async def test_p_after_the_end_keeps_the_answers():
         assert "· done" in shown(pilot.app)
         await press(pilot, "p", "p", "p")  # back to step 3
         assert "Step 3 of 5" in shown(pilot.app) and "✓ Right." in shown(pilot.app)
+
+
+async def test_an_answered_step_seen_again_keeps_its_own_numbers_in_its_words():
+    # n n b n p in 'mask': the step said 'the' keeps 0.4551 (the revealed, softmax-first sum)
+    # where the first visit said 1.0000
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")
+        first = panel(pilot.app).plain.split("?")[0]
+        await press(pilot, "b", "n", "p")
+        again = panel(pilot.app).plain.split("?")[0]
+        assert "keeps 1.0000" in first and again == first
+        assert "✓ Right." in shown(pilot.app) and "0.4551" in shown(pilot.app)
+
+
+async def test_moving_the_query_is_not_an_edit_and_a_lesson_keeps_backend_and_precision():
+    app = make_app(lesson="mask", dtype="float32")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        assert pilot.app.screen.workspace.dtype == "float32"  # the lesson's example, in float32
+        await press(pilot, "down", "n")  # the cursor moved to 'dog'
+        said = [str(n.message) for n in pilot.app._notifications]
+        assert not any("starts from its own numbers" in m for m in said)
+
+
+async def test_the_params_lesson_hides_each_answer_until_its_question():
+    async with lesson_app("params").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lab = pilot.app.screen
+        for _ in range(2):  # steps 1 and 2: both answers hidden
+            assert not lab.query_one("#shares").display
+            row_2048 = lab.query_one("#cost-table").render_line(3).text  # line 0: the header
+            assert "2048" in row_2048 and "16.00x" not in row_2048 and "?" in row_2048
+            await press(pilot, "n")
+        await press(pilot, "b")  # step 3 answered: its line shows, step 5's rows stay hidden
+        assert lab.query_one("#shares").display and lab.query_one("#cost-table").concealed
