@@ -192,6 +192,11 @@ class ModelLabScreen(LabScreen):
         self.query_one("#preset-note", Static).update("\n".join(lines))
 
     # ---- actions
+    def action_reset(self) -> None:
+        if self.settings.preset == "custom":  # R keeps them for the preset cycle, as it goes
+            self._custom = self.settings
+        super().action_reset()
+
     def action_set_preset(self, name: str) -> None:
         self.offer("preset", name)
 

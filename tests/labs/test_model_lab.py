@@ -145,3 +145,20 @@ async def test_the_preset_cycle_comes_back_to_the_learners_own_dimensions() -> N
         assert seen == ["chapter", "transformer-base", "bert-base", "gpt2-small", "custom"]
         assert screen.settings.H == 3000 and _params(pilot.app).column(1)[1] == count(
             count_params(V=50000, D=512, L=6, h=8, H=3000).feed_forward)
+
+
+async def test_r_keeps_the_learners_dimensions_for_the_preset_cycle() -> None:
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await run_action(pilot, "set_layers(7)")
+        await run_action(pilot, "reset")
+        assert screen.settings.preset == "chapter" and screen.settings.L == 6
+        for _ in range(4):
+            await run_action(pilot, "next_preset")
+        assert screen.settings.preset == "custom" and screen.settings.L == 7
+        await run_action(pilot, "set_layers(9)")  # changed again, then R: the newest set
+        await run_action(pilot, "reset")
+        for _ in range(4):
+            await run_action(pilot, "next_preset")
+        assert screen.settings.L == 9
