@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from attn_tui import state
 from attn_tui.compute import BackendUnavailable, Steps, attend
@@ -273,9 +274,16 @@ class WorkbenchScreen(SessionActions, Screen):
     def action_toggle_backend(self) -> None:
         if self.workspace.backend == "torch":
             self._to_backend("numpy")
+        elif self._loading_torch():  # b again while torch loads: the learner changed their mind
+            self.workers.cancel_group(self, "backend")
+            self.notify("Staying on numpy.", timeout=2)
         else:
             self.notify("Loading torch…", timeout=2)
             self._load_torch()
+
+    def _loading_torch(self) -> bool:
+        return any(w.group == "backend" and w.node is self and not w.is_finished
+                   for w in self.app.workers)
 
     def action_set_backend(self, backend: str) -> None:
         if backend == "numpy":
@@ -299,7 +307,8 @@ class WorkbenchScreen(SessionActions, Screen):
                 severity="warning", timeout=8,
             )
             return
-        self.app.call_from_thread(self._to_backend, "torch")
+        if not get_current_worker().is_cancelled:  # b pressed again meanwhile: stay
+            self.app.call_from_thread(self._to_backend, "torch")
 
     def action_pick_preset(self) -> None:
         from attn_tui.screens.preset_modal import PresetModal

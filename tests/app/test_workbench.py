@@ -488,3 +488,34 @@ async def test_enter_a_value_enter_typed_in_one_burst_leaves_no_edit_open():
         editor = bench(pilot.app).query_one("#editor-q", MatrixEditor)
         assert bench(pilot.app).workspace.q[0][0] == 5.0
         assert editor.editing is None
+
+
+async def test_b_again_while_torch_loads_stays_on_numpy():
+    # b, then b 0.3 s later (torch still loading): it ended on torch, with one undo entry
+    pytest.importorskip("torch")
+    import threading
+
+    import attn_tui.compute as backend_module
+
+    gate = threading.Event()
+    real = backend_module.namespace
+
+    def slow(name, *args, **kwargs):
+        if name == "torch":
+            gate.wait(5)  # torch "loads" until the second b has been pressed
+        return real(name, *args, **kwargs)
+
+    backend_module.namespace = slow
+    try:
+        async with make_app().run_test(size=(80, 24)) as pilot:
+            await pilot.press("b")
+            await pilot.pause()
+            await pilot.press("b")
+            await pilot.pause()
+            gate.set()
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            assert bench(pilot.app).workspace.backend == "numpy"
+            assert any("Staying on numpy" in str(n.message) for n in pilot.app._notifications)
+    finally:
+        backend_module.namespace = real
