@@ -57,6 +57,10 @@ class SessionActions:
     app: Any
     file: SessionFile | None = None
 
+    def other_files(self) -> list[SessionFile]:
+        """Files the undo history still refers to, other than the current one (the host's)."""
+        return []
+
     def _current_file(self) -> SessionFile:
         if self.file is None:
             self.file = SessionFile(None, None)
@@ -99,6 +103,9 @@ class SessionActions:
             except session.SessionError as exc:
                 return str(exc)
             self.saved_workspace, self.session_path = ws, path
+            for other in self.other_files():  # an earlier file record of the same path now
+                if other.path == path:  # holds this: undoing back to it must know the disk
+                    other.saved = ws
             return None
 
         def done(path: str | None) -> None:

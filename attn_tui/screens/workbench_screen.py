@@ -365,6 +365,10 @@ class WorkbenchScreen(SessionActions, Screen):
         self._undo.append((self.workspace, self._file()))
         self._restore(*self._redo.pop())
 
+    def other_files(self) -> list[SessionFile]:
+        files = {id(f): f for _, f in (*self._undo, *self._redo) if f is not self.file}
+        return list(files.values())
+
     def _file(self) -> SessionFile:
         return self._current_file()
 

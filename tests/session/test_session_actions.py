@@ -179,6 +179,30 @@ async def test_undo_after_a_save_keeps_the_file_it_was_saved_to(tmp_path: Path) 
         assert bench.session_path == str(b)  # undo never sends the next save back to a.json
 
 
+async def test_undo_back_to_a_file_overwritten_since_counts_as_unsaved(tmp_path: Path) -> None:
+    # --session a.json, open b.json, save it as a.json, u: a's old workspace came back marked
+    # saved, and q quit without asking although a.json now held b's numbers
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    session.save(state.from_preset("one"), a)
+    session.save(state.from_preset("mask"), b)
+    app = SessionApp(session.load(a)[0])
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        bench.session_path = str(a)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, b)
+        bench.action_save(ask=True)
+        await pilot.pause()
+        await type_path(pilot, a)  # a.json exists: Enter again replaces it
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.load(a)[0] == session.load(b)[0]
+        await pilot.press("u")
+        await pilot.pause()
+        assert bench.session_path == str(a) and bench.dirty
+
+
 async def test_quit_asks_only_with_unsaved_edits(tmp_path: Path) -> None:
     app = make()
     async with app.run_test(size=(100, 30)) as pilot:
