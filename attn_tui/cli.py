@@ -144,7 +144,7 @@ APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
              "session": "--session", "lab": "--lab", "lesson": "--lesson", "theme": "--theme",
              "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit"}
 # flags the command has its own copy of: written after the command, they mean the same thing
-OWN_COPY = {"print": {"backend", "dtype"}, "export": {"session", "preset"}}
+OWN_COPY = {"print": {"backend", "dtype"}, "export": {"session", "preset", "backend"}}
 
 
 def _app_flags_with_a_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

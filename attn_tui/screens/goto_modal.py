@@ -41,19 +41,28 @@ class GotoModal(AttnModal[str | None]):
         self.dismiss(event.option.id)
 
     def on_key(self, event) -> None:
-        """Letters pick the entry whose name starts with them: m a s k, then Enter."""
+        """Letters pick the entry whose name (mask) or line (lesson mask) starts with them;
+        Backspace takes one back."""
         char = event.character
-        if not char or not char.isalpha() or event.key in ("q", "escape"):
-            return
-        names = [target.split(":")[-1] for target, _ in self.entries]
-        for typed in (self.typed + char.lower(), char.lower()):  # go on, or start again
-            hit = next((i for i, name in enumerate(names) if name.startswith(typed)), None)
-            if hit is not None:
-                self.typed = typed
-                self.query_one(OptionList).highlighted = hit
-                self.query_one("#goto-header", Static).update(
-                    f"[b]Go to[/b] {typed}▏  (Enter opens, Escape cancels)")
-                break
+        if event.key == "backspace":
+            typed = self.typed[:-1]
+        elif char and (char.isalpha() or char == " ") and event.key not in ("q", "escape"):
+            typed = self.typed + char.lower()
         else:
-            self.app.bell()
+            return
         event.stop()
+        keys = [(target.split(":")[-1], " ".join(line.lower().split()))
+                for target, line in self.entries]
+        for attempt in ((typed,) if event.key == "backspace" else (typed, char.lower())):
+            hit = next((i for i, (name, line) in enumerate(keys)
+                        if name.startswith(attempt) or line.startswith(attempt)), None)
+            if hit is not None or not attempt:
+                self.typed = attempt
+                if hit is not None:
+                    self.query_one(OptionList).highlighted = hit
+                shown = f" {attempt}▏" if attempt else ""
+                self.query_one("#goto-header", Static).update(
+                    f"[b]Go to[/b]{shown}  (Enter opens, Escape cancels)" if attempt
+                    else self.HEADER)
+                return
+        self.app.bell()

@@ -330,3 +330,17 @@ async def test_the_params_lesson_hides_each_answer_until_its_question():
             await press(pilot, "n")
         await press(pilot, "b")  # step 3 answered: its line shows, step 5's rows stay hidden
         assert lab.query_one("#shares").display and lab.query_one("#cost-table").concealed
+
+
+async def test_go_to_also_matches_the_line_as_shown_and_backspace_takes_a_letter_back():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("l", "e", "s", "s", "o", "n", "space", "m")
+        await pilot.pause()
+        options = pilot.app.screen.query_one("OptionList")
+        assert options.get_option_at_index(options.highlighted).id == "lesson:mask"
+        await pilot.press("backspace", "backspace")  # "lesson": the first lesson
+        await pilot.pause()
+        assert pilot.app.screen.typed == "lesson"
+        assert options.get_option_at_index(options.highlighted).id == "lesson:one"
