@@ -18,7 +18,6 @@ from textual.message import Message
 from textual.widgets import Static
 
 from attn_tui.parse import MAX_LEN, parse_cell
-from attn_tui.paste import BlockError, read_block
 from attn_tui.report.fmt import squeeze
 from attn_tui.widgets.edit_buffer import EditBuffer
 from attn_tui.widgets.grid_view import GridView
@@ -245,6 +244,8 @@ class MatrixEditor(Vertical, can_focus=False):
             return
         event.stop()
         if self.editing is None:
+            from attn_tui.paste import BlockError, read_block  # on first paste, not at start-up
+
             try:
                 block = read_block(event.text)
             except BlockError as exc:
