@@ -76,6 +76,7 @@ class LessonRunner(App[int]):
     _lesson_note = ""
     _lesson_view: PanelView | None = None
     _lesson_busy = False
+    _lesson_pending: str | None = None  # an answer key pressed while the step was setting up
     # per lesson this session: (the step to come back to, the letter answered at each step)
     _lesson_memory: dict[str, tuple[int, dict[int, int]]] | None = None
     _lesson_done_names: set[str] | None = None  # lessons finished: opened again, from the top
@@ -166,7 +167,10 @@ class LessonRunner(App[int]):
         from attn_tui.lessons.facts import fill
 
         q = self._lesson_step().question
-        if self._lesson_busy or q is None or self.lesson_chosen is not None:
+        if self._lesson_busy and q is not None:  # pressed while the step sets up: kept for it
+            self._lesson_pending = letter
+            return
+        if q is None or self.lesson_chosen is not None:
             return
         self.lesson_chosen = LETTERS.index(letter)
         self._lesson_answers()[self.lesson_index] = self.lesson_chosen
@@ -209,7 +213,7 @@ class LessonRunner(App[int]):
         self._lesson_memory[self.lesson.name] = (k, answers)
         self._finished().discard(self.lesson.name)  # p after the end: in it again
         self.lesson_index, self.lesson_chosen, self.lesson_done = k, answers.get(k), False
-        self._lesson_busy = True
+        self._lesson_busy, self._lesson_pending = True, None
         # a callable, not a coroutine: a step the app never gets to start (n typed just before
         # q) then leaves no "coroutine was never awaited" warning on the terminal at exit
         self.run_worker(partial(self._lesson_enter, self._lesson_step()), exclusive=True,
@@ -268,6 +272,9 @@ class LessonRunner(App[int]):
         # after the panel has its height: then scroll
         self._lesson_point(q.reveal_highlight or step.highlight if answered else step.highlight)
         self.refresh_bindings()
+        pending, self._lesson_pending = self._lesson_pending, None
+        if pending is not None and not answered:
+            await self.action_lesson_answer(pending)
 
     async def _lesson_host_for(self, screen: str) -> Screen:
         if screen == "workbench":

@@ -344,3 +344,16 @@ async def test_go_to_also_matches_the_line_as_shown_and_backspace_takes_a_letter
         await pilot.pause()
         assert pilot.app.screen.typed == "lesson"
         assert options.get_option_at_index(options.highlighted).id == "lesson:one"
+
+
+async def test_an_answer_pressed_while_the_step_sets_up_is_kept():
+    # n then b at once: b arrived while step 3 was still loading and was dropped silently
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n")
+        from textual import events
+
+        for key in ("n", "b"):  # as a terminal delivers them: together, no waiting between
+            pilot.app.post_message(events.Key(key, key))
+        await settle(pilot)
+        assert "Step 3 of 5" in shown(pilot.app) and "✓ Right." in shown(pilot.app)
