@@ -519,3 +519,11 @@ async def test_b_again_while_torch_loads_stays_on_numpy():
             assert any("Staying on numpy" in str(n.message) for n in pilot.app._notifications)
     finally:
         backend_module.namespace = real
+
+
+@pytest.mark.parametrize(("size", "width"), [((80, 24), 34), ((120, 40), 34), ((200, 40), 56)])
+async def test_q_k_v_get_wider_on_a_wide_screen(size, width):
+    # at 250 columns Q, K and V stayed 34 wide and cut d4 off a long token's row
+    async with make_app(preset="mask").run_test(size=size) as pilot:
+        await pilot.pause()
+        assert bench(pilot.app).query_one("#inputs").size.width == width
