@@ -437,9 +437,11 @@ async def test_the_same_notice_is_not_stacked_while_it_shows():
         notices = [n.message for n in pilot.app._notifications]
         assert notices == ["Nothing to undo."]
         assert len(pilot.app.screen.query("Toast")) == 1
-        await pilot.press("U")  # a different notice still shows beside it
+        await pilot.press("U")  # a different notice is not held back by it
         await pilot.pause()
-        assert len(list(pilot.app._notifications)) == 2
+        # (the first may have timed out by now on a slow machine: its 2 s run from the first u)
+        notices = [n.message for n in pilot.app._notifications]
+        assert "Nothing to redo." in notices and len(notices) == len(set(notices))
 
 
 def test_a_backend_without_the_precision_falls_back_to_float32():
