@@ -77,11 +77,10 @@ class LessonRunner(App[int]):
     _lesson_view: PanelView | None = None
     _lesson_busy = False
     _lesson_pending: str | None = None  # an answer key pressed while the step was setting up
-    # per lesson this session: (the step to come back to, the letter answered at each step)
-    _lesson_memory: dict[str, tuple[int, dict[int, int]]] | None = None
-    _lesson_done_names: set[str] | None = None  # lessons finished: opened again, from the top
+    # per lesson this session: (the step to come back to, the letter answered at each step);
+    # the step is None once the lesson is finished: opened again, it starts from the top
+    _lesson_memory: dict[str, tuple[int | None, dict[int, int]]] | None = None
     _lesson_setup: object = None  # the host's state as the current step set it up
-
 
     def on_mount(self) -> None:
         if self.initial_lesson:
@@ -101,8 +100,7 @@ class LessonRunner(App[int]):
         self.lesson = lesson
         memory = self._lesson_memory = self._lesson_memory or {}
         k, answers = memory.get(name, (0, {}))
-        if name in self._finished():  # done last time: from the top, fresh
-            self._finished().discard(name)
+        if k is None:  # finished last time: from the top, fresh
             k, answers = 0, {}
         memory[name] = (k, answers)
         if k:
@@ -150,7 +148,8 @@ class LessonRunner(App[int]):
             self._lesson_go(self.lesson_index + 1)
         elif not self.lesson_done:
             self.lesson_done, self._lesson_note = True, note
-            self._finished().add(self.lesson.name)  # opened again: from the start
+            assert self._lesson_memory is not None
+            self._lesson_memory[self.lesson.name] = (None, self._lesson_answers())
             if self._lesson_view is not None:
                 self._lesson_show(replace(self._lesson_view, done=True, note=note))
 
@@ -198,11 +197,6 @@ class LessonRunner(App[int]):
         assert self.lesson is not None
         return self.lesson.steps[self.lesson_index]
 
-    def _finished(self) -> set[str]:
-        if self._lesson_done_names is None:
-            self._lesson_done_names = set()
-        return self._lesson_done_names
-
     def _lesson_answers(self) -> dict[int, int]:
         assert self.lesson is not None and self._lesson_memory is not None
         return self._lesson_memory[self.lesson.name][1]
@@ -210,8 +204,7 @@ class LessonRunner(App[int]):
     def _lesson_go(self, k: int) -> None:
         assert self.lesson is not None and self._lesson_memory is not None
         answers = self._lesson_answers()
-        self._lesson_memory[self.lesson.name] = (k, answers)
-        self._finished().discard(self.lesson.name)  # p after the end: in it again
+        self._lesson_memory[self.lesson.name] = (k, answers)  # p after the end: in it again
         self.lesson_index, self.lesson_chosen, self.lesson_done = k, answers.get(k), False
         self._lesson_busy, self._lesson_pending = True, None
         # a callable, not a coroutine: a step the app never gets to start (n typed just before
