@@ -165,7 +165,7 @@ class WorkbenchScreen(SessionActions, Screen):
     def apply(self, new: Workspace, note: str | None = None) -> None:
         if new == self.workspace:
             return
-        self._undo.append((self.workspace, self._file()))
+        self._undo.append((self.workspace, self._current_file()))
         del self._undo[:-HISTORY]
         self._redo.clear()
         self.workspace = new
@@ -355,22 +355,19 @@ class WorkbenchScreen(SessionActions, Screen):
         if not self._undo:
             self.notify("Nothing to undo.", timeout=2)
             return
-        self._redo.append((self.workspace, self._file()))
+        self._redo.append((self.workspace, self._current_file()))
         self._restore(*self._undo.pop())
 
     def action_redo(self) -> None:
         if not self._redo:
             self.notify("Nothing to redo.", timeout=2)
             return
-        self._undo.append((self.workspace, self._file()))
+        self._undo.append((self.workspace, self._current_file()))
         self._restore(*self._redo.pop())
 
     def other_files(self) -> list[SessionFile]:
         files = {id(f): f for _, f in (*self._undo, *self._redo) if f is not self.file}
         return list(files.values())
-
-    def _file(self) -> SessionFile:
-        return self._current_file()
 
     def _restore(self, ws: Workspace, file: SessionFile) -> None:
         if file is not self.file:  # across an open: that file, with any save made to it since
