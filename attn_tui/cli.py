@@ -235,6 +235,10 @@ def _start(args: argparse.Namespace) -> int:
 
         if not torch_available():
             return _fail(INSTALL_TORCH)
+    from attn_tui.terminal import terminal_problem
+
+    if (problem := terminal_problem()) is not None:
+        return _fail(problem)
     from attn_tui.app import make_app
 
     app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,

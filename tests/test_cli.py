@@ -122,6 +122,7 @@ def test_backend_and_dtype_given_with_a_session_override_the_sessions(tmp_path, 
     import attn_tui.app
 
     monkeypatch.setattr(attn_tui.app, "make_app", fake_make_app)
+    monkeypatch.setattr("attn_tui.terminal.terminal_problem", lambda: None)  # pytest has none
     for flags, want in (([], ("numpy", "float32")),  # the session's own
                         (["--dtype", "float64"], ("numpy", "float64"))):
         with pytest.raises(SystemExit):

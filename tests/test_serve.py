@@ -94,9 +94,15 @@ def test_session_cap_turns_away_the_extra_tab(server):
     async def scenario() -> tuple[bool, int]:
         async with aiohttp.ClientSession() as http:
             first = await http.ws_connect(f"http://127.0.0.1:{port}/ws?width=80&height=24")
-            # the first tab's app is running once it starts drawing
-            msg = await asyncio.wait_for(first.receive(), timeout=30)
-            started = msg.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT)
+            # the first tab's app is running once it draws the workbench's first α (an app
+            # that refused to start, e.g. for want of a terminal, draws nothing)
+            drawn = b""
+            while b"0.3369" not in drawn:
+                msg = await asyncio.wait_for(first.receive(), timeout=30)
+                if msg.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                    break
+                drawn += msg.data if isinstance(msg.data, bytes) else msg.data.encode()
+            started = b"0.3369" in drawn
             async with http.get(f"http://127.0.0.1:{port}/") as page:
                 status = page.status
             await first.close()

@@ -1,0 +1,53 @@
+"""Whether the full-screen app can run here, checked before any terminal set-up.
+
+Without these checks `attn-tui > out.txt`, a job with no terminal, or Emacs's shell (TERM=dumb)
+got a screenful of escape codes and an app waiting for keys that never come, and a terminal
+set to a non-UTF-8 encoding got every box line as `\\u2502`. One line on stderr says what is
+wrong and what to run instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from typing import TextIO
+
+# what the first screen draws that an 8-bit or ASCII encoding has no code for
+DRAWN = "╭─│α√÷ζ·⏎"
+PLAIN = "for plain text, use `attn-tui print all` or `attn-tui export`"
+
+
+def terminal_problem(environ: Mapping[str, str] | None = None, stdin: TextIO | None = None,
+                     screen: TextIO | None = None) -> str | None:
+    """Why the app cannot be drawn and driven here, or None. ``screen`` is the stream Textual
+    draws on: standard error, so that standard output stays free for what an app prints."""
+    environ = os.environ if environ is None else environ
+    stdin = sys.__stdin__ if stdin is None else stdin
+    screen = sys.__stderr__ if screen is None else screen
+    if environ.get("TEXTUAL_DRIVER"):  # `attn-tui serve` runs the app on the web driver
+        return None
+    if not _is_terminal(stdin):
+        return f"standard input is not a terminal, so there are no keys to read; {PLAIN}"
+    if not _is_terminal(screen):
+        return ("standard error is not a terminal, and the app draws there "
+                f"(redirect standard output instead, if anything); {PLAIN}")
+    if environ.get("TERM", "").lower() == "dumb":
+        return ("TERM=dumb: this terminal cannot move the cursor, which the app needs; use "
+                f"a terminal emulator (e.g. TERM=xterm-256color), or {PLAIN}")
+    encoding = getattr(screen, "encoding", None) or "ascii"
+    try:
+        DRAWN.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        # ASCII only: this message is written in that very encoding
+        return (f"this terminal's encoding is {encoding}, and attn-tui draws box lines and "
+                "Greek letters that need UTF-8: set a UTF-8 locale (e.g. LANG=C.UTF-8) or "
+                "PYTHONIOENCODING=utf-8")
+    return None
+
+
+def _is_terminal(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError):  # closed, or not a real file
+        return False

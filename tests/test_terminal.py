@@ -1,0 +1,115 @@
+"""Started where the full-screen app cannot run, attn-tui says why in one line and exits 2."""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from attn_tui.terminal import terminal_problem
+
+
+class Stream(io.StringIO):
+    def __init__(self, tty: bool = True, encoding: str = "utf-8") -> None:
+        super().__init__()
+        self._tty, self._encoding = tty, encoding
+
+    def isatty(self) -> bool:
+        if self.closed:
+            raise ValueError("I/O operation on closed file")  # as a real closed stream does
+        return self._tty
+
+    @property
+    def encoding(self) -> str:
+        return self._encoding
+
+
+GOOD = {"TERM": "xterm-256color"}
+
+
+def problem(environ=GOOD, stdin=None, screen=None) -> str | None:
+    return terminal_problem(environ, stdin or Stream(), screen or Stream())
+
+
+def test_a_utf8_terminal_has_no_problem():
+    assert problem() is None
+    assert problem({}) is None  # TERM unset: most terminals still understand the escapes
+
+
+@pytest.mark.parametrize(("environ", "stdin", "screen", "says"), [
+    (GOOD, Stream(tty=False), None, "standard input is not a terminal"),
+    (GOOD, None, Stream(tty=False), "standard error is not a terminal"),
+    ({"TERM": "dumb"}, None, None, "TERM=dumb: this terminal cannot move the cursor"),
+    (GOOD, None, Stream(encoding="ascii"), "encoding is ascii"),
+    (GOOD, None, Stream(encoding="latin-1"), "encoding is latin-1"),
+    (GOOD, None, Stream(encoding="no-such-codec"), "encoding is no-such-codec"),
+])
+def test_each_problem_is_named(environ, stdin, screen, says):
+    said = problem(environ, stdin, screen)
+    assert said is not None and says in said
+
+
+def test_the_web_driver_of_serve_is_never_refused():
+    assert problem({"TERM": "dumb", "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver"},
+                   Stream(tty=False), Stream(tty=False, encoding="ascii")) is None
+
+
+def test_a_closed_stream_is_not_a_terminal():
+    closed = Stream()
+    closed.close()
+    said = problem(stdin=closed)
+    assert said is not None and "standard input" in said
+
+
+def _run_in_pty(env: dict[str, str], timeout: float = 30.0) -> tuple[int | None, str]:
+    """(exit status, or None if still running at ``timeout`` and killed; what it wrote)."""
+    main, sub = os.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "attn_tui"], stdin=sub, stdout=sub,
+                                stderr=sub, env=env, close_fds=True)
+    finally:
+        os.close(sub)
+    out, deadline = b"", time.monotonic() + timeout
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            if not select.select([main], [], [], left)[0]:
+                break
+            if not (chunk := os.read(main, 4096)):
+                break
+            out += chunk
+    except OSError:  # EIO: the child has gone and the pty is closed
+        pass
+    finally:
+        os.close(main)
+    if proc.poll() is None:  # an app drawn where it cannot be used, still waiting for keys
+        proc.kill()
+        proc.wait()
+        return None, out.decode("utf-8", "replace")
+    return proc.wait(), out.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    ({"TERM": "dumb"}, "TERM=dumb"),
+    ({"TERM": "xterm", "PYTHONIOENCODING": "ascii"}, "encoding is ascii"),
+])
+def test_in_a_real_pty_the_refusal_comes_before_any_drawing(extra, says):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    code, out = _run_in_pty({**env, **extra})
+    assert code == 2
+    assert out.strip().startswith("attn-tui: ") and says in out
+    assert out.isascii()  # readable whatever the terminal's encoding
+    assert "\x1b[" not in out  # no escape code: the terminal was never set up
+
+
+def test_without_a_terminal_the_app_exits_at_once():
+    done = subprocess.run([sys.executable, "-m", "attn_tui", "--preset", "mask"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "standard input is not a terminal" in done.stderr
+    assert "attn-tui print all" in done.stderr
