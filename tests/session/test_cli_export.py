@@ -140,6 +140,7 @@ def test_session_flag_hands_the_workspace_and_lab_to_the_app(
         return FakeApp()
 
     monkeypatch.setattr(attn_tui.app, "make_app", fake_make_app)
+    monkeypatch.setattr("attn_tui.terminal.terminal_problem", lambda: None)  # pytest has none
     assert cli.main(["--session", str(tmp_path / "s.json")]) == 0
     assert seen["ran"] and seen["workspace"] == ws
     assert (seen["backend"], seen["dtype"], seen["lab"]) == ("numpy", "float32", None)
