@@ -230,18 +230,17 @@ def _labels(xs: Any, key: str, n: int, matrix: str) -> tuple[str, ...]:
     for x in xs:
         if len(x) > MAX_LABEL or any(_unshowable(c) for c in x):
             raise SessionError(f'"{key}" has the name {_short(x)}: a token name is one line '
-                               f"of at most {MAX_LABEL} characters, without control characters")
+                               f"of at most {MAX_LABEL} characters, without control or invisible "
+                               "format characters")
     return tuple(xs)
-
-
-# bidirectional embeddings, overrides and isolates: they reorder the text drawn after them
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def _unshowable(c: str) -> bool:
     """A character a token name cannot hold: a control, half a surrogate pair (it cannot even
-    be written out as UTF-8), a line or paragraph separator, or a bidi control."""
-    return unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in _BIDI_CONTROLS
+    be written out as UTF-8), a line or paragraph separator, or an invisible format character:
+    bidi overrides reorder the text drawn after them, and a zero-width joiner makes one glyph
+    of 👨‍👩‍👧 in most terminals but three in Rich's count, which pushes the columns out of line."""
+    return unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp", "Cf")
 
 
 def _choice(value: Any, choices: tuple[str, ...], key: str) -> None:
