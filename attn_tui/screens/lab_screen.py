@@ -129,4 +129,4 @@ class LabScreen(Screen):
             self.app.pop_screen()
 
     def action_focus_controls(self) -> None:
-        self.query_one(ControlBar).focus()
+        self.set_focus(self.query_one(ControlBar))  # at once: the keys typed after c go there

@@ -389,4 +389,6 @@ class WorkbenchScreen(SessionActions, Screen):
         return super().check_action(action, parameters)
 
     def action_focus_dims(self) -> None:
-        self.query_one(DimsBar).focus()
+        # at once, not on the next turn of the loop as Widget.focus does: "D 6 Enter" typed
+        # fast sets T, rather than typing 6 into Q
+        self.set_focus(self.query_one(DimsBar))

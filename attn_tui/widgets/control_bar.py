@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from attn_tui.widgets.control_field import Field
+from attn_tui.widgets.key_order import forward_if_unfocused, run_binding_now
 
 
 class ControlBar(Widget, can_focus=True):
@@ -148,7 +149,10 @@ class ControlBar(Widget, can_focus=True):
         self.post_message(self.Changed(self, f.key, value))
 
     # ---- typing
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
+        # keys typed in one burst act in order: see attn_tui.widgets.key_order
+        if forward_if_unfocused(self, event):
+            return
         f = self.current
         if self.editing is None:
             if f.kind not in ("bool", "choice") and event.character and (
@@ -159,6 +163,8 @@ class ControlBar(Widget, can_focus=True):
                 event.stop()
                 event.prevent_default()
                 self.refresh()
+            else:
+                await run_binding_now(self, event)
             return
         event.stop()
         event.prevent_default()

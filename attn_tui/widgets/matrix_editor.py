@@ -21,6 +21,7 @@ from attn_tui.parse import MAX_LEN, parse_cell
 from attn_tui.report.fmt import squeeze
 from attn_tui.widgets.edit_buffer import EditBuffer
 from attn_tui.widgets.grid_view import GridView
+from attn_tui.widgets.key_order import forward_if_unfocused, run_binding_now
 from attn_tui.widgets.titles import set_border_text
 
 STARTS_EDIT = set("0123456789-.+−")
@@ -202,18 +203,19 @@ class MatrixEditor(Vertical, can_focus=False):
             return ""
 
     # ---- editing, in place: the grid keeps focus, so nothing is laid out again per key
-    def on_key(self, event: events.Key) -> None:
-        if not self.grid.has_focus:
+    async def on_key(self, event: events.Key) -> None:
+        # keys typed in one burst act in order: see attn_tui.widgets.key_order
+        if forward_if_unfocused(self.grid, event):
             return
         if self.editing is None:
             if event.character in STARTS_EDIT:
                 self._swallow(event)
                 self.begin_edit(event.character)
             elif event.key == "enter":
-                # opened here, not by the binding: a binding's action runs after the keys
-                # queued behind it, so "Enter 5 Enter" typed fast committed 5, then reopened it
                 self._swallow(event)
                 self.begin_edit(None)
+            else:
+                await run_binding_now(self, event)
             return
         key, buf = event.key, self.buffer
         if key == "enter":
@@ -232,8 +234,9 @@ class MatrixEditor(Vertical, can_focus=False):
             buf.insert(event.character)
         elif key in ("up", "down", "pageup", "pagedown"):
             pass  # the cursor stays on the cell being edited
-        else:
-            return  # tab, ctrl+q, F1 ... keep their meaning
+        else:  # tab, ctrl+q, F1 ... keep their meaning
+            await run_binding_now(self, event)
+            return
         self._swallow(event)
         self._show_buffer()
 

@@ -1,0 +1,77 @@
+"""Keys that arrive together (a fast typist, an SSH link that sends several in one packet) take
+effect in the order they were typed.
+
+Textual runs a binding only once its key has bubbled up to the App, a few message hops after
+the focused widget has read the keys queued behind it: `Right 5 Enter` put 5 into the cell the
+cursor was leaving, and `Tab 5 Enter` typed into Q instead of K.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+from textual.keys import _character_to_key
+
+from attn_tui.app import make_app
+
+NAMED = {"Right": "right", "Down": "down", "End": "end", "Tab": "tab", "Enter": "enter"}
+
+
+def burst(app, keys: str) -> None:
+    """Post every key to the app at once, as a driver does with one read of the terminal."""
+    for word in keys.split():
+        if word in NAMED:
+            key = NAMED[word]
+            char = {"tab": "\t", "enter": "\r"}.get(key)
+        else:
+            key, char = _character_to_key(word), word
+        app.post_message(events.Key(key, char))
+
+
+async def settle(pilot) -> None:
+    for _ in range(4):
+        await pilot.pause()
+
+
+@pytest.mark.parametrize(("preset", "keys", "want"), [
+    ("one", "Right 5 Enter", {("q", 0, 1): 5.0, ("q", 0, 0): 0.1}),
+    ("one", "0 . 5 Enter Right 0 . 7 Enter Right 1 / 3 Enter",
+     {("q", 0, 0): 0.5, ("q", 0, 1): 0.7, ("q", 0, 2): 1 / 3}),
+    ("one", "End 8 Enter", {("q", 0, 2): 8.0, ("q", 0, 0): 0.1}),
+    ("one", "Tab 5 Enter", {("k", 0, 0): 5.0, ("q", 0, 0): 0.1}),
+    ("mask", "Down 9 Enter", {("q", 1, 0): 9.0}),
+])
+async def test_a_burst_edits_the_cells_it_names(preset, keys, want):
+    app = make_app(preset=preset)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = app.screen.workspace
+        burst(app, keys)
+        await settle(pilot)
+        ws = app.screen.workspace
+        for (name, r, c), value in want.items():
+            assert getattr(ws, name)[r][c] == pytest.approx(value), (name, r, c)
+        if keys.startswith("Down"):
+            assert ws.selected == 1  # the step table follows the cursor to the edited row
+            assert ws.q[0] == before.q[0]
+
+
+async def test_d_then_a_number_sets_t_not_a_cell():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = app.screen.workspace
+        burst(app, "D 6 Enter")
+        await settle(pilot)
+        ws = app.screen.workspace
+        assert len(ws.k) == 6  # T counts the keys; the example's one query stays
+        assert ws.q == before.q
+
+
+async def test_a_burst_on_a_lab_control_bar_sets_the_field_it_moved_to():
+    app = make_app(lab="model")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "Right 1 2 3 4 Enter")
+        await settle(pilot)
+        assert app.screen.settings.V == 1234
