@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from typing import Any
 
@@ -44,7 +45,8 @@ def add_export_parser(sub: Any) -> argparse.ArgumentParser:
                     help="for --format py: the script's array library (default: the "
                     "workspace's)")
     ex.add_argument("-o", "--output", metavar="FILE", dest="export_output",
-                    help="write here (atomically) instead of to standard output")
+                    help="write here (atomically) instead of to standard output; - is "
+                    "standard output")
     return ex
 
 
@@ -72,6 +74,13 @@ def open_session(path: str, lab: str | None = None) -> tuple[Any, str | None]:
     return ws, lab
 
 
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): then they are not the same file
+        return False
+
+
 def _workspace(args: argparse.Namespace) -> Any:
     from dataclasses import replace
 
@@ -94,10 +103,16 @@ def run_export(args: argparse.Namespace) -> int:
     if args.export_backend and fmt != "py":
         return _usage(f"argument --backend: only --format py takes it (the script's array "
                       f"library); --format {fmt} is computed the way the workspace says")
-    if fmt in BINARY and not output:
+    if output == "-":  # the usual name for standard output
+        output = None
+    if fmt in BINARY and output is None and args.export_output != "-":
         print(USAGE, file=sys.stderr)
-        print(f"attn-tui export: error: --format {fmt} is binary; give -o FILE", file=sys.stderr)
+        print(f"attn-tui export: error: --format {fmt} is binary; give -o FILE (or -o - for "
+              "standard output)", file=sys.stderr)
         return 2
+    if output and args.export_session and _same_file(output, args.export_session):
+        return _fail(f"-o {output} is the session being exported: writing there would replace "
+                     "it; give another name")
     from attn_tui.compute import BackendUnavailable
     from attn_tui.report import export
 

@@ -230,7 +230,11 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
     """
     from attn_tui.files import atomic_write
 
-    fmt = fmt or format_for(path)
+    named = format_for(path)
+    if fmt is not None and named is not None and named != fmt:  # npz bytes in notes.md
+        raise ValueError(f"{os.fspath(path)} is named as a .{named} file, but the export is "
+                         f"{fmt}: end the name with .{fmt}, or export {named} instead.")
+    fmt = fmt or named
     if fmt is None:
         raise ValueError(f"Cannot tell the format of {os.fspath(path)}: end the name with "
                          ".md, .csv, .tex, .npz or .py.")

@@ -144,3 +144,37 @@ def test_session_flag_hands_the_workspace_and_lab_to_the_app(
     assert cli.main(["--session", str(tmp_path / "s.json")]) == 0
     assert seen["ran"] and seen["workspace"] == ws
     assert (seen["backend"], seen["dtype"], seen["lab"]) == ("numpy", "float32", None)
+
+
+def test_export_never_writes_over_the_session_it_reads(tmp_path: Path) -> None:
+    # `export --session s.json -o s.json` replaced the session with a Markdown table, status 0
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("mask"), path)
+    before = path.read_bytes()
+    for name in ("s.json", "./s.json"):
+        result = attn("export", "--session", "s.json", "--format", "md", "-o", name, cwd=tmp_path)
+        one_line_error(result, "is the session being exported")
+    assert path.read_bytes() == before
+
+
+def test_a_name_that_says_another_format_is_refused(tmp_path: Path) -> None:
+    result = attn("export", "--preset", "mask", "--format", "npz", "-o", "notes.md", cwd=tmp_path)
+    one_line_error(result, "notes.md is named as a .md file, but the export is npz")
+    assert not (tmp_path / "notes.md").exists()
+    # a name with no export extension is the user's choice
+    assert attn("export", "--format", "md", "-o", "notes.txt", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("fmt", ["md", "npz"])
+def test_dash_is_standard_output(fmt: str, tmp_path: Path) -> None:
+    result = attn("export", "--preset", "mask", "--format", fmt, "-o", "-", cwd=tmp_path)
+    assert result.returncode == 0 and not (tmp_path / "-").exists()
+    want = export.export_bytes(state.from_preset("mask"), fmt)
+    if fmt == "npz":  # a zip archive: its members, not its timestamps
+        import io
+
+        got, expected = np.load(io.BytesIO(result.stdout)), np.load(io.BytesIO(want))
+        assert sorted(got.files) == sorted(expected.files)
+        assert all(np.array_equal(got[k], expected[k]) for k in got.files)
+    else:
+        assert result.stdout == want
