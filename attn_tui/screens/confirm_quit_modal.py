@@ -10,9 +10,12 @@ from textual.widgets import Button, Static
 
 from attn_tui.screens.modal import AttnModal
 
+UNSAVED = "You have unsaved changes. Save (s) / Quit anyway (y) / Cancel (Esc)"
+
 
 class ConfirmQuitModal(AttnModal[str | None]):
-    """Dismisses with "save", "quit" or None (stay)."""
+    """Dismisses with "save", "quit" or None (stay). Without ``can_save`` there is no Save:
+    for work that saving what is on screen would not keep."""
 
     BINDINGS = [
         Binding("s", "dismiss('save')", "Save"),
@@ -27,14 +30,21 @@ class ConfirmQuitModal(AttnModal[str | None]):
     ConfirmQuitModal Button { margin-right: 1; min-width: 10; }
     """
 
+    def __init__(self, question: str = UNSAVED, can_save: bool = True) -> None:
+        super().__init__()
+        self.question, self.can_save = question, can_save
+
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("You have unsaved changes. Save (s) / Quit anyway (y) / Cancel (Esc)",
-                         id="quit-question")
+            yield Static(self.question, id="quit-question", markup=False)
             with Horizontal():
-                yield Button("Save (s)", id="quit-save", variant="primary")
+                if self.can_save:
+                    yield Button("Save (s)", id="quit-save", variant="primary")
                 yield Button("Quit anyway (y)", id="quit-anyway", variant="error")
                 yield Button("Cancel (Esc)", id="quit-cancel")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.can_save or not (action == "dismiss" and parameters == ("save",))
 
     def on_mount(self) -> None:
         self.query_one("#quit-cancel").focus()  # Enter by reflex should not quit or overwrite

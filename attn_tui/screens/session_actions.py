@@ -61,6 +61,15 @@ class SessionActions:
         """Files the undo history still refers to, other than the current one (the host's)."""
         return []
 
+    def settle_edits(self) -> bool:
+        """Store a value still being typed (the host's); False if it is not a number."""
+        return True
+
+    def unsaved_before_open(self) -> bool:
+        """Whether edits made before the last open were never saved (the host's): only undo
+        brings them back, and quitting loses them."""
+        return False
+
     def _current_file(self) -> SessionFile:
         if self.file is None:
             self.file = SessionFile(None, None)
@@ -95,6 +104,11 @@ class SessionActions:
         from attn_tui import session
         from attn_tui.screens.file_modal import DEFAULT_SESSION, FileModal
 
+        if not self.settle_edits():
+            self.notify("Not saved: the cell being typed into does not hold a number. Correct "
+                        "it, or Escape to put the old value back, then save.", title="Save",
+                        severity="warning", timeout=6, markup=False)
+            return
         ws, screen = self.workspace, open_screen(self.app)
 
         def write(path: str) -> str | None:
@@ -212,15 +226,30 @@ class SessionActions:
 
 
 def quit_or_ask(app: App, confirm: bool = True) -> None:
-    """Quit, unless the workbench has unsaved edits: then ask Save / Quit anyway / Cancel."""
-    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+    """Quit, unless work would be lost: unsaved edits, a value still being typed, or edits made
+    before an open. Then ask Save / Quit anyway / Cancel (no Save where it would not help)."""
+    from attn_tui.screens.confirm_quit_modal import UNSAVED, ConfirmQuitModal
 
     if isinstance(app.screen, ConfirmQuitModal):
         return  # q pressed again while asking
     bench = app.workbench()
-    if not confirm or bench is None or not bench.dirty:
+    if not confirm or bench is None:
         app.exit()
         return
+    typed_ok = bench.settle_edits()  # a typed value counts as an edit, as Tab would keep it
+    dirty, before_open = bench.dirty or not typed_ok, bench.unsaved_before_open()
+    if not dirty and not before_open:
+        app.exit()
+        return
+    earlier = ("Edits made before you opened this session were never saved: Cancel, then u "
+               "brings them back.")
+    if not typed_ok:
+        question = ("A cell holds text that is not a number, so nothing can be saved. Quit "
+                    "anyway (y) / Cancel (Esc)")
+    elif dirty:
+        question = UNSAVED + (f" {earlier}" if before_open else "")
+    else:
+        question = f"{earlier} Quit anyway (y) / Cancel (Esc)"
 
     def answer(choice: str | None) -> None:
         if choice == "quit":
@@ -228,4 +257,4 @@ def quit_or_ask(app: App, confirm: bool = True) -> None:
         elif choice == "save":
             bench.action_save(then_quit=True)
 
-    app.push_screen(ConfirmQuitModal(), answer)
+    app.push_screen(ConfirmQuitModal(question, can_save=dirty and typed_ok), answer)

@@ -174,9 +174,11 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(MatrixEditor.CellChanged)
     def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
+        self._store_cell(event.editor, event.row, event.col, event.value)
+
+    def _store_cell(self, editor: MatrixEditor, row: int, col: int, value: float) -> None:
         try:
-            ws = state.set_cell(self.workspace, event.editor.matrix, event.row, event.col,
-                                event.value)
+            ws = state.set_cell(self.workspace, editor.matrix, row, col, value)
         except IndexError as exc:  # the cell was removed before its value arrived
             self.notify(f"Not entered: {exc}.", severity="warning", timeout=4, markup=False)
             return
@@ -184,6 +186,18 @@ class WorkbenchScreen(SessionActions, Screen):
             self._show_editors(ws)  # the same value again: the editor still waits for an answer
         else:
             self.apply(ws)
+
+    def settle_edits(self) -> bool:
+        """Store what is being typed into a cell, as Enter would, before a save or a quit
+        reads the workspace (the message Enter posts would land after them). False if the text
+        is not a number: the cell stays open, saying why."""
+        for editor in self.query(MatrixEditor):
+            if editor.editing is not None:
+                taken = editor.take_edit()
+                if taken is None:
+                    return False
+                self._store_cell(editor, *taken)
+        return True
 
     @on(MatrixEditor.BlockPasted)
     def _block_pasted(self, event: MatrixEditor.BlockPasted) -> None:
@@ -364,6 +378,16 @@ class WorkbenchScreen(SessionActions, Screen):
             return
         self._undo.append((self.workspace, self._current_file()))
         self._restore(*self._redo.pop())
+
+    def unsaved_before_open(self) -> bool:
+        from attn_tui import session
+
+        last: dict[int, tuple[Workspace, SessionFile]] = {}
+        for ws, file in self._undo:  # oldest first: each earlier file's last state wins
+            if file is not self.file:
+                last[id(file)] = (ws, file)
+        return any(file.saved is not None and session.is_dirty(ws, file.saved)
+                   for ws, file in last.values())
 
     def other_files(self) -> list[SessionFile]:
         files = {id(f): f for _, f in (*self._undo, *self._redo) if f is not self.file}

@@ -309,23 +309,32 @@ class MatrixEditor(Vertical, can_focus=False):
 
     def commit(self) -> bool:
         """Enter: store a valid value; keep an invalid one in the buffer, with a message."""
-        if self.editing is None:
+        taken = self.take_edit()
+        if taken is None:
             return False
+        self.post_message(self.CellChanged(self, *taken))
+        return True
+
+    def take_edit(self) -> tuple[int, int, float] | None:
+        """Close the open cell and return (row, col, value) for the screen to store; None if
+        no cell is open, or if its text is not a number (then it stays open, with why)."""
+        if self.editing is None:
+            return None
         parsed = parse_cell(self.buffer.text)
         if not parsed.ok:
             row, col = self.editing
             shown = cell_text(self.grid.values[row][col])
             self._message_line().update(f"✗ {parsed.error}. Kept {shown}.")
             self.add_class("-invalid")
-            return False
+            return None
         row, col = self.editing
         self._finish()
-        # No repaint here: the screen answers CellChanged with show(), and the new value and
+        # No repaint here: the screen stores the value and show()s it, and the new value and
         # its α go out in one frame. A frame now would start Textual's 60 fps pacing clock
         # and hold the α frame back by up to two frame periods.
         self._settled, self._stale_rows = False, (row,)
-        self.post_message(self.CellChanged(self, row, col, parsed.value))
-        return True
+        assert parsed.value is not None
+        return row, col, parsed.value
 
     def cancel_edit(self) -> bool:
         if self.editing is None:

@@ -341,3 +341,93 @@ async def test_a_path_that_looks_like_markup_is_shown_as_written(tmp_path: Path)
         await pilot.pause()
         toasts = [str(t.render()) for t in app.screen.query("Toast")]
         assert any("[b]" in t and "s[red].json" in t for t in toasts), toasts
+
+
+async def test_a_value_still_being_typed_is_saved(tmp_path: Path) -> None:
+    # "7" typed, no Enter, ctrl+s: the notice said Saved while the file kept the old value
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("one"), path)
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        bench.file.path = str(path)
+        await pilot.press("7")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert session.load(path)[0].q[0][0] == 7.0
+        assert bench.workspace.q[0][0] == 7.0 and not bench.dirty
+
+
+async def test_a_cell_that_is_not_a_number_is_not_saved(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("one"), path)
+    before = path.read_bytes()
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        bench.file.path = str(path)
+        await pilot.press("1", "full_stop", "full_stop", "2")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert path.read_bytes() == before
+        assert any("Not saved" in str(n.message) for n in app._notifications)
+        editor = bench.query_one("#editor-q")
+        assert editor.editing == (0, 0) and editor.buffer.text == "1..2"  # nothing typed lost
+
+
+@pytest.mark.parametrize(("keys", "says", "can_save"), [
+    (("7",), "You have unsaved changes", True),
+    (("1", "full_stop", "full_stop", "2"), "A cell holds text that is not a number", False),
+])
+async def test_quit_while_typing_in_a_cell_asks(keys, says, can_save) -> None:
+    # "7" typed, no Enter, ctrl+q: the app quit at once and the 7 was gone
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*keys)
+        await app.run_action("quit")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmQuitModal)
+        assert says in modal.question and modal.can_save == can_save
+        assert bool(modal.query("#quit-save")) == can_save
+        await pilot.press("s")  # no Save: s does nothing
+        await pilot.pause()
+        assert app.screen is modal or can_save
+
+
+async def test_quit_asks_about_edits_made_before_an_open(tmp_path: Path) -> None:
+    # 5 Enter (unsaved), ctrl+o B.json, q: quit at once, and only u could have brought 5 back
+    session.save(state.from_preset("mask"), tmp_path / "B.json")
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        await pilot.press("5", "enter")
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "B.json")
+        assert not bench.dirty and bench.unsaved_before_open()
+        await app.run_action("quit")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuitModal)
+        assert "before you opened" in app.screen.question and not app.screen.can_save
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        assert bench.workspace.q[0][0] == 5.0
+
+
+async def test_edits_saved_before_an_open_do_not_hold_up_quit(tmp_path: Path) -> None:
+    session.save(state.from_preset("mask"), tmp_path / "B.json")
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        bench.file.path = str(tmp_path / "A.json")
+        await pilot.press("5", "enter", "ctrl+s")
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "B.json")
+        assert not bench.unsaved_before_open()
+        await app.run_action("quit")
+        await pilot.pause()
+    assert not app.is_running
