@@ -10,11 +10,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from rich.segment import Segment
+from textual.app import ComposeResult
+from textual.containers import Grid
+from textual.strip import Strip
+from textual_hires_canvas import Canvas
 from textual_plot import HiResMode, PlotWidget
 from textual_plot.axis_formatter import CategoricalAxisFormatter
+from textual_plot.plot_widget import Legend
 
 # (marker letter, line style) per series, in order
 STYLES = (("r", "bold $error"), ("s", "bold $success"), ("x", "bold $warning"))
+
+
+class StyledCanvas(Canvas):
+    """A canvas that gives every segment a style. textual-hires-canvas draws a canvas that has
+    no size yet as a segment with none, and Textual's NO_COLOR filter (Monochrome) fails on
+    it: `NO_COLOR=1 attn-tui --lab scaling` crashed."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        if all(seg.style is not None for seg in strip):
+            return strip
+        style = self.rich_style
+        return Strip([Segment(text, seg_style or style, control)
+                      for text, seg_style, control in strip], strip.cell_length)
 
 
 class SeriesPlot(PlotWidget, can_focus=False):
@@ -28,6 +48,13 @@ class SeriesPlot(PlotWidget, can_focus=False):
         self.series: tuple[tuple[str, tuple[float, ...]], ...] = ()
         self.ceiling: float | None = None
         self.top = 1.0
+
+    def compose(self) -> ComposeResult:
+        # PlotWidget's own layout, with canvases that NO_COLOR can draw
+        with Grid():
+            for name in ("margin-top", "margin-left", "plot", "margin-bottom"):
+                yield StyledCanvas(1, 1, id=name)
+        yield Legend(id="legend")
 
     def on_mount(self) -> None:
         self.margin_left, self.margin_top, self.margin_bottom = 5, 0, 1
