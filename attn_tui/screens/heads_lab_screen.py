@@ -148,7 +148,7 @@ class HeadsLabScreen(LabScreen):
         self.query_one(Heatmap).show(steps, tokens, tokens, "weights")
         table = self.query_one("#heads-table", TextTable)
         if table.cursor_row != i:
-            table.move_cursor(i, table.cursor_col)
+            table.move_cursor(i, table.cursor_col, quiet=True)
         table.set_highlights(frozenset({(i, 1)}))
         box = self.query_one("#map-box")
         box.border_title = f"head {i + 1} of {r.h}: weights α ({r.T} x {r.T})"
@@ -161,7 +161,8 @@ class HeadsLabScreen(LabScreen):
 
     @on(GridView.CursorMoved, "#heads-table")
     def _head_picked(self, event: GridView.CursorMoved) -> None:
-        if event.row + 1 != self.settings.head:
+        # ↑↓ held down: act on where the cursor is now, not on each row it passed
+        if event.row == event.grid.cursor_row and event.row + 1 != self.settings.head:
             self.offer("head", event.row + 1)
 
     # ---- actions

@@ -226,7 +226,9 @@ class GridView(ScrollView, can_focus=True):
         step = max(1, self.scrollable_content_region.height - 2)
         self.move_cursor(self.cursor_row + direction * step, self.cursor_col)
 
-    def move_cursor(self, row: int, col: int) -> None:
+    def move_cursor(self, row: int, col: int, *, quiet: bool = False) -> None:
+        """``quiet``: the screen is following its own state, so no CursorMoved (a screen
+        that answers CursorMoved by moving the cursor would otherwise hear itself)."""
         if not self.n_rows or not self.n_cols:
             return
         row = max(0, min(self.n_rows - 1, row))
@@ -235,7 +237,7 @@ class GridView(ScrollView, can_focus=True):
         self.cursor_row, self.cursor_col = row, col
         self._scroll_to_cursor()
         self.refresh()
-        if changed:
+        if changed and not quiet:
             self.post_message(self.CursorMoved(self, row, col))
 
     def _scroll_to_cursor(self) -> None:

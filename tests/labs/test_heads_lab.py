@@ -100,3 +100,23 @@ async def test_heads_that_do_not_divide_d_keep_the_last_split() -> None:
         await run_action(pilot, "set_heads(4)")
         assert screen.message == "" and len(_heads(pilot.app).row_labels) == 4
         assert screen.settings.head == 4
+
+
+async def test_next_head_pressed_twice_in_a_burst_settles_on_the_third() -> None:
+    # ] ] in one burst: the table cursor's stale moves and the head picks answered each
+    # other for ever, at 100% CPU, and later presses jumped around
+    import asyncio
+
+    from textual import events
+
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        offers: list[tuple[str, object]] = []
+        real = screen.offer
+        screen.offer = lambda key, value: offers.append((key, value)) or real(key, value)
+        for _ in range(2):
+            pilot.app.post_message(events.Key("right_square_bracket", "]"))
+        await asyncio.wait_for(settle(pilot), timeout=10)  # an endless exchange never settles
+        assert screen.settings.head == 3 and _heads(pilot.app).cursor_row == 2
+        assert offers == [("head", 2), ("head", 3)]
