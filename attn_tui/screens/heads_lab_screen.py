@@ -73,6 +73,7 @@ class HeadsLabScreen(LabScreen):
         super().__init__(backend, dtype, **kwargs)
         self.result: HeadsResult | None = None  # the last valid split: it stays when D % h != 0
         self.computed_for: tuple = ()
+        self._standing: str | None = None  # why the settings on the bar are not the ones shown
 
     def default_settings(self) -> HeadsSettings:
         return HeadsSettings()
@@ -95,10 +96,13 @@ class HeadsLabScreen(LabScreen):
         # the heads on screen: an h that does not divide D leaves the last split showing
         shown = self.result.h if self.result is not None else self.settings.h
         if key == "head" and isinstance(value, int) and not 1 <= value <= shown:
-            self.say(f"head must be between 1 and h = {shown}; {value} is not", error=True)
+            self.refuse(f"head must be between 1 and h = {shown}; {value} is not")
             self.query_one("#controls").show(head=self.settings.head)
             return False
         return super().offer(key, value)
+
+    def standing_problem(self) -> str | None:
+        return self._standing
 
     def updated(self, key: str, value: Any) -> HeadsSettings:
         new = replace(self.settings, **{key: value})
@@ -117,9 +121,10 @@ class HeadsLabScreen(LabScreen):
             except ValueError as exc:
                 r = self.result
                 last = f" Still showing D = {r.D} split into h = {r.h}." if r else ""
-                self.say(f"{exc}.{last}", error=True)
+                self._standing = f"{exc}.{last}"
+                self.say(self._standing, error=True)
                 return
-            self.result, self.computed_for = r, inputs
+            self.result, self.computed_for, self._standing = r, inputs, None
             self._show_split(r)
         self._show_head(r, min(s.head, r.h) - 1)
 

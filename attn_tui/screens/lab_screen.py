@@ -86,12 +86,22 @@ class LabScreen(Screen):
         bar = self.query_one(ControlBar)
         value, error = bar.field_named(key).check(value)
         if error:
-            self.say(error, error=True)
+            self.refuse(error)
             bar.show(**asdict(self.settings))  # the bar goes back to the last valid value
             return False
         self.say("")
         self.settings = self.updated(key, value)
         return True
+
+    def refuse(self, reason: str) -> None:
+        """Say why a value was not taken, and what still keeps the settings from being
+        shown, if anything: a second refusal must not hide that the numbers are stale."""
+        standing = self.standing_problem()
+        self.say(f"{reason}." + (f" Still: {standing}" if standing else ""), error=True)
+
+    def standing_problem(self) -> str | None:
+        """Why the current settings cannot be shown (the last valid ones are), or None."""
+        return None
 
     def updated(self, key: str, value: Any) -> Any:
         """The settings with ``key`` set to an accepted ``value`` (a lab may change more)."""
@@ -112,7 +122,7 @@ class LabScreen(Screen):
 
     @on(ControlBar.Rejected)
     def _control_rejected(self, event: ControlBar.Rejected) -> None:
-        self.say(event.reason, error=True)
+        self.refuse(event.reason)
 
     def action_reset(self) -> None:
         """R: the defaults, put back on the bar too. The settings may already be the defaults

@@ -113,14 +113,22 @@ class ModelLabScreen(LabScreen):
         new = replace(self.settings, **{key: value})
         return replace(new, preset=matching_preset(**new.dims) or "custom")
 
+    def standing_problem(self) -> str | None:
+        try:
+            count_params(**self.settings.dims)
+        except ValueError as exc:
+            c = self.count
+            last = f" The numbers below are the last valid ones (D = {c.D}, h = {c.h})." \
+                if c else ""
+            return f"{exc}.{last}"
+        return None
+
     def recompute(self) -> None:
         s = self.settings
         try:
             c = count_params(**s.dims)
-        except ValueError as exc:
-            last = f" The numbers below are the last valid ones (h = {self.count.h})." \
-                if self.count else ""
-            self.say(f"{exc}.{last}", error=True)
+        except ValueError:
+            self.say(self.standing_problem() or "", error=True)
             self.query_one("#params-box").border_subtitle = "last valid numbers"
             return
         self.count = c

@@ -162,3 +162,23 @@ async def test_r_keeps_the_learners_dimensions_for_the_preset_cycle() -> None:
         for _ in range(4):
             await run_action(pilot, "next_preset")
         assert screen.settings.L == 9
+
+
+async def test_a_refusal_keeps_saying_that_the_numbers_are_stale() -> None:
+    # D = 7 (h = 8 does not divide it) kept the last valid table; then 65536, refused,
+    # replaced that message, and the bar said D 7 over a table for D = 512 with no word why
+    from lab_pilot import lab_app, settle
+
+    async with lab_app("model").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.offer("D", 7)
+        await settle(pilot)
+        assert not screen.offer("D", 65536)
+        assert screen.message.startswith("D must be between 1 and 16384; 65536 is outside.")
+        assert "Still: D = 7 does not split into h = 8 heads" in screen.message
+        assert "last valid ones (D = 512, h = 8)" in screen.message
+        assert screen.offer("h", 7)  # consistent again: a refusal is only itself
+        await settle(pilot)
+        assert not screen.offer("D", 0)
+        assert "Still" not in screen.message
