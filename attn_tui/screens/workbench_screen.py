@@ -224,9 +224,12 @@ class WorkbenchScreen(SessionActions, Screen):
             "remove_col": lambda: state.remove_column(ws, m, event.col),
         }
         new = ops[event.op]()
-        if new == ws:
-            self.notify("That is already the smallest or largest this matrix can be.",
-                        severity="warning", timeout=3)
+        if new == ws:  # at a limit: say which
+            rows = event.op.endswith("row")
+            n = len(ws.matrix(m)) if rows else len(ws.matrix(m)[0])
+            most = "fewest" if event.op.startswith("remove") else "most"
+            self.notify(f"{m} already has the {most} {'rows' if rows else 'columns'} it can "
+                        f"have ({n}).", severity="warning", timeout=3)
         self.apply(new)
 
     @on(MatrixEditor.RowSelected, "#editor-q")
@@ -258,8 +261,8 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(DimsBar.Rejected)
     def _dims_refused(self, event: DimsBar.Rejected) -> None:
-        self.notify(event.reason, title="Not changed", severity="warning", timeout=4,
-                    markup=False)
+        self.notify(event.reason.rstrip(".") + ".", title="Not changed", severity="warning",
+                    timeout=4, markup=False)
 
     # ---- actions (the keys, the command palette and lessons all come here)
     def action_cycle_mask(self) -> None:

@@ -61,6 +61,7 @@ class Heatmap(GridView):
         else:
             self._matrix = steps.output
             key_labels = [f"d{j + 1}" for j in range(steps.output.shape[1])]
+        self.corner = "q\\d" if self.view == "output" else "q\\k"  # rows \ columns
         extra = ["sum"] if self.view == "weights" else []
         if self.view == "weights" and steps.mask == "causal-after":
             extra.append("lost")

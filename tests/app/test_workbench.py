@@ -319,7 +319,7 @@ async def test_dims_bar_takes_a_typed_value_and_refuses_one_out_of_range():
         await pilot.pause()
         assert bench(app).workspace.t_k == 64
         notes = [n.message for n in app._notifications]
-        assert "T must be between 1 and 256; 999 is outside" in notes
+        assert "T must be between 1 and 256; 999 is outside." in notes
         await pilot.press("right", "3", "escape")  # d_k: typed, then abandoned
         await pilot.pause()
         assert bench(app).workspace.d_k == 4
@@ -529,3 +529,19 @@ async def test_q_k_v_get_wider_on_a_wide_screen(size, width):
     async with make_app(preset="mask").run_test(size=size) as pilot:
         await pilot.pause()
         assert bench(pilot.app).query_one("#inputs").size.width == width
+
+
+async def test_the_outputs_map_names_its_columns_and_a_limit_names_itself():
+    # the outputs view kept the corner q\k over d1 … d3; x on Q's only row said "the smallest
+    # or largest this matrix can be"
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        heatmap = bench(pilot.app).query_one(Heatmap)
+        assert heatmap.corner == "q\\k"
+        bench(pilot.app).view = "output"
+        await pilot.pause()
+        assert heatmap.corner == "q\\d" and "q\\d" in screen_text(pilot.app)
+        await pilot.press("x")
+        await pilot.pause()
+        assert any(str(n.message) == "Q already has the fewest rows it can have (1)."
+                   for n in pilot.app._notifications)
