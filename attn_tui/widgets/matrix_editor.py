@@ -220,8 +220,10 @@ class MatrixEditor(Vertical, can_focus=False):
         key, buf = event.key, self.buffer
         if key == "enter":
             self.commit()
-        elif key == "escape":
+        elif key in ("escape", "ctrl+z"):  # undo while typing undoes the typing, not an edit
             self.cancel_edit()
+        elif key == "ctrl+y":
+            pass  # nothing typed to redo; redoing an edit under an open cell would confuse
         elif key == "backspace":
             buf.backspace()
         elif key == "delete":

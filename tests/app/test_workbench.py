@@ -545,3 +545,19 @@ async def test_the_outputs_map_names_its_columns_and_a_limit_names_itself():
         await pilot.pause()
         assert any(str(n.message) == "Q already has the fewest rows it can have (1)."
                    for n in pilot.app._notifications)
+
+
+async def test_undo_while_typing_undoes_the_typing_not_the_last_edit():
+    # 5 Enter, Right, 7, ctrl+z: d1 went back to 0.1 while d2 still showed 7▏
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("5", "enter", "right", "7")
+        await pilot.pause()
+        editor = bench(pilot.app).query_one("#editor-q", MatrixEditor)
+        assert editor.editing == (0, 1)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert editor.editing is None
+        assert bench(pilot.app).workspace.q[0][:2] == (5.0, 0.2)
+        await pilot.press("ctrl+z")  # not typing: undo as ever
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q[0][0] == 0.1
