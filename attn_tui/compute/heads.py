@@ -56,7 +56,7 @@ class HeadsResult:
             ("Q_i, K_i, V_i (head i)", f"{T} x {d}  (columns {d} wide)"),
             ("weights α_i", f"{T} x {T}"),
             ("head i output", f"{T} x {d}"),
-            (f"concat of {h} heads", f"{T} x ({h} x {d}) = {T} x {D}"),
+            (f"concat of {h} head{'s' if h != 1 else ''}", f"{T} x ({h} x {d}) = {T} x {D}"),
             ("W^O", f"{D} x {D}"),
             ("output", f"{T} x {D}"),
         ]

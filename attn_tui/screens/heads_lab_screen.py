@@ -130,7 +130,8 @@ class HeadsLabScreen(LabScreen):
 
     def _show_split(self, r: HeadsResult) -> None:
         box = self.query_one("#split-box")
-        box.border_title = f"D = {r.D} split into h = {r.h} heads of d_k = {r.d_k}"
+        heads = "head" if r.h == 1 else "heads"
+        box.border_title = f"D = {r.D} split into h = {r.h} {heads} of d_k = {r.d_k}"
         self.query_one("#shapes", Static).update(
             "\n".join(f"{what:<24}{shape}" for what, shape in r.shapes()))
         labels = [str(i + 1) for i in range(r.h)]

@@ -147,8 +147,9 @@ class PrecisionLabScreen(LabScreen):
             elif r.dtype == "float64":
                 cells.append(("0", "0", "0", "reference"))
             else:
-                cells.append((sci(r.scores), sci(r.weights), sci(r.output),
-                              "yes" if r.finite else "NO"))
+                diffs = (r.scores, r.weights, r.output)
+                cells.append((*map(sci, diffs), "yes" if r.finite else "NO"))
+                flagged.update((i, j) for j, x in enumerate(diffs) if not math.isfinite(x))
                 if not r.finite:
                     flagged.add((i, 3))
         self.query_one("#dtype-table", TextTable).show(
@@ -156,7 +157,7 @@ class PrecisionLabScreen(LabScreen):
             flagged=frozenset(flagged))
         box = self.query_one("#dtype-box")
         box.border_title = f"one attention (6 tokens, d_k = 8) in every precision, on {s.backend}"
-        box.border_subtitle = "largest |difference| from float64, per stage"
+        box.border_subtitle = "largest |difference| from float64; › marks inf, nan, NO"
         self.query_one("#dtype-caption", Static).update(
             "Significant digits: about 16 in float64, 7 in float32, 3 in float16, 2 in bfloat16, "
             "and the differences follow. Q is multiplied too, so they grow with the scores.")

@@ -27,7 +27,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from attn_tui.compute import ScalingResult, scaling_experiment
-from attn_tui.report.fmt import num
+from attn_tui.report.fmt import num, plural
 from attn_tui.screens.lab_screen import LabScreen
 from attn_tui.widgets.control_field import Field
 from attn_tui.widgets.series_plot import SeriesPlot
@@ -139,8 +139,8 @@ class ScalingLabScreen(LabScreen):
         self._show_plots(s, result)
         self._explain(s, result)
         self.query_one("#status", Static).update(
-            f"{self.backend} {self.dtype} · {len(result.rows)} rows × {s.trials} trials · "
-            f"{s.keys} keys · seed {s.seed} · done")
+            f"{self.backend} {self.dtype} · {plural(len(result.rows), 'row')} × "
+            f"{plural(s.trials, 'trial')} · {plural(s.keys, 'key')} · seed {s.seed} · done")
 
     def _show_table(self, s: ScalingSettings, r: ScalingResult) -> None:
         off = "off"
@@ -152,7 +152,8 @@ class ScalingLabScreen(LabScreen):
         ]
         self.query_one(TextTable).show([str(row.d_k) for row in r.rows], COLUMNS, cells)
         box = self.query_one("#table-box")
-        box.border_title = f"{s.trials} trials of one query against {s.keys} keys, N(0, 1) entries"
+        box.border_title = (f"{plural(s.trials, 'trial')} of one query against "
+                            f"{plural(s.keys, 'key')}, N(0, 1) entries")
         box.border_subtitle = f"seed {s.seed}" + (
             f" · temperature {s.temperature:g}" if s.temperature != 1 else "")
         self.query_one("#caption", Static).update(

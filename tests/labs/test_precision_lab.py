@@ -100,3 +100,16 @@ async def test_scores_past_float16s_range_are_explained() -> None:
         assert "In float16 the scores themselves are too large to store" in caption
         d = _dtypes(pilot.app)
         assert "overflows float16" in d.column(3)[2]
+
+
+async def test_an_inf_or_nan_difference_is_marked_not_only_coloured() -> None:
+    # scores × 10000: float16's row read "inf nan nan ›NO", and only NO carried the mark
+    async with lab_app("precision").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_multiplier(10000)")
+        d = _dtypes(pilot.app)
+        row = d.row_labels.index("float16 (torch)")
+        assert d.column(0)[row] == "inf" and d.column(3)[row] == "NO"
+        assert {(row, j) for j in range(4)} <= d.highlights
+        assert not any(r == 0 for r, _ in d.highlights)  # float64, the reference: nothing
+

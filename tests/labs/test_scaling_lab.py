@@ -195,3 +195,22 @@ async def test_defaults_while_a_run_is_going_are_not_overwritten_by_it() -> None
         assert screen.shown.d_k == 1024 and screen.settings.d_k == 1024
         assert list(_table(pilot.app).row_labels)[-1] == "1024"
         assert _table(pilot.app).column(1) == CHAPTER["raw"]
+
+
+async def test_one_trial_and_one_head_are_singular() -> None:
+    # "1 trials of one query", "split into h = 1 heads", "concat of 1 heads"
+    async with lab_app("scaling").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert pilot.app.screen.offer("trials", 1)
+        await pilot.app.workers.wait_for_complete()
+        await settle(pilot)
+        box = pilot.app.screen.query_one("#table-box")
+        assert box.border_title.startswith("1 trial of one query against 8 keys")
+    async with lab_app("heads").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert pilot.app.screen.offer("h", 1)
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.query_one("#split-box").border_title == (
+            "D = 512 split into h = 1 head of d_k = 512")
+        assert "concat of 1 head " in str(screen.query_one("#shapes").render())
