@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -145,7 +146,9 @@ class WorkbenchScreen(SessionActions, Screen):
         out = steps.output[i]
         lines = [f"output ζ = {vec(out[:16])}{' …' if len(out) > 16 else ''}"]
         lost = float(steps.lost[i])
-        if ws.mask == "causal-after" and lost > 5e-5:
+        if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α beside it does not
+            lines.append(f"exp overflows {ws.dtype}; α uses e^(x − max)")
+        elif ws.mask == "causal-after" and lost > 5e-5:
             lines.append(f"α sums to {num(float(steps.row_sums[i]))}; {num(lost)} lost "
                          "(softmax came first)")
         else:

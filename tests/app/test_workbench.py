@@ -561,3 +561,17 @@ async def test_undo_while_typing_undoes_the_typing_not_the_last_edit():
         await pilot.press("ctrl+z")  # not typing: undo as ever
         await pilot.pause()
         assert bench(pilot.app).workspace.q[0][0] == 0.1
+
+
+async def test_an_exp_that_overflows_is_explained_beside_the_finite_alpha():
+    # float32, q = 300: the exp column read inf and its sum inf, α beside them 1.0000, and
+    # nothing said why (α is computed as exp(x − max) / Σ, which never overflows)
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "3", "0", "0", "enter")
+        await pilot.pause()
+        summary = str(bench(pilot.app).query_one("#summary").render())
+        assert "exp overflows float32; α uses e^(x − max)" in summary
+        assert "entropy" not in summary
+        await pilot.press("u")
+        await pilot.pause()
+        assert "entropy" in str(bench(pilot.app).query_one("#summary").render())
