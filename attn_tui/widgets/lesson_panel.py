@@ -92,7 +92,8 @@ def render(view: PanelView) -> Text:
                    "lesson; p goes back a step.")
         return out
     out.append(view.text)
-    if view.keys:
+    # on a question, the keys to try come with the answer: they often show it (m, s, v)
+    if view.keys and (not view.prompt or view.chosen is not None):
         out.append("\nTry ", style="bold")
         for i, (key, does) in enumerate(view.keys):
             out.append("  " if i else "")

@@ -85,9 +85,10 @@ def steps() -> dict[str, dict[int, list[str]]]:
             2: [f"{pr.counts[k]:,}" for k in ("feed_forward", "layer_norms", "layer")],
             3: [f"d_k = D / h = {pr.d_k}"],
             4: [f"{pr.counts[k]:,}" for k in ("layers", "embeddings", "total")],
-            # the rows past n answer the step's question: hidden ("?") until it is answered
+            # every row but n's own answers the step's question (n / 4 too: 0.06x is 1/16):
+            # hidden ("?") until it is answered; the token counts stay
             5: [x for n, n2, ratio in pr.lengths for x in (str(n), f"{n2:,}", f"{ratio:.2f}x")
-                if n <= 512] + [str(n) for n, _, _ in pr.lengths],  # n = 512: the chapter's
+                if n == 512] + [str(n) for n, _, _ in pr.lengths],  # n = 512: the chapter's
         },
         "nanogpt": {
             1: [f4(x) for x in L["x[0]"].values.ravel()],
