@@ -117,8 +117,26 @@ class LabScreen(Screen):
 
     @on(ControlBar.Changed)
     def _control_changed(self, event: ControlBar.Changed) -> None:
-        if not event.stale:
+        if not event.stale and self._take(event):
             self.offer(event.key, event.value)
+
+    @staticmethod
+    def _take(event: ControlBar.Changed) -> bool:
+        """True the first time a change arrives, as its message or from settle_edits."""
+        if event.bar.in_flight is event:
+            event.bar.in_flight = None
+        if event.settled:
+            return False
+        event.settled = True
+        return True
+
+    def settle_edits(self) -> bool:
+        """Take a value the bar has sent but this screen not yet received, before a key's
+        binding run early (see key_order) reads the settings."""
+        change = self.query_one(ControlBar).in_flight
+        if change is not None and not change.stale and self._take(change):
+            self.offer(change.key, change.value)
+        return True
 
     @on(ControlBar.Rejected)
     def _control_rejected(self, event: ControlBar.Rejected) -> None:

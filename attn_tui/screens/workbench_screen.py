@@ -177,7 +177,20 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(MatrixEditor.CellChanged)
     def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
-        self._store_cell(event.editor, event.row, event.col, event.value)
+        if self._take(event, event.editor):
+            self._store_cell(event.editor, event.row, event.col, event.value)
+
+    @staticmethod
+    def _take(event: MatrixEditor.CellChanged | DimsBar.Changed, source) -> bool:
+        """True the first time a change arrives, whether as its message or from
+        settle_edits: a value stored early must not be stored again when its message lands
+        (after a u typed in the same burst, that would redo it)."""
+        if source.in_flight is event:
+            source.in_flight = None
+        if event.settled:
+            return False
+        event.settled = True
+        return True
 
     def _store_cell(self, editor: MatrixEditor, row: int, col: int, value: float) -> None:
         try:
@@ -194,6 +207,13 @@ class WorkbenchScreen(SessionActions, Screen):
         """Store what is being typed into a cell, as Enter would, before a save or a quit
         reads the workspace (the message Enter posts would land after them). False if the text
         is not a number: the cell stays open, saying why."""
+        # first what earlier keys have sent on its way (Enter, a dimension), in that order
+        for editor in self.query(MatrixEditor):
+            if (sent := editor.in_flight) is not None and self._take(sent, editor):
+                self._store_cell(editor, sent.row, sent.col, sent.value)
+        bar = self.query_one(DimsBar)
+        if (change := bar.in_flight) is not None and not change.stale and self._take(change, bar):
+            self._resize(change.key, change.value)
         for editor in self.query(MatrixEditor):
             if editor.editing is not None:
                 taken = editor.take_edit()
@@ -250,17 +270,19 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(DimsBar.Changed)
     def _dims(self, event: DimsBar.Changed) -> None:
-        if event.stale:
-            return
+        if not event.stale and self._take(event, event.bar):
+            self._resize(event.key, event.value)
+
+    def _resize(self, key: str, value: int) -> None:
         ws = self.workspace
-        if event.key == "seed":
-            self.apply(replace(ws, seed=event.value))
-        elif event.key == "T":
-            self.apply(state.resize(ws, t=event.value))
-        elif event.key == "d_k":
-            self.apply(state.resize(ws, d_k=event.value))
+        if key == "seed":
+            self.apply(replace(ws, seed=value))
+        elif key == "T":
+            self.apply(state.resize(ws, t=value))
+        elif key == "d_k":
+            self.apply(state.resize(ws, d_k=value))
         else:
-            self.apply(state.resize(ws, d_v=event.value))
+            self.apply(state.resize(ws, d_v=value))
 
     @on(DimsBar.Rejected)
     def _dims_refused(self, event: DimsBar.Rejected) -> None:

@@ -41,6 +41,7 @@ class ControlBar(Widget, can_focus=True):
         def __init__(self, bar: ControlBar, key: str, value: Any) -> None:
             super().__init__()
             self.bar, self.key, self.value = bar, key, value
+            self.settled = False  # taken already, by a screen that could not wait for it
 
         @property
         def control(self) -> ControlBar:
@@ -70,6 +71,9 @@ class ControlBar(Widget, can_focus=True):
         self.field = 0
         self._editing: str | None = None  # the text being typed, when an edit is open
         self._replace = False  # Enter opened the old value: the first key typed replaces it
+        # the last value announced, until the screen has taken it: a key's binding run early
+        # (see key_order) has the screen take it first
+        self.in_flight: ControlBar.Changed | None = None
 
     @property
     def editing(self) -> str | None:
@@ -146,7 +150,11 @@ class ControlBar(Widget, can_focus=True):
             return
         self.values[f.key] = value
         self.refresh()
-        self.post_message(self.Changed(self, f.key, value))
+        self._announce(f.key, value)
+
+    def _announce(self, key: str, value: Any) -> None:
+        self.in_flight = self.Changed(self, key, value)
+        self.post_message(self.in_flight)
 
     # ---- typing
     async def on_key(self, event: events.Key) -> None:
@@ -177,7 +185,7 @@ class ControlBar(Widget, can_focus=True):
                 self.post_message(self.Rejected(self, f.key, error))
             elif value != self.values[f.key]:
                 self.values[f.key] = value
-                self.post_message(self.Changed(self, f.key, value))
+                self._announce(f.key, value)
         elif event.key == "backspace":
             self.editing = "" if self._replace else self.editing[:-1]
             self._replace = False

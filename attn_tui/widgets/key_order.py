@@ -15,7 +15,14 @@ from textual.widget import Widget
 
 async def run_binding_now(widget: Widget, event: events.Key) -> bool:
     """Run the binding of ``event``'s key now, looked up as the App would look it up later
-    (from the focused widget up); True, and the key stopped there, if one ran."""
+    (from the focused widget up); True, and the key stopped there, if one ran.
+
+    What the keys before it sent on its way (the value Enter stored, a dimension) is still a
+    message climbing to the screen: the screen's ``settle_edits`` takes it first, so `7 Enter
+    ctrl+s` saves the 7 and `7 Enter u` undoes it."""
+    settle = getattr(widget.screen, "settle_edits", None)
+    if settle is not None:
+        settle()
     # App._check_bindings is that lookup; it is private, so textual is pinned (8.2.8)
     if await widget.app._check_bindings(event.key):
         event.stop()

@@ -98,6 +98,7 @@ class MatrixEditor(Vertical, can_focus=False):
         def __init__(self, editor: MatrixEditor, row: int, col: int, value: float) -> None:
             super().__init__()
             self.editor, self.row, self.col, self.value = editor, row, col, value
+            self.settled = False  # stored already, by a screen that could not wait for it
 
         @property
         def control(self) -> MatrixEditor:
@@ -144,6 +145,9 @@ class MatrixEditor(Vertical, can_focus=False):
         self.editing: tuple[int, int] | None = None
         self.buffer = EditBuffer()
         self._settled = True  # False after a commit, until the screen answers with show()
+        # the last value committed, until the screen has stored it: a key's binding run early
+        # (see key_order) has the screen store it first
+        self.in_flight: MatrixEditor.CellChanged | None = None
         self._stale_rows: tuple[int, ...] = ()  # the row of that commit
 
     def compose(self) -> ComposeResult:
@@ -314,7 +318,8 @@ class MatrixEditor(Vertical, can_focus=False):
         taken = self.take_edit()
         if taken is None:
             return False
-        self.post_message(self.CellChanged(self, *taken))
+        self.in_flight = self.CellChanged(self, *taken)
+        self.post_message(self.in_flight)
         return True
 
     def take_edit(self) -> tuple[int, int, float] | None:

@@ -14,7 +14,10 @@ from textual.keys import _character_to_key
 
 from attn_tui.app import make_app
 
-NAMED = {"Right": "right", "Down": "down", "End": "end", "Tab": "tab", "Enter": "enter"}
+NAMED = {"Right": "right", "Down": "down", "End": "end", "Tab": "tab", "Enter": "enter",
+         "C-s": "ctrl+s", "C-q": "ctrl+q", "C-p": "ctrl+p", "Escape": "escape"}
+CHARS = {"tab": "\t", "enter": "\r", "ctrl+s": "\x13", "ctrl+q": "\x11", "ctrl+p": "\x10",
+         "escape": "\x1b"}
 
 
 def burst(app, keys: str) -> None:
@@ -22,7 +25,7 @@ def burst(app, keys: str) -> None:
     for word in keys.split():
         if word in NAMED:
             key = NAMED[word]
-            char = {"tab": "\t", "enter": "\r"}.get(key)
+            char = CHARS.get(key)
         else:
             key, char = _character_to_key(word), word
         app.post_message(events.Key(key, char))
@@ -75,3 +78,40 @@ async def test_a_burst_on_a_lab_control_bar_sets_the_field_it_moved_to():
         burst(app, "Right 1 2 3 4 Enter")
         await settle(pilot)
         assert app.screen.settings.V == 1234
+
+
+async def test_a_binding_right_after_enter_sees_the_value_enter_stored(tmp_path):
+    # 7 Enter u: "Nothing to undo", then the 7 landed; 7 Enter ctrl+s saved the old value;
+    # D 6 Enter ctrl+s saved T = 3; 7 Enter q quit without asking
+    from attn_tui import session
+    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = app.screen
+        burst(app, "7 Enter u")
+        await settle(pilot)
+        assert bench.workspace.q[0][0] == 0.1  # undone, and not stored again afterwards
+        path = tmp_path / "s.json"
+        bench.file.path = str(path)
+        burst(app, "7 Enter C-s")
+        await settle(pilot)
+        assert session.load(path)[0].q[0][0] == 7.0 and not bench.dirty
+        burst(app, "D 6 Enter C-s")
+        await settle(pilot)
+        assert len(session.load(path)[0].k) == 6 and not bench.dirty
+        burst(app, "Tab 8 Enter q")  # from the bar round to Q, then quit in the same burst
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmQuitModal)
+        assert bench.workspace.q[0][0] == 8.0
+
+
+async def test_a_lab_binding_right_after_enter_sees_the_typed_value():
+    app = make_app(lab="model")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "Right 1 2 3 4 Enter p")  # p: the next preset, from V = 1234's "custom"
+        await settle(pilot)
+        assert app.screen.settings.preset != "custom"
+        assert app.screen.query_one("#controls").in_flight is None
