@@ -7,9 +7,11 @@ import importlib
 import importlib.util
 from collections.abc import Iterable
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 
 from attn_tui import state
@@ -141,7 +143,22 @@ class AttnApp(LessonRunner, App[int]):
     def action_open(self) -> None:
         self._bench_action("open")
 
+    class QuitAsked(Message):
+        """q or ctrl+q, on its way back here through the focused widget."""
+
     async def action_quit(self) -> None:
+        # ctrl+q is a priority key, read before the keys typed just ahead of it have reached
+        # the focused widget: asking through that widget lets them land first, so a 7 typed
+        # and then ctrl+q counts as unsaved work
+        target = self.focused
+        # sent from the App, so it climbs every step back here (a message does not bubble
+        # back into the widget that sent it, and this may run inside a widget's key handler)
+        asked = self.QuitAsked().set_sender(self)
+        if target is None or not target.post_message(asked):
+            self._quit_asked()
+
+    @on(QuitAsked)
+    def _quit_asked(self) -> None:
         from attn_tui.screens.session_actions import quit_or_ask
 
         quit_or_ask(self, confirm=self.confirm_quit)

@@ -8,10 +8,12 @@ what the visible part costs. Subclasses say what a cell shows (`cell_text`) and 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -19,6 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from attn_tui.report.fmt import fit
+from attn_tui.widgets.key_order import forward_if_unfocused, run_binding_now
 
 # added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
 # for contrast) and a row of totals
@@ -214,6 +217,14 @@ class GridView(ScrollView, can_focus=True):
                 segs.append(Segment(text.rjust(cw) if col in whole else " " * cw, style))
         strip = Strip(segs).crop(scroll_x - first * cw, scroll_x - first * cw + room)
         return list(strip.extend_cell_length(room, base))
+
+    # ---- keys typed in one burst act in order (see key_order); a matrix's grid leaves this
+    # to its editor, which reads digits and Enter too
+    KEYS_IN_ORDER: ClassVar[bool] = True
+
+    async def on_key(self, event: events.Key) -> None:
+        if self.KEYS_IN_ORDER and not forward_if_unfocused(self, event):
+            await run_binding_now(self, event)
 
     # ---- cursor
     def action_move(self, d_row: int, d_col: int) -> None:

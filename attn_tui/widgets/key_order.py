@@ -32,11 +32,31 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
 
 
 def forward_if_unfocused(widget: Widget, event: events.Key) -> bool:
-    """A key handed to ``widget`` before a binding read ahead of it moved the focus (Tab, D):
-    give it back to the App, which hands it to whatever has focus now. True if forwarded."""
-    if widget.app.focused is widget:
+    """A key handed to ``widget`` before a binding read ahead of it moved the focus (Tab, D,
+    a dialog): give it back to the App, which hands it to whatever has focus now. True if
+    forwarded."""
+    app = widget.app
+    if app.focused is widget:
         return False
     event.stop()
     event.prevent_default()
-    widget.app.post_message(events.Key(event.key, event.character))
+    waiting: list[events.Key] = app.__dict__.setdefault("_keys_waiting_for_focus", [])
+    waiting.append(events.Key(event.key, event.character))
+    if len(waiting) == 1:
+        _hand_back(app, FOCUS_TRIES)
     return True
+
+
+FOCUS_TRIES = 3  # frames to wait for a dialog that is opening to focus its input
+
+
+def _hand_back(app, tries: int) -> None:
+    """Post the waiting keys, in order, once something has focus: a dialog a binding has
+    just opened focuses its input only after it is drawn, and until then the App would hand
+    the keys to the bare screen, which drops them (ctrl+p m a s k searched for "ask")."""
+    if app.focused is None and tries:
+        app.call_after_refresh(_hand_back, app, tries - 1)
+        return
+    waiting = app.__dict__["_keys_waiting_for_focus"]
+    while waiting:
+        app.post_message(waiting.pop(0))

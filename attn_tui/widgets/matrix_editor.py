@@ -51,6 +51,8 @@ def _short_fixed(x: float, decimals: int) -> str:
 class MatrixGrid(GridView):
     """The cells of one matrix."""
 
+    KEYS_IN_ORDER = False  # MatrixEditor.on_key keeps them in order, with the typing
+
     def __init__(self, **kwargs) -> None:
         super().__init__(cell_width=6, label_width=7, fit_labels=10, **kwargs)
         self.values: tuple[tuple[float, ...], ...] = ()

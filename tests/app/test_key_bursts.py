@@ -115,3 +115,49 @@ async def test_a_lab_binding_right_after_enter_sees_the_typed_value():
         await settle(pilot)
         assert app.screen.settings.preset != "custom"
         assert app.screen.query_one("#controls").in_flight is None
+
+
+async def test_keys_typed_as_a_dialog_opens_reach_its_input():
+    # ctrl+p m a s k: the palette searched for "ask"; its input takes focus only once drawn,
+    # and the m handed back before that went to the bare screen
+    from textual.command import CommandPalette
+    from textual.widgets import Input
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = app.screen.workspace
+        burst(app, "C-p m a s k")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        assert app.screen.query_one(Input).value == "mask"
+        burst(app, "Escape")
+        await settle(pilot)
+        assert app.screen.workspace == before  # m did not also cycle the mask
+
+
+async def test_ctrl_q_right_after_typing_asks_about_the_typed_value():
+    # 7 ctrl+q in one burst: ctrl+q (a priority key) was read before the 7 reached the grid,
+    # so nothing was open or unsaved and the app quit, 7 and all
+    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "7 C-q")
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, ConfirmQuitModal)
+        assert app.screen.can_save
+
+
+async def test_d_then_a_number_from_the_step_table_sets_t():
+    # Tab Tab Tab to the step table, then D 6 Enter: the 6 and Enter were lost on the table
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "Tab Tab Tab")
+        await settle(pilot)
+        assert app.focused is app.screen.query_one("#steps")
+        burst(app, "D 6 Enter")
+        await settle(pilot)
+        assert len(app.screen.workspace.k) == 6
