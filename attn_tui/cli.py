@@ -126,6 +126,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.session and args.preset is not None:
         parser.error("argument --preset: not allowed with argument --session "
                      "(a session brings its own values)")
+    if args.lesson == "list":  # it prints and exits: a flag beside it would be ignored
+        for dest, flag in APP_FLAGS.items():
+            if dest != "lesson" and getattr(args, dest) not in (None, False):
+                parser.error(f"argument {flag}: not used by --lesson list, which only prints "
+                             "the lessons")
     if args.lesson is not None and args.lesson != "list":
         for flag, given in (("--lab", args.lab), ("--session", args.session),
                             ("--preset", args.preset)):

@@ -151,3 +151,20 @@ def test_backend_numpy_over_a_bfloat16_session_says_what_to_add(tmp_path):
     done = run("--backend", "numpy", "--session", str(path))
     assert done.returncode == 2
     assert "computes in bfloat16, which numpy does not have: add --dtype float32" in done.stderr
+
+
+@pytest.mark.parametrize("flag", [["--preset", "mask"], ["--theme", "nord"], ["--no-mouse"],
+                                  ["--backend", "numpy"]])
+def test_lesson_list_refuses_a_flag_it_would_ignore(flag):
+    # --lesson list --preset mask printed the list and ignored --preset, status 0
+    done = run("--lesson", "list", *flag)
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"argument {flag[0]}: not used by --lesson list" in done.stderr
+
+
+def test_lesson_list_alone_lists_every_lesson():
+    from attn_tui.lessons import catalog
+
+    done = run("--lesson", "list")
+    assert done.returncode == 0
+    assert [line.split()[0] for line in done.stdout.splitlines()] == [e.name for e in catalog()]
