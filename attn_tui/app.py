@@ -7,11 +7,10 @@ import importlib
 import importlib.util
 from collections.abc import Iterable
 
-from textual import on
+from textual._context import active_message_pump
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
-from textual.message import Message
 from textual.screen import Screen
 
 from attn_tui import state
@@ -20,6 +19,7 @@ from attn_tui.lesson_runner import LessonRunner
 from attn_tui.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
 from attn_tui.screens import too_small
 from attn_tui.state import Workspace
+from attn_tui.widgets.key_order import AfterKeys, after_keys, run_after_keys
 
 # name -> (module, class, one line); a lab's module is imported only when it is opened
 LABS: dict[str, tuple[str, str, str]] = {
@@ -143,21 +143,19 @@ class AttnApp(LessonRunner, App[int]):
     def action_open(self) -> None:
         self._bench_action("open")
 
-    class QuitAsked(Message):
-        """q or ctrl+q, on its way back here through the focused widget."""
-
     async def action_quit(self) -> None:
-        # ctrl+q is a priority key, read before the keys typed just ahead of it have reached
-        # the focused widget: asking through that widget lets them land first, so a 7 typed
-        # and then ctrl+q counts as unsaved work
-        target = self.focused
-        # sent from the App, so it climbs every step back here (a message does not bubble
-        # back into the widget that sent it, and this may run inside a widget's key handler)
-        asked = self.QuitAsked().set_sender(self)
-        if target is None or not target.post_message(asked):
+        # ctrl+q is a priority key, read by the App before the keys typed just ahead of it
+        # have reached the focused widget: run after them, so a 7 typed and then ctrl+q
+        # counts as unsaved work. q, run from a widget's own key handler (see key_order),
+        # comes after them already.
+        if active_message_pump.get(None) is self:
+            after_keys(self, self._quit_asked)
+        else:
             self._quit_asked()
 
-    @on(QuitAsked)
+    def on_after_keys(self, event: AfterKeys) -> None:
+        run_after_keys(event)  # no widget on the way reads keys itself
+
     def _quit_asked(self) -> None:
         from attn_tui.screens.session_actions import quit_or_ask
 

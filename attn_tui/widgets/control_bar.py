@@ -17,7 +17,12 @@ from textual.message import Message
 from textual.widget import Widget
 
 from attn_tui.widgets.control_field import Field
-from attn_tui.widgets.key_order import forward_if_unfocused, run_binding_now
+from attn_tui.widgets.key_order import (
+    AfterKeys,
+    forward_if_unfocused,
+    run_after_keys,
+    run_binding_now,
+)
 
 
 class ControlBar(Widget, can_focus=True):
@@ -157,6 +162,9 @@ class ControlBar(Widget, can_focus=True):
         self.post_message(self.in_flight)
 
     # ---- typing
+    def on_after_keys(self, event: AfterKeys) -> None:
+        run_after_keys(event)  # the keys before it have been read here
+
     async def on_key(self, event: events.Key) -> None:
         # keys typed in one burst act in order: see attn_tui.widgets.key_order
         if forward_if_unfocused(self, event):

@@ -21,7 +21,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from attn_tui.report.fmt import fit
-from attn_tui.widgets.key_order import forward_if_unfocused, run_binding_now
+from attn_tui.widgets.key_order import (
+    AfterKeys,
+    forward_if_unfocused,
+    run_after_keys,
+    run_binding_now,
+)
 
 # added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
 # for contrast) and a row of totals
@@ -225,6 +230,10 @@ class GridView(ScrollView, can_focus=True):
     async def on_key(self, event: events.Key) -> None:
         if self.KEYS_IN_ORDER and not forward_if_unfocused(self, event):
             await run_binding_now(self, event)
+
+    def on_after_keys(self, event: AfterKeys) -> None:
+        if self.KEYS_IN_ORDER:  # else the editor reading this grid's keys runs it
+            run_after_keys(event)
 
     # ---- cursor
     def action_move(self, d_row: int, d_col: int) -> None:

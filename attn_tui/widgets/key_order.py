@@ -9,7 +9,10 @@ packet, as `5 Enter Right`. Such a widget calls these two from its ``on_key``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import events
+from textual.message import Message
 from textual.widget import Widget
 
 
@@ -51,12 +54,38 @@ FOCUS_TRIES = 3  # frames to wait for a dialog that is opening to focus its inpu
 
 
 def _hand_back(app, tries: int) -> None:
-    """Post the waiting keys, in order, once something has focus: a dialog a binding has
-    just opened focuses its input only after it is drawn, and until then the App would hand
-    the keys to the bare screen, which drops them (ctrl+p m a s k searched for "ask")."""
+    """Post the waiting keys one at a time, each once the one before has taken effect and
+    something has focus: a dialog a binding has just opened focuses its input only after it
+    is drawn (until then the App would hand keys to the bare screen, which drops them:
+    ctrl+p m a s k searched for "ask"), and a key that closes it must have closed it before
+    the next is read (ctrl+s Enter 5 saved to attn-session.json5)."""
     if app.focused is None and tries:
         app.call_after_refresh(_hand_back, app, tries - 1)
         return
     waiting = app.__dict__["_keys_waiting_for_focus"]
-    while waiting:
+    if waiting:
         app.post_message(waiting.pop(0))
+    if waiting:
+        app.call_after_refresh(_hand_back, app, FOCUS_TRIES)
+
+
+class AfterKeys(Message):
+    """A callback for the App to run once the keys typed before it have been read: it travels
+    the keys' own way, from the focused widget up, and the first widget that reads keys
+    itself (or the App) runs it. For ctrl+q, a priority key read ahead of those keys."""
+
+    def __init__(self, callback: Callable[[], object]) -> None:
+        super().__init__()
+        self.callback = callback
+
+
+def after_keys(app, callback: Callable[[], object]) -> None:
+    target = app.focused
+    # sent as from the App, so it climbs every step back there if no widget takes it
+    if target is None or not target.post_message(AfterKeys(callback).set_sender(app)):
+        callback()
+
+
+def run_after_keys(event: AfterKeys) -> None:
+    event.stop()
+    event.callback()

@@ -21,7 +21,12 @@ from attn_tui.parse import MAX_LEN, parse_cell
 from attn_tui.report.fmt import squeeze
 from attn_tui.widgets.edit_buffer import EditBuffer
 from attn_tui.widgets.grid_view import GridView
-from attn_tui.widgets.key_order import forward_if_unfocused, run_binding_now
+from attn_tui.widgets.key_order import (
+    AfterKeys,
+    forward_if_unfocused,
+    run_after_keys,
+    run_binding_now,
+)
 from attn_tui.widgets.titles import set_border_text
 
 STARTS_EDIT = set("0123456789-.+−")
@@ -209,6 +214,9 @@ class MatrixEditor(Vertical, can_focus=False):
             return ""
 
     # ---- editing, in place: the grid keeps focus, so nothing is laid out again per key
+    def on_after_keys(self, event: AfterKeys) -> None:
+        run_after_keys(event)  # the keys before it have been read here
+
     async def on_key(self, event: events.Key) -> None:
         # keys typed in one burst act in order: see attn_tui.widgets.key_order
         if forward_if_unfocused(self.grid, event):

@@ -161,3 +161,13 @@ async def test_d_then_a_number_from_the_step_table_sets_t():
         burst(app, "D 6 Enter")
         await settle(pilot)
         assert len(app.screen.workspace.k) == 6
+
+
+async def test_keys_after_ctrl_q_answer_the_question_it_asks():
+    # 5 ctrl+q y: the y went into the cell ("5y is not a number") before the question opened
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "5 C-q y")
+        await settle(pilot)
+    assert not app.is_running and app.return_code == 0
