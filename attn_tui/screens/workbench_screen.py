@@ -107,6 +107,10 @@ class WorkbenchScreen(SessionActions, Screen):
     # ---- state flows down
     def watch_workspace(self, old: Workspace, new: Workspace) -> None:
         self._refresh_all()
+        if new.selected != old.selected:  # ↑↓ in Q picks the query: when R or undo picks it,
+            grid = self.query_one("#editor-q", MatrixEditor).grid  # the cursor follows
+            if grid.cursor_row != new.selected:
+                grid.move_cursor(new.selected, grid.cursor_col, quiet=True)
 
     def watch_view(self) -> None:
         if self.steps is not None:
@@ -257,7 +261,8 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(MatrixEditor.RowSelected, "#editor-q")
     def _query_picked(self, event: MatrixEditor.RowSelected) -> None:
-        self.select_query(event.row)
+        if event.row == event.editor.grid.cursor_row:  # ↓ held: only where the cursor is now
+            self.select_query(event.row)
 
     @on(GridView.CursorMoved, "#heatmap")
     def _map_row_picked(self, event: GridView.CursorMoved) -> None:

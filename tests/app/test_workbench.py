@@ -577,3 +577,18 @@ async def test_an_exp_that_overflows_is_explained_beside_the_finite_alpha():
         await pilot.press("u")
         await pilot.pause()
         assert "entropy" in str(bench(pilot.app).query_one("#summary").render())
+
+
+async def test_r_puts_q_s_cursor_on_the_query_it_selects():
+    # Down Down R: the step pane went back to 'animal?' while Q's cursor stayed on 'undecided'
+    async with make_app(preset="select").run_test(size=(100, 30)) as pilot:
+        await pilot.press("down", "down")
+        await pilot.pause()
+        grid = bench(pilot.app).query_one("#grid-q")
+        assert bench(pilot.app).workspace.selected == 2 == grid.cursor_row
+        await pilot.press("R")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.selected == 0 == grid.cursor_row
+        await pilot.press("down")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.selected == 1 == grid.cursor_row
