@@ -23,6 +23,7 @@ from textual.widgets import Static
 from attn_tui.widgets.control_bar import ControlBar
 from attn_tui.widgets.control_field import Field
 from attn_tui.widgets.key_bar import KeyBar
+from attn_tui.widgets.key_order import take_once
 from attn_tui.widgets.title_bar import TitleBar
 
 
@@ -117,24 +118,14 @@ class LabScreen(Screen):
 
     @on(ControlBar.Changed)
     def _control_changed(self, event: ControlBar.Changed) -> None:
-        if not event.stale and self._take(event):
+        if not event.stale and take_once(event, event.bar):
             self.offer(event.key, event.value)
-
-    @staticmethod
-    def _take(event: ControlBar.Changed) -> bool:
-        """True the first time a change arrives, as its message or from settle_edits."""
-        if event.bar.in_flight is event:
-            event.bar.in_flight = None
-        if event.settled:
-            return False
-        event.settled = True
-        return True
 
     def settle_edits(self) -> bool:
         """Take a value the bar has sent but this screen not yet received, before a key's
         binding run early (see key_order) reads the settings."""
         change = self.query_one(ControlBar).in_flight
-        if change is not None and not change.stale and self._take(change):
+        if change is not None and not change.stale and take_once(change, change.bar):
             self.offer(change.key, change.value)
         return True
 

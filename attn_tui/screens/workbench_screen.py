@@ -25,6 +25,7 @@ from attn_tui.widgets.dims_bar import DimsBar
 from attn_tui.widgets.grid_view import GridView
 from attn_tui.widgets.heatmap import VIEW_TITLES, VIEWS, Heatmap
 from attn_tui.widgets.key_bar import KeyBar
+from attn_tui.widgets.key_order import take_once
 from attn_tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.widgets.status_line import StatusLine
 from attn_tui.widgets.step_table import StepTable
@@ -181,20 +182,8 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(MatrixEditor.CellChanged)
     def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
-        if self._take(event, event.editor):
+        if take_once(event, event.editor):
             self._store_cell(event.editor, event.row, event.col, event.value)
-
-    @staticmethod
-    def _take(event: MatrixEditor.CellChanged | DimsBar.Changed, source) -> bool:
-        """True the first time a change arrives, whether as its message or from
-        settle_edits: a value stored early must not be stored again when its message lands
-        (after a u typed in the same burst, that would redo it)."""
-        if source.in_flight is event:
-            source.in_flight = None
-        if event.settled:
-            return False
-        event.settled = True
-        return True
 
     def _store_cell(self, editor: MatrixEditor, row: int, col: int, value: float) -> None:
         try:
@@ -213,10 +202,10 @@ class WorkbenchScreen(SessionActions, Screen):
         is not a number: the cell stays open, saying why."""
         # first what earlier keys have sent on its way (Enter, a dimension), in that order
         for editor in self.query(MatrixEditor):
-            if (sent := editor.in_flight) is not None and self._take(sent, editor):
+            if (sent := editor.in_flight) is not None and take_once(sent, editor):
                 self._store_cell(editor, sent.row, sent.col, sent.value)
         bar = self.query_one(DimsBar)
-        if (change := bar.in_flight) is not None and not change.stale and self._take(change, bar):
+        if (change := bar.in_flight) is not None and not change.stale and take_once(change, bar):
             self._resize(change.key, change.value)
         for editor in self.query(MatrixEditor):
             if editor.editing is not None:
@@ -275,7 +264,7 @@ class WorkbenchScreen(SessionActions, Screen):
 
     @on(DimsBar.Changed)
     def _dims(self, event: DimsBar.Changed) -> None:
-        if not event.stale and self._take(event, event.bar):
+        if not event.stale and take_once(event, event.bar):
             self._resize(event.key, event.value)
 
     def _resize(self, key: str, value: int) -> None:

@@ -89,3 +89,15 @@ def after_keys(app, callback: Callable[[], object]) -> None:
 def run_after_keys(event: AfterKeys) -> None:
     event.stop()
     event.callback()
+
+
+def take_once(event, source) -> bool:
+    """True the first time a change a widget sent (``source.in_flight``) is taken, whether as
+    its message or by a screen's settle_edits: a value stored early must not be stored again
+    when its message lands (after a u typed in the same burst, that would redo it)."""
+    if source.in_flight is event:
+        source.in_flight = None
+    if event.settled:
+        return False
+    event.settled = True
+    return True
