@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 from collections.abc import Iterable
 
+from textual import events
 from textual._context import active_message_pump
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
@@ -19,7 +20,13 @@ from attn_tui.lesson_runner import LessonRunner
 from attn_tui.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
 from attn_tui.screens import too_small
 from attn_tui.state import Workspace
-from attn_tui.widgets.key_order import AfterKeys, after_keys, run_after_keys
+from attn_tui.widgets.key_order import (
+    AfterKeys,
+    after_keys,
+    hold_if_keys_waiting,
+    key_read_by_app,
+    run_after_keys,
+)
 
 # name -> (module, class, one line); a lab's module is imported only when it is opened
 LABS: dict[str, tuple[str, str, str]] = {
@@ -152,6 +159,15 @@ class AttnApp(LessonRunner, App[int]):
             after_keys(self, self._quit_asked)
         else:
             self._quit_asked()
+
+    async def on_event(self, event: events.Event) -> None:
+        if (isinstance(event, events.Key) and not event.is_forwarded
+                and hold_if_keys_waiting(self, event)):
+            return
+        came_back = event.is_forwarded
+        await super().on_event(event)
+        if isinstance(event, events.Key):
+            key_read_by_app(self, event, came_back)
 
     def on_after_keys(self, event: AfterKeys) -> None:
         run_after_keys(event)  # no widget on the way reads keys itself

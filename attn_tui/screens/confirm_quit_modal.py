@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -10,6 +9,18 @@ from textual.widgets import Button, Static
 
 from attn_tui.screens.modal import AttnModal
 
+
+class Answer(Button):
+    """A button whose press answers at once (as the s, y and n keys do), so a key typed right
+    after Enter goes to the screen the dialog returns to instead of the closing dialog."""
+
+    def press(self) -> Answer:
+        if not self.disabled and self.display:
+            self.screen.dismiss(ANSWERS.get(self.id or ""))
+        return self
+
+
+ANSWERS = {"quit-save": "save", "quit-anyway": "quit"}  # a button's id -> the dialog's result
 UNSAVED = "You have unsaved changes. Save (s) / Quit anyway (y) / Cancel (Esc)"
 
 
@@ -39,17 +50,12 @@ class ConfirmQuitModal(AttnModal[str | None]):
             yield Static(self.question, id="quit-question", markup=False)
             with Horizontal():
                 if self.can_save:
-                    yield Button("Save (s)", id="quit-save", variant="primary")
-                yield Button("Quit anyway (y)", id="quit-anyway", variant="error")
-                yield Button("Cancel (Esc)", id="quit-cancel")
+                    yield Answer("Save (s)", id="quit-save", variant="primary")
+                yield Answer("Quit anyway (y)", id="quit-anyway", variant="error")
+                yield Answer("Cancel (Esc)", id="quit-cancel")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.can_save or not (action == "dismiss" and parameters == ("save",))
 
     def on_mount(self) -> None:
         self.query_one("#quit-cancel").focus()  # Enter by reflex should not quit or overwrite
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        answer = {"quit-save": "save", "quit-anyway": "quit"}.get(event.button.id or "")
-        self.dismiss(answer)

@@ -5,15 +5,31 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from textual import on
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
 from attn_tui.screens.modal import AttnModal
+from attn_tui.widgets.key_order import forward_if_unfocused, run_binding_now
 
 DEFAULT_SESSION = "attn-session.json"
+
+
+class PathInput(Input):
+    """The path box. It reads typed text itself, so a key that closes the dialog (Enter,
+    Escape) must close it here, before the keys typed after it are read as more path:
+    `ctrl+s Enter 5` saved to attn-session.json5."""
+
+    async def on_key(self, event: events.Key) -> None:
+        if forward_if_unfocused(self, event):  # the dialog has closed
+            return
+        if not event.is_printable:
+            await run_binding_now(self, event)
+
+    async def action_submit(self) -> None:
+        self.screen.accept(self.value)
 
 
 class FileModal(AttnModal[str | None]):
@@ -47,7 +63,7 @@ class FileModal(AttnModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(f"[b]{self.title_text}[/b]", id="file-title", markup=True)
-            yield Input(value=self.path, placeholder="a file path", select_on_focus=False,
+            yield PathInput(value=self.path, placeholder="a file path", select_on_focus=False,
                         id="file-path")
             yield Static("", id="file-error", markup=False)
             yield Static("Enter accepts, Escape cancels", id="file-hint")
@@ -65,10 +81,8 @@ class FileModal(AttnModal[str | None]):
         note.update(message)
         note.set_class(bool(message), "-shown")
 
-    @on(Input.Submitted, "#file-path")
-    def _accept(self, event: Input.Submitted) -> None:
-        event.stop()
-        path = event.value.strip()
+    def accept(self, typed: str) -> None:
+        path = typed.strip()
         if not path:
             self.show_error("Type a file name first.")
             return

@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import OptionList, Static
+from textual.widgets import Static
 from textual.widgets.option_list import Option
 
-from attn_tui.screens.modal import AttnModal
+from attn_tui.screens.modal import AttnModal, ChoiceList
 
 
 class GotoModal(AttnModal[str | None]):
@@ -35,14 +35,13 @@ class GotoModal(AttnModal[str | None]):
             options = []
             for target, line in self.entries:
                 options.append(Option(line, id=target))
-            yield OptionList(*options)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+            yield ChoiceList(*options)
 
     def on_key(self, event) -> None:
         """Letters pick the entry whose name (mask) or line (lesson mask) starts with them;
         Backspace takes one back."""
+        if self.closed:
+            return  # a key typed after Enter: AttnModal hands it on
         char = event.character
         if event.key == "backspace":
             typed = self.typed[:-1]
@@ -51,6 +50,7 @@ class GotoModal(AttnModal[str | None]):
         else:
             return
         event.stop()
+        event.prevent_default()  # read here, not by a binding
         keys = [(target.split(":")[-1], " ".join(line.lower().split()))
                 for target, line in self.entries]
         for attempt in ((typed,) if event.key == "backspace" else (typed, char.lower())):
@@ -59,7 +59,7 @@ class GotoModal(AttnModal[str | None]):
             if hit is not None or not attempt:
                 self.typed = attempt
                 if hit is not None:
-                    self.query_one(OptionList).highlighted = hit
+                    self.query_one(ChoiceList).highlighted = hit
                 shown = f" {attempt}▏" if attempt else ""
                 self.query_one("#goto-header", Static).update(
                     f"[b]Go to[/b]{shown}  (Enter opens, Escape cancels)" if attempt

@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import OptionList, Static
+from textual.widgets import Static
 from textual.widgets.option_list import Option
 
 from attn_tui.presets import LECTURE_EXAMPLES, PRESETS
-from attn_tui.screens.modal import AttnModal
+from attn_tui.screens.modal import AttnModal, ChoiceList
 
 CHOICES = [(name, p.title) for name, p in PRESETS.items()] + [
     ("random", "seeded random: 6 tokens, width 4 (seed: dimensions bar)"),
@@ -29,7 +29,5 @@ class PresetModal(AttnModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("[b]Load an example[/b]  (Enter loads, Escape cancels; u undoes)")
-            yield OptionList(*[Option(f"{n:<12} {t}", id=n) for n, t in CHOICES])
+            yield ChoiceList(*[Option(f"{n:<12} {t}", id=n) for n, t in CHOICES])
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)

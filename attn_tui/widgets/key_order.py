@@ -38,16 +38,53 @@ def forward_if_unfocused(widget: Widget, event: events.Key) -> bool:
     """A key handed to ``widget`` before a binding read ahead of it moved the focus (Tab, D,
     a dialog): give it back to the App, which hands it to whatever has focus now. True if
     forwarded."""
-    app = widget.app
-    if app.focused is widget:
+    if widget.app.focused is widget:
         return False
+    hand_back(widget.app, event)
+    return True
+
+
+def hand_back(app, event: events.Key) -> None:
+    """Take ``event`` from where it was headed and queue it for the App, to be handed to
+    whatever has focus once the screens have settled."""
     event.stop()
     event.prevent_default()
+    _queue(app, event)
+
+
+def hold_if_keys_waiting(app, event: events.Key) -> bool:
+    """For the App, on a key from the terminal: while keys handed back are waiting or still
+    on their way, this one joins the end of the line rather than overtaking them. True if
+    held."""
+    if event is app.__dict__.get("_key_handed_back"):
+        return False
+    if not app.__dict__.get("_keys_waiting_for_focus") and not _in_flight(app):
+        return False
+    _queue(app, event)
+    return True
+
+
+def _queue(app, event: events.Key) -> None:
     waiting: list[events.Key] = app.__dict__.setdefault("_keys_waiting_for_focus", [])
     waiting.append(events.Key(event.key, event.character))
     if len(waiting) == 1:
-        _hand_back(app, FOCUS_TRIES)
-    return True
+        # after a refresh, not now: the key that closed a dialog may still have to open what
+        # comes next (g … Enter opens a lab from the dialog's callback)
+        app.call_after_refresh(_hand_back, app, FOCUS_TRIES)
+
+
+def key_read_by_app(app, event: events.Key, came_back: bool) -> None:
+    """For the App, after it has read ``event``: a handed-back key that it kept (a priority
+    binding), or that came back up to it from the focused widget, has taken effect."""
+    if event is app.__dict__.get("_key_handed_back") and (came_back or not event.is_forwarded):
+        app._key_handed_back = None
+
+
+def _in_flight(app) -> bool:
+    """The key handed back last has not yet taken effect: it is queued for the App, or on its
+    way from the focused widget back up (a widget that reads it stops it there)."""
+    key = app.__dict__.get("_key_handed_back")
+    return key is not None and not key._stop_propagation
 
 
 FOCUS_TRIES = 3  # frames to wait for a dialog that is opening to focus its input
@@ -57,14 +94,16 @@ def _hand_back(app, tries: int) -> None:
     """Post the waiting keys one at a time, each once the one before has taken effect and
     something has focus: a dialog a binding has just opened focuses its input only after it
     is drawn (until then the App would hand keys to the bare screen, which drops them:
-    ctrl+p m a s k searched for "ask"), and a key that closes it must have closed it before
-    the next is read (ctrl+s Enter 5 saved to attn-session.json5)."""
-    if app.focused is None and tries:
+    ctrl+p m a s k searched for "ask"), and a key that closes a dialog must have closed it
+    before the next is read (p Escape 5 typed the 5 into the closing dialog)."""
+    if tries and (app.focused is None or _in_flight(app)):
         app.call_after_refresh(_hand_back, app, tries - 1)
         return
+    app._key_handed_back = None  # taken effect, or lost with a screen that closed
     waiting = app.__dict__["_keys_waiting_for_focus"]
     if waiting:
-        app.post_message(waiting.pop(0))
+        key = app._key_handed_back = waiting.pop(0)
+        app.post_message(key)
     if waiting:
         app.call_after_refresh(_hand_back, app, FOCUS_TRIES)
 

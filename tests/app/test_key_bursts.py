@@ -171,3 +171,78 @@ async def test_keys_after_ctrl_q_answer_the_question_it_asks():
         burst(app, "5 C-q y")
         await settle(pilot)
     assert not app.is_running and app.return_code == 0
+
+
+# Keys typed across a dialog that closes: the key that closes it must have closed it before
+# the next one is read, and the keys after it go to whatever is under (or opened by) it.
+
+async def test_ctrl_s_enter_then_a_number_saves_the_default_name_and_types_the_number(
+        tmp_path, monkeypatch):
+    # saved to attn-session.json5: the 5 went into the path before Enter's submit was read
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "C-s Enter 5 Enter")
+        await settle(pilot)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["attn-session.json"]
+        assert app.screen.workspace.q[0][0] == 5.0
+
+
+async def test_enter_in_an_open_file_dialog_closes_it_before_the_next_key(tmp_path,
+                                                                           monkeypatch):
+    from attn_tui.screens.file_modal import FileModal
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "C-s")
+        await settle(pilot)
+        assert isinstance(app.screen, FileModal)
+        burst(app, "Enter 5 Enter")
+        await settle(pilot)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["attn-session.json"]
+        assert app.screen.workspace.q[0][0] == 5.0
+
+
+@pytest.mark.parametrize("keys", ["? q 5 Enter", "? Escape 5 Enter", "g Escape 5 Enter",
+                                  "p Escape 5 Enter"])
+async def test_keys_after_a_dialog_is_closed_reach_the_workbench(keys):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, keys)
+        await settle(pilot)
+        assert app.screen.workspace.q[0][0] == 5.0
+
+
+async def test_keys_after_choosing_an_example_edit_it():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "p Down Enter Right 7 Enter")  # the second example is 'select'
+        await settle(pilot)
+        ws = app.screen.workspace
+    select = make_app(preset="select").initial_workspace
+    assert ws.k == select.k
+    assert ws.q[0] == (select.q[0][0], 7.0, *select.q[0][2:])
+
+
+async def test_keys_after_opening_a_lab_from_go_to_reach_the_lab():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "g m o d e l Enter Right 1 2 3 4 Enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ModelLabScreen"
+        assert app.screen.settings.V == 1234
+
+
+async def test_enter_on_cancel_in_the_quit_question_then_keys_edit_again():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "7 Enter q Enter 5 Enter")  # q asks (unsaved 7); Enter is on Cancel
+        await settle(pilot)
+        assert app.is_running and app.screen.workspace.q[0][0] == 5.0
