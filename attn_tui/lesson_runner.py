@@ -18,11 +18,14 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual._context import active_message_pump
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.worker import WorkerCancelled, WorkerFailed
+
+from attn_tui.widgets.key_order import after_keys, type_next
 
 if TYPE_CHECKING:
     from attn_tui.lessons import Step
@@ -81,6 +84,8 @@ class LessonRunner(App[int]):
     # the step is None once the lesson is finished: opened again, it starts from the top
     _lesson_memory: dict[str, tuple[int | None, dict[int, int]]] | None = None
     _lesson_setup: object = None  # the host's state as the current step set it up
+    _lesson_keys_ahead = 0  # lesson keys put off until the keys typed before them are read
+    _lesson_released = False  # running such a key now
 
     def on_mount(self) -> None:
         if self.initial_lesson:
@@ -135,7 +140,43 @@ class LessonRunner(App[int]):
         q = self._lesson_step().question
         return q is not None and not self.lesson_done and str(parameters[0]) in q.letters
 
+    def keys_on_hold(self) -> bool:
+        """Keys from the terminal wait (see key_order) while a step sets up, or a lesson key
+        typed before them waits its turn: typed into the numbers a step is about to replace,
+        they would vanish unseen (n 7 Enter lost the 7)."""
+        return bool(self._lesson_keys_ahead) or (self._lesson_busy and self.lesson is not None)
+
+    def _put_off(self, name: str, params: tuple[str, ...], key: str, char: str) -> bool:
+        """Lesson keys are priority keys, read by the App before the keys typed just ahead of
+        them reach the focused widget: run them after those keys (7 Enter n stores the 7, then
+        steps, as when typed slowly). True if put off. If by then a cell is being typed into,
+        the key is typed into it, as it would have been."""
+        if active_message_pump.get(None) is not self or self._lesson_released:
+            return False
+        self._lesson_keys_ahead += 1
+
+        def later() -> None:
+            self._lesson_keys_ahead -= 1
+            if self.check_action(name, params):
+                self.call_next(self._lesson_run_released, name, params)
+            else:
+                type_next(self, key, char)
+
+        after_keys(self, later)
+        return True
+
+    async def _lesson_run_released(self, name: str, params: tuple[str, ...]) -> None:
+        self._lesson_released = True
+        try:
+            result = getattr(self, f"action_{name}")(*params)
+            if asyncio.iscoroutine(result):
+                await result
+        finally:
+            self._lesson_released = False
+
     def action_lesson_next(self) -> None:
+        if self._put_off("lesson_next", (), "n", "n"):
+            return
         assert self.lesson is not None
         q, note = self._lesson_step().question, ""
         if q is not None and self.lesson_chosen is None and not self.lesson_done:
@@ -154,6 +195,8 @@ class LessonRunner(App[int]):
                 self._lesson_show(replace(self._lesson_view, done=True, note=note))
 
     def action_lesson_prev(self) -> None:
+        if self._put_off("lesson_prev", (), "p", "p"):
+            return
         self._lesson_note = ""
         if self.lesson_done:
             self._lesson_go(self.lesson_index)
@@ -163,6 +206,8 @@ class LessonRunner(App[int]):
             self.notify("This is the first step.", timeout=2)
 
     async def action_lesson_answer(self, letter: str) -> None:
+        if self._put_off("lesson_answer", (letter,), letter, letter):
+            return
         from attn_tui.lessons.facts import fill
 
         q = self._lesson_step().question
@@ -186,6 +231,8 @@ class LessonRunner(App[int]):
         self._lesson_point(q.reveal_highlight or self._lesson_step().highlight)
 
     def action_lesson_leave(self) -> None:
+        if self._put_off("lesson_leave", (), "escape", "\x1b"):
+            return
         host = self.lesson_host
         self._lesson_close()
         where = "here" if host is self.workbench() else "in this lab (Esc again: the workbench)"
@@ -206,6 +253,9 @@ class LessonRunner(App[int]):
         answers = self._lesson_answers()
         self._lesson_memory[self.lesson.name] = (k, answers)  # p after the end: in it again
         self.lesson_index, self.lesson_chosen, self.lesson_done = k, answers.get(k), False
+        settle = getattr(self.lesson_host, "settle_edits", None)
+        if settle is not None:  # a value Enter sent just before n is the learner's, not the step's
+            settle()
         self._lesson_busy, self._lesson_pending = True, None
         # a callable, not a coroutine: a step the app never gets to start (n typed just before
         # q) then leaves no "coroutine was never awaited" warning on the terminal at exit

@@ -9,6 +9,7 @@ packet, as `5 Enter Right`. Such a widget calls these two from its ``on_key``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from textual import events
@@ -54,23 +55,35 @@ def hand_back(app, event: events.Key) -> None:
 
 def hold_if_keys_waiting(app, event: events.Key) -> bool:
     """For the App, on a key from the terminal: while keys handed back are waiting or still
-    on their way, this one joins the end of the line rather than overtaking them. True if
-    held."""
+    on their way, or the App holds keys (``keys_on_hold``: a lesson step setting up), this
+    one joins the end of the line rather than overtaking them. True if held."""
     if event is app.__dict__.get("_key_handed_back"):
         return False
-    if not app.__dict__.get("_keys_waiting_for_focus") and not _in_flight(app):
+    if not (app.__dict__.get("_keys_waiting_for_focus") or _in_flight(app) or _on_hold(app)):
         return False
     _queue(app, event)
     return True
 
 
-def _queue(app, event: events.Key) -> None:
+def _queue(app, event: events.Key, first: bool = False) -> None:
     waiting: list[events.Key] = app.__dict__.setdefault("_keys_waiting_for_focus", [])
-    waiting.append(events.Key(event.key, event.character))
+    waiting.insert(0 if first else len(waiting), events.Key(event.key, event.character))
     if len(waiting) == 1:
         # after a refresh, not now: the key that closed a dialog may still have to open what
         # comes next (g … Enter opens a lab from the dialog's callback)
         app.call_after_refresh(_hand_back, app, FOCUS_TRIES)
+
+
+def type_next(app, key: str, character: str | None) -> None:
+    """Hand ``key`` to whatever has focus before any key that is waiting: for a priority key
+    put off until the keys before it were read, which then turns out to be text (5 n: the
+    5 opened a cell, so the n is typed into it)."""
+    _queue(app, events.Key(key, character), first=True)
+
+
+def _on_hold(app) -> bool:
+    hold = getattr(app, "keys_on_hold", None)
+    return bool(hold is not None and hold())
 
 
 def key_read_by_app(app, event: events.Key, came_back: bool) -> None:
@@ -88,14 +101,21 @@ def _in_flight(app) -> bool:
 
 
 FOCUS_TRIES = 3  # frames to wait for a dialog that is opening to focus its input
+HOLD_LIMIT = 5.0  # seconds keys wait for the App to stop holding them, at most
 
 
-def _hand_back(app, tries: int) -> None:
+def _hand_back(app, tries: int, held_since: float | None = None) -> None:
     """Post the waiting keys one at a time, each once the one before has taken effect and
     something has focus: a dialog a binding has just opened focuses its input only after it
     is drawn (until then the App would hand keys to the bare screen, which drops them:
     ctrl+p m a s k searched for "ask"), and a key that closes a dialog must have closed it
     before the next is read (p Escape 5 typed the 5 into the closing dialog)."""
+    if _on_hold(app):
+        now = time.monotonic()
+        held_since = now if held_since is None else held_since
+        if now - held_since < HOLD_LIMIT:  # polled: the frames stop while nothing changes
+            app.set_timer(0.02, lambda: _hand_back(app, tries, held_since))
+            return
     if tries and (app.focused is None or _in_flight(app)):
         app.call_after_refresh(_hand_back, app, tries - 1)
         return

@@ -246,3 +246,33 @@ async def test_enter_on_cancel_in_the_quit_question_then_keys_edit_again():
         burst(app, "7 Enter q Enter 5 Enter")  # q asks (unsaved 7); Enter is on Cancel
         await settle(pilot)
         assert app.is_running and app.screen.workspace.q[0][0] == 5.0
+
+
+# Lesson keys (n, p, a-d, Escape) are priority keys: the App reads them before the keys typed
+# just ahead of them reach the grid, and a step replaces the numbers while it sets up.
+
+@pytest.mark.parametrize(("keys", "step", "q00", "toast"), [
+    ("7 Enter n", 1, 0.1, True),  # the 7 was stored, then step 2 set its own numbers: u
+    ("n 7 Enter", 1, 7.0, False),  # typed into step 2 once it is set up (was lost)
+    ("7 Enter n 8 Enter", 1, 8.0, True),
+])
+async def test_lesson_keys_in_a_burst_act_in_the_order_typed(keys, step, q00, toast):
+    app = make_app(lesson="one")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, keys)
+        await settle(pilot)
+        assert app.lesson_index == step
+        assert app.screen.workspace.q[0][0] == q00
+        said = [n.message for n in app._notifications]
+        assert any("starts from its own numbers" in m for m in said) == toast
+
+
+async def test_a_lesson_key_after_a_digit_is_typed_into_the_cell_it_opened():
+    app = make_app(lesson="one")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "5 n")
+        await settle(pilot)
+        editor = app.screen.query_one("#editor-q")
+        assert app.lesson_index == 0 and editor.buffer.text == "5n"
