@@ -190,12 +190,10 @@ def _print(section: str, backend: str, dtype: str) -> int:
         text = render(section, backend=backend, dtype=dtype)
     except BackendUnavailable as exc:
         return _fail(str(exc))
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `attn-tui print | head` is fine
-        sys.stderr.close()
-    return 0
+    from attn_tui.files import write_stdout
+
+    failed = write_stdout(text)
+    return _fail(failed) if failed else 0
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -124,9 +124,7 @@ def run_export(args: argparse.Namespace) -> int:
         data = export.export_bytes(ws, fmt, args.export_backend)
     except (BackendUnavailable, ValueError) as exc:  # FileError and SessionError included
         return _fail(str(exc))
-    try:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `attn-tui export … | head` is fine
-        sys.stderr.close()
-    return 0
+    from attn_tui.files import write_stdout
+
+    failed = write_stdout(data)
+    return _fail(failed) if failed else 0

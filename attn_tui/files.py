@@ -1,4 +1,5 @@
-"""Writing a file all at once, and saying in one sentence why a file could not be used."""
+"""Writing a file all at once, or to standard output, and saying in one sentence why a file
+could not be used."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 import tempfile
 
 
@@ -77,5 +79,33 @@ def os_reason(exc: OSError, writing: bool = False) -> str:
     if isinstance(exc, PermissionError):
         return "permission denied"
     if isinstance(exc, FileNotFoundError):
-        return "its folder does not exist" if writing else "no such file"
+        if not writing:
+            return "no such file"
+        folder = os.path.dirname(os.fspath(exc.filename or "")) if exc.filename else ""
+        if folder and os.path.isdir(folder):  # /proc, say: there, but nothing can be made
+            return "files cannot be created in its folder"
+        return "its folder does not exist"
     return (exc.strerror or str(exc)).lower()
+
+
+def write_stdout(data: str | bytes) -> str | None:
+    """Write ``data`` to standard output: None when written, or when the reader stopped
+    reading (`attn-tui print | head` is fine); else one sentence why not (a full disk, a
+    closed descriptor)."""
+    out = sys.stdout
+    if out is None:  # started with standard output closed (>&-)
+        return "Cannot write to standard output: it is closed."
+    try:
+        if isinstance(data, bytes):
+            out.buffer.write(data)
+        else:
+            out.write(data)
+        out.flush()
+    except BrokenPipeError:
+        sys.stderr.close()  # nor a complaint from the interpreter's own flush at exit
+    except (OSError, ValueError) as exc:  # ValueError: a closed file object
+        with contextlib.suppress(OSError, ValueError):  # what is left unwritten goes nowhere
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        reason = os_reason(exc, writing=True) if isinstance(exc, OSError) else "it is closed"
+        return f"Cannot write to standard output: {reason}."
+    return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -168,3 +169,23 @@ def test_lesson_list_alone_lists_every_lesson():
     done = run("--lesson", "list")
     assert done.returncode == 0
     assert [line.split()[0] for line in done.stdout.splitlines()] == [e.name for e in catalog()]
+
+
+@pytest.mark.parametrize("args", [["print", "all"], ["export", "--format", "md"],
+                                  ["--lesson", "list"]])
+@pytest.mark.parametrize(("stdout", "reason"), [
+    ("full", "no space left on device"), ("closed", "it is closed")])
+def test_standard_output_that_cannot_be_written_is_one_line_and_exit_2(args, stdout, reason):
+    # a traceback (OSError, AttributeError) and exit 1 before
+    if stdout == "full":
+        if not os.path.exists("/dev/full"):
+            pytest.skip("no /dev/full here")
+        with open("/dev/full", "wb") as full:
+            done = subprocess.run([sys.executable, "-m", "attn_tui", *args], stdout=full,
+                                  stderr=subprocess.PIPE, text=True)
+    else:
+        done = subprocess.run([sys.executable, "-m", "attn_tui", *args],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              pass_fds=(), preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2
+    assert done.stderr == f"attn-tui: Cannot write to standard output: {reason}.\n"

@@ -7,7 +7,6 @@ their ``order`` field, then by name. No textual is imported on this path.
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass
 from importlib import resources
 
@@ -61,11 +60,11 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser) -> int | None:
     except LessonError as exc:
         parser.exit(2, f"attn-tui: {exc}\n")
     if name == "list":
-        try:
-            sys.stdout.write("".join(entry.line() + "\n" for entry in entries))
-            sys.stdout.flush()
-        except BrokenPipeError:  # `attn-tui --lesson list | head -1` is fine
-            sys.stderr.close()
+        from attn_tui.files import write_stdout
+
+        failed = write_stdout("".join(entry.line() + "\n" for entry in entries))
+        if failed:
+            parser.exit(2, f"attn-tui: {failed}\n")
         return 0
     if name not in {entry.name for entry in entries}:
         parser.error(f"argument --lesson: unknown lesson {name!r} (choose from "

@@ -150,3 +150,11 @@ def test_dirty_means_edited_since_saved() -> None:
     assert session.is_dirty(state.set_cell(OLD, "Q", 0, 0, 9.0), OLD)
     assert session.is_dirty(replace(OLD, mask="causal"), OLD)
     assert session.is_dirty(replace(OLD, dtype="float32"), OLD)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_a_folder_where_no_file_can_be_made_is_not_called_missing() -> None:
+    # /proc exists, but creating a file there fails with ENOENT: "its folder does not exist"
+    with pytest.raises(SessionError) as info:
+        session.save(NEW, "/proc/x.json")
+    assert str(info.value) == "Cannot save /proc/x.json: files cannot be created in its folder."
