@@ -109,7 +109,12 @@ def parse(text: str) -> tuple[Workspace, str]:
     if not text.strip():
         raise SessionError("the file is empty")
     try:
-        doc = json.loads(text, parse_constant=float)  # NaN/Infinity: refused below, by cell
+        # NaN/Infinity and 1e400 are refused below, by cell; what json would pass silently,
+        # a key given twice (the last one won) and 1e-400 (read as 0), is refused here
+        doc = json.loads(text, parse_constant=float, parse_float=_float,
+                         object_pairs_hook=_object)
+    except SessionError:
+        raise
     except json.JSONDecodeError as exc:
         if _cut_short(text, exc):
             raise SessionError("the file ends early, so it looks truncated") from None
@@ -137,6 +142,24 @@ def parse(text: str) -> tuple[Workspace, str]:
         raise SessionError('"workspace" is not a JSON object')
     _keys(w, WORKSPACE_KEYS, "the workspace")
     return _workspace(w), screen
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise SessionError(f"the key {_short(twice)} is given twice in one object; "
+                           "keep the one you mean")
+    return d
+
+
+def _float(text: str) -> float:
+    x = float(text)
+    if x == 0 and any(c in "123456789" for c in text.partition("e")[0].partition("E")[0]):
+        raise SessionError(f"{text[:40]} is too small to store (it would read as 0); "
+                           "write 0 for zero")
+    return x
 
 
 def _cut_short(text: str, exc: json.JSONDecodeError) -> bool:

@@ -143,6 +143,9 @@ BAD_TEXT = {
     "NaN": (good_text.replace("5.0", "NaN", 1), "row 1, column 1 is nan"),
     "Infinity": (good_text.replace("5.0", "-Infinity", 1), "row 1, column 1 is -inf"),
     "overflowing literal": (good_text.replace("5.0", "1e400", 1), "finite numbers"),
+    "underflowing literal": (good_text.replace("5.0", "1e-400", 1), "1e-400 is too small"),
+    "a key given twice": (good_text.replace('"seed": ', '"seed": 5, "seed": ', 1),
+                          'the key "seed" is given twice'),
     "too large a value": (good_text.replace("5.0", "2000000.0", 1), "between -1,000,000"),
     "huge integer": (good_text.replace("5.0", "9" * 5000, 1), "not JSON that attn-tui"),
     # 400 digits parse as an int too big for a float: math.isfinite raised OverflowError
