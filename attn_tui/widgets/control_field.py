@@ -83,7 +83,13 @@ class Field:
             try:
                 return self.check(int(cleaned))
             except ValueError:
-                return None, f"{self.label}: '{text[:16]}' is not a whole number"
+                pass
+            # −5 (a typographic minus), 1e9, 64.0, full-width digits: numbers all the same,
+            # refused (or taken) for what they are, not for how they are written
+            parsed = parse_cell(text, cell_limit=False)
+            if parsed.ok:
+                return self.check(parsed.value)
+            return None, f"{self.label}: '{text[:16]}' is not a whole number"
         parsed = parse_cell(text, cell_limit=False)  # the field's own range, not a cell's
         if not parsed.ok:
             return None, f"{self.label}: {parsed.error}"

@@ -41,7 +41,8 @@ def test_int_float_ladder_bool_choice() -> None:
 
 @pytest.mark.parametrize(("field", "text", "value"), [(DK, "2048", 2048), (KEYS, " 16 ", 16),
                                                       (TEMP, "0.5", 0.5), (MULT, "1e3", 1000.0),
-                                                      (N, "1,000", 1000)])
+                                                      (N, "1,000", 1000), (KEYS, "16.0", 16),
+                                                      (KEYS, "１６", 16), (DK, "1024.", 1024)])
 def test_typed_values(field, text, value) -> None:
     assert field.parse(text) == (value, None)
 
@@ -49,7 +50,12 @@ def test_typed_values(field, text, value) -> None:
 @pytest.mark.parametrize(("field", "text", "words"), [(DK, "abc", "not a whole number"),
                                                       (DK, "3", "power of two"),
                                                       (TEMP, "nan", "not allowed"),
-                                                      (TEMP, "50", "between 0.05 and 20")])
+                                                      (TEMP, "50", "between 0.05 and 20"),
+                                                      # numbers, written otherwise: "not a
+                                                      # whole number" before
+                                                      (KEYS, "−5", "between 2 and 64; -5 is"),
+                                                      (DK, "1e9", "1,000,000,000 is outside"),
+                                                      (KEYS, "2.5", "whole number, not 2.5")])
 def test_typed_refusals(field, text, words) -> None:
     value, error = field.parse(text)
     assert value is None and words in error
