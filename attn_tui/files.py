@@ -16,8 +16,18 @@ class FileError(ValueError):
 
     def __init__(self, reason: str, path: str | None = None, verb: str = "open") -> None:
         self.reason, self.path = reason, path
-        text = f"Cannot {verb} {path}: {reason}" if path else reason[:1].upper() + reason[1:]
+        text = (f"Cannot {verb} {short_path(path)}: {reason}" if path
+                else reason[:1].upper() + reason[1:])
         super().__init__(text.rstrip(".") + ".")
+
+
+def short_path(path: str, room: int = 90) -> str:
+    """A path as a message quotes it: a pasted page of text stays one line, its start and end
+    kept (where the folder and the extension are)."""
+    if len(path) <= room:
+        return path
+    half = (room - 1) // 2
+    return f"{path[:half]}…{path[-half:]}"
 
 
 def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write") -> None:

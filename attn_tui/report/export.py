@@ -228,15 +228,16 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
 
     Returns the format written; raises ValueError (SessionError for the file) in one sentence.
     """
-    from attn_tui.files import atomic_write
+    from attn_tui.files import atomic_write, short_path
 
+    shown = short_path(os.fspath(path))
     named = format_for(path)
     if fmt is not None and named is not None and named != fmt:  # npz bytes in notes.md
-        raise ValueError(f"{os.fspath(path)} is named as a .{named} file, but the export is "
+        raise ValueError(f"{shown} is named as a .{named} file, but the export is "
                          f"{fmt}: end the name with .{fmt}, or export {named} instead.")
     fmt = fmt or named
     if fmt is None:
-        raise ValueError(f"Cannot tell the format of {os.fspath(path)}: end the name with "
-                         ".md, .csv, .tex, .npz or .py.")
+        raise ValueError(f"Cannot tell the format of {shown}: end the name with .md, "
+                         ".csv, .tex, .npz or .py.")
     atomic_write(path, export_bytes(ws, fmt, script_backend, steps))
     return fmt

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
+from attn_tui.files import short_path
 from attn_tui.screens.modal import AttnModal
 from attn_tui.widgets.key_order import forward_if_unfocused, run_binding_now
 
@@ -88,7 +89,8 @@ class FileModal(AttnModal[str | None]):
             return
         if self.writes and path != self._replace_ok and os.path.isfile(os.path.expanduser(path)):
             self._replace_ok = path
-            self.show_error(f"{path} already exists. Enter again replaces it; or change the name.")
+            self.show_error(f"{short_path(path)} already exists. Enter again replaces it; "
+                            "or change the name.")
             return
         if self.submit is not None:
             error = self.submit(path)

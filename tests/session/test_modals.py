@@ -99,3 +99,24 @@ async def test_quit_modal_buttons() -> None:
         await pilot.click("#quit-anyway")
         await pilot.pause()
     assert app.results == ["quit"]
+
+
+async def test_a_pasted_page_as_the_path_is_quoted_short_and_the_dialog_fits(tmp_path) -> None:
+    # the error repeated all 500,000 characters and pushed the dialog's hint off the screen
+    def try_open(path: str) -> str | None:
+        try:
+            session.load(path)
+        except session.SessionError as exc:
+            return str(exc)
+        return None
+
+    long = str(tmp_path / ("a" * 5000 + ".json"))
+    app = Host(FileModal("Open session", long, submit=try_open))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        error = _error(app)
+        assert error.startswith(f"Cannot open {str(tmp_path)[:20]}") and "…" in error
+        assert "aaaa.json: file name too long" in error and len(error) < 130
+        hint = app.screen.query_one("#file-hint")
+        assert hint.region.bottom <= 24 and hint.region.height == 1
