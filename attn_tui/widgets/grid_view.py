@@ -36,9 +36,30 @@ TEXT_STYLES = {"highlight": Style(bold=True, underline=True), "total": Style(bol
 def right_in_cells(text: str, width: int) -> str:
     """``text`` cut to ``width - 1`` terminal cells and set right in ``width``: a token name may
     be written in wide characters (two cells each), which str.rjust counts as one."""
-    if cell_len(text) > width - 1:
-        text = set_cell_size(text, width - 1)
+    text = cut_label(text, width - 1)
     return " " * (width - cell_len(text)) + text
+
+
+def cut_label(text: str, width: int) -> str:
+    """``text`` in at most ``width`` terminal cells (one fewer where a wide character would be
+    split; callers pad). A longer name loses its middle, marked …,
+    and keeps its end, which is where names of a series differ (position_01, position_02 →
+    posit…_01, posit…_02)."""
+    if cell_len(text) <= width:
+        return text
+    if width < 3:
+        return set_cell_size(text, width)
+    tail = ""
+    for ch in reversed(text):
+        if cell_len(ch + tail) > min(3, (width - 1) // 2):
+            break
+        tail = ch + tail
+    head, room = "", width - 1 - cell_len(tail)
+    for ch in text:  # whole characters only: a wide one that would not fit is left out
+        if cell_len(head + ch) > room:
+            break
+        head += ch
+    return head + "…" + tail
 
 
 class GridView(ScrollView, can_focus=True):
@@ -78,6 +99,7 @@ class GridView(ScrollView, can_focus=True):
                  classes: str | None = None):
         super().__init__(name=name, id=id, classes=classes)
         self.fit_labels = fit_labels  # when set, labels get up to this many columns as needed
+        self.keep_in_view = 0  # fitted labels leave room for this many first columns (0: all)
         self.cell_width = cell_width
         self.label_width = label_width
         self.corner = corner
@@ -122,14 +144,31 @@ class GridView(ScrollView, can_focus=True):
             return False
         self._shaped_width = self.cell_width
         self.row_labels, self.col_labels = shape[0], shape[1]
-        if self.fit_labels:
-            longest = max((cell_len(t) for t in (*self.row_labels, self.corner)), default=0)
-            self.label_width = max(4, min(self.fit_labels, longest + 1))
-        self.virtual_size = Size(self.label_width + self.n_cols * self.cell_width, self.n_rows + 1)
+        self._fit_label_width()
         self.cursor_row = min(self.cursor_row, max(0, self.n_rows - 1))
         self.cursor_col = min(self.cursor_col, max(0, self.n_cols - 1))
         self.invalidate()
         return True
+
+    def _fit_label_width(self) -> bool:
+        """With ``fit_labels``, labels take what their longest needs, up to that many columns,
+        but not the room that would show every column (or the first ``keep_in_view``): at
+        80 × 24 a step table with long token names lost its α column off the right edge. True if the width changed."""
+        before = self.label_width
+        if self.fit_labels:
+            longest = max((cell_len(t) for t in (*self.row_labels, self.corner)), default=0)
+            width = max(4, min(self.fit_labels, longest + 1))
+            shown = min(self.n_cols, self.keep_in_view or self.n_cols)
+            room = self.scrollable_content_region.width - shown * self.cell_width
+            if 4 <= room < width:  # a narrower label, still readable, shows every column
+                width = room
+            self.label_width = width
+        self.virtual_size = Size(self.label_width + self.n_cols * self.cell_width, self.n_rows + 1)
+        return self.label_width != before
+
+    def on_resize(self) -> None:
+        if self.fit_labels and self._fit_label_width():
+            self.invalidate()
 
     def invalidate(self) -> None:
         self.refresh()
@@ -181,7 +220,8 @@ class GridView(ScrollView, can_focus=True):
         row = scroll_y + y - 1
         if row >= self.n_rows:
             return Strip.blank(width, base)
-        text = set_cell_size(self.row_labels[row], max(0, label_w - 1)) + " " * (label_w > 0)
+        room = max(0, label_w - 1)
+        text = set_cell_size(cut_label(self.row_labels[row], room), room) + " " * (label_w > 0)
         label = Segment(text, base + self.row_label_style(row))
         return Strip([label, *self._cells_strip(row, scroll_x, width - label_w)], width)
 

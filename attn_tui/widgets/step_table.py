@@ -23,6 +23,7 @@ class StepTable(GridView):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(cell_width=9, label_width=7, fit_labels=10, corner="key", **kwargs)
+        self.keep_in_view = 4  # q·k to α; the α·v columns may scroll
         self.steps: Steps | None = None
         self.query = 0
         self.show_cursor = True

@@ -76,7 +76,8 @@ async def _lines_fill_the_grid(app, size) -> None:
         # each column's name sits over its column: label, then one cell_width per name
         head = list(grid.render_line(0))
         assert [cell_len(seg.text) for seg in head[1:4]] == [7, 7, 7]
-        assert head[3].text == " 東京都"  # cut to six cells, never split inside a character
+        # cut to six cells at most, never inside a character, keeping its end
+        assert head[3].text == "  東…市"
 
 
 async def test_a_cell_cut_by_the_edge_is_blank_never_part_of_a_number():
@@ -106,3 +107,32 @@ async def test_a_cell_cut_by_the_edge_is_blank_never_part_of_a_number():
                 assert numbers and set(numbers) <= whole, (scroll_x, numbers)
             heads = grid.render_line(0).text.split()
             assert set(heads) <= {f"c{j}" for j in range(12)}, (scroll_x, heads)
+
+
+def test_a_long_label_loses_its_middle_and_keeps_its_end():
+    from attn_tui.widgets.grid_view import cut_label
+
+    # position_01 … position_03 all read "position_" before, with no mark that they were cut
+    assert [cut_label(f"position_0{i}", 9) for i in (1, 2, 3)] == [
+        "posit…_01", "posit…_02", "posit…_03"]
+    assert cut_label("who", 9) == "who" and cut_label("position_01", 11) == "position_01"
+    assert cut_label("日本語のトークン", 7) == "日本…ン"  # wide characters: 7 cells, not 7 chars
+    assert cut_label("日本語のトークン", 6) == "日…ン"  # 5 cells: 本 would be split
+
+
+async def test_long_token_names_leave_the_alpha_column_in_view_at_80x24():
+    from dataclasses import replace
+
+    from attn_tui import state
+    from attn_tui.app import make_app
+
+    names = ("position_01", "position_02", "position_03")
+    ws = replace(state.random_workspace(3, 3, 0), query_tokens=names, key_tokens=names)
+    app = make_app(workspace=ws)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#steps")
+        room = table.scrollable_content_region.width
+        # q·k, ÷√d_k, exp and α fit beside the names; the α·v columns may scroll
+        assert table.label_width + 4 * table.cell_width <= room
+        assert table.label_width < 10
