@@ -24,6 +24,7 @@ from attn_tui.widgets.key_order import (
     AfterKeys,
     after_keys,
     hold_if_keys_waiting,
+    hold_until_first_focus,
     key_read_by_app,
     run_after_keys,
 )
@@ -162,12 +163,20 @@ class AttnApp(LessonRunner, App[int]):
 
     async def on_event(self, event: events.Event) -> None:
         if (isinstance(event, events.Key) and not event.is_forwarded
-                and hold_if_keys_waiting(self, event)):
+                and (hold_if_keys_waiting(self, event) or hold_until_first_focus(self, event))):
             return
         came_back = event.is_forwarded
         await super().on_event(event)
         if isinstance(event, events.Key):
             key_read_by_app(self, event, came_back)
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        from attn_tui.screens.palette import Palette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
 
     def on_after_keys(self, event: AfterKeys) -> None:
         run_after_keys(event)  # no widget on the way reads keys itself

@@ -14,22 +14,27 @@ from attn_tui.widgets.key_order import hand_back, run_binding_now
 ResultType = TypeVar("ResultType")
 
 
-class AttnModal(ModalScreen[ResultType]):
+class DismissOnce:
     """Two quick keys (Enter Enter, Esc Esc) can both reach a dialog before it closes. Textual's
-    dismiss would then run the callback twice and pop the screen underneath too.
+    dismiss would then run the callback twice and pop the screen underneath too (or, with
+    nothing under it, fail: ScreenStackError)."""
+
+    _dismissed = False
+
+    def dismiss(self, result=None) -> AwaitComplete:
+        if self._dismissed or self.app.screen is not self:
+            return AwaitComplete()
+        self._dismissed = True
+        return super().dismiss(result)
+
+
+class AttnModal(DismissOnce, ModalScreen[ResultType]):
+    """A dialog of attn-tui's, dismissed once (see DismissOnce).
 
     Keys typed in one burst keep their order across the dialog: a key that closes it (Escape,
     q, Enter on a choice) closes it when it reaches the dialog, not a few message hops later
     when its binding would run, and the keys that reach it after that go on to the screen
     under it, or to the one it opened (`? q 5 Enter` types 5 into the workbench)."""
-
-    _dismissed = False
-
-    def dismiss(self, result: ResultType | None = None) -> AwaitComplete:
-        if self._dismissed or self.app.screen is not self:
-            return AwaitComplete()
-        self._dismissed = True
-        return super().dismiss(result)
 
     @property
     def closed(self) -> bool:

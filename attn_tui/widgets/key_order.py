@@ -65,13 +65,35 @@ def hold_if_keys_waiting(app, event: events.Key) -> bool:
     return True
 
 
+def hold_until_first_focus(app, event: events.Key) -> bool:
+    """For the App, on a key from the terminal: keys typed while the app starts (before
+    anything has focus) wait for the first screen's focus instead of reaching the bare
+    screen, which drops them (a 5 typed at launch was lost). True if held."""
+    if app.__dict__.get("_had_focus"):
+        return False
+    if app.focused is not None:
+        app._had_focus = True
+        return False
+    if event is app.__dict__.get("_key_handed_back"):
+        return False  # it waited its time already
+    _queue(app, event)
+    return True
+
+
 def _queue(app, event: events.Key, first: bool = False) -> None:
     waiting: list[events.Key] = app.__dict__.setdefault("_keys_waiting_for_focus", [])
     waiting.insert(0 if first else len(waiting), events.Key(event.key, event.character))
-    if len(waiting) == 1:
-        # after a refresh, not now: the key that closed a dialog may still have to open what
-        # comes next (g … Enter opens a lab from the dialog's callback)
-        app.call_after_refresh(_hand_back, app, FOCUS_TRIES)
+    stalled = time.monotonic() - app.__dict__.get("_hand_back_due", 0.0) > 1.0
+    if len(waiting) == 1 or stalled:  # stalled: belt and braces, the line must move
+        _schedule(app, time.monotonic())
+
+
+def _schedule(app, since: float) -> None:
+    # a timer of the App's, not call_after_refresh: that one is run by the screen on top,
+    # and a dialog that closed first dropped it, with the line held for good (Enter Enter 6
+    # after "already exists")
+    app._hand_back_due = time.monotonic() + STEP
+    app.set_timer(STEP, lambda: _hand_back(app, since))
 
 
 def type_next(app, key: str, character: str | None) -> None:
@@ -100,24 +122,21 @@ def _in_flight(app) -> bool:
     return key is not None and not key._stop_propagation
 
 
-FOCUS_TRIES = 3  # frames to wait for a dialog that is opening to focus its input
-HOLD_LIMIT = 5.0  # seconds keys wait for the App to stop holding them, at most
+STEP = 0.005  # seconds between looks at whether the next key can go
+SETTLE_LIMIT = 0.5  # seconds a key waits for focus (a dialog opening) or the key before it
+HOLD_LIMIT = 5.0  # seconds keys wait for the App to stop holding them (a step setting up)
 
 
-def _hand_back(app, tries: int, held_since: float | None = None) -> None:
+def _hand_back(app, since: float) -> None:
     """Post the waiting keys one at a time, each once the one before has taken effect and
     something has focus: a dialog a binding has just opened focuses its input only after it
     is drawn (until then the App would hand keys to the bare screen, which drops them:
     ctrl+p m a s k searched for "ask"), and a key that closes a dialog must have closed it
     before the next is read (p Escape 5 typed the 5 into the closing dialog)."""
-    if _on_hold(app):
-        now = time.monotonic()
-        held_since = now if held_since is None else held_since
-        if now - held_since < HOLD_LIMIT:  # polled: the frames stop while nothing changes
-            app.set_timer(0.02, lambda: _hand_back(app, tries, held_since))
-            return
-    if tries and (app.focused is None or _in_flight(app)):
-        app.call_after_refresh(_hand_back, app, tries - 1)
+    waited = time.monotonic() - since
+    if (_on_hold(app) and waited < HOLD_LIMIT) or (
+            (app.focused is None or _in_flight(app)) and waited < SETTLE_LIMIT):
+        _schedule(app, since)
         return
     app._key_handed_back = None  # taken effect, or lost with a screen that closed
     waiting = app.__dict__["_keys_waiting_for_focus"]
@@ -125,7 +144,7 @@ def _hand_back(app, tries: int, held_since: float | None = None) -> None:
         key = app._key_handed_back = waiting.pop(0)
         app.post_message(key)
     if waiting:
-        app.call_after_refresh(_hand_back, app, FOCUS_TRIES)
+        _schedule(app, time.monotonic())
 
 
 class AfterKeys(Message):

@@ -276,3 +276,52 @@ async def test_a_lesson_key_after_a_digit_is_typed_into_the_cell_it_opened():
         await settle(pilot)
         editor = app.screen.query_one("#editor-q")
         assert app.lesson_index == 0 and editor.buffer.text == "5n"
+
+
+async def test_keys_after_replacing_a_file_in_one_burst_are_not_held_for_good(tmp_path,
+                                                                               monkeypatch):
+    # Enter Enter 6: the hand-back was queued on the dialog, which closed before running it;
+    # every key after that joined a line that never moved (the keyboard was dead)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "attn-session.json").write_text("old")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "C-s Enter Enter 6 Enter")
+        await settle(pilot)
+        assert (tmp_path / "attn-session.json").read_text() != "old"
+        assert app.screen.workspace.q[0][0] == 6.0
+        burst(app, "Right 7 Enter")
+        await settle(pilot)
+        assert app.screen.workspace.q[0][1] == 7.0
+
+
+@pytest.mark.parametrize("lab", [None, "model"])
+async def test_enter_enter_in_the_command_palette_runs_the_command_once(lab):
+    # crashed (ScreenStackError) on the workbench, and closed the lab under the palette
+    from attn_tui.screens.palette import Palette
+
+    app = make_app(lab=lab)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        under = app.screen
+        burst(app, "C-p")
+        await settle(pilot)
+        assert isinstance(app.screen, Palette)
+        burst(app, "Enter Enter")
+        await settle(pilot)
+        assert app.is_running and app.screen is under
+
+
+async def test_keys_typed_while_the_app_starts_wait_for_the_first_focus():
+    # typed at launch, before the grid had focus, a 5 reached the bare screen and was lost
+    app = make_app()
+
+    class Early(type(app)):
+        def on_mount(self) -> None:  # the App's own on_mount runs after this one
+            burst(self, "5 Enter Right 7 Enter")
+
+    app.__class__ = Early
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.workspace.q[0][:2] == (5.0, 7.0)
