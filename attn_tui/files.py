@@ -21,6 +21,16 @@ class FileError(ValueError):
         super().__init__(text.rstrip(".") + ".")
 
 
+def stamp(path: str) -> tuple[int, int] | None:
+    """What tells one state of a file from the next (modification time, size); None if it
+    cannot be read."""
+    try:
+        st = os.stat(os.path.expanduser(path))
+    except (OSError, ValueError):
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
 def short_path(path: str, room: int = 90) -> str:
     """A path as a message quotes it: a pasted page of text stays one line, its start and end
     kept (where the folder and the extension are)."""

@@ -44,10 +44,21 @@ class SessionFile:
     there. A save changes it in place; an open starts a new one. Undo entries hold the file
     of their workspace, so undoing an open finds the earlier file again, as it is now."""
 
-    __slots__ = ("path", "saved")
+    __slots__ = ("path", "saved", "stamp")
 
     def __init__(self, path: str | None, saved: Workspace | None) -> None:
+        from attn_tui.files import stamp
+
         self.path, self.saved = path, saved
+        # the file as attn-tui last read or wrote it: a save asks before replacing a file
+        # that changed since (edited by hand, or saved from another window)
+        self.stamp = stamp(path) if path else None
+
+    def changed_on_disk(self) -> bool:
+        from attn_tui.files import stamp
+
+        now = stamp(self.path) if self.path else None
+        return now is not None and self.stamp is not None and now != self.stamp
 
 
 class SessionActions:
@@ -102,6 +113,7 @@ class SessionActions:
     def action_save(self, ask: bool = False, then_quit: bool = False) -> None:
         """ctrl+s: to the session's file when there is one, else ask for a path."""
         from attn_tui import session
+        from attn_tui.files import short_path, stamp
         from attn_tui.screens.file_modal import DEFAULT_SESSION, FileModal
 
         if not self.settle_edits():
@@ -117,9 +129,11 @@ class SessionActions:
             except session.SessionError as exc:
                 return str(exc)
             self.saved_workspace, self.session_path = ws, path
+            written = stamp(path)
+            self._current_file().stamp = written
             for other in self.other_files():  # an earlier file record of the same path now
                 if other.path == path:  # holds this: undoing back to it must know the disk
-                    other.saved = ws
+                    other.saved, other.stamp = ws, written
             return None
 
         def done(path: str | None) -> None:
@@ -129,7 +143,11 @@ class SessionActions:
                     self.app.exit()
 
         error = None
-        if self.session_path and not ask:
+        if self.session_path and not ask and self._current_file().changed_on_disk():
+            error = (f"{short_path(self.session_path)} has changed on disk since attn-tui "
+                     "opened or saved it. Enter replaces it with what is on screen; Escape "
+                     "keeps the file as it is.")
+        elif self.session_path and not ask:
             error = write(self.session_path)
             if error is None:
                 done(self.session_path)

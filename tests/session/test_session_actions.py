@@ -431,3 +431,36 @@ async def test_edits_saved_before_an_open_do_not_hold_up_quit(tmp_path: Path) ->
         await app.run_action("quit")
         await pilot.pause()
     assert not app.is_running
+
+
+@pytest.mark.parametrize("answer", ["enter", "escape"])
+async def test_saving_over_a_file_changed_on_disk_asks_first(tmp_path: Path, answer) -> None:
+    # ctrl+s wrote over a hand edit made since the file was saved, without a word
+    import os
+
+    path = tmp_path / "s.json"
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, path)
+        edited = path.read_text().replace('"seed": 0', '"seed": 42')
+        path.write_text(edited)
+        os.utime(path, ns=(1, 1))  # a different time even on a coarse clock
+        await pilot.press("m", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, FileModal)
+        assert "has changed on disk since attn-tui opened or saved it" in str(
+            app.screen.query_one("#file-error").render())
+        assert path.read_text() == edited  # nothing written yet
+        await pilot.press(answer)
+        await pilot.pause()
+        assert app.screen is bench
+        if answer == "enter":
+            assert session.load(path)[0].mask == "causal" and not bench.dirty
+            await pilot.press("m", "ctrl+s")  # saved by attn-tui again: no question
+            await pilot.pause()
+            assert app.screen is bench and session.load(path)[0].mask == "causal-after"
+        else:
+            assert path.read_text() == edited and bench.dirty
