@@ -1,7 +1,7 @@
 """Several numbers pasted at once: a block of cells, row by row.
 
 What a teacher copies from elsewhere reads as a block: cells from a spreadsheet (tabs between,
-rows on lines), a CSV line, a numpy or torch print (``[[0.1 0.2]\\n [0.3 0.4]]``,
+rows on lines), a CSV line, a Markdown table, a numpy or torch print (``[[0.1 0.2]\\n [0.3 0.4]]``,
 ``tensor([[0.1000, 0.2000]])``) or a Python list (``[[0.1, 0.2], [0.3, 0.4]]``). Every number
 is read as a typed cell is (parse_cell), so the same values are accepted and refused.
 
@@ -43,7 +43,10 @@ def read_block(text: str) -> Block | None:
         raise BlockError(f"too long to paste ({len(body):,} characters)")
     if not body or _DECIMAL_COMMA.match(body):
         return None
-    if "[" in body:  # a printed array or a list: each innermost [...] is one row
+    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    if all(line.startswith("|") for line in lines):
+        rows = _markdown_rows(lines)
+    elif "[" in body:  # a printed array or a list: each innermost [...] is one row
         rest = _ROW_IN_BRACKETS.sub(" ", body).replace("[", " ").replace("]", " ")
         if _WRAPPING.sub(" ", rest).strip(" ,;\t\r\n"):
             return None  # words around the numbers: not a block (the cell says what is wrong)
@@ -52,7 +55,6 @@ def read_block(text: str) -> Block | None:
         rows_text = [r for group in _ROW_IN_BRACKETS.findall(body) for r in group.split(";")]
         rows = [_tokens(r, code=True) for r in rows_text]
     else:
-        lines = [line for line in body.splitlines() if line.strip()]
         if "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
             rows = [[t.strip() for t in line.strip("\r\n").split("\t")] for line in lines]
         else:
@@ -87,6 +89,24 @@ def read_block(text: str) -> Block | None:
             values.append(parsed.value)
         block.append(tuple(values))
     return tuple(block)
+
+
+_RULE = re.compile(r":?-+:?")
+
+
+def _markdown_rows(lines: list[str]) -> list[list[str]]:
+    """A Markdown table (attn-tui's own `c` copies, notes): its cells, without the rule under
+    the header, the header itself when it is names (d1 d2), and a first column of names
+    (tokens) when every row starts with one."""
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+    if len(rows) > 1 and rows[1] and all(_RULE.fullmatch(c) for c in rows[1]):
+        header = rows.pop(0)
+        rows.pop(0)
+        if all(parse_cell(c).ok for c in header):  # a header of numbers is a row of numbers
+            rows.insert(0, header)
+    if rows and all(row and not parse_cell(row[0]).ok for row in rows):
+        rows = [row[1:] for row in rows]
+    return rows
 
 
 def _tokens(line: str, code: bool) -> list[str]:

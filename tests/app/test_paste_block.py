@@ -32,6 +32,10 @@ TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
     "1.0,2.0,3.0\n4.0,5.0,6.0",
     "[[1,2,3],[4,5,6]]",  # in code a comma always separates, even between integers
     "[1,2,3;4,5,6]",
+    # Markdown tables: with a header of names and a column of tokens, or bare rows
+    "|   | d1 | d2 | d3 |\n|:--|--:|--:|--:|\n| who | 1 | 2 | 3 |\n| is | 4 | 5 | 6 |",
+    "| 1 | 2 | 3 |\n| 4 | 5 | 6 |",
+    "| 1 | 2 | 3 |\n|---|---|---|\n| 4 | 5 | 6 |",  # a header of numbers is a row
 ])
 def test_blocks_in_the_forms_people_copy(text: str):
     assert read_block(text) == TWO_BY_THREE
@@ -57,6 +61,9 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("0.9\t\t0.7\n\t0.5\t0.4", "row 1, number 2 is empty"),
     ("1,,3\n4,5,6", "row 1, number 2 is empty"),
     (",5,6\n1,2,3", "row 1, number 1 is empty"),
+    # the step table as c copies it: its sum row has empty cells
+    ("| key | q·k | α |\n|---|--:|--:|\n| is | 0.3 | 0.5 |\n| sum | | 1.0 |",
+     "row 2, number 1 is empty"),
 ])
 def test_a_broken_block_says_where(text: str, says: str):
     with pytest.raises(BlockError, match=says):
