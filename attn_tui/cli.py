@@ -106,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="most browser sessions running at once (default: 20)")
     sv.add_argument("--public", action="store_true",
                     help="allow a --host beyond loopback (put an authenticating proxy in front)")
+    ap.set_defaults(commands=sub.choices)  # for errors in a command's own words
     return ap
 
 
@@ -118,7 +119,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line, defaults filled in; flags that cannot go together end with a usage
     message and exit status 2, instead of one of them being ignored."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # after a command, said with that command's usage (export's, not the app's)
+        (args.commands.get(args.command) or parser).error(
+            f"unrecognized arguments: {' '.join(extra)}")
+    del args.commands
     if args.command:
         _app_flags_with_a_command(parser, args)
     if args.session == "":

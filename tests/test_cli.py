@@ -189,3 +189,17 @@ def test_standard_output_that_cannot_be_written_is_one_line_and_exit_2(args, std
                               pass_fds=(), preexec_fn=lambda: os.close(1))
     assert done.returncode == 2
     assert done.stderr == f"attn-tui: Cannot write to standard output: {reason}.\n"
+
+
+@pytest.mark.parametrize(("args", "usage"), [
+    (["export", "--format", "md", "--bogus"], "usage: attn-tui export"),
+    (["print", "one", "extra"], "usage: attn-tui print"),
+    (["serve", "--bogus"], "usage: attn-tui serve"),
+    (["--bogus"], "usage: attn-tui [-h]"),
+])
+def test_an_unknown_argument_is_refused_with_its_commands_usage(args, usage):
+    # after a command, the app's own usage was printed, which does not list the command's flags
+    done = run(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(usage)
+    assert f"error: unrecognized arguments: {args[-1]}" in done.stderr
