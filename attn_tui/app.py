@@ -162,12 +162,13 @@ class AttnApp(LessonRunner, App[int]):
             self._quit_asked()
 
     async def on_event(self, event: events.Event) -> None:
-        if (isinstance(event, events.Key) and not event.is_forwarded
+        typed = isinstance(event, events.Key | events.Paste)  # a paste keeps its place too
+        if (typed and not event.is_forwarded
                 and (hold_if_keys_waiting(self, event) or hold_until_first_focus(self, event))):
             return
         came_back = event.is_forwarded
         await super().on_event(event)
-        if isinstance(event, events.Key):
+        if typed:
             key_read_by_app(self, event, came_back)
 
     def action_command_palette(self) -> None:

@@ -19,3 +19,12 @@ class Palette(DismissOnce, CommandPalette):
         if self._dismissed:  # the command is chosen and on its way: this Enter is spare
             event.stop()
             event.prevent_default()  # CommandPalette's own handler would run it again
+
+    def _select_or_command(self, event: Input.Submitted | Button.Pressed | None = None) -> None:
+        # reached by name from a chosen list entry: two Enters on a highlighted hit both
+        # chose it, and each ran the command
+        if self._dismissed:
+            if event is not None:
+                event.stop()
+            return
+        super()._select_or_command(event)

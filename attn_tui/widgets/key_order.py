@@ -53,7 +53,7 @@ def hand_back(app, event: events.Key) -> None:
     _queue(app, event)
 
 
-def hold_if_keys_waiting(app, event: events.Key) -> bool:
+def hold_if_keys_waiting(app, event: events.Key | events.Paste) -> bool:
     """For the App, on a key from the terminal: while keys handed back are waiting or still
     on their way, or the App holds keys (``keys_on_hold``: a lesson step setting up), this
     one joins the end of the line rather than overtaking them. True if held."""
@@ -65,13 +65,20 @@ def hold_if_keys_waiting(app, event: events.Key) -> bool:
     return True
 
 
-def hold_until_first_focus(app, event: events.Key) -> bool:
+START_LIMIT = 2.0  # seconds after the first key from the terminal that start-up may take
+
+
+def hold_until_first_focus(app, event: events.Key | events.Paste) -> bool:
     """For the App, on a key from the terminal: keys typed while the app starts (before
     anything has focus) wait for the first screen's focus instead of reaching the bare
-    screen, which drops them (a 5 typed at launch was lost). True if held."""
+    screen, which drops them (a 5 typed at launch was lost). Only then: not on a screen
+    with nothing to focus (too small), nor while the terminal window is in the background.
+    True if held."""
     if app.__dict__.get("_had_focus"):
         return False
-    if app.focused is not None:
+    first = app.__dict__.setdefault("_first_key_at", time.monotonic())
+    if (any(screen.focused is not None for screen in app.screen_stack) or not app.app_focus
+            or time.monotonic() - first > START_LIMIT):
         app._had_focus = True
         return False
     if event is app.__dict__.get("_key_handed_back"):
@@ -80,12 +87,19 @@ def hold_until_first_focus(app, event: events.Key) -> bool:
     return True
 
 
-def _queue(app, event: events.Key, first: bool = False) -> None:
-    waiting: list[events.Key] = app.__dict__.setdefault("_keys_waiting_for_focus", [])
-    waiting.insert(0 if first else len(waiting), events.Key(event.key, event.character))
+def _queue(app, event: events.Key | events.Paste, first: bool = False) -> None:
+    waiting: list[events.Key | events.Paste] = app.__dict__.setdefault("_keys_waiting_for_focus", [])
+    waiting.insert(0 if first else len(waiting), _copy(event))
     stalled = time.monotonic() - app.__dict__.get("_hand_back_due", 0.0) > 1.0
     if len(waiting) == 1 or stalled:  # stalled: belt and braces, the line must move
         _schedule(app, time.monotonic())
+
+
+def _copy(event: events.Key | events.Paste) -> events.Key | events.Paste:
+    """A fresh event to post again (one that has travelled is marked forwarded, stopped)."""
+    if isinstance(event, events.Paste):
+        return events.Paste(event.text)
+    return events.Key(event.key, event.character)
 
 
 def _schedule(app, since: float) -> None:
@@ -108,7 +122,7 @@ def _on_hold(app) -> bool:
     return bool(hold is not None and hold())
 
 
-def key_read_by_app(app, event: events.Key, came_back: bool) -> None:
+def key_read_by_app(app, event: events.Key | events.Paste, came_back: bool) -> None:
     """For the App, after it has read ``event``: a handed-back key that it kept (a priority
     binding), or that came back up to it from the focused widget, has taken effect."""
     if event is app.__dict__.get("_key_handed_back") and (came_back or not event.is_forwarded):

@@ -297,10 +297,18 @@ async def test_keys_after_replacing_a_file_in_one_burst_are_not_held_for_good(tm
 
 
 @pytest.mark.parametrize("lab", [None, "model"])
-async def test_enter_enter_in_the_command_palette_runs_the_command_once(lab):
-    # crashed (ScreenStackError) on the workbench, and closed the lab under the palette
+async def test_enter_enter_in_the_command_palette_runs_the_command_once(lab, monkeypatch):
+    # crashed (ScreenStackError) on the workbench and closed the lab under the palette; then,
+    # on a highlighted hit, both Enters chose it and the command ran twice
+    from textual.command import CommandList
+
+    from attn_tui.app import AttnApp
     from attn_tui.screens.palette import Palette
 
+    opened: list[str] = []
+    real = AttnApp.open_lab
+    monkeypatch.setattr(AttnApp, "open_lab", lambda self, name: (opened.append(name),
+                                                                  real(self, name)))
     app = make_app(lab=lab)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -308,9 +316,52 @@ async def test_enter_enter_in_the_command_palette_runs_the_command_once(lab):
         burst(app, "C-p")
         await settle(pilot)
         assert isinstance(app.screen, Palette)
-        burst(app, "Enter Enter")
+        burst(app, "Enter Enter")  # nothing searched: the first Enter only shows the list
         await settle(pilot)
         assert app.is_running and app.screen is under
+        burst(app, "C-p h e a d s")
+        for _ in range(200):  # the search runs in a worker
+            await pilot.pause()
+            if isinstance(app.screen, Palette) and app.screen.query_one(
+                    CommandList).highlighted is not None:
+                break
+        burst(app, "Enter Enter")
+        await settle(pilot)
+        assert opened[-1:] == ["heads"] and opened.count("heads") == 1
+        assert type(app.screen).__name__ == "HeadsLabScreen"
+
+
+async def test_a_too_small_terminal_at_start_does_not_hold_keys():
+    # nothing there takes focus: each key waited out the start-up hold, q took 0.5 s
+    app = make_app()
+    async with app.run_test(size=(30, 10)) as pilot:
+        await settle(pilot)
+        burst(app, "x x x q")
+        await settle(pilot)
+        assert not app.is_running
+
+
+async def test_a_key_after_the_terminal_loses_focus_is_not_held():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.post_message(events.AppBlur())
+        await settle(pilot)
+        burst(app, "5 Enter")
+        await settle(pilot)
+        assert app.screen.workspace.q[0][0] == 5.0
+
+
+async def test_a_paste_keeps_its_place_among_held_keys():
+    # n, a paste of 7, Enter: the paste overtook the held keys and went into the old step
+    app = make_app(lesson="one")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "n")
+        app.post_message(events.Paste("7"))
+        burst(app, "Enter")
+        await settle(pilot)
+        assert app.lesson_index == 1 and app.screen.workspace.q[0][0] == 7.0
 
 
 async def test_keys_typed_while_the_app_starts_wait_for_the_first_focus():
