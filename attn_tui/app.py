@@ -23,6 +23,7 @@ from attn_tui.state import Workspace
 from attn_tui.widgets.key_order import (
     AfterKeys,
     after_keys,
+    bindings_checked,
     hold_if_keys_waiting,
     hold_until_first_focus,
     key_read_by_app,
@@ -167,7 +168,11 @@ class AttnApp(LessonRunner, App[int]):
                 and (hold_if_keys_waiting(self, event) or hold_until_first_focus(self, event))):
             return
         came_back = event.is_forwarded
-        await super().on_event(event)
+        self._reading_handed_back = typed and event is self.__dict__.get("_key_handed_back")
+        try:
+            await super().on_event(event)
+        finally:
+            self._reading_handed_back = False
         if typed:
             key_read_by_app(self, event, came_back)
 
@@ -178,6 +183,10 @@ class AttnApp(LessonRunner, App[int]):
 
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(Palette(id="--command-palette"))
+
+    async def _on_key(self, event: events.Key) -> None:
+        if bindings_checked(self, event):
+            event.prevent_default()  # App._on_key would look its binding up a second time
 
     def on_after_keys(self, event: AfterKeys) -> None:
         run_after_keys(event)  # no widget on the way reads keys itself

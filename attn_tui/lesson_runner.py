@@ -25,7 +25,7 @@ from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.worker import WorkerCancelled, WorkerFailed
 
-from attn_tui.widgets.key_order import after_keys, type_next
+from attn_tui.widgets.key_order import after_keys, line_up
 
 if TYPE_CHECKING:
     from attn_tui.lessons import Step
@@ -85,7 +85,7 @@ class LessonRunner(App[int]):
     _lesson_memory: dict[str, tuple[int | None, dict[int, int]]] | None = None
     _lesson_setup: object = None  # the host's state as the current step set it up
     _lesson_keys_ahead = 0  # lesson keys put off until the keys typed before them are read
-    _lesson_released = False  # running such a key now
+    _reading_handed_back = False  # the App is reading a key from the line (see key_order)
 
     def on_mount(self) -> None:
         if self.initial_lesson:
@@ -148,31 +148,21 @@ class LessonRunner(App[int]):
 
     def _put_off(self, name: str, params: tuple[str, ...], key: str, char: str) -> bool:
         """Lesson keys are priority keys, read by the App before the keys typed just ahead of
-        them reach the focused widget: run them after those keys (7 Enter n stores the 7, then
-        steps, as when typed slowly). True if put off. If by then a cell is being typed into,
-        the key is typed into it, as it would have been."""
-        if active_message_pump.get(None) is not self or self._lesson_released:
+        them reach the focused widget. Put one off until those have been read, then line it
+        up behind any of them still waiting (handed back by a dialog that opened) and ahead
+        of the keys typed after it, which wait meanwhile (``keys_on_hold``): in its turn the
+        App reads it again, as a lesson key, or as text if a cell or a dialog now has the
+        keys (5 n types 5n, as typed slowly). True if put off."""
+        if active_message_pump.get(None) is not self or self._reading_handed_back:
             return False
         self._lesson_keys_ahead += 1
 
         def later() -> None:
             self._lesson_keys_ahead -= 1
-            if self.check_action(name, params):
-                self.call_next(self._lesson_run_released, name, params)
-            else:
-                type_next(self, key, char)
+            line_up(self, key, char)
 
         after_keys(self, later)
         return True
-
-    async def _lesson_run_released(self, name: str, params: tuple[str, ...]) -> None:
-        self._lesson_released = True
-        try:
-            result = getattr(self, f"action_{name}")(*params)
-            if asyncio.iscoroutine(result):
-                await result
-        finally:
-            self._lesson_released = False
 
     def action_lesson_next(self) -> None:
         if self._put_off("lesson_next", (), "n", "n"):

@@ -202,8 +202,9 @@ class WorkbenchScreen(SessionActions, Screen):
         is not a number: the cell stays open, saying why."""
         # first what earlier keys have sent on its way (Enter, a dimension), in that order
         for editor in self.query(MatrixEditor):
-            if (sent := editor.in_flight) is not None and take_once(sent, editor):
-                self._store_cell(editor, sent.row, sent.col, sent.value)
+            for sent in list(editor.in_flight):
+                if take_once(sent, editor):
+                    self._take_sent(sent)
         bar = self.query_one(DimsBar)
         if (change := bar.in_flight) is not None and not change.stale and take_once(change, bar):
             self._resize(change.key, change.value)
@@ -216,6 +217,19 @@ class WorkbenchScreen(SessionActions, Screen):
         return True
 
     @on(MatrixEditor.BlockPasted)
+    @on(MatrixEditor.StructureRequested)
+    def _sent(self, event: MatrixEditor.BlockPasted | MatrixEditor.StructureRequested) -> None:
+        if take_once(event, event.editor):
+            self._take_sent(event)
+
+    def _take_sent(self, event) -> None:
+        if isinstance(event, MatrixEditor.CellChanged):
+            self._store_cell(event.editor, event.row, event.col, event.value)
+        elif isinstance(event, MatrixEditor.BlockPasted):
+            self._block_pasted(event)
+        else:
+            self._structure(event)
+
     def _block_pasted(self, event: MatrixEditor.BlockPasted) -> None:
         ws, m = self.workspace, event.editor.matrix
         rows, cols = len(event.block), len(event.block[0])
@@ -230,7 +244,6 @@ class WorkbenchScreen(SessionActions, Screen):
         if new == ws:
             self.notify("Pasted: those cells already held these numbers.", timeout=3)
 
-    @on(MatrixEditor.StructureRequested)
     def _structure(self, event: MatrixEditor.StructureRequested) -> None:
         ws, m = self.workspace, event.editor.matrix
         ops = {

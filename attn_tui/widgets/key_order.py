@@ -32,6 +32,22 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
         event.stop()
         event.prevent_default()
         return True
+    # no binding now; when the key has bubbled up, the App must not look again, in whatever
+    # is on top by then (C-u C-s: the u of ctrl+u cleared the save dialog's path)
+    checked: list[events.Key] = widget.app.__dict__.setdefault("_bindings_checked", [])
+    checked.append(event)
+    del checked[:-32]
+    return False
+
+
+def bindings_checked(app, event: events.Key) -> bool:
+    """For the App's key handler: True (and forgotten) if ``event``'s binding was looked up
+    already, where the key was typed."""
+    checked = app.__dict__.get("_bindings_checked") or []
+    for i, key in enumerate(checked):
+        if key is event:
+            del checked[i]
+            return True
     return False
 
 
@@ -47,10 +63,19 @@ def forward_if_unfocused(widget: Widget, event: events.Key) -> bool:
 
 def hand_back(app, event: events.Key) -> None:
     """Take ``event`` from where it was headed and queue it for the App, to be handed to
-    whatever has focus once the screens have settled."""
+    whatever has focus once the screens have settled. It was typed before any key the App
+    is holding, so it goes ahead of them; the key the App was just handed from the line goes
+    back to its front."""
     event.stop()
     event.prevent_default()
-    _queue(app, event)
+    _queue(app, event, "front" if event is app.__dict__.get("_key_handed_back") else "typed")
+
+
+def line_up(app, key: str, character: str | None) -> None:
+    """Queue ``key`` as typed now, behind the keys typed before it that are waiting and ahead
+    of those held since: for a priority key put off until the keys before it were read (a
+    lesson's n), which the App then reads again in its turn."""
+    _queue(app, events.Key(key, character), "typed")
 
 
 def hold_if_keys_waiting(app, event: events.Key | events.Paste) -> bool:
@@ -61,7 +86,7 @@ def hold_if_keys_waiting(app, event: events.Key | events.Paste) -> bool:
         return False
     if not (app.__dict__.get("_keys_waiting_for_focus") or _in_flight(app) or _on_hold(app)):
         return False
-    _queue(app, event)
+    _queue(app, event, "held")
     return True
 
 
@@ -83,13 +108,21 @@ def hold_until_first_focus(app, event: events.Key | events.Paste) -> bool:
         return False
     if event is app.__dict__.get("_key_handed_back"):
         return False  # it waited its time already
-    _queue(app, event)
+    _queue(app, event, "held")
     return True
 
 
-def _queue(app, event: events.Key | events.Paste, first: bool = False) -> None:
-    waiting: list[events.Key | events.Paste] = app.__dict__.setdefault("_keys_waiting_for_focus", [])
-    waiting.insert(0 if first else len(waiting), _copy(event))
+def _queue(app, event: events.Key | events.Paste, where: str) -> None:
+    """The line is the keys handed back (typed before any the App holds), then the keys the
+    App holds, each part in the order typed: ``where`` is "front", "typed" (the end of the
+    first part) or "held" (the end of the line)."""
+    waiting: list[events.Key | events.Paste] = app.__dict__.setdefault(
+        "_keys_waiting_for_focus", [])
+    handed = app.__dict__.get("_keys_handed_waiting", 0)
+    at = {"front": 0, "typed": handed, "held": len(waiting)}[where]
+    waiting.insert(at, _copy(event))
+    if where != "held":
+        app._keys_handed_waiting = handed + 1
     stalled = time.monotonic() - app.__dict__.get("_hand_back_due", 0.0) > 1.0
     if len(waiting) == 1 or stalled:  # stalled: belt and braces, the line must move
         _schedule(app, time.monotonic())
@@ -108,13 +141,6 @@ def _schedule(app, since: float) -> None:
     # after "already exists")
     app._hand_back_due = time.monotonic() + STEP
     app.set_timer(STEP, lambda: _hand_back(app, since))
-
-
-def type_next(app, key: str, character: str | None) -> None:
-    """Hand ``key`` to whatever has focus before any key that is waiting: for a priority key
-    put off until the keys before it were read, which then turns out to be text (5 n: the
-    5 opened a cell, so the n is typed into it)."""
-    _queue(app, events.Key(key, character), first=True)
 
 
 def _on_hold(app) -> bool:
@@ -156,6 +182,7 @@ def _hand_back(app, since: float) -> None:
     waiting = app.__dict__["_keys_waiting_for_focus"]
     if waiting:
         key = app._key_handed_back = waiting.pop(0)
+        app._keys_handed_waiting = max(0, app.__dict__.get("_keys_handed_waiting", 0) - 1)
         app.post_message(key)
     if waiting:
         _schedule(app, time.monotonic())
@@ -187,7 +214,10 @@ def take_once(event, source) -> bool:
     """True the first time a change a widget sent (``source.in_flight``) is taken, whether as
     its message or by a screen's settle_edits: a value stored early must not be stored again
     when its message lands (after a u typed in the same burst, that would redo it)."""
-    if source.in_flight is event:
+    if isinstance(source.in_flight, list):
+        if event in source.in_flight:
+            source.in_flight.remove(event)
+    elif source.in_flight is event:
         source.in_flight = None
     if event.settled:
         return False

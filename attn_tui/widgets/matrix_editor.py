@@ -118,6 +118,7 @@ class MatrixEditor(Vertical, can_focus=False):
                      block: tuple[tuple[float, ...], ...]) -> None:
             super().__init__()
             self.editor, self.row, self.col, self.block = editor, row, col, block
+            self.settled = False
 
         @property
         def control(self) -> MatrixEditor:
@@ -129,6 +130,7 @@ class MatrixEditor(Vertical, can_focus=False):
         def __init__(self, editor: MatrixEditor, op: str, row: int, col: int) -> None:
             super().__init__()
             self.editor, self.op, self.row, self.col = editor, op, row, col
+            self.settled = False
 
         @property
         def control(self) -> MatrixEditor:
@@ -152,9 +154,9 @@ class MatrixEditor(Vertical, can_focus=False):
         self.editing: tuple[int, int] | None = None
         self.buffer = EditBuffer()
         self._settled = True  # False after a commit, until the screen answers with show()
-        # the last value committed, until the screen has stored it: a key's binding run early
-        # (see key_order) has the screen store it first
-        self.in_flight: MatrixEditor.CellChanged | None = None
+        # what was sent (a value, a row added, a paste) and not yet taken by the screen, in
+        # order: a key's binding run early (see key_order) has the screen take these first
+        self.in_flight: list[Message] = []
         self._stale_rows: tuple[int, ...] = ()  # the row of that commit
 
     def compose(self) -> ComposeResult:
@@ -273,7 +275,7 @@ class MatrixEditor(Vertical, can_focus=False):
                 return
             if block is not None:
                 g = self.grid
-                self.post_message(self.BlockPasted(self, g.cursor_row, g.cursor_col, block))
+                self._send(self.BlockPasted(self, g.cursor_row, g.cursor_col, block))
                 return
             if len(event.text.strip()) > MAX_LEN:  # pages of words: no use in a cell
                 self.notify(f"Nothing pasted: {len(event.text.strip()):,} characters are "
@@ -328,9 +330,13 @@ class MatrixEditor(Vertical, can_focus=False):
         taken = self.take_edit()
         if taken is None:
             return False
-        self.in_flight = self.CellChanged(self, *taken)
-        self.post_message(self.in_flight)
+        self._send(self.CellChanged(self, *taken))
         return True
+
+    def _send(self, change: Message) -> None:
+        self.in_flight.append(change)
+        del self.in_flight[:-16]  # taken or lost by then
+        self.post_message(change)
 
     def take_edit(self) -> tuple[int, int, float] | None:
         """Close the open cell and return (row, col, value) for the screen to store; None if
@@ -373,7 +379,7 @@ class MatrixEditor(Vertical, can_focus=False):
     def action_structure(self, op: str) -> None:
         if self.editing is None:
             g = self.grid
-            self.post_message(self.StructureRequested(self, op, g.cursor_row, g.cursor_col))
+            self._send(self.StructureRequested(self, op, g.cursor_row, g.cursor_col))
 
     @on(GridView.CursorMoved)
     def _moved(self, event: GridView.CursorMoved) -> None:

@@ -15,9 +15,10 @@ from textual.keys import _character_to_key
 from attn_tui.app import make_app
 
 NAMED = {"Right": "right", "Down": "down", "End": "end", "Tab": "tab", "Enter": "enter",
-         "C-s": "ctrl+s", "C-q": "ctrl+q", "C-p": "ctrl+p", "Escape": "escape"}
+         "C-s": "ctrl+s", "C-q": "ctrl+q", "C-p": "ctrl+p", "Escape": "escape", "C-u": "ctrl+u",
+         "Space": "space"}
 CHARS = {"tab": "\t", "enter": "\r", "ctrl+s": "\x13", "ctrl+q": "\x11", "ctrl+p": "\x10",
-         "escape": "\x1b"}
+         "escape": "\x1b", "ctrl+u": "\x15", "space": " "}
 
 
 def burst(app, keys: str) -> None:
@@ -376,3 +377,63 @@ async def test_keys_typed_while_the_app_starts_wait_for_the_first_focus():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert app.screen.workspace.q[0][:2] == (5.0, 7.0)
+
+
+async def _typed(lesson: str, keys: str, slowly: bool, where) -> tuple:
+    from textual.widgets import Input
+
+    app = make_app(lesson=lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for group in (keys.split() if slowly else [keys]):
+            burst(app, group)
+            await settle(pilot)
+        for _ in range(4):
+            await settle(pilot)
+        typed = app.focused.value if isinstance(app.focused, Input) else None
+        return (type(app.screen).__name__, app.lesson and app.lesson.name, app.lesson_index,
+                app.workbench().workspace, typed, sorted(p.name for p in where.iterdir()))
+
+
+@pytest.mark.parametrize(("lesson", "keys"), [
+    ("one", "Tab 5 Enter n 7 Enter"),  # the 7 went in before the 5
+    ("one", "C-s C-u b a n d . j s o n Enter"),  # saved attn-session.jsonnd.json
+    ("one", "e C-u b a n d . c s v"),  # the path read "ba"
+    ("mask", "g l e s s o n Space o n e Enter"),  # lesson one, then an export dialog
+    ("one", "C-p l e s s o n"),  # the palette searched "nlesso"
+    ("mask", "C-u C-s m . 1 . s"),  # ctrl+u's binding was looked up again, in the dialog
+    ("mask", "s m x u 5 Escape p 5"),  # u undid the step's set-up, then the x landed
+])
+async def test_a_burst_in_a_lesson_does_what_the_same_keys_typed_slowly_do(
+        lesson, keys, tmp_path, monkeypatch):
+    # a lesson key (n, p, a-d) in a word or after a dialog key put the keys around it out of
+    # order: those typed before it were handed back behind those held after it
+    monkeypatch.chdir(tmp_path)
+    slow = await _typed(lesson, keys, True, tmp_path)
+    for name in (tmp_path).iterdir():
+        name.unlink()
+    assert await _typed(lesson, keys, False, tmp_path) == slow
+
+
+@pytest.mark.parametrize(("keys", "tokens"), [("x u", 4), ("x x u", 3), ("a u", 4),
+                                              ("x u U", 3)])
+async def test_u_right_after_removing_a_token_undoes_that(keys, tokens):
+    # x sends its change to the screen as a message; u, run at once, undid whatever came before
+    # (or nothing), and then the x landed
+    app = make_app(preset="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, keys)
+        await settle(pilot)
+        assert app.screen.workspace.t_k == tokens
+
+
+async def test_u_right_after_a_paste_undoes_the_paste():
+    app = make_app(preset="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = app.screen.workspace
+        app.post_message(events.Paste("9 9\n9 9"))
+        burst(app, "u")
+        await settle(pilot)
+        assert app.screen.workspace == before
