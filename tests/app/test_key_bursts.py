@@ -9,32 +9,10 @@ cursor was leaving, and `Tab 5 Enter` typed into Q instead of K.
 from __future__ import annotations
 
 import pytest
+from key_burst import burst, settle, typed_state
 from textual import events
-from textual.keys import _character_to_key
 
 from attn_tui.app import make_app
-
-NAMED = {"Right": "right", "Down": "down", "End": "end", "Tab": "tab", "Enter": "enter",
-         "C-s": "ctrl+s", "C-q": "ctrl+q", "C-p": "ctrl+p", "Escape": "escape", "C-u": "ctrl+u",
-         "Space": "space"}
-CHARS = {"tab": "\t", "enter": "\r", "ctrl+s": "\x13", "ctrl+q": "\x11", "ctrl+p": "\x10",
-         "escape": "\x1b", "ctrl+u": "\x15", "space": " "}
-
-
-def burst(app, keys: str) -> None:
-    """Post every key to the app at once, as a driver does with one read of the terminal."""
-    for word in keys.split():
-        if word in NAMED:
-            key = NAMED[word]
-            char = CHARS.get(key)
-        else:
-            key, char = _character_to_key(word), word
-        app.post_message(events.Key(key, char))
-
-
-async def settle(pilot) -> None:
-    for _ in range(4):
-        await pilot.pause()
 
 
 @pytest.mark.parametrize(("preset", "keys", "want"), [
@@ -379,22 +357,6 @@ async def test_keys_typed_while_the_app_starts_wait_for_the_first_focus():
         assert app.screen.workspace.q[0][:2] == (5.0, 7.0)
 
 
-async def _typed(lesson: str, keys: str, slowly: bool, where) -> tuple:
-    from textual.widgets import Input
-
-    app = make_app(lesson=lesson)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        for group in (keys.split() if slowly else [keys]):
-            burst(app, group)
-            await settle(pilot)
-        for _ in range(4):
-            await settle(pilot)
-        typed = app.focused.value if isinstance(app.focused, Input) else None
-        return (type(app.screen).__name__, app.lesson and app.lesson.name, app.lesson_index,
-                app.workbench().workspace, typed, sorted(p.name for p in where.iterdir()))
-
-
 @pytest.mark.parametrize(("lesson", "keys"), [
     ("one", "Tab 5 Enter n 7 Enter"),  # the 7 went in before the 5
     ("one", "C-s C-u b a n d . j s o n Enter"),  # saved attn-session.jsonnd.json
@@ -409,10 +371,10 @@ async def test_a_burst_in_a_lesson_does_what_the_same_keys_typed_slowly_do(
     # a lesson key (n, p, a-d) in a word or after a dialog key put the keys around it out of
     # order: those typed before it were handed back behind those held after it
     monkeypatch.chdir(tmp_path)
-    slow = await _typed(lesson, keys, True, tmp_path)
+    slow = await typed_state(lesson, keys, True, tmp_path)
     for name in (tmp_path).iterdir():
         name.unlink()
-    assert await _typed(lesson, keys, False, tmp_path) == slow
+    assert await typed_state(lesson, keys, False, tmp_path) == slow
 
 
 @pytest.mark.parametrize(("keys", "tokens"), [("x u", 4), ("x x u", 3), ("a u", 4),
