@@ -86,11 +86,13 @@ def _run_in_pty(env: dict[str, str], timeout: float = 30.0) -> tuple[int | None,
         pass
     finally:
         os.close(main)
-    if proc.poll() is None:  # an app drawn where it cannot be used, still waiting for keys
+    text = out.decode("utf-8", "replace")
+    try:  # the pty closes as the child exits, a moment before it can be waited for
+        return proc.wait(timeout=max(0.0, deadline - time.monotonic()) + 5.0), text
+    except subprocess.TimeoutExpired:  # an app drawn where it cannot be used, waiting for keys
         proc.kill()
         proc.wait()
-        return None, out.decode("utf-8", "replace")
-    return proc.wait(), out.decode("utf-8", "replace")
+        return None, text
 
 
 @pytest.mark.parametrize(("extra", "says"), [
