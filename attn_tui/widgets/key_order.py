@@ -173,6 +173,13 @@ def _hand_back(app, since: float) -> None:
     is drawn (until then the App would hand keys to the bare screen, which drops them:
     ctrl+p m a s k searched for "ask"), and a key that closes a dialog must have closed it
     before the next is read (p Escape 5 typed the 5 into the closing dialog)."""
+    if getattr(app.screen, "says_too_small", False):
+        # a window made too small drops what is typed there, as when typed slowly; keys
+        # typed before it are dropped too rather than land, after the resize, on whatever
+        # screen is then on top (each also waited out the wait for focus, with q behind them)
+        app.__dict__.get("_keys_waiting_for_focus", []).clear()
+        app._keys_handed_waiting, app._key_handed_back = 0, None
+        return
     waited = time.monotonic() - since
     if (_on_hold(app) and waited < HOLD_LIMIT) or (
             (app.focused is None or _in_flight(app)) and waited < SETTLE_LIMIT):

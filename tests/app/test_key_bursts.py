@@ -399,3 +399,20 @@ async def test_u_right_after_a_paste_undoes_the_paste():
         burst(app, "u")
         await settle(pilot)
         assert app.screen.workspace == before
+
+
+async def test_keys_held_when_the_window_becomes_too_small_are_dropped_not_delayed():
+    # each held key waited 0.5 s for a focus the too-small screen never takes, q behind them
+    # (5 s to quit), and after the resize they landed on the workbench instead of the lab
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = app.screen.workspace
+        burst(app, "g s c a Enter Right Up Up 5 Enter")
+        await pilot.resize_terminal(30, 10)
+        await settle(pilot)
+        assert not app.__dict__.get("_keys_waiting_for_focus")
+        await pilot.resize_terminal(80, 24)
+        for _ in range(3):
+            await settle(pilot)
+        assert app.workbench().workspace == before
