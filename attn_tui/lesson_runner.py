@@ -312,7 +312,9 @@ class LessonRunner(App[int]):
     async def _lesson_host_for(self, screen: str) -> Screen:
         if screen == "workbench":
             host = self.workbench()
-            while self.screen is not host and len(self.screen_stack) > 1:
+            # not the too-small screen: it stays until the window is large enough
+            while (self.screen is not host and len(self.screen_stack) > 1
+                   and not getattr(self.screen, "says_too_small", False)):
                 await self.pop_screen()
         else:
             from attn_tui.app import LABS
@@ -328,12 +330,18 @@ class LessonRunner(App[int]):
         from attn_tui.lessons.loader import parse_action
 
         namespace, name, _ = parse_action(action)
-        target = self.screen if namespace == "screen" else self
+        # "screen." is the lesson's own screen, not whatever is on top of it (the too-small
+        # screen, when a lesson starts in a small window)
+        host = self.lesson_host if namespace == "screen" else None
+        target = host or (self.screen if namespace == "screen" else self)
         if not hasattr(target, f"action_{name}"):
             self.notify(f"This lesson asks for '{action}', which {type(target).__name__} does "
                         "not have.", title="Lesson step skipped an action", severity="error", markup=False)
             return
-        await self.run_action(action)
+        if host is not None:
+            await self.run_action(action.strip().split(".", 1)[1], host)
+        else:
+            await self.run_action(action)
 
     async def _lesson_settle(self) -> None:
         """Let the host finish what the actions started (a lab may compute in a thread)."""
