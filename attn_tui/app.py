@@ -163,18 +163,19 @@ class AttnApp(LessonRunner, App[int]):
             self._quit_asked()
 
     async def on_event(self, event: events.Event) -> None:
-        typed = isinstance(event, events.Key | events.Paste)  # a paste keeps its place too
-        if (typed and not event.is_forwarded
-                and (hold_if_keys_waiting(self, event) or hold_until_first_focus(self, event))):
+        if not isinstance(event, events.Key | events.Paste):  # a paste keeps its place too
+            await super().on_event(event)
             return
         came_back = event.is_forwarded
-        self._reading_handed_back = typed and event is self.__dict__.get("_key_handed_back")
+        if not came_back and (hold_if_keys_waiting(self, event)
+                              or hold_until_first_focus(self, event)):
+            return
+        self._reading_handed_back = event is self.__dict__.get("_key_handed_back")
         try:
             await super().on_event(event)
         finally:
             self._reading_handed_back = False
-        if typed:
-            key_read_by_app(self, event, came_back)
+        key_read_by_app(self, event, came_back)
 
     def action_command_palette(self) -> None:
         from textual.command import CommandPalette

@@ -146,7 +146,7 @@ class LessonRunner(App[int]):
         they would vanish unseen (n 7 Enter lost the 7)."""
         return bool(self._lesson_keys_ahead) or (self._lesson_busy and self.lesson is not None)
 
-    def _put_off(self, name: str, params: tuple[str, ...], key: str, char: str) -> bool:
+    def _put_off(self, key: str, char: str) -> bool:
         """Lesson keys are priority keys, read by the App before the keys typed just ahead of
         them reach the focused widget. Put one off until those have been read, then line it
         up behind any of them still waiting (handed back by a dialog that opened) and ahead
@@ -165,7 +165,7 @@ class LessonRunner(App[int]):
         return True
 
     def action_lesson_next(self) -> None:
-        if self._put_off("lesson_next", (), "n", "n"):
+        if self._put_off("n", "n"):
             return
         assert self.lesson is not None
         q, note = self._lesson_step().question, ""
@@ -185,7 +185,7 @@ class LessonRunner(App[int]):
                 self._lesson_show(replace(self._lesson_view, done=True, note=note))
 
     def action_lesson_prev(self) -> None:
-        if self._put_off("lesson_prev", (), "p", "p"):
+        if self._put_off("p", "p"):
             return
         self._lesson_note = ""
         if self.lesson_done:
@@ -196,7 +196,7 @@ class LessonRunner(App[int]):
             self.notify("This is the first step.", timeout=2)
 
     async def action_lesson_answer(self, letter: str) -> None:
-        if self._put_off("lesson_answer", (letter,), letter, letter):
+        if self._put_off(letter, letter):
             return
         from attn_tui.lessons.facts import fill
 
@@ -221,7 +221,7 @@ class LessonRunner(App[int]):
         self._lesson_point(q.reveal_highlight or self._lesson_step().highlight)
 
     def action_lesson_leave(self) -> None:
-        if self._put_off("lesson_leave", (), "escape", "\x1b"):
+        if self._put_off("escape", "\x1b"):
             return
         host = self.lesson_host
         self._lesson_close()
