@@ -6,6 +6,7 @@ raises SessionError with one sentence; it never returns something half-checked.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -90,14 +91,32 @@ def load(path: str | os.PathLike) -> tuple[Workspace, str]:
         raise SessionError(os_reason(exc), shown) from exc
     if len(raw) > MAX_BYTES:
         raise SessionError(f"it is larger than {MAX_BYTES // 2**20} MB", shown)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SessionError("it is not a text file (not UTF-8), so not a session", shown) from exc
+    text = decode(raw, shown)
     try:
         return parse(text)
     except SessionError as exc:
         raise SessionError(exc.reason, shown) from None
+
+
+# A byte-order mark names its encoding: Windows editors and PowerShell's ">" write UTF-16 with
+# one. UTF-32's marks begin with UTF-16's, so they are tried first.
+BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def decode(raw: bytes, shown: str) -> str:
+    """A session file's text: UTF-8, or UTF-16 or UTF-32 marked by a byte-order mark."""
+    encoding = next((enc for bom, enc in BOMS if raw.startswith(bom)), "utf-8-sig")
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        named = "UTF-8" if encoding == "utf-8-sig" else f"{encoding.upper()}, as its first bytes say"
+        raise SessionError(f"it is not a text file (not {named}), so not a session",
+                           shown) from exc
+    if "\x00" in text:  # valid UTF-8, but no JSON holds a NUL: UTF-16 without its mark, or binary
+        raise SessionError("it holds NUL bytes, so it is not UTF-8 text and not a session (UTF-16 "
+                           "needs its byte-order mark)", shown)
+    return text
 
 
 def from_json(text: str) -> Workspace:

@@ -3,6 +3,7 @@ a save that fails part-way leaves the old file as it was."""
 
 from __future__ import annotations
 
+import codecs
 import errno
 import json
 import os
@@ -231,7 +232,10 @@ BAD_FILES = {
     "a directory": (lambda p, mp: p.mkdir(), "it is a directory"),
     "a FIFO": (lambda p, mp: os.mkfifo(p), "not a regular file"),
     "unreadable": (_unreadable, "permission denied"),
-    "not UTF-8": (lambda p, mp: p.write_bytes(b"\xff\xfe\x00\x81 not text"), "not UTF-8"),
+    "not UTF-8": (lambda p, mp: p.write_bytes(b"\xfe\x81 not text"), "not UTF-8"),
+    "not UTF-16": (lambda p, mp: p.write_bytes(b"\xff\xfe{\x00\x00\xdc"), "not UTF-16, as its"),
+    "UTF-16, unmarked": (lambda p, mp: p.write_bytes(good_text.encode("utf-16-le")),
+                         "it holds NUL bytes"),
     "binary": (lambda p, mp: p.write_bytes(bytes(range(256)) * 4), "not UTF-8"),
     "too large": (lambda p, mp: _sparse(p, session.MAX_BYTES + 1),
                   "a session file is at most 24 MB"),
@@ -261,4 +265,14 @@ def test_a_file_without_read_permission_is_refused(tmp_path: Path) -> None:
 def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     path.write_bytes(b"\xef\xbb\xbf" + good_text.encode())
+    assert session.load(path) == (state.from_preset("select"), "workbench")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+def test_utf16_and_utf32_with_their_byte_order_mark_are_read(tmp_path: Path, encoding: str):
+    """as Notepad's "Unicode" and PowerShell's > write them"""
+    path = tmp_path / "s.json"
+    mark = {"utf-16-be": codecs.BOM_UTF16_BE, "utf-32-be": codecs.BOM_UTF32_BE}.get(encoding, b"")
+    path.write_bytes(mark + good_text.encode(encoding))
+    assert path.read_bytes()[:2] in (b"\xff\xfe", b"\xfe\xff", b"\x00\x00")
     assert session.load(path) == (state.from_preset("select"), "workbench")
