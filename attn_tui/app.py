@@ -24,6 +24,7 @@ from attn_tui.widgets.key_order import (
     AfterKeys,
     after_keys,
     bindings_checked,
+    from_the_line,
     hold_if_keys_waiting,
     hold_until_first_focus,
     key_read_by_app,
@@ -170,7 +171,7 @@ class AttnApp(LessonRunner, App[int]):
         if not came_back and (hold_if_keys_waiting(self, event)
                               or hold_until_first_focus(self, event)):
             return
-        self._reading_handed_back = event is self.__dict__.get("_key_handed_back")
+        self._reading_handed_back = from_the_line(self, event)
         try:
             await super().on_event(event)
         finally:

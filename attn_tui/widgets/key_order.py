@@ -17,6 +17,37 @@ from textual.message import Message
 from textual.widget import Widget
 
 
+class KeyLine:
+    """The App's keys waiting their turn, and what it knows of the keys it is reading. (A
+    plain class: a dataclass costs its methods' compilation at every start-up.)"""
+
+    __slots__ = ("waiting", "handed", "posted", "due", "checked", "had_focus", "first_key_at")
+
+    def __init__(self) -> None:
+        # the keys handed back (typed before any the App holds), then the keys the App
+        # holds; each part in the order typed
+        self.waiting: list[events.Key | events.Paste] = []
+        self.handed = 0  # how many of ``waiting``, from its front, were handed back
+        # the key last posted from the line, until it has taken effect
+        self.posted: events.Key | events.Paste | None = None
+        self.due = 0.0  # when the App's timer next looks at the line
+        self.checked: list[events.Key] = []  # keys whose binding was looked up where typed
+        self.had_focus = False  # something had focus once: start-up is over
+        self.first_key_at: float | None = None
+
+
+def key_line(app) -> KeyLine:
+    line = getattr(app, "_key_line", None)
+    if line is None:
+        line = app._key_line = KeyLine()
+    return line
+
+
+def from_the_line(app, event: events.Event) -> bool:
+    """True if ``event`` is the key the App was last handed from the line."""
+    return event is key_line(app).posted
+
+
 async def run_binding_now(widget: Widget, event: events.Key) -> bool:
     """Run the binding of ``event``'s key now, looked up as the App would look it up later
     (from the focused widget up); True, and the key stopped there, if one ran.
@@ -34,7 +65,7 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
         return True
     # no binding now; when the key has bubbled up, the App must not look again, in whatever
     # is on top by then (C-u C-s: the u of ctrl+u cleared the save dialog's path)
-    checked: list[events.Key] = widget.app.__dict__.setdefault("_bindings_checked", [])
+    checked = key_line(widget.app).checked
     checked.append(event)
     del checked[:-32]
     return False
@@ -43,7 +74,7 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
 def bindings_checked(app, event: events.Key) -> bool:
     """For the App's key handler: True (and forgotten) if ``event``'s binding was looked up
     already, where the key was typed."""
-    checked = app.__dict__.get("_bindings_checked") or []
+    checked = key_line(app).checked
     for i, key in enumerate(checked):
         if key is event:
             del checked[i]
@@ -68,7 +99,7 @@ def hand_back(app, event: events.Key) -> None:
     back to its front."""
     event.stop()
     event.prevent_default()
-    _queue(app, event, "front" if event is app.__dict__.get("_key_handed_back") else "typed")
+    _queue(app, event, "front" if from_the_line(app, event) else "typed")
 
 
 def line_up(app, key: str, character: str | None) -> None:
@@ -82,9 +113,9 @@ def hold_if_keys_waiting(app, event: events.Key | events.Paste) -> bool:
     """For the App, on a key from the terminal: while keys handed back are waiting or still
     on their way, or the App holds keys (``keys_on_hold``: a lesson step setting up), this
     one joins the end of the line rather than overtaking them. True if held."""
-    if event is app.__dict__.get("_key_handed_back"):
+    if from_the_line(app, event):
         return False
-    if not (app.__dict__.get("_keys_waiting_for_focus") or _in_flight(app) or _on_hold(app)):
+    if not (key_line(app).waiting or _in_flight(app) or _on_hold(app)):
         return False
     _queue(app, event, "held")
     return True
@@ -99,32 +130,31 @@ def hold_until_first_focus(app, event: events.Key | events.Paste) -> bool:
     screen, which drops them (a 5 typed at launch was lost). Only then: not on a screen
     with nothing to focus (too small), nor while the terminal window is in the background.
     True if held."""
-    if app.__dict__.get("_had_focus"):
+    line = key_line(app)
+    if line.had_focus:
         return False
-    first = app.__dict__.setdefault("_first_key_at", time.monotonic())
+    if line.first_key_at is None:
+        line.first_key_at = time.monotonic()
     if (any(screen.focused is not None for screen in app.screen_stack) or not app.app_focus
-            or time.monotonic() - first > START_LIMIT):
-        app._had_focus = True
+            or time.monotonic() - line.first_key_at > START_LIMIT):
+        line.had_focus = True
         return False
-    if event is app.__dict__.get("_key_handed_back"):
+    if from_the_line(app, event):
         return False  # it waited its time already
     _queue(app, event, "held")
     return True
 
 
 def _queue(app, event: events.Key | events.Paste, where: str) -> None:
-    """The line is the keys handed back (typed before any the App holds), then the keys the
-    App holds, each part in the order typed: ``where`` is "front", "typed" (the end of the
-    first part) or "held" (the end of the line)."""
-    waiting: list[events.Key | events.Paste] = app.__dict__.setdefault(
-        "_keys_waiting_for_focus", [])
-    handed = app.__dict__.get("_keys_handed_waiting", 0)
-    at = {"front": 0, "typed": handed, "held": len(waiting)}[where]
-    waiting.insert(at, _copy(event))
+    """Into the line (see KeyLine.waiting): ``where`` is "front", "typed" (the end of the
+    keys handed back) or "held" (the end of the line)."""
+    line = key_line(app)
+    at = {"front": 0, "typed": line.handed, "held": len(line.waiting)}[where]
+    line.waiting.insert(at, _copy(event))
     if where != "held":
-        app._keys_handed_waiting = handed + 1
-    stalled = time.monotonic() - app.__dict__.get("_hand_back_due", 0.0) > 1.0
-    if len(waiting) == 1 or stalled:  # stalled: belt and braces, the line must move
+        line.handed += 1
+    stalled = time.monotonic() - line.due > 1.0
+    if len(line.waiting) == 1 or stalled:  # stalled: belt and braces, the line must move
         _schedule(app, time.monotonic())
 
 
@@ -139,7 +169,7 @@ def _schedule(app, since: float) -> None:
     # a timer of the App's, not call_after_refresh: that one is run by the screen on top,
     # and a dialog that closed first dropped it, with the line held for good (Enter Enter 6
     # after "already exists")
-    app._hand_back_due = time.monotonic() + STEP
+    key_line(app).due = time.monotonic() + STEP
     app.set_timer(STEP, lambda: _hand_back(app, since))
 
 
@@ -151,14 +181,14 @@ def _on_hold(app) -> bool:
 def key_read_by_app(app, event: events.Key | events.Paste, came_back: bool) -> None:
     """For the App, after it has read ``event``: a handed-back key that it kept (a priority
     binding), or that came back up to it from the focused widget, has taken effect."""
-    if event is app.__dict__.get("_key_handed_back") and (came_back or not event.is_forwarded):
-        app._key_handed_back = None
+    if from_the_line(app, event) and (came_back or not event.is_forwarded):
+        key_line(app).posted = None
 
 
 def _in_flight(app) -> bool:
     """The key handed back last has not yet taken effect: it is queued for the App, or on its
     way from the focused widget back up (a widget that reads it stops it there)."""
-    key = app.__dict__.get("_key_handed_back")
+    key = key_line(app).posted
     return key is not None and not key._stop_propagation
 
 
@@ -173,25 +203,25 @@ def _hand_back(app, since: float) -> None:
     is drawn (until then the App would hand keys to the bare screen, which drops them:
     ctrl+p m a s k searched for "ask"), and a key that closes a dialog must have closed it
     before the next is read (p Escape 5 typed the 5 into the closing dialog)."""
+    line = key_line(app)
     if getattr(app.screen, "says_too_small", False):
         # a window made too small drops what is typed there, as when typed slowly; keys
         # typed before it are dropped too rather than land, after the resize, on whatever
         # screen is then on top (each also waited out the wait for focus, with q behind them)
-        app.__dict__.get("_keys_waiting_for_focus", []).clear()
-        app._keys_handed_waiting, app._key_handed_back = 0, None
+        line.waiting.clear()
+        line.handed, line.posted = 0, None
         return
     waited = time.monotonic() - since
     if (_on_hold(app) and waited < HOLD_LIMIT) or (
             (app.focused is None or _in_flight(app)) and waited < SETTLE_LIMIT):
         _schedule(app, since)
         return
-    app._key_handed_back = None  # taken effect, or lost with a screen that closed
-    waiting = app.__dict__["_keys_waiting_for_focus"]
-    if waiting:
-        key = app._key_handed_back = waiting.pop(0)
-        app._keys_handed_waiting = max(0, app.__dict__.get("_keys_handed_waiting", 0) - 1)
+    line.posted = None  # taken effect, or lost with a screen that closed
+    if line.waiting:
+        key = line.posted = line.waiting.pop(0)
+        line.handed = max(0, line.handed - 1)
         app.post_message(key)
-    if waiting:
+    if line.waiting:
         _schedule(app, time.monotonic())
 
 

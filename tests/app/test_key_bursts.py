@@ -13,6 +13,7 @@ from key_burst import burst, settle, typed_state
 from textual import events
 
 from attn_tui.app import make_app
+from attn_tui.widgets.key_order import key_line
 
 
 @pytest.mark.parametrize(("preset", "keys", "want"), [
@@ -411,7 +412,7 @@ async def test_keys_held_when_the_window_becomes_too_small_are_dropped_not_delay
         burst(app, "g s c a Enter Right Up Up 5 Enter")
         await pilot.resize_terminal(30, 10)
         await settle(pilot)
-        assert not app.__dict__.get("_keys_waiting_for_focus")
+        assert not key_line(app).waiting
         await pilot.resize_terminal(80, 24)
         for _ in range(3):
             await settle(pilot)
