@@ -23,7 +23,7 @@ from attn_tui.screens.session_actions import SessionActions, SessionFile
 from attn_tui.state import Workspace
 from attn_tui.widgets.dims_bar import DimsBar
 from attn_tui.widgets.grid_view import GridView
-from attn_tui.widgets.heatmap import VIEW_TITLES, VIEWS, Heatmap
+from attn_tui.widgets.heatmap import VIEWS, Heatmap, view_title
 from attn_tui.widgets.key_bar import KeyBar
 from attn_tui.widgets.key_order import take_once
 from attn_tui.widgets.matrix_editor import MatrixEditor
@@ -166,7 +166,8 @@ class WorkbenchScreen(SessionActions, Screen):
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
         box = self.query_one(Heatmap)
-        set_border_text(box, f"all queries: {VIEW_TITLES[self.view]}", "v: change view")
+        title = view_title(self.view, steps.mask, steps.scale)
+        set_border_text(box, f"all queries: {title}", "v: change view")
         self.query_one(Heatmap).show(steps, ws.query_tokens, ws.key_tokens, self.view)
 
     # ---- changes: every one goes through here, so undo sees them all

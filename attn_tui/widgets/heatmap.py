@@ -11,12 +11,24 @@ from attn_tui.report.fmt import fit
 from attn_tui.widgets.grid_view import GridView
 
 VIEWS = ("weights", "scores", "masked", "output")
-VIEW_TITLES = {
-    "weights": "weights α",
-    "scores": "scores (q·k, scaled)",
-    "masked": "softmax input (masked)",
-    "output": "outputs ζ, one row per query",
-}
+
+
+def view_title(view: str, mask: str, scale: bool) -> str:
+    """The map's title for ``view``, true to the mode: the softmax's input is masked only when
+    the mask comes first."""
+    if view == "weights":
+        return "weights α"
+    if view == "scores":
+        return "scores (q·k ÷ √d_k)" if scale else "scores (q·k, unscaled)"
+    if view == "masked":
+        return {"causal": "softmax input (masked)",
+                "causal-after": "softmax input (unmasked)"}.get(mask, "softmax input")
+    return "outputs ζ, one row per query"
+
+
+def softmax_input(steps: Steps) -> np.ndarray:
+    """What the softmax received: −∞ for hidden keys only when the mask comes first."""
+    return steps.masked if steps.mask == "causal" else steps.scaled
 
 
 class Heatmap(GridView):
@@ -57,7 +69,7 @@ class Heatmap(GridView):
         elif self.view == "scores":
             self._matrix = steps.scaled
         elif self.view == "masked":
-            self._matrix = steps.masked
+            self._matrix = softmax_input(steps)
         else:
             self._matrix = steps.output
             key_labels = [f"d{j + 1}" for j in range(steps.output.shape[1])]
@@ -106,9 +118,17 @@ class Heatmap(GridView):
             lost = float(s.lost[row])
             # the arrow stands where the space between cells would be
             return "▼" + fit(lost, self.cell_width - 1) if lost > 5e-5 else "0"
-        if self.view != "output" and s.blocked[row, col]:
+        if self._hidden(row, col):
             return "-inf" if self.view == "masked" else "·"
         return self.number(float(self._matrix[row, col]))
+
+    def _hidden(self, row: int, col: int) -> bool:
+        """A key the mask hides from this cell's view (after the softmax, the softmax's input
+        still holds it: that is the point of the wrong order)."""
+        s = self.steps
+        if self.view == "output" or not s.blocked[row, col]:
+            return False
+        return not (self.view == "masked" and s.mask == "causal-after")
 
     def cell_style(self, row: int, col: int) -> Style | None:
         s = self.steps
@@ -117,7 +137,7 @@ class Heatmap(GridView):
             if col == n_keys and s is not None and abs(float(s.row_sums[row]) - 1) > 5e-5:
                 return Style(bold=True, underline=True)
             return self.style_of("total")
-        if self.view != "output" and s.blocked[row, col]:
+        if self._hidden(row, col):
             return self.style_of("muted")
         x = float(self._matrix[row, col])
         if self.view == "weights":  # shade against the largest weight so T = 64 still shows

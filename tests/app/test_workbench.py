@@ -219,6 +219,35 @@ async def test_mask_preset_tables_match_the_chapter():
         assert [hm.cell_text(1, c) for c in range(4)] == ["0.1230", "0.5512", "·", "·"]
 
 
+async def test_the_softmax_input_view_shows_what_the_softmax_received_in_each_mask_order():
+    # causal-after: the map showed -inf for the later keys, yet the softmax saw their scores
+    # (the step table beside it counted their exp); the scores title said "scaled" with ÷√d_k off
+    async with make_app(preset="mask").run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = bench(pilot.app)
+        hm = screen.query_one(Heatmap)
+        screen.view = "scores"
+        await pilot.pause()
+        assert "all queries: scores (q·k, unscaled)" in screen_text(pilot.app)
+        screen.view = "masked"
+        await pilot.pause()
+        assert [hm.cell_text(0, c) for c in range(4)] == ["2.0000", "-inf", "-inf", "-inf"]
+        assert "softmax input (masked)" in screen_text(pilot.app)
+        await pilot.press("m")  # causal-after
+        await pilot.pause()
+        assert [hm.cell_text(0, c) for c in range(4)] == ["2.0000", "1.0000", "0.5000", "1.5000"]
+        assert hm.cell_style(0, 1) != hm.style_of("muted")
+        assert "softmax input (unmasked)" in screen_text(pilot.app)
+        await pilot.press("m", "s")  # no mask, scaled by √4 = 2
+        await pilot.pause()
+        assert [hm.cell_text(0, c) for c in range(4)] == ["1.0000", "0.5000", "0.2500", "0.7500"]
+        text = screen_text(pilot.app)
+        assert "all queries: softmax input ─" in text or "all queries: softmax input " in text
+        screen.view = "scores"
+        await pilot.pause()
+        assert "all queries: scores (q·k ÷ √d_k)" in screen_text(pilot.app)
+
+
 async def test_switching_backend_keeps_every_number():
     pytest.importorskip("torch")
     async with make_app(preset="select").run_test(size=(120, 40)) as pilot:
