@@ -307,8 +307,13 @@ class WorkbenchScreen(SessionActions, Screen):
     def action_toggle_scale(self) -> None:
         self.apply(replace(self.workspace, scale=not self.workspace.scale))
 
+    def action_set_scale(self, on: bool) -> None:
+        self.apply(replace(self.workspace, scale=bool(on)))
+
     def action_toggle_dtype(self) -> None:
-        dtype = "float32" if self.workspace.dtype == "float64" else "float64"
+        self.action_set_dtype("float32" if self.workspace.dtype == "float64" else "float64")
+
+    def action_set_dtype(self, dtype: str) -> None:
         self.apply(replace(self.workspace, dtype=dtype))
 
     def action_cycle_view(self) -> None:

@@ -359,3 +359,21 @@ async def test_an_answer_pressed_while_the_step_sets_up_is_kept():
             pilot.app.post_message(events.Key(key, key))
         await settle(pilot)
         assert "Step 3 of 5" in shown(pilot.app) and "✓ Right." in shown(pilot.app)
+
+
+async def test_a_reveal_sets_the_state_its_words_describe_whatever_was_pressed_before():
+    # 'one' step 3: s before answering, then the reveal toggled the division back on, and the
+    # feedback called the scaled α (0.3369, …) the undivided one; 'nanogpt' step 5 did the
+    # same with f and float64
+    async with lesson_app("one").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "s", "b")
+        assert pilot.app.screen.workspace.scale is False
+        assert "α is now (0.3385, 0.2799, 0.3816)" in shown(pilot.app)
+    async with lesson_app("nanogpt").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "n", "f", "n")  # float64 before the step: it sets float32
+        assert pilot.app.screen.workspace.dtype == "float32"
+        await press(pilot, "f", "a")
+        assert pilot.app.screen.workspace.dtype == "float64"
+        assert "allclose prints True" in shown(pilot.app)
