@@ -60,6 +60,18 @@ def _state_of(screen: Screen) -> object:
     return replace(ws, selected=0) if ws is not None else getattr(screen, "settings", None)
 
 
+def _nothing_unsaved(screen: Screen | None) -> bool:
+    return screen is not None and not getattr(screen, "dirty", True)
+
+
+def _count_as_saved(screen: Screen, was_saved: bool) -> None:
+    """A lesson's own numbers are not the learner's work: when nothing was unsaved before the
+    step (or reveal) replaced them, quitting has nothing to ask about. Edits of the learner's
+    that it replaced stay unsaved (and u brings them back)."""
+    if was_saved and getattr(screen, "saved_workspace", None) is not None:
+        screen.saved_workspace = screen.workspace
+
+
 class LessonRunner(App[int]):
     BINDINGS = [
         # the panel's lower edge names these; the footer keeps room for the screen's own keys
@@ -208,11 +220,13 @@ class LessonRunner(App[int]):
             return
         self.lesson_chosen = LETTERS.index(letter)
         self._lesson_answers()[self.lesson_index] = self.lesson_chosen
+        was_saved = _nothing_unsaved(self.lesson_host)
         for action in q.reveal:
             await self._lesson_run(action)
         await self._lesson_settle()
         if self.lesson_host is not None:  # the reveal's changes are the step's, not the learner's
             self._lesson_setup = _state_of(self.lesson_host)
+            _count_as_saved(self.lesson_host, was_saved)
         self._lesson_conceal(self._lesson_step().conceal)  # what later questions ask stays hidden
         if self._lesson_view is not None:
             why = fill(q.why, self._lesson_context())
@@ -267,6 +281,7 @@ class LessonRunner(App[int]):
         self._lesson_show(self._lesson_view_for(step, busy=True))
         before = _state_of(host)
         edited = self._lesson_setup is not None and before != self._lesson_setup
+        was_saved = _nothing_unsaved(host)
         if step.workspace is not None:
             from attn_tui.lessons.workspaces import build
 
@@ -295,6 +310,7 @@ class LessonRunner(App[int]):
         self._lesson_conceal(step.conceal + (q.conceal if q is not None and not answered
                                              else ()))
         self._lesson_setup = _state_of(host)
+        _count_as_saved(host, was_saved)
         if edited and self._lesson_setup != before:  # the learner's own numbers were replaced
             undo = " u brings yours back, one change at a time." if hasattr(host, "action_undo") \
                 else ""

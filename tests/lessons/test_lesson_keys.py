@@ -377,3 +377,24 @@ async def test_a_reveal_sets_the_state_its_words_describe_whatever_was_pressed_b
         await press(pilot, "f", "a")
         assert pilot.app.screen.workspace.dtype == "float64"
         assert "allclose prints True" in shown(pilot.app)
+
+
+async def test_quitting_a_lesson_asks_only_about_the_learners_own_edits():
+    # --lesson select, then q: "You have unsaved changes", though the learner had changed
+    # nothing; the lesson's example was counted as an edit of the default workbench
+    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+
+    # on to a question, answered (its reveal changes the numbers too); nanogpt: two steps
+    for name, keys in (("select", "nnb"), ("mask", "nnb"), ("nanogpt", "nn")):
+        app = lesson_app(name)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await press(pilot, *keys)
+            await press(pilot, "q")
+            assert not isinstance(app.screen, ConfirmQuitModal), name
+            assert app.return_code == 0, name
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "7", "enter")  # the learner's own edit
+        await press(pilot, "q")
+        assert isinstance(pilot.app.screen, ConfirmQuitModal)
