@@ -47,21 +47,31 @@ class EditBuffer:
         self.text, self.caret, self.replace = "", 0, False
 
     def shown(self, width: int) -> str:
-        """The text around the caret in ``width`` columns, the caret drawn as ▏."""
+        """The text around the caret in ``width`` columns, the caret drawn as ▏. Where the
+        text goes on beyond the cell, … says so: "456.7" alone reads as another number than
+        -123456.7. The old value, shown selected, keeps its start, where a number is read."""
         safe = "".join(map(_visible, self.text))
         if self.replace:
-            piece = safe[-width:]
-            while cell_len(piece) > width:
-                piece = piece[1:]
-            return piece
+            if cell_len(safe) <= width:
+                return safe
+            piece = safe[: max(0, width - 1)]
+            while cell_len(piece) > width - 1:
+                piece = piece[:-1]
+            return piece + "…"
         line = safe[: self.caret] + "▏" + safe[self.caret:]
-        start = max(0, min(self.caret + 1 - width, len(line) - width))
+        # the caret with one character after it in view, where there is one: room for a …
+        start = max(0, min(self.caret + 2 - width, len(line) - width))
         piece, caret = line[start: start + width], self.caret - start
         while cell_len(piece) > width:  # wide characters (full-width digits) take two cells
             if caret >= len(piece) // 2:
-                piece, caret = piece[1:], caret - 1
+                piece, caret, start = piece[1:], caret - 1, start + 1
             else:
                 piece = piece[:-1]
+        if width >= 3:
+            if start > 0 and caret != 0:
+                piece = "…" + piece[1:]
+            if start + len(piece) < len(line) and caret != len(piece) - 1:
+                piece = piece[:-1] + "…"
         return piece
 
 

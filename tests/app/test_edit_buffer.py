@@ -35,9 +35,15 @@ def test_home_end_delete_and_clear():
 
 def test_shown_keeps_the_caret_in_view_and_escapes_control_characters():
     buf = EditBuffer.opened_with("1234567890", replace=False)
-    assert buf.shown(5) == "7890▏"
+    assert buf.shown(5) == "…890▏"  # cut where the text goes on, marked: never another number
     buf.move("home")
-    assert buf.shown(5) == "▏1234"
+    assert buf.shown(5) == "▏123…"
+    buf.move("right"), buf.move("right"), buf.move("right"), buf.move("right")
+    assert buf.shown(5) == "…34▏…"
+    # opened on its old value (selected): the number's start, as it is read
+    assert EditBuffer.opened_with(repr(1 / 3), replace=True).shown(5) == "0.33…"
+    assert EditBuffer.opened_with("-123456.7", replace=True).shown(5) == "-123…"
+    assert EditBuffer.opened_with("-1234", replace=True).shown(5) == "-1234"
     # a control character shows as its symbol, never as itself (an escape would reach the
     # terminal): a pasted line break as ␊, a tab as ␉, ESC as ␛
     assert EditBuffer.opened_with("\x1b[2J", replace=True).shown(10) == "␛[2J"
