@@ -307,6 +307,9 @@ class MatrixEditor(Vertical, can_focus=False):
         g = self.grid
         if not g.n_rows:
             return
+        settle = getattr(self.screen, "settle_edits", None)
+        if self.in_flight and settle is not None:  # `7 Enter Enter`: open on the 7, just sent
+            settle()
         self.editing = (g.cursor_row, g.cursor_col)
         self.refresh_bindings()  # a lesson's keys stand aside while a cell is typed into
         if first is None:

@@ -14,6 +14,7 @@ from textual import events
 
 from attn_tui.app import make_app
 from attn_tui.widgets.key_order import key_line
+from attn_tui.widgets.matrix_editor import MatrixEditor
 
 
 @pytest.mark.parametrize(("preset", "keys", "want"), [
@@ -37,6 +38,20 @@ async def test_a_burst_edits_the_cells_it_names(preset, keys, want):
         if keys.startswith("Down"):
             assert ws.selected == 1  # the step table follows the cursor to the edited row
             assert ws.q[0] == before.q[0]
+
+
+async def test_enter_right_after_a_commit_opens_the_cell_on_the_value_just_entered():
+    # 7 Enter Enter in one read opened the cell on its old value, 0.1: Enter again stored it
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "7 Enter Enter")
+        await settle(pilot)
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        assert editor.editing == (0, 0) and editor.buffer.text == "7.0"
+        burst(app, "Enter")
+        await settle(pilot)
+        assert app.screen.workspace.q[0][0] == 7.0
 
 
 async def test_d_then_a_number_sets_t_not_a_cell():
