@@ -49,7 +49,6 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
     grid = [("↑↓←→ (h j k l)", "move the cursor")] + [r for r in grid if r[0] not in (
         "↑ k", "↓ j", "← h", "→ l")]
     editor = rows(MatrixEditor.BINDINGS) + [("0-9 - .", "start typing a new value"),
-                                            ("Esc ctrl+z", "cancel the edit, keep the old value"),
                                             ("paste", "several numbers (rows on lines) fill the "
                                              "cells from the cursor; one number is typed in")]
     out = [

@@ -25,7 +25,7 @@ from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.worker import WorkerCancelled, WorkerFailed
 
-from attn_tui.widgets.key_order import after_keys, line_up
+from attn_tui.widgets.key_order import after_keys, line_up, takes_text
 
 if TYPE_CHECKING:
     from attn_tui.lessons import Step
@@ -36,21 +36,6 @@ if TYPE_CHECKING:
 LETTERS = "abcd"  # the answer keys; the loader checks lesson files against the same letters
 
 ACTIONS = {"lesson_next", "lesson_prev", "lesson_leave", "lesson_answer"}
-
-
-def _typing(widget: object) -> bool:
-    """Is the focused widget taking text? Then every key is a character, never a lesson key:
-    an Input, a Q/K/V cell being typed into (``editing_cell``), a lab control mid-edit
-    (``editing`` holds the text)."""
-    import sys
-
-    from textual.widgets import Input
-
-    # TextArea is only ever focused if its module was imported: don't import it to ask
-    text_area = sys.modules.get("textual.widgets._text_area")
-    kinds = (Input, text_area.TextArea) if text_area else (Input,)
-    return (isinstance(widget, kinds) or bool(getattr(widget, "editing_cell", False))
-            or getattr(widget, "editing", None) is not None)
 
 
 def _state_of(screen: Screen) -> object:
@@ -145,7 +130,7 @@ class LessonRunner(App[int]):
         if action not in ACTIONS:
             return super().check_action(action, parameters)
         live = (self.lesson is not None and self.lesson_host is not None
-                and self.screen is self.lesson_host and not _typing(self.focused))
+                and self.screen is self.lesson_host and not takes_text(self.focused))
         if not live or action != "lesson_answer":
             return live
         # on a question step a-d belong to the question, answered or not

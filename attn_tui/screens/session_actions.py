@@ -117,8 +117,9 @@ class SessionActions:
         from attn_tui.screens.file_modal import DEFAULT_SESSION, FileModal
 
         if not self.settle_edits():
-            self.notify("Not saved: the cell being typed into does not hold a number. Correct "
-                        "it, or Escape to put the old value back, then save.", title="Save",
+            self.notify("Not saved: the value being typed is refused (its message says why). "
+                        "Correct it, or Escape to put the old value back, then save.",
+                        title="Save",
                         severity="warning", timeout=6, markup=False)
             return
         ws, screen = self.workspace, open_screen(self.app)
@@ -262,8 +263,8 @@ def quit_or_ask(app: App, confirm: bool = True) -> None:
     earlier = ("Edits made before you opened this session were never saved: Cancel, then u "
                "brings them back.")
     if not typed_ok:
-        question = ("A cell holds text that is not a number, so nothing can be saved. Quit "
-                    "anyway (y) / Cancel (Esc)")
+        question = ("A value being typed is refused (its message says why), so nothing can be "
+                    "saved. Quit anyway (y) / Cancel (Esc)")
     elif dirty:
         question = UNSAVED + (f" {earlier}" if before_open else "")
     else:

@@ -198,15 +198,17 @@ class WorkbenchScreen(SessionActions, Screen):
             self.apply(ws)
 
     def settle_edits(self) -> bool:
-        """Store what is being typed into a cell, as Enter would, before a save or a quit
-        reads the workspace (the message Enter posts would land after them). False if the text
-        is not a number: the cell stays open, saying why."""
+        """Store what is being typed into a cell or the dimensions bar, as Enter would, before
+        a save or a quit reads the workspace (the message Enter posts would land after them).
+        False if the text is refused: it stays open, saying why."""
         # first what earlier keys have sent on its way (Enter, a dimension), in that order
         for editor in self.query(MatrixEditor):
             for sent in list(editor.in_flight):
                 if take_once(sent, editor):
                     self._take_sent(sent)
         bar = self.query_one(DimsBar)
+        if not bar.take_typed(keep_refused=True):  # a T or d_k being typed counts too
+            return False
         if (change := bar.in_flight) is not None and not change.stale and take_once(change, bar):
             self._resize(change.key, change.value)
         for editor in self.query(MatrixEditor):

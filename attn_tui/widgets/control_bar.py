@@ -24,6 +24,11 @@ from attn_tui.widgets.key_order import (
     run_binding_now,
 )
 
+# keys that edit the typed text (or do nothing to it) while a value is typed; any other key
+# that is not a character keeps its meaning
+TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "right", "up",
+                         "down", "home", "end", "pageup", "pagedown", "delete"})
+
 
 class ControlBar(Widget, can_focus=True):
     BINDINGS = [
@@ -35,6 +40,15 @@ class ControlBar(Widget, can_focus=True):
         Binding("pagedown", "scale(0)", "÷2", show=False),
         Binding("enter,space", "activate", "Set", show=False),
     ]
+    # while a value is typed: on_key reads these keys itself; the bindings name them in the
+    # key bar (and a click on one there presses it)
+    TYPING_BINDINGS = (
+        Binding("enter", "typed('set')", "Set", tooltip="while typing: store the value"),
+        Binding("escape,ctrl+z", "typed('cancel')", "Cancel",
+                tooltip="while typing: cancel, keep the old value"),
+    )
+    BINDINGS += TYPING_BINDINGS
+    EDIT_ACTIONS = frozenset({"pick", "step", "scale", "activate"})  # none while typing
     DEFAULT_CSS = """
     ControlBar { height: auto; width: 1fr; padding: 0 1; background: $boost; }
     ControlBar:focus { background: $boost; }
@@ -182,18 +196,17 @@ class ControlBar(Widget, can_focus=True):
             else:
                 await run_binding_now(self, event)
             return
+        if not event.is_printable and event.key not in TYPING_KEYS:
+            # Tab, ctrl+s, F1 … keep their meaning: the screen takes the typed value first
+            # (settle_edits), or leaving the bar does (on_blur)
+            await run_binding_now(self, event)
+            return
         event.stop()
         event.prevent_default()
-        if event.key == "escape":
+        if event.key in ("escape", "ctrl+z"):  # as in a cell: undo while typing drops the typing
             self.editing = None
         elif event.key == "enter":
-            text, self.editing = self.editing, None
-            value, error = f.parse(text)
-            if error:
-                self.post_message(self.Rejected(self, f.key, error))
-            elif value != self.values[f.key]:
-                self.values[f.key] = value
-                self._announce(f.key, value)
+            self.take_typed(keep_refused=False)
         elif event.key == "backspace":
             self.editing = "" if self._replace else self.editing[:-1]
             self._replace = False
@@ -201,6 +214,40 @@ class ControlBar(Widget, can_focus=True):
             self.editing = (event.character if self._replace else self.editing + event.character)
             self._replace = False
         self.refresh()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "typed":
+            return self.editing is not None
+        if action in self.EDIT_ACTIONS and self.editing is not None:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_typed(self, what: str) -> None:
+        if what == "set":
+            self.take_typed(keep_refused=False)
+        else:
+            self.editing = None
+            self.refresh()
+
+    def take_typed(self, keep_refused: bool) -> bool:
+        """Close the open edit and store its value, as Enter does; False if the field refuses
+        the text (Rejected says why, quoting it), which stays open if ``keep_refused``."""
+        if self.editing is None:
+            return True
+        f = self.current
+        value, error = f.parse(self.editing)
+        if error:
+            self.post_message(self.Rejected(self, f.key, error))
+            if not keep_refused:
+                self.editing = None
+            self.refresh()
+            return False
+        self.editing = None
+        if value != self.values[f.key]:
+            self.values[f.key] = value
+            self._announce(f.key, value)
+        self.refresh()
+        return True
 
     def on_paste(self, event: events.Paste) -> None:
         """A pasted number is typed into the field (first line, at most 24 characters); Enter
@@ -219,5 +266,7 @@ class ControlBar(Widget, can_focus=True):
         self.refresh()
 
     def on_blur(self) -> None:
-        self.editing = None
+        # leaving the bar (Tab, a click, a dialog) keeps a typed value, as a cell does; a
+        # refused one is named in the message, not dropped unseen
+        self.take_typed(keep_refused=False)
         self.refresh()

@@ -31,6 +31,7 @@ class DimsBar(ControlBar):
         Binding("pageup,asterisk", "scale(1)", "×2"),
         Binding("pagedown,slash", "scale(0)", "÷2"),
         Binding("enter,space", "activate", "Type", tooltip="edit the chosen value, the old one selected"),
+        *ControlBar.TYPING_BINDINGS,  # a key named here replaces the bar's own list for it
     ]
     DEFAULT_CSS = """
     DimsBar { height: 1; padding: 0 1; color: $text-muted; background: transparent; }

@@ -17,6 +17,8 @@ from rich.text import Text
 from textual import events
 from textual.widget import Widget
 
+from attn_tui.widgets.key_order import takes_text, types_a_character
+
 
 @dataclass(frozen=True)
 class Item:
@@ -61,7 +63,10 @@ class KeyBar(Widget):
         app = self.app
         by_action: dict[str, Item] = {}
         palette: Item | None = None
+        typing = takes_text(self.screen.focused)
         for key, (_, binding, enabled, tooltip) in self.screen.active_bindings.items():
+            if typing and types_a_character(key):  # m types an m into the cell, not Mask
+                continue
             item = Item(binding.key, app.get_key_display(binding),
                         binding.description, enabled, tooltip or binding.tooltip or "")
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:

@@ -36,6 +36,30 @@ class KeyLine:
         self.first_key_at: float | None = None
 
 
+def takes_text(widget: object) -> bool:
+    """Is the focused widget taking text? Then every key that types a character is that
+    character, never a command: an Input, a Q/K/V cell being typed into (``editing_cell``),
+    a lab control or the dimensions bar mid-edit (``editing`` holds the text)."""
+    import sys
+
+    from textual.widgets import Input
+
+    # TextArea is only ever focused if its module was imported: don't import it to ask
+    text_area = sys.modules.get("textual.widgets._text_area")
+    kinds = (Input, text_area.TextArea) if text_area else (Input,)
+    return (isinstance(widget, kinds) or bool(getattr(widget, "editing_cell", False))
+            or getattr(widget, "editing", None) is not None)
+
+
+def types_a_character(key: str) -> bool:
+    """True for a bound key that types a character (m, ?, [, space), not for Enter, Tab, an
+    arrow or ctrl+s."""
+    from textual.keys import key_to_character
+
+    char = key_to_character(key)
+    return char is not None and char.isprintable()
+
+
 def key_line(app) -> KeyLine:
     line = getattr(app, "_key_line", None)
     if line is None:

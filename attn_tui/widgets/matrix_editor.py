@@ -85,7 +85,12 @@ class MatrixEditor(Vertical, can_focus=False):
     """Q, K or V. Posts what the learner asks for; the screen decides what it means."""
 
     BINDINGS = [
-        Binding("enter", "edit", "Edit"),
+        Binding("enter", "edit", "Edit", tooltip="open the cell, its value selected"),
+        # while a cell is typed into: on_key reads these keys itself; the bindings name them
+        # in the key bar (and a click on one there presses it)
+        Binding("enter", "typed('set')", "Set", tooltip="while typing: store the value"),
+        Binding("escape,ctrl+z", "typed('cancel')", "Cancel",
+                tooltip="while typing: cancel, keep the old value"),
         Binding("a", "structure('add_row')", "Add token", show=False),
         Binding("x", "structure('remove_row')", "Remove token", show=False),
         Binding("A", "structure('add_col')", "Add dim", show=False),
@@ -158,6 +163,7 @@ class MatrixEditor(Vertical, can_focus=False):
         # order: a key's binding run early (see key_order) has the screen take these first
         self.in_flight: list[Message] = []
         self._stale_rows: tuple[int, ...] = ()  # the row of that commit
+        self._keys_due = False  # the key bar changes with the commit's answer, not before it
 
     def compose(self) -> ComposeResult:
         yield self.grid
@@ -182,6 +188,9 @@ class MatrixEditor(Vertical, can_focus=False):
         old, g.values = g.values, values
         stale = set(self._stale_rows)
         self._settled, self._stale_rows = True, ()
+        if self._keys_due:  # the key bar's Set/Cancel give way to the grid's keys, in this frame
+            self._keys_due = False
+            self.refresh_bindings()
         if shape_changed:
             g.set_shape(row_labels, d_labels)
             if self.editing is not None and not (self.editing[0] < g.n_rows
@@ -302,6 +311,19 @@ class MatrixEditor(Vertical, can_focus=False):
         if self.editing is None:
             self.begin_edit(None)
 
+    def action_typed(self, what: str) -> None:
+        if what == "set":
+            self.commit()
+        else:
+            self.cancel_edit()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "edit":
+            return self.editing is None
+        if action == "typed":
+            return self.editing is not None
+        return super().check_action(action, parameters)
+
     def begin_edit(self, first: str | None) -> None:
         """Open the cell under the cursor: with ``first`` typed, or its value selected."""
         g = self.grid
@@ -354,10 +376,10 @@ class MatrixEditor(Vertical, can_focus=False):
             self.add_class("-invalid")
             return None
         row, col = self.editing
-        self._finish()
+        self._finish(keys_now=False)
         # No repaint here: the screen stores the value and show()s it, and the new value and
-        # its α go out in one frame. A frame now would start Textual's 60 fps pacing clock
-        # and hold the α frame back by up to two frame periods.
+        # its α go out in one frame (the key bar too). A frame now would start Textual's 60 fps
+        # pacing clock and hold the α frame back by up to two frame periods.
         self._settled, self._stale_rows = False, (row,)
         assert parsed.value is not None
         return row, col, parsed.value
@@ -372,9 +394,12 @@ class MatrixEditor(Vertical, can_focus=False):
         g.refresh_row(row)
         return True
 
-    def _finish(self) -> None:
+    def _finish(self, keys_now: bool = True) -> None:
         self.editing = None
-        self.refresh_bindings()
+        if keys_now:
+            self.refresh_bindings()
+        else:
+            self._keys_due = True
         self.buffer = EditBuffer()
         self.remove_class("-invalid")
 

@@ -61,7 +61,8 @@ async def test_clicking_a_key_presses_it():
 
 async def test_the_bar_follows_a_lesson_key_that_stands_aside_while_a_cell_is_typed():
     """In a lesson p means "previous step" and hides Presets; while a cell is being typed
-    into, lesson keys stand aside (p is a character) and the bar shows the screen's keys."""
+    into, every letter is a character: the bar shows how to set or cancel the value, and no
+    letter key (it showed p Presets, and m, s, b, all typed as text)."""
     app = make_app(lesson="mask")
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
@@ -71,7 +72,9 @@ async def test_the_bar_follows_a_lesson_key_that_stands_aside_while_a_cell_is_ty
         await pilot.press("1")  # opens the Q cell under the cursor
         await pilot.pause()
         assert app.screen.query_one("#editor-q").editing is not None
-        assert "Presets" in _descriptions(bar) and "Presets" in screen_lines(app)[-1]
+        assert _descriptions(bar)[:2] == ["Set", "Cancel"]
+        assert not {"Presets", "Mask", "Scale", "Edit"} & set(_descriptions(bar))
+        assert "⏎ Set esc Cancel" in screen_lines(app)[-1]
         await pilot.press("enter")
         await pilot.pause()
-        assert "Presets" not in screen_lines(app)[-1]
+        assert "Presets" not in screen_lines(app)[-1] and "Mask" in _descriptions(bar)

@@ -335,6 +335,41 @@ async def test_dims_bar_changes_t_and_dk_live():
         assert bench(pilot.app).workspace.d_k == 6
 
 
+async def test_a_value_typed_in_the_dims_bar_is_kept_by_leaving_it_saving_or_quitting(tmp_path):
+    # D 1 2 then ctrl+q quit at once, a click away dropped the 12 silently, and ctrl+s, Tab
+    # or F1 did nothing while typing; the key bar offered m Mask (m typed an m)
+    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+    from attn_tui.widgets.key_bar import KeyBar
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("D", "1", "2")
+        await pilot.pause()
+        shown = [i.description for i in bench(pilot.app).query_one(KeyBar).items()[0]]
+        assert shown[:2] == ["Set", "Cancel"] and "Mask" not in shown
+        await pilot.press("tab")  # leaving the bar keeps the value, as a cell does
+        await pilot.pause()
+        assert bench(pilot.app).workspace.t_k == 12
+        await pilot.press("D", "5", "ctrl+q")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmQuitModal)
+        assert pilot.app.workbench().workspace.t_k == 5
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        bench(pilot.app).session_path = str(tmp_path / "s.json")
+        await pilot.press("D", "7", "ctrl+s")
+        await pilot.pause()
+        assert session_t(tmp_path / "s.json") == 7
+        await pilot.press("D", "9", "x", "ctrl+q")  # refused text: asked, not dropped
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmQuitModal)
+        assert "A value being typed is refused" in screen_text(pilot.app)
+
+
+def session_t(path) -> int:
+    from attn_tui import session
+
+    return session.load(path)[0].t_k
+
+
 async def test_dims_bar_takes_a_typed_value_and_refuses_one_out_of_range():
     async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
         app = pilot.app

@@ -377,7 +377,7 @@ async def test_a_cell_that_is_not_a_number_is_not_saved(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("keys", "says", "can_save"), [
     (("7",), "You have unsaved changes", True),
-    (("1", "full_stop", "full_stop", "2"), "A cell holds text that is not a number", False),
+    (("1", "full_stop", "full_stop", "2"), "A value being typed is refused", False),
 ])
 async def test_quit_while_typing_in_a_cell_asks(keys, says, can_save) -> None:
     # "7" typed, no Enter, ctrl+q: the app quit at once and the 7 was gone
