@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -134,8 +135,9 @@ class PrecisionLabScreen(LabScreen):
         self._show_backends(run.backends)
         self._show_lecture(run)
         extra = "" if torch_available() else f"  ({INSTALL_TORCH} for float16 and bfloat16)"
-        self.query_one("#status", Static).update(f"seed {s.seed} · scores × {s.multiplier:g}"
-                                                 + extra)
+        # plain text: the install hint's [torch] is not a style
+        self.query_one("#status", Static).update(Text(f"seed {s.seed} · scores × "
+                                                      f"{s.multiplier:g}{extra}"))
 
     def _show_dtypes(self, s: PrecisionSettings, rows: tuple[StageDiff, ...]) -> None:
         cells, labels, flagged = [], [], set()
@@ -206,7 +208,7 @@ class PrecisionLabScreen(LabScreen):
         if not rows:
             table.show([], (), [])
             self.query_one("#backend-caption", Static).update(
-                f"torch is not installed here: {INSTALL_TORCH}.")
+                Text(f"torch is not installed here: {INSTALL_TORCH}."))
             return
         table.show([r.label for r in rows], ("q·k", "weights α", "output ζ"),
                    [(sci(r.scores), sci(r.weights), sci(r.output)) for r in rows])

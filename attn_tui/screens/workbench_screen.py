@@ -361,7 +361,7 @@ class WorkbenchScreen(SessionActions, Screen):
         except BackendUnavailable:
             self.app.call_from_thread(
                 self.notify, f"{INSTALL_TORCH}. Staying on numpy.", title="No torch",
-                severity="warning", timeout=8,
+                severity="warning", timeout=8, markup=False,  # [torch] is not a style
             )
             return
         if not get_current_worker().is_cancelled:  # b pressed again meanwhile: stay

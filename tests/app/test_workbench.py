@@ -268,13 +268,16 @@ async def test_torch_missing_keeps_numpy_and_says_how_to_install(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "torch", None)
-    async with make_app().run_test(size=(80, 24)) as pilot:
+    async with make_app().run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.press("b")
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         assert bench(pilot.app).workspace.backend == "numpy"
         notes = [n.message for n in pilot.app._notifications]
         assert any("pip install 'attn-tui[torch]'" in m for m in notes)
+        # as drawn: Textual markup read [torch] as a style and showed pip install 'attn-tui'
+        await pilot.pause()
+        assert "attn-tui[torch]" in "".join(screen_text(pilot.app).split())
 
 
 async def test_scale_toggle_and_float32():

@@ -113,3 +113,19 @@ async def test_an_inf_or_nan_difference_is_marked_not_only_coloured() -> None:
         assert {(row, j) for j in range(4)} <= d.highlights
         assert not any(r == 0 for r, _ in d.highlights)  # float64, the reference: nothing
 
+
+
+async def test_without_torch_the_install_hint_is_drawn_whole(monkeypatch) -> None:
+    # markup read [torch] as a style: the lab said pip install 'attn-tui'
+    import sys
+
+    from screen_text import screen_text
+
+    from attn_tui.compute import backend
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setattr(backend, "torch_available", lambda: False, raising=False)
+    async with lab_app("precision").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        text = "".join(screen_text(pilot.app).split())
+        assert "pipinstall'attn-tui[torch]'" in text
