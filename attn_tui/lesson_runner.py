@@ -97,6 +97,10 @@ class LessonRunner(App[int]):
         except LessonError as exc:
             self.notify(str(exc), title="This lesson cannot be opened", severity="error", markup=False)
             return
+        if (missing := lesson.missing()) is not None:
+            self.notify(missing[0].upper() + missing[1:] + ".", title="This lesson cannot be opened",
+                        severity="warning", timeout=8, markup=False)
+            return
         self._lesson_close()
         self.clear_notifications()  # "Lesson closed…" would cover the panel it names
         self.lesson = lesson

@@ -21,9 +21,11 @@ class Entry:
     name: str
     title: str
     summary: str
+    missing: str | None = None  # why it cannot run here
 
     def line(self) -> str:
-        return f"{self.name:<9}{self.title} — {self.summary}"
+        note = " (needs torch, not installed)" if self.missing else ""
+        return f"{self.name:<9}{self.title} — {self.summary}{note}"
 
 
 def _files() -> dict[str, object]:
@@ -43,7 +45,7 @@ def load(name: str) -> Lesson:
 def catalog() -> list[Entry]:
     """Every lesson, in teaching order (a broken file raises LessonError naming it)."""
     lessons = sorted((load(name) for name in _files()), key=lambda x: (x.order, x.name))
-    return [Entry(x.name, x.title, x.summary) for x in lessons]
+    return [Entry(x.name, x.title, x.summary, x.missing()) for x in lessons]
 
 
 def names() -> list[str]:
@@ -69,4 +71,7 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser) -> int | None:
     if name not in {entry.name for entry in entries}:
         parser.error(f"argument --lesson: unknown lesson {name!r} (choose from "
                      f"{', '.join(entry.name for entry in entries)}, or list)")
+    missing = next(entry.missing for entry in entries if entry.name == name)
+    if missing:
+        parser.exit(2, f"attn-tui: {missing}\n")
     return None

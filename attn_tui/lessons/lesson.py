@@ -69,6 +69,16 @@ class Lesson:
     order: int
     steps: tuple[Step, ...]
     file: str
+    needs: tuple[str, ...] = ()  # "torch": it replays the lecture's own torch draws
+
+    def missing(self) -> str | None:
+        """Why this lesson cannot run here (torch not installed), or None."""
+        if "torch" in self.needs:
+            from attn_tui.compute.backend import INSTALL_TORCH, torch_available
+
+            if not torch_available():
+                return f"lesson {self.name} replays the lecture's torch tensors, and {INSTALL_TORCH}"
+        return None
 
 
 def parse_action(action: str) -> tuple[str, str, tuple[Any, ...]]:

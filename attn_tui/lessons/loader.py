@@ -34,7 +34,8 @@ SCREENS = ("workbench", *(f"lab:{name}" for name in LAB_NAMES))
 ROOTS = {"workbench": ("row", "s", "ws", "lec", "lec64")}
 LAB_ROOTS = ("lab",)
 
-LESSON_KEYS = {"title", "summary", "order", "screen", "workspace", "steps"}
+LESSON_KEYS = {"title", "summary", "order", "screen", "workspace", "steps", "needs"}
+NEEDS = ("torch",)  # what a lesson may need beyond numpy
 STEP_KEYS = {"title", "text", "screen", "workspace", "actions", "highlight", "keys", "question",
              "conceal"}
 QUESTION_KEYS = {"prompt", "choices", "answer", "why", "reveal", "reveal_highlight", "conceal"}
@@ -65,6 +66,9 @@ def _lesson(data: dict[str, Any], name: str, file: str) -> Lesson:
     order = data.get("order", 100)
     if isinstance(order, bool) or not isinstance(order, int):
         raise fail("'order' must be a whole number")
+    needs = data.get("needs", [])
+    if not isinstance(needs, list) or any(n not in NEEDS for n in needs):
+        raise fail(f"'needs' must be a list of: {', '.join(NEEDS)}")
     screen = data.get("screen", "workbench")
     workspace = data.get("workspace")
     raw_steps = data.get("steps")
@@ -75,7 +79,7 @@ def _lesson(data: dict[str, Any], name: str, file: str) -> Lesson:
         if not isinstance(raw, dict):
             raise LessonError(file, i, "each step must be a [[steps]] table")
         steps.append(_step(raw, screen, workspace, lambda m, i=i: LessonError(file, i, m)))
-    return Lesson(name, title, summary, order, tuple(steps), file)
+    return Lesson(name, title, summary, order, tuple(steps), file, tuple(needs))
 
 
 def _step(raw: dict[str, Any], screen: Any, workspace: Any, fail) -> Step:

@@ -106,6 +106,8 @@ BROKEN = {
                   'prompt = "?"\nchoices = ["x", "y"]\nanswer = "a"\nwhy = "w"\n', 1,
                   "answers the question on this step"),
     "not-toml": ('title = "T\n', None, "not valid TOML"),
+    "bad-needs": (HEAD.replace('\n', '\nneeds = ["jax"]\n', 1) + GOOD_STEP, None,
+                  "'needs' must be a list of: torch"),
 }
 
 
@@ -175,3 +177,40 @@ def test_cli_lesson_list_into_a_closed_pipe_is_quiet():
     os.close(write)
     assert done.returncode == 0
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
+# torch hidden, as on `pip install attn-tui` without the [torch] extra
+NO_TORCH = ("import sys; sys.modules['torch'] = None; from attn_tui.cli import main; "
+            "raise SystemExit(main({argv}))")
+
+
+def test_without_torch_the_lecture_lesson_says_it_needs_torch_instead_of_misteaching():
+    # its words are about the lecture's own torch draws, which numpy cannot reproduce
+    done = subprocess.run([sys.executable, "-c", NO_TORCH.format(argv="['--lesson', 'nanogpt']")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("attn-tui: lesson nanogpt replays the lecture's torch "
+                                   "tensors, and torch is not installed; install it with: "
+                                   "pip install 'attn-tui[torch]'")
+    done = subprocess.run([sys.executable, "-c", NO_TORCH.format(argv="['--lesson', 'list']")],
+                          capture_output=True, text=True, timeout=120)
+    lines = dict(line.split(None, 1) for line in done.stdout.splitlines())
+    assert lines["nanogpt"].endswith("(needs torch, not installed)")
+    assert not lines["one"].endswith(")")
+
+
+async def test_without_torch_the_app_refuses_the_lecture_lesson_in_words(monkeypatch):
+    from attn_tui.app import make_app
+    from attn_tui.compute import backend
+
+    monkeypatch.setattr(backend, "torch_available", lambda: False)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_lesson("nanogpt")
+        await pilot.pause()
+        assert app.lesson is None
+        said = [str(n.message) for n in app._notifications]
+        assert any(m.startswith("Lesson nanogpt replays the lecture's torch tensors") for m in said)
+        app.start_lesson("one")
+        await app.workers.wait_for_complete()
+        assert app.lesson is not None and app.lesson.name == "one"
