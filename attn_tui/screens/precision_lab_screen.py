@@ -238,8 +238,12 @@ class PrecisionLabScreen(LabScreen):
         self.offer("multiplier", value)
 
     def action_step_multiplier(self, direction: int) -> None:
-        field = self.FIELDS[0]
-        self.offer("multiplier", field.stepped(self.settings.multiplier, direction))
+        field, now = self.FIELDS[0], self.settings.multiplier
+        new = field.stepped(now, direction)
+        if new == now:  # + at the top said nothing
+            self.refuse(field.at_end(now, direction))
+        else:
+            self.offer("multiplier", new)
 
     def action_set_seed(self, value: int) -> None:
         self.offer("seed", value)

@@ -145,10 +145,11 @@ class ControlBar(Widget, can_focus=True):
         self.refresh()
 
     def action_step(self, direction: int) -> None:
-        self._offer(self.current.stepped(self.values[self.current.key], direction))
+        self._offer(self.current.stepped(self.values[self.current.key], direction), direction)
 
     def action_scale(self, up: int) -> None:
-        self._offer(self.current.scaled(self.values[self.current.key], bool(up)))
+        self._offer(self.current.scaled(self.values[self.current.key], bool(up)),
+                    1 if up else -1)
 
     def action_activate(self) -> None:
         f = self.current
@@ -159,13 +160,11 @@ class ControlBar(Widget, can_focus=True):
             self._replace = True
             self.refresh()
 
-    def _offer(self, value: Any) -> None:
+    def _offer(self, value: Any, direction: int = 1) -> None:
         f = self.current
         if value == self.values[f.key]:
-            end = "largest" if value == f.hi_value else "smallest"
             if f.kind not in ("bool", "choice"):
-                self.post_message(self.Rejected(self, f.key, f"{f.label} is already the {end}, "
-                                                f"{f.text(value)}"))
+                self.post_message(self.Rejected(self, f.key, f.at_end(value, direction)))
             return
         self.values[f.key] = value
         self.refresh()

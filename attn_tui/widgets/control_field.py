@@ -104,16 +104,28 @@ class Field:
             return self.choices[(i + direction) % len(self.choices)]
         if self.kind == "pow2" or self.geometric:
             new = value * 2 if direction > 0 else max(1, value // 2)
-        elif self.kind == "ladder":
+        elif self.kind == "ladder":  # past the ladder's end (a typed 0.5): stay, never jump back
             if direction > 0:
-                new = next((c for c in self.choices if c > value), self.choices[-1])
+                new = next((c for c in self.choices if c > value), value)
             else:
-                new = next((c for c in reversed(self.choices) if c < value), self.choices[0])
+                new = next((c for c in reversed(self.choices) if c < value), value)
         elif self.kind == "float":
             new = round(value + direction * self.step, self.places)
         else:
             new = int(value + direction * self.step)
         return min(self.hi_value, max(self.lo_value, new))
+
+    def at_end(self, value: Any, direction: int) -> str:
+        """Why a step from ``value`` up (+1) or down (-1) goes nowhere, in words."""
+        if self.kind == "ladder":
+            first, last = self.choices[0], self.choices[-1]
+            if (direction > 0 and value < self.hi_value) or (direction < 0
+                                                             and value > self.lo_value):
+                return (f"{self.label}: ↑↓ step from {self.text(first)} to {self.text(last)}; "
+                        f"type a value for more ({self.text(self.lo_value)} to "
+                        f"{self.text(self.hi_value)})")
+        end = "largest" if direction > 0 else "smallest"
+        return f"{self.label} is already the {end}, {self.text(value)}"
 
     def scaled(self, value: Any, up: bool) -> Any:
         if self.kind in ("bool", "choice", "pow2", "ladder"):

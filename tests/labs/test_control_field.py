@@ -20,6 +20,18 @@ def test_pow2_steps_double_and_halve_within_range() -> None:
     assert DK.stepped(4096, 1) == 4096 and DK.stepped(1, -1) == 1
 
 
+def test_a_ladder_never_steps_the_wrong_way_from_a_typed_value() -> None:
+    # 0.5 typed, ↓ went to 1 (up); 50000 typed, ↑ went to 10 (down); at the top it said
+    # "already the smallest"
+    assert MULT.stepped(0.5, -1) == 0.5 and MULT.stepped(0.5, 1) == 1
+    assert MULT.stepped(50_000, 1) == 50_000 and MULT.stepped(50_000, -1) == 10
+    assert MULT.at_end(10, 1) == ("scores ×: ↑↓ step from 1 to 10; type a value for more "
+                                  "(0.001 to 100000)")
+    assert MULT.at_end(100_000, 1) == "scores × is already the largest, 100000"
+    assert DK.at_end(4096, 1) == "d_k is already the largest, 4096"
+    assert DK.at_end(1, -1) == "d_k is already the smallest, 1"
+
+
 @pytest.mark.parametrize(("value", "words"), [(100, "power of two"), (8192, "between 1 and 4096"),
                                              (2.5, "whole number"), ("x", "not a number"),
                                              (True, "not a number")])

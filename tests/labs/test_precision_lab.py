@@ -129,3 +129,13 @@ async def test_without_torch_the_install_hint_is_drawn_whole(monkeypatch) -> Non
         await settle(pilot)
         text = "".join(screen_text(pilot.app).split())
         assert "pipinstall'attn-tui[torch]'" in text
+
+
+async def test_plus_at_the_ladders_top_says_why_nothing_moved() -> None:
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_multiplier(10000)")
+        await pilot.press("plus")
+        await settle(pilot)
+        assert pilot.app.screen.settings.multiplier == 10000
+        assert pilot.app.screen.message.startswith("scores ×: ↑↓ step from 1 to 10000")
