@@ -335,7 +335,10 @@ class WorkbenchScreen(SessionActions, Screen):
             self.workers.cancel_group(self, "backend")
             self.notify("Staying on numpy.", timeout=2)
         else:
-            self.notify("Loading torch…", timeout=2)
+            import sys
+
+            if "torch" not in sys.modules:  # the first time only: later it is at once
+                self.notify("Loading torch…", timeout=2)
             self._load_torch()
 
     def _loading_torch(self) -> bool:
@@ -344,6 +347,9 @@ class WorkbenchScreen(SessionActions, Screen):
 
     def action_set_backend(self, backend: str) -> None:
         if backend == "numpy":
+            # chosen while torch loads (b, then the palette's Backend: numpy): torch must not
+            # land after it
+            self.workers.cancel_group(self, "backend")
             self._to_backend("numpy")
         elif self.workspace.backend != "torch":
             self._load_torch()

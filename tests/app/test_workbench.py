@@ -561,8 +561,10 @@ async def test_enter_a_value_enter_typed_in_one_burst_leaves_no_edit_open():
         assert editor.editing is None
 
 
-async def test_b_again_while_torch_loads_stays_on_numpy():
-    # b, then b 0.3 s later (torch still loading): it ended on torch, with one undo entry
+@pytest.mark.parametrize("second", ["b", "set_backend('numpy')"])
+async def test_b_again_while_torch_loads_stays_on_numpy(second):
+    # b, then b 0.3 s later (torch still loading): it ended on torch, with one undo entry;
+    # so did the palette's Backend: numpy
     pytest.importorskip("torch")
     import threading
 
@@ -581,13 +583,18 @@ async def test_b_again_while_torch_loads_stays_on_numpy():
         async with make_app().run_test(size=(80, 24)) as pilot:
             await pilot.press("b")
             await pilot.pause()
-            await pilot.press("b")
+            if second == "b":
+                await pilot.press("b")
+            else:
+                await bench(pilot.app).run_action(second)
             await pilot.pause()
             gate.set()
             await pilot.app.workers.wait_for_complete()
             await pilot.pause()
             assert bench(pilot.app).workspace.backend == "numpy"
-            assert any("Staying on numpy" in str(n.message) for n in pilot.app._notifications)
+            if second == "b":
+                said = [str(n.message) for n in pilot.app._notifications]
+                assert any("Staying on numpy" in m for m in said)
     finally:
         backend_module.namespace = real
 
