@@ -653,6 +653,19 @@ async def test_an_exp_that_overflows_is_explained_beside_the_finite_alpha():
         assert "entropy" in str(bench(pilot.app).query_one("#summary").render())
 
 
+@pytest.mark.parametrize("dtype_keys", [(), ("f",)])
+async def test_an_exp_that_underflows_is_explained_beside_the_alpha_it_did_not_zero(dtype_keys):
+    # q = -1000 (float32) or -123456.7 (float64): every exp read 0.0000, their sum 0.0000, and
+    # α beside them 1.0000 for one key, unexplained
+    value = "-1000" if dtype_keys else "-123456.7"
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press(*dtype_keys, *value, "enter")
+        await pilot.pause()
+        summary = str(bench(pilot.app).query_one("#summary").render())
+        dtype = "float32" if dtype_keys else "float64"
+        assert f"exp underflows to 0 in {dtype}; α uses e^(x − max)" in summary
+
+
 async def test_r_puts_q_s_cursor_on_the_query_it_selects():
     # Down Down R: the step pane went back to 'animal?' while Q's cursor stayed on 'undecided'
     async with make_app(preset="select").run_test(size=(100, 30)) as pilot:
