@@ -89,16 +89,22 @@ def _draw(seed: int, which: int, shape: tuple[int, int]) -> np.ndarray:
     return np.round(rng.standard_normal(shape), 2)
 
 
-def random_workspace(t: int, d: int, seed: int, like: Workspace | None = None) -> Workspace:
+def random_workspace(t: int, d: int, seed: int) -> Workspace:
     """T tokens of width d filled with seeded N(0, 1) values, rounded to 2 places."""
     t, d = _clamp(t, 1, MAX_TOKENS), _clamp(d, 1, MAX_DK)
     toks = _token_names(t)
-    base = like or Workspace(q=(), k=(), v=(), query_tokens=(), key_tokens=())
-    return replace(
-        base, q=_m(_draw(seed, 0, (t, d))), k=_m(_draw(seed, 1, (t, d))),
-        v=_m(_draw(seed, 2, (t, d))), query_tokens=toks, key_tokens=toks,
-        selected=min(base.selected, t - 1), seed=seed, preset="random",
-    )
+    empty = Workspace(q=(), k=(), v=(), query_tokens=toks, key_tokens=toks, seed=seed,
+                      preset="random")
+    return random_values(replace(empty, q=((0.0,) * d,) * t, k=((0.0,) * d,) * t,
+                                 v=((0.0,) * d,) * t))
+
+
+def random_values(ws: Workspace) -> Workspace:
+    """``ws`` with Q, K and V filled with seeded N(0, 1) values (2 places), every shape, token
+    name and setting kept: the same draws as the random example for the same shape and seed."""
+    return replace(ws, q=_m(_draw(ws.seed, 0, (ws.t_q, ws.d_k))),
+                   k=_m(_draw(ws.seed, 1, (ws.t_k, ws.d_k))),
+                   v=_m(_draw(ws.seed, 2, (ws.t_k, ws.d_v))))
 
 
 def _token_names(t: int, start: int = 0) -> tuple[str, ...]:

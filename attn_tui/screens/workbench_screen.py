@@ -410,8 +410,8 @@ class WorkbenchScreen(SessionActions, Screen):
 
     def action_random_fill(self) -> None:
         ws = self.workspace
-        self.apply(state.random_workspace(ws.t_k, ws.d_k, ws.seed, like=ws),
-                   note=f"Random values, seed {ws.seed} (u undoes)")
+        self.apply(state.random_values(ws), note=f"Random values, seed {ws.seed} (u undoes, "
+                                                 "R reloads the example)")
 
     def action_reset(self) -> None:
         self.load_preset(self.workspace.preset)

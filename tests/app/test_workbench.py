@@ -430,6 +430,22 @@ async def test_random_fill_is_seeded_and_reset_restores_the_preset():
         assert bench(pilot.app).workspace.q == first.q
 
 
+async def test_random_fill_keeps_shapes_and_names_and_r_brings_the_example_back():
+    # r on the select example (cross-attention, d_v 2) made T×T self-attention with d_v = d_k
+    # and tokens t0…; R then loaded the random example instead of select
+    async with make_app(preset="select").run_test(size=(80, 24)) as pilot:
+        first = bench(pilot.app).workspace
+        await pilot.press("r")
+        await pilot.pause()
+        ws = bench(pilot.app).workspace
+        assert (ws.t_q, ws.t_k, ws.d_k, ws.d_v) == (first.t_q, first.t_k, first.d_k, first.d_v)
+        assert (ws.query_tokens, ws.key_tokens) == (first.query_tokens, first.key_tokens)
+        assert ws.q != first.q and ws.preset == "select"
+        await pilot.press("R")
+        await pilot.pause()
+        assert bench(pilot.app).workspace == first
+
+
 async def test_help_lists_the_keys():
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
