@@ -29,7 +29,9 @@ def model(s, i, query_tokens, key_tokens, mask, scale, backend, dtype):
     """The tables the screen shows for query ``i``, as plain Python values."""
     w = s.weights[i]
     contrib = w[:, None] * s.values
-    sc, sd, ex, al, cv = (a.tolist() for a in (s.scores[i], s.scaled[i], s.exp[i], w, contrib))
+    # the column holds what the softmax received, as on screen: -inf for a key masked first
+    given = s.masked[i] if mask == "causal" else s.scaled[i]
+    sc, sd, ex, al, cv = (a.tolist() for a in (s.scores[i], given, s.exp[i], w, contrib))
     rows = [[sc[j], sd[j], ex[j], al[j]] + cv[j] for j in range(len(key_tokens))]
     sums = [None, None, float(s.exp[i].sum()), float(s.row_sums[i])]
     sums += [float(contrib[:, c].sum()) for c in range(len(rows[0]) - 4)]

@@ -24,7 +24,8 @@ def expected(ws: Workspace) -> tuple[list[list[float]], list[float], list[list[f
                dtype=ws.dtype)
     i = ws.selected
     contrib = s.weights[i][:, None] * np.asarray(ws.v)
-    rows = [[s.scores[i, j], s.scaled[i, j], s.exp[i, j], s.weights[i, j], *contrib[j]]
+    given = s.masked if ws.mask == "causal" else s.scaled  # what the softmax received
+    rows = [[s.scores[i, j], given[i, j], s.exp[i, j], s.weights[i, j], *contrib[j]]
             for j in range(ws.t_k)]
     sums = [s.exp[i].sum(), s.row_sums[i], *contrib.sum(axis=0)]
     weights = [[*s.weights[r], s.row_sums[r]] for r in range(ws.t_q)]
@@ -63,7 +64,7 @@ def parse_csv(text: str) -> list[list[list[str]]]:
 def _tex_cell(cell: str) -> str:
     cell = cell.strip()
     cell = re.sub(r"^\$(-?[\d.]+)\\times 10\^\{(-?\d+)\}\$$", r"\1e\2", cell)
-    cell = cell.replace(r"$\infty$", "inf").replace("$-$", "-")
+    cell = cell.replace(r"$-\infty$", "-inf").replace(r"$\infty$", "inf").replace("$-$", "-")
     cell = cell[2:] if cell.startswith("{}[") else cell  # [ guarded after \\ or \midrule
     return re.sub("|".join(re.escape(k) for k in TEX_UNESCAPE),
                   lambda m: TEX_UNESCAPE[m.group(0)], cell)

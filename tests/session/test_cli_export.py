@@ -53,9 +53,10 @@ def test_a_session_is_exported_as_saved(tmp_path: Path) -> None:
     result = attn("export", "--format", "csv", "--session", "s.json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode() == export.export_text(ws, "csv")
-    # q·k = 0.1×-3.25 + 0.2×0.7 + 0.3×0.8; the causal mask hides this key from the one query
+    # q·k = 0.1×-3.25 + 0.2×0.7 + 0.3×0.8; the causal mask hides this key from the one query,
+    # so the softmax is given -inf for it (as the app's step table shows)
     best = result.stdout.decode().splitlines()[3]
-    assert best == "best,0.0550,0.0318,0.0000,0.0000,0.0000,0.0000,0.0000"
+    assert best == "best,0.0550,-inf,0.0000,0.0000,0.0000,0.0000,0.0000"
 
 
 def test_npz_needs_an_output_file(tmp_path: Path) -> None:
