@@ -23,7 +23,7 @@ FIRST = {
              "'Step 1 of 5'.",
     "mask": "the 4×4 scores 2.0000 … marked on the map, mask none; 'Step 1 of 5'.",
     "params": "the model lab: attention 4 D² = 1,048,576 marked; panel with V, D, L, h, H.",
-    "nanogpt": "torch float32, V = x[0] with t0's row marked; panel lists x[0] to 4 places.",
+    "nanogpt": "torch float32, V = x[0] with all eight rows marked; panel lists x[0] to 4 places.",
 }
 QUESTION = {
     "one": "step 3: the ÷√d_k column marked; the question and its three choices; the panel's "
