@@ -25,7 +25,8 @@ examples:
   attn-tui                      the workbench, on the chapter's three-key example
   attn-tui --preset mask        the 4x4 causal-mask example
   attn-tui print all            every table of the course material, as plain text
-  attn-tui print nanogpt --backend torch   the lecture's tensors, draw for draw
+  attn-tui print nanogpt --backend torch --dtype float32
+                                the lecture's tensors, draw for draw
 """
 
 
@@ -141,7 +142,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                             ("--preset", args.preset)):
             if given:
                 parser.error(f"argument --lesson: not allowed with argument {flag} (a lesson "
-                             "opens its own screens and examples; --backend and --dtype stay)")
+                             "opens its own screens and examples; --backend and --dtype stay, but for "
+                             "nanogpt, which runs the lecture's torch float32)")
     if not args.session or args.command:  # a session's backend and dtype apply unless given
         args.backend, args.dtype = args.backend or "numpy", args.dtype or "float64"
     args.preset = args.preset or "one"

@@ -57,7 +57,6 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("In Q, K or V", editor),
         ("In any table", grid),
         ("In the dimensions bar", rows(DimsBar.BINDINGS) + [
-            ("← →", "choose T, d_k, d_v or seed"),
             ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused")]),
     ]
     return out + _lesson_and_lab_sections(rows)

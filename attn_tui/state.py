@@ -215,7 +215,7 @@ def set_block(ws: Workspace, matrix: str, row: int, col: int,
     room_rows, room_cols = len(m) - row, len(m[0]) - col
     if rows > room_rows or cols > room_cols:
         raise ValueError(f"{rows}×{cols} numbers do not fit: from row {row + 1}, column "
-                         f"{col + 1} {matrix} has room for {room_rows}×{room_cols}")
+                         f"{col + 1}, {matrix} has room for {room_rows}×{room_cols}")
     new = list(m)
     for i, values in enumerate(block):
         old = m[row + i]

@@ -42,7 +42,7 @@ def terminal_problem(environ: Mapping[str, str] | None = None, stdin: TextIO | N
         # ASCII only: this message is written in that very encoding
         return (f"this terminal's encoding is {encoding}, and attn-tui draws box lines and "
                 "Greek letters that need UTF-8: set a UTF-8 locale (e.g. LANG=C.UTF-8) or "
-                "PYTHONIOENCODING=utf-8")
+                f"PYTHONIOENCODING=utf-8; {PLAIN}")
     return None
 
 

@@ -181,7 +181,7 @@ def section_nanogpt(backend: str, dtype: str) -> str:
             f"   largest |difference|: {run.diff_softmax:.3g}"]
     if dtype == "float32":
         out += ["    (False only because float32 rounds the loop's means and the matmul's sums",
-                "     differently, by about 3e-8: above allclose's default atol of 1e-8.)"]
+                "     differently, by about 3e-8: more than allclose allows, 1e-8 + 1e-5·|value|.)"]
     out += ["", f" 4. one head, C = 32, head_size {run.head_size}: q k^T / sqrt({run.head_size})"]
     out += _matrix(run.head_scores[0])
     out += ["", "    masked:"] + _matrix(run.head_masked[0])

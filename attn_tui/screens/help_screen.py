@@ -17,7 +17,9 @@ INTRO = (
     "Edit a number in Q, K or V and every stage recomputes. The step table explains the query "
     "under the cursor in Q; the map below it shows every query at once. Cells take decimals, "
     "1e-3, −2 or fractions like 1/3; anything else is refused with a message, and the old "
-    "value stays.\n"
+    "value stays.\n\n"
+    "New to attention? Press g and choose lesson one: {lessons} guided lessons walk through it "
+    "stage by stage, and {labs} labs run its experiments.\n"
 )
 
 
@@ -40,7 +42,10 @@ class HelpScreen(AttnModal[None]):
 def _reference() -> list[RenderableType]:
     """The intro, then each section's keys beside what they do; a long description wraps under
     itself, not under the keys."""
-    out: list[RenderableType] = [Text(INTRO)]
+    from attn_tui.app import LABS
+    from attn_tui.lessons import names
+
+    out: list[RenderableType] = [Text(INTRO.format(lessons=len(names()), labs=len(LABS)))]
     for title, entries in sections():
         table = Table.grid(padding=(0, 1), pad_edge=False)
         table.add_column(width=18, no_wrap=True)  # as wide as the longest key, "Tab / shift+Tab"

@@ -24,8 +24,9 @@ FIELDS = (
 
 class DimsBar(ControlBar):
     BINDINGS = [
-        Binding("left,h", "pick(-1)", "Field", show=False),
-        Binding("right,l", "pick(1)", "Field", show=False),
+        Binding("left,h", "pick(-1)", "Field", show=False,
+                tooltip="the field before: T, d_k, d_v or seed"),
+        Binding("right,l", "pick(1)", "Field", show=False, tooltip="the field after"),
         Binding("up,k,plus,equals_sign", "step(1)", "+1"),
         Binding("down,j,minus", "step(-1)", "−1"),
         Binding("pageup,asterisk", "scale(1)", "×2"),

@@ -100,7 +100,7 @@ async def test_a_block_fills_k_from_the_cursor_recomputes_and_undoes_in_one_step
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ("1 2 3 4", "1×4 numbers do not fit: from row 1, column 1 Q has room for 1×3"),
+    ("1 2 3 4", "1×4 numbers do not fit: from row 1, column 1, Q has room for 1×3"),
     ("1 2\n3 4", "2×2 numbers do not fit"),
     ("1 2\n3", "row 1 has 2 numbers but row 2 has 1 number"),
     ("0.1 abc", "number 2: 'abc' is not a number"),
