@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 # Lessons are imported when one starts, not before the first frame (see make bench).
 LETTERS = "abcd"  # the answer keys; the loader checks lesson files against the same letters
 
-ACTIONS = {"lesson_next", "lesson_prev", "lesson_leave", "lesson_answer"}
+ACTIONS = {"lesson_next", "lesson_prev", "lesson_leave", "lesson_answer", "lesson_scroll"}
 
 
 def _state_of(screen: Screen) -> object:
@@ -65,6 +65,11 @@ class LessonRunner(App[int]):
         Binding("escape", "lesson_leave", "Leave lesson", show=False, priority=True),
         *(Binding(c, f"lesson_answer('{c}')", f"answer {c}", show=False, priority=True)
           for c in LETTERS),
+        # the panel cannot take focus (the panes keep it): in a small window its words scroll
+        Binding("shift+down", "lesson_scroll(1)", "Lesson text down", show=False,
+                tooltip="scroll the lesson's words down (a small window)"),
+        Binding("shift+up", "lesson_scroll(-1)", "Lesson text up", show=False,
+                tooltip="scroll the lesson's words up"),
     ]
 
     initial_lesson: str | None = None
@@ -164,6 +169,14 @@ class LessonRunner(App[int]):
 
         after_keys(self, later)
         return True
+
+    def action_lesson_scroll(self, lines: int) -> None:
+        from attn_tui.widgets.lesson_panel import LessonPanel
+
+        if self.lesson_host is not None:
+            for panel in self.lesson_host.query(LessonPanel):
+                # from where earlier presses are taking it: three fast presses move six lines
+                panel.scroll_to(y=panel.scroll_target_y + 2 * lines, animate=False)
 
     def action_lesson_next(self) -> None:
         if self._put_off("n", "n"):

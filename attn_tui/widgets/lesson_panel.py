@@ -43,15 +43,20 @@ class LessonPanel(VerticalScroll, can_focus=False):
                   background: $surface; scrollbar-size-vertical: 1;
                   border-title-style: bold; border-subtitle-color: $text-muted; }
     LessonPanel > Static { height: auto; }
-    /* an answer's feedback is read in full: the panes give up rows for it (keyboard users
-       cannot scroll the panel) */
-    LessonPanel.-answered { max-height: 65%; }
+    /* a question and its choices, and then the answer's feedback, are read in full: the panes
+       give up rows for them */
+    LessonPanel.-asking, LessonPanel.-answered { max-height: 65%; }
     """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.view: PanelView | None = None
         self.plain = ""  # what the panel says, as plain text
+        self._keys = ""  # the lower edge's keys
+
+    def _edge(self) -> None:
+        # words beyond the panel (a small window): say that shift+↑↓ brings them in
+        self.border_subtitle = ("⇧↑↓ more · " if self.max_scroll_y > 0 else "") + self._keys
 
     def compose(self) -> ComposeResult:
         yield Static(id="lesson-body")
@@ -60,6 +65,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         # the text wraps anew at the new width, and its height must follow, or the panel
         # keeps the old height, clips the end (an answer's feedback) and shows no scrollbar
         self.query_one("#lesson-body", Static).refresh(layout=True)
+        self.call_after_refresh(self._edge)
         if self.view is not None and self.view.chosen is not None:
             self.call_after_refresh(self.scroll_end, animate=False)
 
@@ -70,12 +76,15 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.border_title = f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}"
         asking = bool(view.prompt) and view.chosen is None and not (view.done or view.busy)
         letters = "abcd"[: len(view.choices)]
-        self.border_subtitle = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
-                                if asking else "") + "n next · p back · Esc keep playing"
+        self._keys = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
+                      if asking else "") + "n next · p back · Esc keep playing"
+        self.border_subtitle = self._keys
         self.set_class(view.chosen is not None, "-answered")
+        self.set_class(asking, "-asking")
         body = render(view)
         self.plain = body.plain
         self.query_one("#lesson-body", Static).update(body)
+        self.call_after_refresh(self._edge)
         if at_end:
             self.call_after_refresh(self.scroll_end, animate=False)
         else:

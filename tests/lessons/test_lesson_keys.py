@@ -398,3 +398,21 @@ async def test_quitting_a_lesson_asks_only_about_the_learners_own_edits():
         await press(pilot, "n", "7", "enter")  # the learner's own edit
         await press(pilot, "q")
         assert isinstance(pilot.app.screen, ConfirmQuitModal)
+
+
+async def test_in_a_small_window_the_lessons_words_scroll_from_the_keyboard():
+    # at 64x20 a question's choices sat below the panel's edge, out of reach: the panel
+    # cannot take focus, and nothing said there was more
+    async with lesson_app("one").run_test(size=(40, 12)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")  # a question step
+        lesson = panel(pilot.app)
+        assert lesson.max_scroll_y > 0 and lesson.scroll_y == 0
+        assert str(lesson.border_subtitle).startswith("⇧↑↓ more · ")
+        await press(pilot, "shift+down", "shift+down", "shift+down")
+        assert lesson.scroll_y == 6
+        await press(pilot, "shift+up")
+        assert lesson.scroll_y == 4
+    async with lesson_app("one").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not str(panel(pilot.app).border_subtitle).startswith("⇧")
