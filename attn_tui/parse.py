@@ -67,7 +67,8 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
         return Parsed(None, "empty: type a number (Escape keeps the old value)")
     norm = _normalise(text)
     if norm.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-        return Parsed(None, f"'{_shown(text)}' is not allowed: cells take finite numbers only")
+        takes = "cells take" if cell_limit else "this takes"
+        return Parsed(None, f"'{_shown(text)}' is not allowed: {takes} finite numbers only")
     if _NUMBER_RE.match(norm):
         value = float(norm)
         parts = (norm,)
@@ -80,7 +81,9 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
     elif norm.count(",") == 1 and _NUMBER_RE.match(point := norm.replace(",", ".")):
         return Parsed(None, f"'{_shown(text)}' is not a number: write {point}, with a point")
     else:
-        return Parsed(None, f"'{_shown(text)}' is not a number (try 0.5, -2, 1e-3 or 1/3)")
+        # a lab's field may refuse negatives: its examples are positive
+        examples = "0.5, -2, 1e-3 or 1/3" if cell_limit else "0.5, 1e-3 or 1/3"
+        return Parsed(None, f"'{_shown(text)}' is not a number (try {examples})")
     if not math.isfinite(value) or (cell_limit and abs(value) > MAX_ABS):
         limit = ": keep |x| at most 1e6" if cell_limit else " to store"
         return Parsed(None, f"'{_shown(text)}' is too large{limit}")

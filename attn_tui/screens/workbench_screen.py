@@ -452,10 +452,21 @@ class WorkbenchScreen(SessionActions, Screen):
         self.workspace = ws
 
     def action_tokens(self, step: int) -> None:
-        self.apply(state.resize(self.workspace, t=self.workspace.t_k + step))
+        new = state.resize(self.workspace, t=self.workspace.t_k + step)
+        if new == self.workspace:  # [ at one token said nothing
+            self._at_limit("T", self.workspace.t_k, step)
+        self.apply(new)
 
     def action_width(self, step: int) -> None:
-        self.apply(state.resize(self.workspace, d_k=self.workspace.d_k + step))
+        new = state.resize(self.workspace, d_k=self.workspace.d_k + step)
+        if new == self.workspace:
+            self._at_limit("d_k", self.workspace.d_k, step)
+        self.apply(new)
+
+    def _at_limit(self, name: str, value: int, step: int) -> None:
+        end = "largest" if step > 0 else "smallest"
+        self.notify(f"{name} is already the {end} it can be ({value}).", timeout=3,
+                    markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "focus_dims":

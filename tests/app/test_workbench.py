@@ -326,6 +326,19 @@ async def test_tokens_and_dimensions_grow_and_shrink_keeping_values():
         assert bench(pilot.app).workspace.k == ((0.4, 0.5, 0.6), (0.2, 0.1, 0.3), (0.6, 0.7, 0.8))
 
 
+async def test_brackets_at_their_limit_say_so():
+    # [ at T = 1 and < at d_k = 1 did nothing, silently
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
+        await pilot.press("less_than_sign", "less_than_sign", "less_than_sign")
+        await pilot.pause()
+        ws = bench(pilot.app).workspace
+        assert (ws.t_k, ws.d_k) == (1, 1)
+        said = [str(n.message) for n in pilot.app._notifications]
+        assert "T is already the smallest it can be (1)." in said
+        assert "d_k is already the smallest it can be (1)." in said
+
+
 async def test_dims_bar_changes_t_and_dk_live():
     async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
         await pilot.pause()

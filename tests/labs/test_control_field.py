@@ -106,3 +106,9 @@ def test_out_of_range_messages_name_the_fields_range_and_the_number_as_typed() -
     assert MULT.parse("1e9")[1] == "scores × must be between 0.001 and 100000; 1e+09 is outside"
     assert TEMP.parse("1e-400")[1] == "temp: '1e-400' is too small to store; type 0 for zero"
     assert "not a number" in TEMP.parse("abc")[1]
+
+
+def test_a_fields_refusal_speaks_of_the_field_not_of_cells() -> None:
+    # "cells take finite numbers only" and "try … -2 …" on a field that refuses negatives
+    assert MULT.parse("inf")[1] == "scores ×: 'inf' is not allowed: this takes finite numbers only"
+    assert MULT.parse("abc")[1] == "scores ×: 'abc' is not a number (try 0.5, 1e-3 or 1/3)"
