@@ -1,7 +1,7 @@
 """Several numbers pasted at once: a block of cells, row by row.
 
 What a teacher copies from elsewhere reads as a block: cells from a spreadsheet (tabs between,
-rows on lines), a CSV line, a Markdown table, a numpy or torch print (``[[0.1 0.2]\\n [0.3 0.4]]``,
+rows on lines), a CSV line (quoted fields too), a Markdown table, a numpy or torch print (``[[0.1 0.2]\\n [0.3 0.4]]``,
 ``tensor([[0.1000, 0.2000]])``) or a Python list (``[[0.1, 0.2], [0.3, 0.4]]``). Every number
 is read as a typed cell is (parse_cell), so the same values are accepted and refused.
 
@@ -57,6 +57,11 @@ def read_block(text: str) -> Block | None:
     else:
         if "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
             rows = [[t.strip() for t in line.strip("\r\n").split("\t")] for line in lines]
+        elif '"' in body:  # quoted CSV, as spreadsheets save it: "1.5","2" (or "0,5")
+            import csv
+
+            rows = [[t.strip() for t in next(csv.reader([line], skipinitialspace=True))]
+                    for line in lines]
         else:
             rows = [_tokens(line, code=False) for line in lines]
     rows = [r for r in rows if r]

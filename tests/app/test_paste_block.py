@@ -36,6 +36,8 @@ TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
     "|   | d1 | d2 | d3 |\n|:--|--:|--:|--:|\n| who | 1 | 2 | 3 |\n| is | 4 | 5 | 6 |",
     "| 1 | 2 | 3 |\n| 4 | 5 | 6 |",
     "| 1 | 2 | 3 |\n|---|---|---|\n| 4 | 5 | 6 |",  # a header of numbers is a row
+    '"1","2","3"\n"4","5","6"',  # quoted CSV, as spreadsheets save it
+    '"1.0", 2, "3"\r\n4,"5",6',
 ])
 def test_blocks_in_the_forms_people_copy(text: str):
     assert read_block(text) == TWO_BY_THREE
@@ -57,6 +59,7 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("0,5\t1,5\n2,5\t3,5", "write 0.5 for one number, or a space after the comma for two"),
     ("1,000 2", "'1,000' has a comma inside"),
     ("1,2\n3,4", "'1,2' has a comma inside"),
+    ('"0,5","1"\n"2","3"', "row 1, number 1: '0,5' has a comma inside"),
     # an empty cell would shift every number after it into the wrong column
     ("0.9\t\t0.7\n\t0.5\t0.4", "row 1, number 2 is empty"),
     ("1,,3\n4,5,6", "row 1, number 2 is empty"),
