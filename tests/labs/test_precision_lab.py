@@ -129,6 +129,9 @@ async def test_without_torch_the_install_hint_is_drawn_whole(monkeypatch) -> Non
         await settle(pilot)
         text = "".join(screen_text(pilot.app).split())
         assert "pipinstall'attn-tui[torch]'" in text
+        # numpy's draws: both lines print True, and the words explained a False
+        lecture = str(pilot.app.screen.query_one("#lecture-text").render())
+        assert "float32: allclose True" in lecture and "Both pass with these draws" in lecture
 
 
 async def test_plus_at_the_ladders_top_says_why_nothing_moved() -> None:
