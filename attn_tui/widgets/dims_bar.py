@@ -60,9 +60,13 @@ class DimsBar(ControlBar):
             out.append(f"‹{shown}›", style="reverse bold" if picked else "bold")
             out.append("   ")
         if self.editing is not None:
-            out.append("Enter sets it, Escape cancels", style="italic")
+            hints = ("Enter sets it, Escape cancels", "Enter sets, Esc cancels")
         elif self.has_focus:
-            out.append("←→ field  ↑↓ ±1  PgUp/PgDn ×2 ÷2", style="italic")
+            hints = ("←→ field  ↑↓ ±1  PgUp/PgDn ×2 ÷2", "←→ ↑↓ PgUp/PgDn")
         else:
-            out.append("(Tab here or press D to change)", style="italic")
+            hints = ("(Tab here or press D to change)", "(D to change)")
+        # the longest hint that fits whole: a cut one ("(Tab here or press") reads as broken
+        room = self.size.width - out.cell_len
+        hint = next((h for h in hints if len(h) <= room), "")
+        out.append(hint, style="italic")
         return out

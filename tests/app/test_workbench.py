@@ -326,6 +326,16 @@ async def test_tokens_and_dimensions_grow_and_shrink_keeping_values():
         assert bench(pilot.app).workspace.k == ((0.4, 0.5, 0.6), (0.2, 0.1, 0.3), (0.6, 0.7, 0.8))
 
 
+@pytest.mark.parametrize(("size", "hint"), [((60, 15), "(D to change)"),
+                                            ((80, 24), "(Tab here or press D to change)")])
+async def test_the_dims_bar_hint_is_whole_or_shorter_never_cut(size, hint):
+    # at 60 columns it read "(Tab here or press", cut mid-sentence
+    async with make_app().run_test(size=size) as pilot:
+        await pilot.pause()
+        line = next(x for x in screen_text(pilot.app).splitlines() if "seed ‹0›" in x)
+        assert line.rstrip().endswith(hint)
+
+
 async def test_brackets_at_their_limit_say_so():
     # [ at T = 1 and < at d_k = 1 did nothing, silently
     async with make_app().run_test(size=(80, 24)) as pilot:
