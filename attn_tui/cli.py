@@ -43,6 +43,15 @@ def _int_in(lo: int, hi: int):
     return parse
 
 
+def _public_url(text: str) -> str:
+    from attn_tui.serve import ServeError, check_public_url  # standard library only: light
+
+    try:
+        return check_public_url(text)
+    except ServeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _theme(name: str) -> str:
     # textual is imported only when --theme is given, so `print` and `--help` stay light
     from textual.theme import BUILTIN_THEMES
@@ -107,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="most browser sessions running at once (default: 20)")
     sv.add_argument("--public", action="store_true",
                     help="allow a --host beyond loopback (put an authenticating proxy in front)")
+    sv.add_argument("--public-url", type=_public_url, metavar="URL",
+                    help="the address browsers use to reach it, when that is not "
+                    "http://HOST:PORT, e.g. behind a proxy: https://example.org/attn (the page "
+                    "loads its scripts and WebSocket from there)")
     ap.set_defaults(commands=sub.choices)  # for errors in a command's own words
     return ap
 
@@ -210,7 +223,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.theme:
         app_args += ["--theme", args.theme]
     try:
-        return serve(args.host, args.port, args.max_sessions, args.public, app_args)
+        return serve(args.host, args.port, args.max_sessions, args.public, app_args,
+                     public_url=args.public_url)
     except ServeError as exc:
         return _fail(str(exc))
 

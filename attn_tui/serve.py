@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import errno
 import ipaddress
+import re
 import shlex
 import socket
 import sys
+from urllib.parse import urlsplit
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -36,6 +38,47 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+# what RFC 3986 lets a URL carry unencoded; anything else (a space, a quote) is a typo here
+URL_CHARS = re.compile(r"[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+")
+PUBLIC_URL_EXAMPLE = "e.g. https://example.org/attn"
+
+
+def check_public_url(text: str) -> str:
+    """The address learners' browsers use to reach the server (through a proxy), in the form
+    the served page builds its links from: scheme in lower case, no trailing slash, so that
+    ``https://host/attn/`` gives ``https://host/attn/static/…`` and ``wss://host/attn/ws``."""
+    if not URL_CHARS.fullmatch(text):
+        raise ServeError(f"{text!r} is not a URL ({PUBLIC_URL_EXAMPLE})")
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # an unbalanced [ or ] around an IPv6 address
+        raise ServeError(f"{text!r} is not a URL ({PUBLIC_URL_EXAMPLE})") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise ServeError(f"{text!r} must start with http:// or https:// ({PUBLIC_URL_EXAMPLE})")
+    try:
+        port = parts.port  # raises on a port that is not a number, or above 65535
+    except ValueError:
+        port = 0
+    if port == 0 or parts.netloc.endswith(":"):
+        raise ServeError(f"{text!r} has a bad port number")
+    if not parts.hostname:
+        raise ServeError(f"{text!r} has no host ({PUBLIC_URL_EXAMPLE})")
+    if "@" in parts.netloc:
+        raise ServeError(f"{text!r} carries a user name or password; the page would show it "
+                         "to every learner")
+    if parts.query or parts.fragment or "?" in text or "#" in text:
+        raise ServeError(f"{text!r} has a query or fragment; give only scheme, host and path "
+                         f"({PUBLIC_URL_EXAMPLE})")
+    return f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+
+
+def default_public_url(host: str, port: int) -> str:
+    """Where the page points when no --public-url is given: the listening address itself
+    (an IPv6 address in brackets, as a URL needs it)."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def check_port(host: str, port: int) -> None:
     """Fail early, in words, if the port cannot be bound (rather than a traceback later)."""
     if not 0 < port < 65536:
@@ -56,7 +99,8 @@ def app_command(app_args: list[str]) -> str:
     return shlex.join([sys.executable, "-m", "attn_tui", *app_args])
 
 
-def make_server(host: str, port: int, max_sessions: int, app_args: list[str]):
+def make_server(host: str, port: int, max_sessions: int, app_args: list[str],
+                public_url: str | None = None):
     try:
         from aiohttp import web
         from textual_serve.server import Server
@@ -69,7 +113,10 @@ def make_server(host: str, port: int, max_sessions: int, app_args: list[str]):
         active = 0
 
         async def on_startup(self, app) -> None:
-            self.console.print(f"attn-tui serving on {self.public_url} "
+            where = default_public_url(host, port)
+            if self.public_url != where:
+                where += f" for {self.public_url}"
+            self.console.print(f"attn-tui serving on {where} "
                                f"(at most {max_sessions} sessions; Ctrl+C stops)", highlight=False)
 
         async def handle_index(self, request):
@@ -91,13 +138,20 @@ def make_server(host: str, port: int, max_sessions: int, app_args: list[str]):
             return (f"attn-tui is full: all {max_sessions} sessions are in use. "
                     "Try again when someone leaves.")
 
-    return LimitedServer(app_command(app_args), host=host, port=port, title="attn-tui")
+    # the page hard-codes the address of its scripts and of its WebSocket: behind a proxy that
+    # must be the proxy's address, not the one this process listens on
+    public_url = check_public_url(public_url) if public_url else default_public_url(host, port)
+    return LimitedServer(app_command(app_args), host=host, port=port, title="attn-tui",
+                         public_url=public_url)
 
 
-def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[str]) -> int:
+def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[str],
+          public_url: str | None = None) -> int:
     """Run until Ctrl+C. Returns an exit status; messages go to stderr in one line."""
     if max_sessions < 1:
         raise ServeError("--max-sessions must be at least 1")
+    if public_url:
+        public_url = check_public_url(public_url)
     if not is_loopback(host):
         if not public:
             raise ServeError(f"refusing to serve on {host}: that reaches beyond this machine and "
@@ -105,7 +159,7 @@ def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[
                              "(behind an authenticating proxy).")
         print(NO_AUTH_WARNING.format(host=host), file=sys.stderr)
     check_port(host, port)
-    server = make_server(host, port, max_sessions, app_args)
+    server = make_server(host, port, max_sessions, app_args, public_url)
     try:
         server.serve()
     except OSError as exc:  # lost a race for the port after the check

@@ -1,8 +1,10 @@
-"""`attn-tui serve` on loopback: the page, a busy port, the session cap, the refusal to go public."""
+"""`attn-tui serve` on loopback: the page, a busy port, the session cap, the refusal to go public,
+and the address the page points its browser at (--public-url, for a reverse proxy)."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -120,3 +122,166 @@ def test_serve_without_textual_serve_says_how_to_install(tmp_path):
                           capture_output=True, text=True, timeout=30, env=env)
     assert done.returncode == 2
     assert "pip install 'attn-tui[serve]'" in done.stderr
+
+
+def page_urls(body: str) -> tuple[str, str]:
+    """The script the page loads and the WebSocket it opens: the two addresses it hard-codes."""
+    script = re.search(r'<script src="([^"]+)"', body).group(1)
+    websocket = re.search(r'data-session-websocket-url="([^"]+)"', body).group(1)
+    return script, websocket
+
+
+def test_the_page_points_at_the_listening_address_by_default(server):
+    _, port = server()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": "elsewhere"})
+    with urllib.request.urlopen(request, timeout=10) as page:
+        script, websocket = page_urls(page.read().decode())
+    assert script == f"http://127.0.0.1:{port}/static/js/textual.js"
+    assert websocket == f"ws://127.0.0.1:{port}/ws"
+
+
+def ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not ipv6_loopback(), reason="no IPv6 loopback here")
+def test_an_ipv6_listening_address_is_bracketed_in_the_page():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "attn_tui", "serve", "--host", "::1",
+                             "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://[::1]:{port}/", timeout=10) as page:
+                    body = page.read().decode()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read()
+                assert time.monotonic() < deadline, "server did not start listening"
+                time.sleep(0.1)  # polling a socket, not synchronising the app
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+    assert page_urls(body) == (f"http://[::1]:{port}/static/js/textual.js",
+                               f"ws://[::1]:{port}/ws")
+
+
+@pytest.mark.parametrize(("given", "base", "ws"), [
+    ("https://class.example.org/attn/", "https://class.example.org/attn",
+     "wss://class.example.org/attn/ws"),
+    ("HTTP://10.0.0.5:8080", "http://10.0.0.5:8080", "ws://10.0.0.5:8080/ws"),
+    ("https://[2001:db8::5]:8443", "https://[2001:db8::5]:8443", "wss://[2001:db8::5]:8443/ws"),
+])
+def test_public_url_is_where_the_page_points(server, given, base, ws):
+    proc, port = server("--public-url", given)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+        script, websocket = page_urls(page.read().decode())
+    assert script == f"{base}/static/js/textual.js"
+    assert websocket == ws
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=10)
+    assert f"serving on http://127.0.0.1:{port} for {base} " in proc.stdout.read()
+
+
+@pytest.mark.parametrize(("url", "says"), [
+    ("ftp://example.org/attn", "must start with http:// or https://"),
+    ("example.org/attn", "must start with http:// or https://"),
+    ("https://", "has no host"),
+    ("https:///attn", "has no host"),
+    ("https://example.org:99999/", "bad port number"),
+    ("https://example.org:0/", "bad port number"),
+    ("https://example.org:/", "bad port number"),
+    ("https://[::1/attn", "is not a URL"),
+    ("https://teacher:secret@example.org/", "user name or password"),
+    ("https://example.org/attn?x=1", "query or fragment"),
+    ("https://example.org/a b", "is not a URL"),
+    ("", "is not a URL"),
+])
+def test_a_bad_public_url_is_a_usage_error(url, says):
+    done = subprocess.run([sys.executable, "-m", "attn_tui", "serve", "--public-url", url,
+                           "--port", str(free_port())],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    usage, error = done.stderr.strip().splitlines()[0], done.stderr.strip().splitlines()[-1]
+    assert usage.startswith("usage: attn-tui serve")
+    assert error.startswith(f"attn-tui serve: error: argument --public-url: {url!r} ")
+    assert says in error
+    assert "Traceback" not in done.stderr
+
+
+def test_behind_a_path_prefix_proxy_the_app_runs(server):
+    """docs/hosting.md's nginx recipe, played by a small proxy: /attn/… on the proxy is /… on the
+    server, WebSocket upgrades included. The page must load its script and open its WebSocket
+    through the proxy, and the app must draw there."""
+    aiohttp = pytest.importorskip("aiohttp")
+    import asyncio
+
+    from aiohttp import web
+
+    proxy_port = free_port()
+    _, port = server("--public-url", f"http://127.0.0.1:{proxy_port}/attn/")
+    backend = f"http://127.0.0.1:{port}"
+    seen: list[str] = []
+
+    async def forward(request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"] + (f"?{request.query_string}"
+                                                   if request.query_string else "")
+        seen.append(path)
+        async with aiohttp.ClientSession() as http:
+            if request.headers.get("Upgrade", "").lower() == "websocket":
+                outward = web.WebSocketResponse()
+                await outward.prepare(request)
+                async with http.ws_connect(backend + path) as inward:
+                    async def down() -> None:
+                        async for msg in inward:
+                            if msg.type == aiohttp.WSMsgType.BINARY:
+                                await outward.send_bytes(msg.data)
+                            elif msg.type == aiohttp.WSMsgType.TEXT:
+                                await outward.send_str(msg.data)
+                        await outward.close()
+
+                    pump = asyncio.ensure_future(down())
+                    async for msg in outward:
+                        if msg.type == aiohttp.WSMsgType.TEXT:
+                            await inward.send_str(msg.data)
+                    pump.cancel()
+                return outward
+            async with http.get(backend + path) as reply:
+                return web.Response(status=reply.status, body=await reply.read(),
+                                    content_type=reply.content_type)
+
+    async def scenario() -> tuple[int, bool]:
+        proxy = web.Application()
+        proxy.router.add_get("/attn/{tail:.*}", forward)
+        runner = web.AppRunner(proxy)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", proxy_port).start()
+        try:
+            async with aiohttp.ClientSession() as browser:
+                async with browser.get(f"http://127.0.0.1:{proxy_port}/attn/") as page:
+                    script, websocket = page_urls(await page.text())
+                async with browser.get(script) as js:
+                    script_status = js.status
+                terminal = await browser.ws_connect(f"{websocket}?width=80&height=24")
+                drawn = b""
+                while b"0.3369" not in drawn:
+                    msg = await asyncio.wait_for(terminal.receive(), timeout=30)
+                    if msg.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                        break
+                    drawn += msg.data if isinstance(msg.data, bytes) else msg.data.encode()
+                await terminal.close()
+                return script_status, b"0.3369" in drawn
+        finally:
+            await runner.cleanup()
+
+    script_status, drew = asyncio.run(scenario())
+    assert script_status == 200
+    assert drew
+    assert seen[:3] == ["/", "/static/js/textual.js", "/ws?width=80&height=24"]
