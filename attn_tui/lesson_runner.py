@@ -316,8 +316,10 @@ class LessonRunner(App[int]):
         if edited and self._lesson_setup != before:  # the learner's own numbers were replaced
             undo = " u brings yours back, one change at a time." if hasattr(host, "action_undo") \
                 else ""
-            self.notify(f"Step {self.lesson_index + 1} starts from its own numbers.{undo}",
-                        timeout=5, markup=False)
+            # said in the panel, where the learner reads: a notice covered the choices, or the
+            # numbers the step is about
+            said = f"Step {self.lesson_index + 1} starts from its own numbers.{undo}"
+            view = replace(view, note=" ".join(filter(None, (view.note, said))))
         self._lesson_busy = False
         self._lesson_show(view, at_end=answered)
         # after the panel has its height: then scroll
