@@ -34,7 +34,7 @@ from attn_tui.widgets.series_plot import SeriesPlot
 from attn_tui.widgets.text_table import TextTable
 
 FIELDS = (
-    Field("d_k", "d_k", "pow2", 1, 4096),
+    Field("d_k", "top d_k", "pow2", 1, 4096),  # the sweep's largest: rows go down from it
     Field("keys", "keys", "int", 2, 64),
     Field("trials", "trials", "int", 1, 500, step=10),
     Field("seed", "seed", "int", 0, 2**31 - 1),
