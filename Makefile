@@ -2,8 +2,11 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# torch is pinned here (a CPU build); a bare `torch` requirement would pull a multi-GB CUDA build.
+# torch is pinned here and installed before anything asks for it: a bare `torch` requirement
+# would pull a multi-GB CUDA build. Where pip's index serves torch from PyPI (Linux wheels there
+# are CUDA builds), name PyTorch's CPU index: make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
 TORCH_PIN := torch==2.13.0
+TORCH_INDEX ?=
 
 .PHONY: run test lint bench screenshots clean
 
@@ -16,7 +19,7 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q $(TORCH_PIN)
+	$(BIN)/pip install -q $(TORCH_PIN) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 	$(BIN)/pip install -q -e '.[test,torch,serve]'
 	touch $@ $(VENV)/.installed-run
 
