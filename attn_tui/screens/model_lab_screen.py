@@ -194,8 +194,12 @@ class ModelLabScreen(LabScreen):
         lines = [f"published: {p.published}", f"the formula: {count(c.total)}"]
         if p.extras:
             lines.append("left out by the formula:")
-            lines += [f"  + {term:<42}{count(n):>12}" for term, n in p.extras]
-            lines.append(f"  = {'formula + these':<42}{count(p.accounted):>12}")
+            # the numbers first, in a column, then what they count: words after a number column
+            # wrapped each number onto a line of its own in the side panel
+            rows = [("+", term, count(n)) for term, n in p.extras]
+            rows.append(("=", "formula + these", count(p.accounted)))
+            nw = max(len(n) for _, _, n in rows)
+            lines += [f"  {op} {n:>{nw}}  {term}" for op, term, n in rows]
         lines += ["", p.note]
         self.query_one("#preset-note", Static).update("\n".join(lines))
 
