@@ -56,7 +56,8 @@ def types_a_character(key: str) -> bool:
     arrow or ctrl+s."""
     from textual.keys import key_to_character
 
-    char = key_to_character(key)
+    # Textual finds no character for plus, minus or slash (their Unicode names differ)
+    char = {"plus": "+", "minus": "-", "slash": "/"}.get(key) or key_to_character(key)
     return char is not None and char.isprintable()
 
 

@@ -78,3 +78,14 @@ async def test_the_bar_follows_a_lesson_key_that_stands_aside_while_a_cell_is_ty
         await pilot.press("enter")
         await pilot.pause()
         assert "Presets" not in screen_lines(app)[-1] and "Mask" in _descriptions(bar)
+
+
+def test_every_key_that_types_a_character_is_known_as_one():
+    # + and - stayed in the precision lab's key bar while they typed into its field
+    from attn_tui.widgets.key_order import types_a_character
+
+    for key in ("plus", "minus", "slash", "equals_sign", "question_mark", "asterisk",
+                "left_square_bracket", "greater_than_sign", "space", "m", "A"):
+        assert types_a_character(key), key
+    for key in ("enter", "tab", "escape", "up", "pagedown", "ctrl+s", "f1", "backspace"):
+        assert not types_a_character(key), key
