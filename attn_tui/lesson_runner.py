@@ -284,6 +284,7 @@ class LessonRunner(App[int]):
         before = _state_of(host)
         edited = self._lesson_setup is not None and before != self._lesson_setup
         was_saved = _nothing_unsaved(host)
+        replaced_ws = getattr(host, "workspace", None)
         if step.workspace is not None:
             from attn_tui.lessons.workspaces import build
 
@@ -320,6 +321,10 @@ class LessonRunner(App[int]):
             # numbers the step is about
             said = f"Step {self.lesson_index + 1} starts from its own numbers.{undo}"
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
+            replaced = getattr(host, "lesson_replaced", None)
+            if not was_saved and replaced is not None:  # unsaved work: quitting asks about it
+                replaced.append(replaced_ws)
+                del replaced[:-20]
         self._lesson_busy = False
         self._lesson_show(view, at_end=answered)
         # after the panel has its height: then scroll

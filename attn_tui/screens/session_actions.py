@@ -81,6 +81,20 @@ class SessionActions:
         brings them back, and quitting loses them."""
         return False
 
+    def replaced_by_lesson(self) -> bool:
+        """Whether edits a lesson step replaced (the learner's, unsaved then) are still not
+        what the file holds: only undo brings them back, and quitting loses them."""
+        from attn_tui import session
+
+        saved = self.saved_workspace
+        return saved is not None and any(session.is_dirty(ws, saved)
+                                         for ws in self.lesson_replaced)
+
+    @property
+    def lesson_replaced(self) -> list[Workspace]:
+        """The learner's unsaved workspaces that lesson steps replaced (see LessonRunner)."""
+        return self.__dict__.setdefault("_lesson_replaced", [])
+
     def _current_file(self) -> SessionFile:
         if self.file is None:
             self.file = SessionFile(None, None)
@@ -257,11 +271,17 @@ def quit_or_ask(app: App, confirm: bool = True) -> None:
         return
     typed_ok = bench.settle_edits()  # a typed value counts as an edit, as Tab would keep it
     dirty, before_open = bench.dirty or not typed_ok, bench.unsaved_before_open()
-    if not dirty and not before_open:
+    replaced = bench.replaced_by_lesson()
+    if not dirty and not before_open and not replaced:
         app.exit()
         return
-    earlier = ("Edits made before you opened this session were never saved: Cancel, then u "
-               "brings them back.")
+    before_open = before_open or replaced
+    if replaced:  # "u brings yours back", the lesson panel said: only while the app runs
+        earlier = ("Edits of yours that a lesson step replaced were never saved: Cancel, then "
+                   "u brings them back.")
+    else:
+        earlier = ("Edits made before you opened this session were never saved: Cancel, then "
+                   "u brings them back.")
     if not typed_ok:
         question = ("A value being typed is refused (its message says why), so nothing can be "
                     "saved. Quit anyway (y) / Cancel (Esc)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lesson_pilot import lesson_app, panel, press, settle, shown
+from screen_text import screen_text
 
 from attn_tui.app import make_app
 from attn_tui.screens.workbench_screen import WorkbenchScreen
@@ -396,6 +397,15 @@ async def test_quitting_a_lesson_asks_only_about_the_learners_own_edits():
         await press(pilot, "n", "7", "enter")  # the learner's own edit
         await press(pilot, "q")
         assert isinstance(pilot.app.screen, ConfirmQuitModal)
+    # replaced by the next step, which says u brings it back: quitting still asks about it
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "7", "enter", "n")
+        assert pilot.app.screen.workspace.q[0][0] != 7.0
+        await press(pilot, "q")
+        assert isinstance(pilot.app.screen, ConfirmQuitModal)
+        assert "Edits of yours that a lesson step replaced were never saved" in \
+            screen_text(pilot.app).replace("\n", " ").replace("│", "").replace("  ", " ")
 
 
 async def test_in_a_small_window_the_lessons_words_scroll_from_the_keyboard():
