@@ -56,14 +56,14 @@ def read_block(text: str) -> Block | None:
         rows = [_tokens(r, code=True) for r in rows_text]
     else:
         if "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
-            rows = [[t.strip() for t in line.strip("\r\n").split("\t")] for line in lines]
-        elif '"' in body:  # quoted CSV, as spreadsheets save it: "1.5","2" (or "0,5")
+            rows = [[_unquote(t) for t in line.strip("\r\n").split("\t")] for line in lines]
+        elif '"' in body and "," in body:  # quoted CSV, as spreadsheets save it: "1.5","2"
             import csv
 
             rows = [[t.strip() for t in next(csv.reader([line], skipinitialspace=True))]
                     for line in lines]
         else:
-            rows = [_tokens(line, code=False) for line in lines]
+            rows = [[_unquote(t) for t in _tokens(line, code=False)] for line in lines]
     rows = [r for r in rows if r]
     for i, row in enumerate(rows):  # an empty cell would move the numbers after it
         if "" in row:
@@ -132,6 +132,12 @@ def _tokens(line: str, code: bool) -> list[str]:
         else:
             out.append(piece)
     return out
+
+
+def _unquote(cell: str) -> str:
+    """A cell without the double quotes a spreadsheet may put around it: "1.5" is 1.5."""
+    cell = cell.strip()
+    return cell[1:-1].strip() if len(cell) >= 2 and cell[0] == cell[-1] == '"' else cell
 
 
 def _count(n: int) -> str:

@@ -38,6 +38,8 @@ TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
     "| 1 | 2 | 3 |\n|---|---|---|\n| 4 | 5 | 6 |",  # a header of numbers is a row
     '"1","2","3"\n"4","5","6"',  # quoted CSV, as spreadsheets save it
     '"1.0", 2, "3"\r\n4,"5",6',
+    '"1"\t"2"\t"3"\n"4"\t"5"\t"6"',  # quoted, tab-separated
+    '"1" "2" "3"\n"4" "5" "6"',
 ])
 def test_blocks_in_the_forms_people_copy(text: str):
     assert read_block(text) == TWO_BY_THREE
