@@ -124,7 +124,9 @@ class LessonRunner(App[int]):
         from attn_tui.lessons import LessonError, catalog
 
         try:
-            return [(e.name, e.title, e.summary) for e in catalog()]
+            # the go-to list and the palette say what one cannot run here before it is chosen
+            return [(e.name, e.title + (" (needs torch)" if e.missing else ""), e.summary)
+                    for e in catalog()]
         except LessonError as exc:
             self.notify(str(exc), title="A lesson file is broken", severity="error", markup=False)
             return []

@@ -154,7 +154,7 @@ class WorkbenchScreen(SessionActions, Screen):
         if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α beside it does not
             lines.append(f"exp overflows {ws.dtype}; α uses e^(x − max)")
         elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
-            lines.append(f"exp underflows to 0 in {ws.dtype}; α uses e^(x − max)")
+            lines.append("exp underflows to 0; α uses e^(x − max)")  # whole at 80 columns
         elif ws.mask == "causal-after" and lost > 5e-5:
             lines.append(f"α sums to {num(float(steps.row_sums[i]))}; {num(lost)} lost "
                          "(softmax came first)")

@@ -128,7 +128,9 @@ class ControlBar(Widget, can_focus=True):
         elif self.has_focus:
             f = self.current
             hint = {"choice": f"←→ field  ↑↓ or Enter: another {f.label}",
-                    "bool": f"←→ field  ↑↓ or Enter: {f.label} on or off"}.get(
+                    "bool": f"←→ field  ↑↓ or Enter: {f.label} on or off",
+                    # a ladder's PgUp/PgDn take one rung, as ↑↓ do
+                    "ladder": "←→ field  ↑↓ step  type a number or Enter"}.get(
                 f.kind, "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter")
         else:
             hint = "Tab here (or press c) to change the controls"

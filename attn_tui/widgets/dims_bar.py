@@ -55,7 +55,9 @@ class DimsBar(ControlBar):
             picked = self.has_focus and i == self.field
             shown = f.text(self.values[f.key])
             if picked and self.editing is not None:
-                shown = self.editing + "▏"
+                # the end being typed, marked … where cut: the line has no room to spare
+                shown = self.editing if len(self.editing) <= 10 else "…" + self.editing[-9:]
+                shown += "▏"
             out.append(f"{f.label} ", style="bold" if picked else "")
             out.append(f"‹{shown}›", style="reverse bold" if picked else "bold")
             out.append("   ")

@@ -701,8 +701,7 @@ async def test_an_exp_that_underflows_is_explained_beside_the_alpha_it_did_not_z
         await pilot.press(*dtype_keys, *value, "enter")
         await pilot.pause()
         summary = str(bench(pilot.app).query_one("#summary").render())
-        dtype = "float32" if dtype_keys else "float64"
-        assert f"exp underflows to 0 in {dtype}; α uses e^(x − max)" in summary
+        assert "exp underflows to 0; α uses e^(x − max)" in summary
 
 
 async def test_r_puts_q_s_cursor_on_the_query_it_selects():
