@@ -188,9 +188,9 @@ class MatrixEditor(Vertical, can_focus=False):
         old, g.values = g.values, values
         stale = set(self._stale_rows)
         self._settled, self._stale_rows = True, ()
-        if self._keys_due:  # the key bar's Set/Cancel give way to the grid's keys, in this frame
-            self._keys_due = False
-            self.refresh_bindings()
+        if self._keys_due:  # the key bar's Set/Cancel give way to the grid's keys: in the frame
+            self._keys_due = False  # after the new α's, which they would make 1 ms later
+            self.call_after_refresh(self.refresh_bindings)
         if shape_changed:
             g.set_shape(row_labels, d_labels)
             if self.editing is not None and not (self.editing[0] < g.n_rows
