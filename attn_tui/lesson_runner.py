@@ -46,15 +46,17 @@ def _state_of(screen: Screen) -> object:
 
 
 def _nothing_unsaved(screen: Screen | None) -> bool:
-    return screen is not None and not getattr(screen, "dirty", True)
+    # a lab's settings are not saved work: only the workbench has anything unsaved
+    return screen is not None and not getattr(screen, "dirty", False)
 
 
-def _count_as_saved(screen: Screen, was_saved: bool) -> None:
-    """A lesson's own numbers are not the learner's work: when nothing was unsaved before the
-    step (or reveal) replaced them, quitting has nothing to ask about. Edits of the learner's
-    that it replaced stay unsaved (and u brings them back)."""
-    if was_saved and getattr(screen, "saved_workspace", None) is not None:
-        screen.saved_workspace = screen.workspace
+def _lessons_own(screen: Screen, was_saved: bool, replaced_all: bool) -> None:
+    """A lesson's own numbers are not the learner's work: the state a step (or a reveal) set
+    up is the screen's lesson baseline, which quitting does not ask about, when nothing of the
+    learner's was unsaved before it, or the step replaced the whole workspace. The session
+    file's own record of what it holds is left as it is."""
+    if (was_saved or replaced_all) and hasattr(screen, "lesson_baseline"):
+        screen.lesson_baseline = screen.workspace
 
 
 class LessonRunner(App[int]):
@@ -230,7 +232,7 @@ class LessonRunner(App[int]):
         await self._lesson_settle()
         if self.lesson_host is not None:  # the reveal's changes are the step's, not the learner's
             self._lesson_setup = _state_of(self.lesson_host)
-            _count_as_saved(self.lesson_host, was_saved)
+            _lessons_own(self.lesson_host, was_saved, replaced_all=False)
         self._lesson_conceal(self._lesson_step().conceal)  # what later questions ask stays hidden
         if self._lesson_view is not None:
             why = fill(q.why, self._lesson_context())
@@ -284,8 +286,11 @@ class LessonRunner(App[int]):
             host.add_class("-lesson")  # after the mount, so the panel's CSS is loaded
         self._lesson_show(self._lesson_view_for(step, busy=True))
         before = _state_of(host)
-        edited = self._lesson_setup is not None and before != self._lesson_setup
         was_saved = _nothing_unsaved(host)
+        # the learner's edits: made during the lesson, or unsaved on the screen it opened on
+        # (g, then a lesson, replaced them)
+        edited = (before != self._lesson_setup if self._lesson_setup is not None
+                  else not was_saved)
         replaced_ws = getattr(host, "workspace", None)
         if step.workspace is not None:
             from attn_tui.lessons.workspaces import build
@@ -315,7 +320,7 @@ class LessonRunner(App[int]):
         self._lesson_conceal(step.conceal + (q.conceal if q is not None and not answered
                                              else ()))
         self._lesson_setup = _state_of(host)
-        _count_as_saved(host, was_saved)
+        _lessons_own(host, was_saved, replaced_all=step.workspace is not None)
         if edited and self._lesson_setup != before:  # the learner's own numbers were replaced
             undo = " u brings yours back, one change at a time." if hasattr(host, "action_undo") \
                 else ""

@@ -86,14 +86,24 @@ class SessionActions:
         what the file holds: only undo brings them back, and quitting loses them."""
         from attn_tui import session
 
-        saved = self.saved_workspace
-        return saved is not None and any(session.is_dirty(ws, saved)
+        saved, now = self.saved_workspace, self.workspace
+        # one that u has brought back is on screen: unsaved edits, asked about as such
+        return saved is not None and any(session.is_dirty(ws, saved) and session.is_dirty(ws, now)
                                          for ws in self.lesson_replaced)
 
     @property
     def lesson_replaced(self) -> list[Workspace]:
         """The learner's unsaved workspaces that lesson steps replaced (see LessonRunner)."""
         return self.__dict__.setdefault("_lesson_replaced", [])
+
+    @property
+    def lesson_baseline(self) -> Workspace | None:
+        """The workspace as the last lesson step set it up: the lesson's, not the learner's."""
+        return self.__dict__.get("_lesson_baseline")
+
+    @lesson_baseline.setter
+    def lesson_baseline(self, ws: Workspace | None) -> None:
+        self.__dict__["_lesson_baseline"] = ws
 
     def _current_file(self) -> SessionFile:
         if self.file is None:
@@ -119,10 +129,13 @@ class SessionActions:
 
     @property
     def dirty(self) -> bool:
+        """Edited since the file was saved (or opened, or started), and not a lesson's own
+        numbers as a step set them up."""
         from attn_tui import session
 
-        saved = self.saved_workspace
-        return saved is not None and session.is_dirty(self.workspace, saved)
+        saved, ws, baseline = self.saved_workspace, self.workspace, self.lesson_baseline
+        return (saved is not None and session.is_dirty(ws, saved)
+                and (baseline is None or session.is_dirty(ws, baseline)))
 
     def action_save(self, ask: bool = False, then_quit: bool = False) -> None:
         """ctrl+s: to the session's file when there is one, else ask for a path."""

@@ -193,6 +193,7 @@ class WorkbenchScreen(SessionActions, Screen):
             ws = state.set_cell(self.workspace, editor.matrix, row, col, value)
         except IndexError as exc:  # the cell was removed before its value arrived
             self.notify(f"Not entered: {exc}.", severity="warning", timeout=4, markup=False)
+            editor.unanswered()
             return
         if ws == self.workspace:
             self._show_editors(ws)  # the same value again: the editor still waits for an answer

@@ -27,7 +27,8 @@ from attn_tui.widgets.key_order import (
 # keys that edit the typed text (or do nothing to it) while a value is typed; any other key
 # that is not a character keeps its meaning
 TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "right", "up",
-                         "down", "home", "end", "pageup", "pagedown", "delete"})
+                         "down", "home", "end", "pageup", "pagedown", "delete", "ctrl+u",
+                         "ctrl+y"})
 
 
 class ControlBar(Widget, can_focus=True):
@@ -90,6 +91,7 @@ class ControlBar(Widget, can_focus=True):
         self.field = 0
         self._editing: str | None = None  # the text being typed, when an edit is open
         self._replace = False  # Enter opened the old value: the first key typed replaces it
+        self._refused: str | None = None  # typed text refused already and kept open
         # the last value announced, until the screen has taken it: a key's binding run early
         # (see key_order) has the screen take it first
         self.in_flight: ControlBar.Changed | None = None
@@ -101,6 +103,8 @@ class ControlBar(Widget, can_focus=True):
     @editing.setter
     def editing(self, text: str | None) -> None:
         opened = (self._editing is None) != (text is None)
+        if text != self._editing:  # new text: a refusal is news again
+            self._refused = None
         self._editing = text
         if opened:  # a lesson's keys stand aside while a number is typed: the key bar follows
             self.refresh_bindings()
@@ -198,7 +202,7 @@ class ControlBar(Widget, can_focus=True):
                 await run_binding_now(self, event)
             return
         if not event.is_printable and event.key not in TYPING_KEYS:
-            # Tab, ctrl+s, F1 … keep their meaning: the screen takes the typed value first
+            # Tab, ctrl+s, F1 … keep their meaning: the workbench takes the typed value first
             # (settle_edits), or leaving the bar does (on_blur)
             await run_binding_now(self, event)
             return
@@ -211,6 +215,8 @@ class ControlBar(Widget, can_focus=True):
         elif event.key == "backspace":
             self.editing = "" if self._replace else self.editing[:-1]
             self._replace = False
+        elif event.key == "ctrl+u":  # as in a cell: clear the typing
+            self.editing, self._replace = "", False
         elif event.character and event.character.isprintable() and len(self.editing) < 24:
             self.editing = (event.character if self._replace else self.editing + event.character)
             self._replace = False
@@ -238,7 +244,9 @@ class ControlBar(Widget, can_focus=True):
         f = self.current
         value, error = f.parse(self.editing)
         if error:
-            self.post_message(self.Rejected(self, f.key, error))
+            if self._refused != self.editing:  # said once is enough (ctrl+s, then the blur)
+                self.post_message(self.Rejected(self, f.key, error))
+            self._refused = self.editing if keep_refused else None
             if not keep_refused:
                 self.editing = None
             self.refresh()
@@ -267,7 +275,9 @@ class ControlBar(Widget, can_focus=True):
         self.refresh()
 
     def on_blur(self) -> None:
-        # leaving the bar (Tab, a click, a dialog) keeps a typed value, as a cell does; a
-        # refused one is named in the message, not dropped unseen
-        self.take_typed(keep_refused=False)
+        # leaving the bar (Tab, a click) keeps a typed value, as a cell does; a refused one is
+        # named in the message, not dropped unseen. The terminal window losing focus is not
+        # leaving: Textual gives the focus back, and the typing goes on (1, away, 6 is 16)
+        if self.app.app_focus:
+            self.take_typed(keep_refused=False)
         self.refresh()

@@ -81,7 +81,7 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
     message climbing to the screen: the screen's ``settle_edits`` takes it first, so `7 Enter
     ctrl+s` saves the 7 and `7 Enter u` undoes it."""
     settle = getattr(widget.screen, "settle_edits", None)
-    if settle is not None:
+    if settle is not None and _bound(widget.app, event.key):  # an unbound key changes nothing
         settle()
     # App._check_bindings is that lookup; it is private, so textual is pinned (8.2.8)
     if await widget.app._check_bindings(event.key):
@@ -94,6 +94,11 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
     checked.append(event)
     del checked[:-32]
     return False
+
+
+def _bound(app, key: str) -> bool:
+    """Is ``key`` bound anywhere from the focused widget up (the App's own lookup chain)?"""
+    return any(key in bindings.key_to_bindings for _, bindings in app.screen._modal_binding_chain)
 
 
 def bindings_checked(app, event: events.Key) -> bool:

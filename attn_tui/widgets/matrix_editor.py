@@ -214,6 +214,12 @@ class MatrixEditor(Vertical, can_focus=False):
         if self.editing is None:
             self._subtitle(f"{len(values)}×{len(values[0])}")
 
+    def unanswered(self) -> None:
+        """The screen could not take the value sent (its cell is gone): no show() follows."""
+        if self._keys_due:
+            self._keys_due = False
+            self.refresh_bindings()
+
     def _subtitle(self, text: str | Content) -> None:
         set_border_text(self, subtitle=text)
 
@@ -299,8 +305,8 @@ class MatrixEditor(Vertical, can_focus=False):
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         # leaving the grid mid-edit (Tab, a click) keeps a valid value; an invalid one stays
         # in the buffer with its message, so nothing typed is lost
-        if self.editing is not None and not self.has_class("-invalid"):
-            self.commit()
+        if self.editing is not None and not self.has_class("-invalid") and self.app.app_focus:
+            self.commit()  # (the terminal window losing focus is not leaving: typing goes on)
 
     @staticmethod
     def _swallow(event: events.Key) -> None:

@@ -717,3 +717,32 @@ async def test_r_puts_q_s_cursor_on_the_query_it_selects():
         await pilot.press("down")
         await pilot.pause()
         assert bench(pilot.app).workspace.selected == 1 == grid.cursor_row
+
+
+async def test_typing_in_the_dims_bar_keeps_ctrl_y_ctrl_u_and_unbound_keys_to_itself():
+    # D 5 ctrl+y stored T = 5 and said "Nothing to redo" (the redo was lost); D 999 Tab said
+    # its refusal twice; ctrl+u stored the 5 instead of clearing it, as a cell does
+    from textual import events
+
+    async with make_app().run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("m", "u")  # something to redo
+        await pilot.press("D", "5", "ctrl+y")
+        await pilot.pause()
+        bar = bench(pilot.app).query_one("#dims")
+        assert bar.editing == "5" and bench(pilot.app).workspace.t_k == 3
+        await pilot.press("ctrl+u", "7", "escape", "tab", "ctrl+y")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.mask == "causal"  # the redo was still there
+        await pilot.press("D", "9", "9", "9", "tab")
+        await pilot.pause()
+        said = [str(n.message) for n in pilot.app._notifications]
+        assert len([m for m in said if "T must be between 1 and 256" in m]) == 1
+        # the terminal window losing focus is not leaving the bar: 1, away and back, 6 is 16
+        await pilot.press("D", "1")
+        pilot.app.post_message(events.AppBlur())
+        await pilot.pause()
+        pilot.app.post_message(events.AppFocus())
+        await pilot.pause()
+        await pilot.press("6", "enter")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.t_k == 16

@@ -424,3 +424,40 @@ async def test_in_a_small_window_the_lessons_words_scroll_from_the_keyboard():
     async with lesson_app("one").run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert not str(panel(pilot.app).border_subtitle).startswith("⇧")
+
+
+async def test_edits_replaced_by_a_lesson_opened_from_the_workbench_make_quitting_ask(tmp_path):
+    # 5 Enter on the workbench, g, lesson one, q: it quit at once, the 5 only in undo
+    from attn_tui import session, state
+    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "5", "enter")
+        app.start_lesson("one")
+        await settle(pilot)
+        assert app.screen.workspace.q[0][0] == 0.1
+        assert "Step 1 starts from its own numbers" in panel(app).plain
+        await press(pilot, "q")
+        assert isinstance(app.screen, ConfirmQuitModal)
+    # a session's file keeps its own record: opened, a lesson, Esc, u back to the file's
+    # numbers, and quitting has nothing to ask
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("select"), path)
+    app = make_app(workspace=session.load(path)[0], session_path=str(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.start_lesson("one")
+        await settle(pilot)
+        await press(pilot, "escape")
+        while app.screen.workspace != session.load(path)[0]:
+            await press(pilot, "u")
+        await press(pilot, "q")
+        assert app.return_code == 0 and not isinstance(app.screen, ConfirmQuitModal)
+    # u brought the replaced edit back: it is asked about as an unsaved edit on screen
+    async with lesson_app("one").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "5", "enter", "n", "u")
+        await press(pilot, "q")
+        text = " ".join(screen_text(pilot.app).split())
+        assert "You have unsaved changes" in text and "were never saved" not in text
