@@ -153,11 +153,11 @@ class WorkbenchScreen(SessionActions, Screen):
         lost = float(steps.lost[i])
         if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α beside it does not
             lines.append(f"exp overflows {ws.dtype}; α uses e^(x − max)")
-        elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
-            lines.append("exp underflows to 0; α uses e^(x − max)")  # whole at 80 columns
-        elif ws.mask == "causal-after" and lost > 5e-5:
+        elif ws.mask == "causal-after" and lost > 5e-5:  # the point of that mode: first
             lines.append(f"α sums to {num(float(steps.row_sums[i]))}; {num(lost)} lost "
                          "(softmax came first)")
+        elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
+            lines.append("exp underflows to 0; α uses e^(x − max)")  # whole at 80 columns
         else:
             seen = int((~steps.blocked[i]).sum())  # the keys this query may see
             # 40 columns: the whole line fits the step pane at 80 × 24
