@@ -328,10 +328,8 @@ class LessonRunner(App[int]):
             # numbers the step is about
             said = f"Step {self.lesson_index + 1} starts from its own numbers.{undo}"
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
-            replaced = getattr(host, "lesson_replaced", None)
-            if not was_saved and replaced is not None:  # unsaved work: quitting asks about it
-                replaced.append(replaced_ws)
-                del replaced[:-20]
+            if not was_saved and hasattr(host, "lesson_replaced"):  # quitting asks about it
+                host.lesson_replaced = (*host.lesson_replaced, replaced_ws)[-20:]
         self._lesson_busy = False
         self._lesson_show(view, at_end=answered)
         # after the panel has its height: then scroll

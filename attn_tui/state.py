@@ -93,10 +93,9 @@ def random_workspace(t: int, d: int, seed: int) -> Workspace:
     """T tokens of width d filled with seeded N(0, 1) values, rounded to 2 places."""
     t, d = _clamp(t, 1, MAX_TOKENS), _clamp(d, 1, MAX_DK)
     toks = _token_names(t)
-    empty = Workspace(q=(), k=(), v=(), query_tokens=toks, key_tokens=toks, seed=seed,
-                      preset="random")
-    return random_values(replace(empty, q=((0.0,) * d,) * t, k=((0.0,) * d,) * t,
-                                 v=((0.0,) * d,) * t))
+    zeros = ((0.0,) * d,) * t
+    return random_values(Workspace(q=zeros, k=zeros, v=zeros, query_tokens=toks,
+                                   key_tokens=toks, seed=seed, preset="random"))
 
 
 def random_values(ws: Workspace) -> Workspace:

@@ -67,6 +67,10 @@ class SessionActions:
     workspace: Workspace
     app: Any
     file: SessionFile | None = None
+    # a lesson's: the workspace as its last step set it up, and the learner's unsaved
+    # workspaces that steps replaced (see LessonRunner)
+    lesson_baseline: Workspace | None = None
+    lesson_replaced: tuple[Workspace, ...] = ()
 
     def other_files(self) -> list[SessionFile]:
         """Files the undo history still refers to, other than the current one (the host's)."""
@@ -90,20 +94,6 @@ class SessionActions:
         # one that u has brought back is on screen: unsaved edits, asked about as such
         return saved is not None and any(session.is_dirty(ws, saved) and session.is_dirty(ws, now)
                                          for ws in self.lesson_replaced)
-
-    @property
-    def lesson_replaced(self) -> list[Workspace]:
-        """The learner's unsaved workspaces that lesson steps replaced (see LessonRunner)."""
-        return self.__dict__.setdefault("_lesson_replaced", [])
-
-    @property
-    def lesson_baseline(self) -> Workspace | None:
-        """The workspace as the last lesson step set it up: the lesson's, not the learner's."""
-        return self.__dict__.get("_lesson_baseline")
-
-    @lesson_baseline.setter
-    def lesson_baseline(self, ws: Workspace | None) -> None:
-        self.__dict__["_lesson_baseline"] = ws
 
     def _current_file(self) -> SessionFile:
         if self.file is None:

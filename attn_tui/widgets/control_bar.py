@@ -18,6 +18,7 @@ from textual.widget import Widget
 
 from attn_tui.widgets.control_field import Field
 from attn_tui.widgets.key_order import (
+    TYPING_BINDINGS,
     AfterKeys,
     forward_if_unfocused,
     run_after_keys,
@@ -41,13 +42,6 @@ class ControlBar(Widget, can_focus=True):
         Binding("pagedown", "scale(0)", "÷2", show=False),
         Binding("enter,space", "activate", "Set", show=False),
     ]
-    # while a value is typed: on_key reads these keys itself; the bindings name them in the
-    # key bar (and a click on one there presses it)
-    TYPING_BINDINGS = (
-        Binding("enter", "typed('set')", "Set", tooltip="while typing: store the value"),
-        Binding("escape,ctrl+z", "typed('cancel')", "Cancel",
-                tooltip="while typing: cancel, keep the old value"),
-    )
     BINDINGS += TYPING_BINDINGS
     EDIT_ACTIONS = frozenset({"pick", "step", "scale", "activate"})  # none while typing
     DEFAULT_CSS = """

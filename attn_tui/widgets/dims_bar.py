@@ -13,6 +13,7 @@ from textual.binding import Binding
 from attn_tui.state import MAX_DK, MAX_DV, MAX_TOKENS
 from attn_tui.widgets.control_bar import ControlBar
 from attn_tui.widgets.control_field import Field
+from attn_tui.widgets.key_order import TYPING_BINDINGS
 
 FIELDS = (
     Field("T", "T", lo=1, hi=MAX_TOKENS),
@@ -32,7 +33,7 @@ class DimsBar(ControlBar):
         Binding("pageup,asterisk", "scale(1)", "×2"),
         Binding("pagedown,slash", "scale(0)", "÷2"),
         Binding("enter,space", "activate", "Type", tooltip="edit the chosen value, the old one selected"),
-        *ControlBar.TYPING_BINDINGS,  # a key named here replaces the bar's own list for it
+        *TYPING_BINDINGS,  # a key named here replaces the bar's own list for it
     ]
     DEFAULT_CSS = """
     DimsBar { height: 1; padding: 0 1; color: $text-muted; background: transparent; }

@@ -22,6 +22,7 @@ from attn_tui.report.fmt import squeeze
 from attn_tui.widgets.edit_buffer import EditBuffer
 from attn_tui.widgets.grid_view import GridView
 from attn_tui.widgets.key_order import (
+    TYPING_BINDINGS,
     AfterKeys,
     forward_if_unfocused,
     run_after_keys,
@@ -86,11 +87,7 @@ class MatrixEditor(Vertical, can_focus=False):
 
     BINDINGS = [
         Binding("enter", "edit", "Edit", tooltip="open the cell, its value selected"),
-        # while a cell is typed into: on_key reads these keys itself; the bindings name them
-        # in the key bar (and a click on one there presses it)
-        Binding("enter", "typed('set')", "Set", tooltip="while typing: store the value"),
-        Binding("escape,ctrl+z", "typed('cancel')", "Cancel",
-                tooltip="while typing: cancel, keep the old value"),
+        *TYPING_BINDINGS,
         Binding("a", "structure('add_row')", "Add token", show=False),
         Binding("x", "structure('remove_row')", "Remove token", show=False),
         Binding("A", "structure('add_col')", "Add dim", show=False),
