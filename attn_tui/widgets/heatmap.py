@@ -95,7 +95,10 @@ class Heatmap(GridView):
         s = self.steps
         if s is None:
             return None
-        return (self.view, self.cell_width, self._lo, self._hi, self._matrix, s.row_sums,
+        # weights are shaded against the largest alone: a new smallest weight (an edit to one
+        # query often makes one) leaves the other rows as they were
+        low = None if self.view == "weights" else self._lo
+        return (self.view, self.cell_width, low, self._hi, self._matrix, s.row_sums,
                 s.lost, s.blocked)
 
     @staticmethod

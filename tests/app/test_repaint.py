@@ -81,6 +81,26 @@ async def test_an_edit_to_one_query_repaints_one_row_of_the_map():
             assert num(float(steps.weights[i, 0])) in text
 
 
+async def test_a_new_smallest_weight_still_repaints_one_row_of_the_map():
+    # Weights are shaded against the largest weight alone; the smallest moving (here it is in
+    # the edited row) changes no other row's text or shade.
+    ws = random_workspace(8, 3, seed=8)
+    async with make_app(workspace=ws).run_test(size=(120, 40)) as pilot:
+        app = pilot.app
+        await pilot.pause()
+        heatmap = app.screen.query_one(Heatmap)
+        lo, hi = heatmap._lo, heatmap._hi
+        rows: list[int] = []
+        whole: list[bool] = []
+        heatmap.refresh_row = rows.append
+        heatmap.invalidate = lambda: whole.append(True)
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert app.screen.workspace.q[0][0] == 2.0
+        assert heatmap._hi == hi and heatmap._lo != lo  # the case this test is about
+        assert rows == [0] and not whole
+
+
 async def test_an_edit_to_a_key_repaints_the_whole_map():
     ws = random_workspace(8, 3, seed=1)
     async with make_app(workspace=ws).run_test(size=(120, 40)) as pilot:
