@@ -67,6 +67,9 @@ class WorkbenchScreen(SessionActions, Screen):
                 tooltip="copy the step table and weights to the clipboard (works over SSH)"),
     ]
 
+    # the layout for the window's width: see app.tcss
+    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (70, "-snug"), (76, "-side-by-side")]
+
     # repaint=False: the watchers update the widgets that change; repainting the whole
     # screen on every edit would cost a full frame at T = 256
     workspace: reactive[Workspace] = reactive(state.from_preset("one"), init=False,

@@ -28,14 +28,29 @@ class StepTable(GridView):
         self.query = 0
         self.show_cursor = True
 
+    def _fit_label_width(self) -> bool:
+        # a 40-column window leaves 37 columns: with 9-column cells α would fall off the
+        # edge, and 8 still hold every number fit() writes ("-0.0700")
+        before = self.cell_width
+        room = self.scrollable_content_region.width
+        self.cell_width = 8 if 0 < room < 4 + self.keep_in_view * 9 else 9
+        if self.cell_width != before and len(self.col_labels) > 1:  # "unscaled" needs 9
+            self.col_labels = (self.col_labels[0], self._scale_label(), *self.col_labels[2:])
+        return super()._fit_label_width() or self.cell_width != before
+
+    def _scale_label(self) -> str:
+        s = self.steps
+        if s is None or s.scale:
+            return f"÷{math.sqrt(s.d_k):.3g}" if s is not None else "÷√d_k"
+        return "unscaled" if self.cell_width > 8 else "÷ off"
+
     def show(self, steps: Steps, query: int, key_labels: tuple[str, ...]) -> None:
         self.steps, self.query = steps, query
         # computed once per result: cell_text runs for every visible cell on every repaint
         self._contrib = steps.contributions(query)
         self._contrib_sums = self._contrib.sum(axis=0)
         d_v = steps.values.shape[1]
-        scaled = f"÷{math.sqrt(steps.d_k):.3g}" if steps.scale else "unscaled"
-        cols = ["q·k", scaled, "exp", "α"] + [f"α·v{j + 1}" for j in range(d_v)]
+        cols = ["q·k", self._scale_label(), "exp", "α"] + [f"α·v{j + 1}" for j in range(d_v)]
         self.set_shape((*key_labels, "sum"), cols)
         self.invalidate()
 

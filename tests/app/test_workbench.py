@@ -35,6 +35,55 @@ async def test_first_screen_shows_the_chapter_example_at_80x24():
         assert "mask none" in text
 
 
+@pytest.mark.parametrize("size, layout", [((80, 24), "-side-by-side"), ((72, 24), "-snug"),
+                                          ((60, 20), "-stacked"), ((40, 12), "-stacked")],
+                         ids=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple) else v)
+async def test_narrow_windows_keep_the_alpha_column_in_view(size, layout):
+    # side by side, the inputs' 34 columns leave the step table too few for α under 76
+    # columns: the inputs give up six, and under 70 the results go below them
+    async with make_app().run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = bench(pilot.app)
+        assert screen.has_class(layout)
+        text = screen_text(pilot.app)
+        header = next(line for line in text.splitlines() if "q·k" in line)
+        assert "α" in header, header
+        if size[1] >= 20:
+            for alpha in ("0.3369", "0.3019", "0.3611"):
+                assert alpha in text, alpha
+        inputs = screen.query_one("#inputs")
+        results = screen.query_one("#results")
+        if layout == "-stacked":
+            assert results.region.y >= inputs.region.bottom
+            assert results.region.width == inputs.region.width == size[0]
+        else:
+            assert results.region.x >= inputs.region.right
+
+
+async def test_at_40_columns_the_step_table_narrows_its_cells_and_says_unscaled_shortly():
+    async with make_app().run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")  # ÷√d_k off: "unscaled" is a 9-column header
+        await pilot.pause()
+        header = next(line for line in screen_text(pilot.app).splitlines() if "q·k" in line)
+        assert "÷ off" in header and header.rstrip(" │▁▂▃▄▅▆▇█").endswith("α"), header
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        header = next(line for line in screen_text(pilot.app).splitlines() if "q·k" in line)
+        assert "unscaled" in header, header
+
+
+async def test_the_layout_follows_the_window_as_it_is_resized():
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        screen = bench(pilot.app)
+        for width, layout in ((64, "-stacked"), (74, "-snug"), (100, "-side-by-side"),
+                              (50, "-stacked")):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause()
+            assert screen.has_class(layout), (width, screen.classes)
+            assert "0.3369" in screen_text(pilot.app), width
+
+
 async def paste(pilot, editor: MatrixEditor, text: str) -> None:
     editor.grid.post_message(events.Paste(text))
     await pilot.pause()

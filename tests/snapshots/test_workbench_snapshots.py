@@ -25,6 +25,13 @@ def test_first_screen(snap_compare, size):
     assert snap_compare(make_app(), terminal_size=size, run_before=_settle)
 
 
+@pytest.mark.parametrize("size", [(72, 24), (60, 20)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_narrow_windows(snap_compare, size):
+    """Under 76 columns Q, K and V give up six columns and the step table keeps α (72×24);
+    under 70 the results sit below the inputs, each pane scrolling on its own (60×20)."""
+    assert snap_compare(make_app(), terminal_size=size, run_before=_settle)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("presses", [0, 1, 2], ids=["causal", "causal-after", "none"])
 def test_mask_modes(snap_compare, size, presses):
