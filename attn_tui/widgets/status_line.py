@@ -19,6 +19,10 @@ MASK_TIGHT = {
     "causal": "mask causal: mask, then softmax",
     "causal-after": "mask causal-after: softmax first (weight lost)",
 }
+MASK_NAME = {mode: f"mask {mode}" for mode in MASK_SHORT}
+MASK_BARE = {mode: mode for mode in MASK_SHORT}  # a 40-column window
+# the first of these that fits is shown: the mask's words give way before the numbers' source
+FORMS = ((MASK_SHORT, "  │  "), (MASK_TIGHT, "  │  "), (MASK_NAME, " │ "), (MASK_BARE, " │ "))
 
 
 class StatusLine(Static):
@@ -30,21 +34,22 @@ class StatusLine(Static):
 
     def show(self, ws: Workspace) -> None:
         self._ws = ws
-        room = self.size.width - 2  # the padding
-        text = self._line(ws, MASK_SHORT)
-        if room > 0 and text.cell_len > room:
-            text = self._line(ws, MASK_TIGHT)
+        room = self.size.width  # the content area: the padding is outside it
+        for masks, bar in FORMS:
+            text = self._line(ws, masks, bar)
+            if room <= 0 or text.cell_len <= room:
+                break
         if text != getattr(self, "_shown", None):  # an edit rarely changes this line
             self._shown = text
             self.update(text, layout=False)  # one fixed line: no need to lay the screen out again
 
     @staticmethod
-    def _line(ws: Workspace, masks: dict[str, str]) -> Text:
+    def _line(ws: Workspace, masks: dict[str, str], bar: str) -> Text:
         text = Text()
         text.append(masks[ws.mask], style="bold")
-        text.append("  │  ")
+        text.append(bar)
         text.append(f"÷√d_k {'on' if ws.scale else 'OFF'}")
-        text.append("  │  ")
+        text.append(bar)
         text.append(f"{ws.backend} {ws.dtype}")
         return text
 

@@ -257,6 +257,22 @@ async def test_mask_key_cycles_and_row_sums_show_the_lost_mass():
         assert heatmap_column(pilot.app, 4) == ["1.0000"] * 4
 
 
+@pytest.mark.parametrize("width, mask_words", [
+    (80, "mask causal-after: softmax first (weight lost)"),
+    (64, "mask causal-after │"),
+    (50, "mask causal-after │"),
+    (44, "causal-after │"),
+])
+async def test_the_status_line_gives_up_the_mask_words_before_the_backend(width, mask_words):
+    async with make_app(preset="mask").run_test(size=(width, 20)) as pilot:
+        await pilot.press("m")  # causal-after: the longest words
+        await pilot.pause()
+        line = screen_text(pilot.app).splitlines()[-2]
+        assert line.strip().startswith(mask_words), line
+        assert line.rstrip().endswith("│ numpy float64") or line.rstrip().endswith(
+            "│  numpy float64"), line
+
+
 async def test_mask_preset_tables_match_the_chapter():
     async with make_app(preset="mask").run_test(size=(120, 40)) as pilot:
         await pilot.pause()
