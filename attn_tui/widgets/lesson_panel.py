@@ -9,6 +9,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from attn_tui.widgets.key_order import takes_text
+
 LETTERS = "abcd"
 
 
@@ -54,9 +56,19 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.plain = ""  # what the panel says, as plain text
         self._keys = ""  # the lower edge's keys
 
+    def on_mount(self) -> None:
+        # a cell or field being typed into takes n, p and Esc: the edge says what they do then
+        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self._edge())
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
     def _edge(self) -> None:
+        keys = "typing: ⏎ Set · Esc Cancel" if takes_text(self.app.focused) else self._keys
         # words beyond the panel (a small window): say that shift+↑↓ brings them in
-        self.border_subtitle = ("⇧↑↓ more · " if self.max_scroll_y > 0 else "") + self._keys
+        edge = ("⇧↑↓ more · " if self.max_scroll_y > 0 else "") + keys
+        if edge != self.border_subtitle:
+            self.border_subtitle = edge
 
     def compose(self) -> ComposeResult:
         yield Static(id="lesson-body")

@@ -461,3 +461,21 @@ async def test_edits_replaced_by_a_lesson_opened_from_the_workbench_make_quittin
         await press(pilot, "q")
         text = " ".join(screen_text(pilot.app).split())
         assert "You have unsaved changes" in text and "were never saved" not in text
+
+
+async def test_the_panel_edge_says_what_enter_and_escape_do_while_a_cell_is_typed_into():
+    # n, p and Esc are not the lesson's while a cell takes text: the edge must not offer them
+    async with lesson_app("one").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        edge = panel(pilot.app).border_subtitle
+        assert "n next" in str(edge)
+        await press(pilot, "7")
+        assert str(panel(pilot.app).border_subtitle) == "typing: ⏎ Set · Esc Cancel"
+        assert "typing: ⏎ Set · Esc Cancel" in screen_text(pilot.app)
+        await press(pilot, "escape")
+        assert panel(pilot.app).border_subtitle == edge
+        await press(pilot, "8", "n")  # n is typed into the cell: "8n" is refused, kept
+        assert str(panel(pilot.app).border_subtitle) == "typing: ⏎ Set · Esc Cancel"
+        await press(pilot, "backspace", "enter")
+        assert panel(pilot.app).border_subtitle == edge
+        assert pilot.app.screen.workspace.q[0][0] == 8.0
