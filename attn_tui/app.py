@@ -125,6 +125,17 @@ class AttnApp(LessonRunner, App[int]):
         # the event's size: this handler may run before the app has taken the new size
         self._check_size(event.size)
 
+    def keep_in_view(self) -> None:
+        """After a resize, what the learner was looking at stays on screen: the cell being
+        typed into; else a lesson step's marked cells; else the cursor."""
+        from attn_tui.widgets.key_order import takes_text
+
+        focused = self.focused
+        if not takes_text(focused) and self.lesson_points_again():
+            return
+        if hasattr(focused, "follow_cursor"):
+            focused.follow_cursor()
+
     def _check_size(self, size=None) -> None:
         """Below the smallest usable size, say so instead of drawing a squashed layout."""
         small = too_small(*(size or self.size))

@@ -75,3 +75,5 @@ def bring_into_view(host: Screen, marks: Marks) -> None:
         room = widget.scrollable_content_region.width - widget.label_width
         x = min(cols[0] * widget.cell_width, max(0, (cols[-1] + 1) * widget.cell_width - room))
         widget.scroll_to(x=x, animate=False, immediate=True)
+        # a box taller than its pane showed its end: the first marked row comes into view
+        widget.reveal_cell(min(r for r, _ in cells), cols[0])

@@ -84,6 +84,7 @@ class LessonRunner(App[int]):
     _lesson_view: PanelView | None = None
     _lesson_busy = False
     _lesson_pending: str | None = None  # an answer key pressed while the step was setting up
+    _lesson_pointed: tuple = ()  # the marks the step last brought into view
     # per lesson this session: (the step to come back to, the letter answered at each step);
     # the step is None once the lesson is finished: opened again, it starts from the top
     _lesson_memory: dict[str, tuple[int | None, dict[int, int]]] | None = None
@@ -389,9 +390,18 @@ class LessonRunner(App[int]):
         if self.lesson_host is not None:
             conceal(self.lesson_host, items)
 
+    def lesson_points_again(self) -> bool:
+        """Bring the step's marked cells back into view (the window was resized); False if no
+        lesson is showing."""
+        if self.lesson is None or self.lesson_host is None or self.screen is not self.lesson_host:
+            return False
+        self._lesson_point(self._lesson_pointed)
+        return True
+
     def _lesson_point(self, highlights: tuple[Highlight, ...]) -> None:
         from attn_tui.lesson_marks import bring_into_view, mark
 
+        self._lesson_pointed = highlights
         host = self.lesson_host
         if host is not None:
             # scroll once the layout has settled (the panel may just have changed height)

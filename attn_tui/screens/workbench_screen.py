@@ -102,6 +102,10 @@ class WorkbenchScreen(SessionActions, Screen):
         yield StatusLine(id="status")
         yield KeyBar()
 
+    def on_resize(self) -> None:
+        # once the panes have their new sizes
+        self.call_after_refresh(self.app.keep_in_view)
+
     def on_mount(self) -> None:
         self.title = "attn-tui"
         self.sub_title = "workbench"
@@ -325,11 +329,26 @@ class WorkbenchScreen(SessionActions, Screen):
         self.apply(replace(self.workspace, dtype=dtype))
 
     def action_cycle_view(self) -> None:
-        self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+        self.action_set_view(VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)])
 
     def action_set_view(self, view: str) -> None:
         if view in VIEWS:
             self.view = view
+            self._map_into_view()
+
+    def _map_into_view(self) -> None:
+        """Stacked in a narrow window, the map may be below the fold, and v would seem to do
+        nothing: bring its title and first rows up. A map already in sight stays put."""
+        from textual.errors import NoWidget
+
+        heatmap = self.query_one(Heatmap)
+        try:
+            geometry = self.find_widget(heatmap)
+            shown = geometry.region.intersection(geometry.clip).height
+        except NoWidget:
+            shown = 0
+        if shown < min(3, heatmap.outer_size.height):
+            heatmap.scroll_visible(animate=False, top=True)
 
     def action_select_query(self, row: int) -> None:
         self.select_query(row)

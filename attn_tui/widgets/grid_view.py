@@ -19,6 +19,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from attn_tui.report.fmt import fit
 from attn_tui.widgets.key_order import (
@@ -299,6 +300,38 @@ class GridView(ScrollView, can_focus=True):
         self.refresh()
         if changed and not quiet:
             self.post_message(self.CursorMoved(self, row, col))
+            if self.has_focus:  # once the grid has scrolled itself
+                self.call_after_refresh(self.reveal_cursor)
+
+    def follow_cursor(self) -> None:
+        """After a resize: the grid scrolls to its cursor, then the panes around it do."""
+        self._scroll_to_cursor()
+        self.call_after_refresh(self.reveal_cursor)
+
+    def reveal_cursor(self) -> None:
+        self.reveal_cell(self.cursor_row, self.cursor_col)
+
+    def reveal_cell(self, row: int, col: int) -> None:
+        """Scroll the panes around the grid until the cell is on screen: a table taller than
+        its pane (the steps at T = 16 in a short window) does not scroll itself. The walk up
+        is Textual's scroll_to_widget's, from the cell instead of the widget, and leaves each
+        pane by its whole scroll offset (a pane already scrolled moves the cell by that too)."""
+        if not self.n_rows or not self.is_mounted:
+            return
+        sx, sy = self.scroll_offset
+        top, _, _, left = self.styles.gutter
+        x = left + self.label_width + col * self.cell_width - sx
+        region = Region(max(left, x), top + 1 + row - sy, self.cell_width, 1)
+        region = region.translate(self.virtual_region.offset)
+        widget: Widget = self
+        while isinstance(widget.parent, Widget) and region:
+            container = widget.parent
+            container.scroll_to_region(region, animate=False, immediate=True)
+            region = (region.translate(-container.scroll_offset)
+                      .translate(container.styles.margin.top_left)
+                      .translate(container.styles.border.spacing.top_left)
+                      .translate(container.virtual_region_with_margin.offset))
+            widget = container
 
     def _scroll_to_cursor(self) -> None:
         region = self.scrollable_content_region

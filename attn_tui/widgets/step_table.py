@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from rich.cells import cell_len
 from rich.style import Style
 
 from attn_tui.compute import Steps
@@ -31,9 +32,12 @@ class StepTable(GridView):
     def _fit_label_width(self) -> bool:
         # a 40-column window leaves 37 columns: with 9-column cells α would fall off the
         # edge, and 8 still hold every number fit() writes ("-0.0700")
+        # ... and 8 rather than token names cut to "b…d" where 9 would not leave them room
         before = self.cell_width
         room = self.scrollable_content_region.width
-        self.cell_width = 8 if 0 < room < 4 + self.keep_in_view * 9 else 9
+        longest = max((cell_len(t) for t in (*self.row_labels, self.corner)), default=0)
+        labels = max(4, min(self.fit_labels, longest + 1))
+        self.cell_width = 8 if 0 < room < labels + self.keep_in_view * 9 else 9
         if self.cell_width != before and len(self.col_labels) > 1:  # "unscaled" needs 9
             self.col_labels = (self.col_labels[0], self._scale_label(), *self.col_labels[2:])
         return super()._fit_label_width() or self.cell_width != before

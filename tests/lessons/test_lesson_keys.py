@@ -479,3 +479,28 @@ async def test_the_panel_edge_says_what_enter_and_escape_do_while_a_cell_is_type
         await press(pilot, "backspace", "enter")
         assert panel(pilot.app).border_subtitle == edge
         assert pilot.app.screen.workspace.q[0][0] == 8.0
+
+
+async def test_in_a_narrow_window_the_step_brings_what_it_talks_about_into_view():
+    # stacked under 70 columns, with the panel taking rows, the panes make one column that
+    # scrolls to the step's marks: the map's three queries, not one row of Q
+    async with lesson_app("select").run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")  # step 3: the scaled scores of all three queries
+        text = screen_text(pilot.app)
+        assert "all queries: scores" in text
+        for row in ("│animal?", "│verb?", "│undecided"):
+            assert row in text, row
+
+
+async def test_a_resize_during_a_lesson_brings_the_marked_cells_back():
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "n")  # step 4: the four sums of softmax-then-mask
+        await pilot.resize_terminal(60, 24)
+        await settle(pilot)
+        await settle(pilot)
+        text = screen_text(pilot.app)
+        for lost in ("▼0.5449", "▼0.3258", "▼0.1878"):  # the map's lost column, row by row
+            assert lost in text, lost
+        assert "›1.0000" in text  # loudly's sum, marked

@@ -1,0 +1,96 @@
+"""Narrow windows: what the learner is looking at stays on screen (cursor, edit, map, lesson)."""
+
+from __future__ import annotations
+
+from screen_text import screen_text
+
+from attn_tui.app import make_app
+from attn_tui.widgets.grid_view import GridView
+
+
+def _on_screen(grid: GridView, row: int, col: int) -> bool:
+    """Is the cell (row, col) of ``grid`` inside the grid's own view and on the screen?"""
+    sx, sy = grid.scroll_offset
+    top, _, _, left = grid.styles.gutter
+    x = grid.region.x + left + grid.label_width + col * grid.cell_width - sx
+    y = grid.region.y + top + 1 + row - sy
+    shown = grid.screen._compositor.visible_widgets.get(grid)  # (region, clip) as drawn
+    if shown is None:
+        return False
+    # inside the panes' clip, and not under the grid's own scrollbars
+    view = shown[1].intersection(grid.scrollable_content_region)
+    return view.contains(x, y) and view.contains(x + grid.cell_width - 1, y)
+
+
+async def test_the_step_table_cursor_stays_in_view_when_the_table_is_taller_than_its_pane():
+    async with make_app(preset="mask").run_test(size=(60, 20)) as pilot:
+        await pilot.press("D", "1", "6", "enter")
+        await pilot.pause()
+        steps = pilot.app.screen.query_one("#steps", GridView)
+        steps.focus()
+        await pilot.pause()
+        for _ in range(12):
+            await pilot.press("down")
+        await pilot.pause()
+        assert steps.cursor_row == 12
+        assert _on_screen(steps, 12, steps.cursor_col)
+        assert "t12" in screen_text(pilot.app)
+
+
+async def test_a_cell_being_typed_into_stays_in_view_across_a_resize():
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.press("down", "down", "down", "right", "3", ".", "5")
+        await pilot.pause()
+        grid = pilot.app.screen.query_one("#grid-q", GridView)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.pause()
+        assert _on_screen(grid, 3, 1)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pilot.app.screen.workspace.q[3][1] == 3.5
+
+
+async def test_after_a_resize_the_focused_grid_is_brought_back_into_view():
+    async with make_app(preset="mask").run_test(size=(60, 20)) as pilot:
+        await pilot.press("tab", "tab", "down", "down", "down")  # V's last row
+        await pilot.pause()
+        grid = pilot.app.focused
+        assert isinstance(grid, GridView) and grid.id == "grid-v"
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.pause()
+        assert _on_screen(grid, 3, 0)
+
+
+async def test_v_brings_the_map_into_view_in_a_stacked_window():
+    async with make_app(preset="mask").run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert "all queries" not in screen_text(pilot.app)  # below the fold
+        await pilot.press("v")
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "all queries: scores" in text
+        assert "q\\k" in text
+
+
+async def test_a_tall_inputs_pane_still_shows_the_focused_cell_at_40x12():
+    async with make_app(preset="lecture-head").run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        grid = pilot.app.screen.query_one("#grid-q", GridView)
+        assert pilot.app.focused is grid
+        assert _on_screen(grid, 0, 0)
+
+
+async def test_token_names_are_not_cut_where_narrower_cells_leave_them_room():
+    async with make_app(preset="select").run_test(size=(70, 24)) as pilot:
+        await pilot.pause()
+        steps = pilot.app.screen.query_one("#steps", GridView)
+        text = screen_text(pilot.app)
+        assert steps.cell_width == 8
+        for name in ("dog", "truck", "barked"):
+            assert f"│{name} " in text, name
+        header = next(line for line in text.splitlines() if "q·k" in line)
+        assert "α" in header
