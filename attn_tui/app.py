@@ -126,12 +126,13 @@ class AttnApp(LessonRunner, App[int]):
         self._check_size(event.size)
 
     def keep_in_view(self) -> None:
-        """After a resize, what the learner was looking at stays on screen: the cell being
-        typed into; else a lesson step's marked cells; else the cursor."""
+        """After a resize, what the learner was looking at stays on screen: in a lesson's one
+        scrolling column (a narrow window), the step's marked cells, unless a cell is being
+        typed into; else the cursor."""
         from attn_tui.widgets.key_order import takes_text
 
         focused = self.focused
-        if not takes_text(focused) and self.lesson_points_again():
+        if not takes_text(focused) and self.lesson_points_again(only_stacked=True):
             return
         if hasattr(focused, "follow_cursor"):
             focused.follow_cursor()

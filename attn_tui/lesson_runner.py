@@ -390,10 +390,15 @@ class LessonRunner(App[int]):
         if self.lesson_host is not None:
             conceal(self.lesson_host, items)
 
-    def lesson_points_again(self) -> bool:
-        """Bring the step's marked cells back into view (the window was resized); False if no
-        lesson is showing."""
-        if self.lesson is None or self.lesson_host is None or self.screen is not self.lesson_host:
+    def lesson_points_again(self, only_stacked: bool = False) -> bool:
+        """Bring the step's marked cells back into view (the window was resized, the panel
+        took a new height); False if no lesson is showing, or, with ``only_stacked``, if its
+        panes are not the one scrolling column of a narrow window (side by side, each pane
+        keeps its own scroll: the learner may have moved to another)."""
+        host = self.lesson_host
+        if self.lesson is None or host is None or self.screen is not host:
+            return False
+        if only_stacked and not host.has_class("-stacked"):
             return False
         self._lesson_point(self._lesson_pointed)
         return True

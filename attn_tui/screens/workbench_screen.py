@@ -102,11 +102,24 @@ class WorkbenchScreen(SessionActions, Screen):
         yield StatusLine(id="status")
         yield KeyBar()
 
+    _kept_for: object = None  # the window size keep_in_view last ran for
+
     def on_resize(self) -> None:
-        # once the panes have their new sizes
-        self.call_after_refresh(self.app.keep_in_view)
+        # not the first layout (nothing to keep yet: a lesson's first step may be scrolling
+        # to its marks); under help or a dialog, on_screen_resume does it
+        if self.app.screen is self and self._kept_for != self.app.size:
+            self._keep_in_view()
+
+    def on_screen_resume(self) -> None:
+        if self._kept_for != self.app.size:  # resized while help or a dialog was open
+            self._keep_in_view()
+
+    def _keep_in_view(self) -> None:
+        self._kept_for = self.app.size
+        self.call_after_refresh(self.app.keep_in_view)  # once the panes have their new sizes
 
     def on_mount(self) -> None:
+        self._kept_for = self.app.size
         self.title = "attn-tui"
         self.sub_title = "workbench"
         self._refresh_all()
@@ -341,6 +354,8 @@ class WorkbenchScreen(SessionActions, Screen):
         nothing: bring its title and first rows up. A map already in sight stays put."""
         from textual.errors import NoWidget
 
+        if not self.has_class("-stacked"):  # side by side the map is in its own pane
+            return
         heatmap = self.query_one(Heatmap)
         try:
             geometry = self.find_widget(heatmap)

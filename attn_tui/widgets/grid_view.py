@@ -15,7 +15,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
+from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -284,7 +284,7 @@ class GridView(ScrollView, can_focus=True):
         self.move_cursor(self.cursor_row, 0 if col == 0 else self.n_cols - 1)
 
     def action_page(self, direction: int) -> None:
-        step = max(1, self.scrollable_content_region.height - 2)
+        step = max(1, self._rows_in_sight() - 1)
         self.move_cursor(self.cursor_row + direction * step, self.cursor_col)
 
     def move_cursor(self, row: int, col: int, *, quiet: bool = False) -> None:
@@ -303,6 +303,19 @@ class GridView(ScrollView, can_focus=True):
             if self.has_focus:  # once the grid has scrolled itself
                 self.call_after_refresh(self.reveal_cursor)
 
+    def _rows_in_sight(self) -> int:
+        """Data rows on screen: the grid's own height, or less where a pane clips a grid taller
+        than itself (the steps at T = 64), which PageDown must not page past."""
+        from textual.errors import NoWidget
+
+        rows = self.scrollable_content_region.height - 1  # the header
+        try:
+            geometry = self.screen.find_widget(self)
+        except NoWidget:
+            return max(1, rows)
+        shown = geometry.clip.intersection(self.scrollable_content_region).height
+        return max(1, min(rows, shown - 1))
+
     def follow_cursor(self) -> None:
         """After a resize: the grid scrolls to its cursor, then the panes around it do."""
         self._scroll_to_cursor()
@@ -313,24 +326,34 @@ class GridView(ScrollView, can_focus=True):
 
     def reveal_cell(self, row: int, col: int) -> None:
         """Scroll the panes around the grid until the cell is on screen: a table taller than
-        its pane (the steps at T = 16 in a short window) does not scroll itself. The walk up
-        is Textual's scroll_to_widget's, from the cell instead of the widget, and leaves each
-        pane by its whole scroll offset (a pane already scrolled moves the cell by that too)."""
+        its pane (the steps at T = 16 in a short window) does not scroll itself. With it, where
+        they fit, the column header and the title of the box the grid sits in: a cell alone at
+        the top edge does not say which column it is. The walk up is Textual's
+        scroll_to_widget's, from the cell instead of the widget, and leaves each pane by its
+        whole scroll offset (a pane already scrolled moves the cell by that too)."""
         if not self.n_rows or not self.is_mounted:
             return
         sx, sy = self.scroll_offset
         top, _, _, left = self.styles.gutter
         x = left + self.label_width + col * self.cell_width - sx
-        region = Region(max(left, x), top + 1 + row - sy, self.cell_width, 1)
-        region = region.translate(self.virtual_region.offset)
+        cell = Region(max(left, x), top + 1 + row - sy, self.cell_width, 1)
+        # smallest first: the cell; from the grid's top (header, own border); from the box's
+        spans = [cell, Region(cell.x, 0, cell.width, cell.bottom)]
+        spans = [span.translate(self.virtual_region.offset) for span in spans]
         widget: Widget = self
-        while isinstance(widget.parent, Widget) and region:
+        while isinstance(widget.parent, Widget) and spans[0]:
             container = widget.parent
-            container.scroll_to_region(region, animate=False, immediate=True)
-            region = (region.translate(-container.scroll_offset)
-                      .translate(container.styles.margin.top_left)
-                      .translate(container.styles.border.spacing.top_left)
-                      .translate(container.virtual_region_with_margin.offset))
+            room = container.scrollable_content_region.height
+            fits = [span for span in spans if span.height <= room] or spans[:1]
+            container.scroll_to_region(fits[-1], animate=False, immediate=True)
+            into_parent = (Offset(*container.styles.margin.top_left)
+                           + Offset(*container.styles.border.spacing.top_left)
+                           + container.virtual_region_with_margin.offset
+                           - container.scroll_offset)
+            spans = [span.translate(into_parent) for span in spans]
+            if widget is self and not container.allow_vertical_scroll:  # the grid's box
+                box_top = container.virtual_region.y
+                spans.append(Region(cell.x, box_top, cell.width, spans[0].bottom - box_top))
             widget = container
 
     def _scroll_to_cursor(self) -> None:

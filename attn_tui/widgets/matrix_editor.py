@@ -342,6 +342,7 @@ class MatrixEditor(Vertical, can_focus=False):
         else:
             self.buffer = EditBuffer.opened_with(first, False)
         self._show_buffer()
+        self.grid.call_after_refresh(self.grid.reveal_cursor)  # no typing into a hidden cell
 
     def _show_buffer(self) -> None:
         if self.editing is None:

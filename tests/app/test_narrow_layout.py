@@ -94,3 +94,64 @@ async def test_token_names_are_not_cut_where_narrower_cells_leave_them_room():
             assert f"│{name} " in text, name
         header = next(line for line in text.splitlines() if "q·k" in line)
         assert "α" in header
+
+
+async def _step_table_focused(pilot, t: int) -> GridView:
+    await pilot.press("D", *str(t), "enter")
+    await pilot.pause()
+    steps = pilot.app.screen.query_one("#steps", GridView)
+    steps.focus()
+    await pilot.pause()
+    return steps
+
+
+async def test_moving_back_up_the_step_table_brings_its_header_back():
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        steps = await _step_table_focused(pilot, 24)
+        for key in ["down"] * 24 + ["up"] * 24:
+            await pilot.press(key)
+        await pilot.pause()
+        assert steps.cursor_row == 0
+        text = screen_text(pilot.app)
+        assert "steps for query" in text  # the box's title
+        assert any("q·k" in line and "exp" in line for line in text.splitlines())
+
+
+async def test_page_down_in_a_step_table_taller_than_its_pane_pages_by_what_shows():
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        steps = await _step_table_focused(pilot, 64)
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert 3 <= steps.cursor_row < 20  # a page of the rows in sight, not row 64 (sum)
+        assert _on_screen(steps, steps.cursor_row, steps.cursor_col)
+
+
+async def test_v_leaves_a_side_by_side_results_pane_where_it_was():
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        steps = await _step_table_focused(pilot, 16)
+        for _ in range(5):
+            await pilot.press("down")
+        await pilot.pause()
+        results = pilot.app.screen.query_one("#results")
+        before = results.scroll_offset
+        await pilot.press("v")
+        await pilot.pause()
+        assert results.scroll_offset == before
+        assert _on_screen(steps, 5, steps.cursor_col)
+
+
+async def test_a_resize_while_help_is_open_still_brings_the_cursor_back():
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab", "tab", "down", "down", "down")  # V's last row
+        await pilot.pause()
+        grid = pilot.app.focused
+        assert isinstance(grid, GridView) and grid.id == "grid-v"
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        assert pilot.app.focused is grid
+        assert _on_screen(grid, 3, 0)

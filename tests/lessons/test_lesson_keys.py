@@ -504,3 +504,29 @@ async def test_a_resize_during_a_lesson_brings_the_marked_cells_back():
         for lost in ("▼0.5449", "▼0.3258", "▼0.1878"):  # the map's lost column, row by row
             assert lost in text, lost
         assert "›1.0000" in text  # loudly's sum, marked
+
+
+async def test_a_resize_beside_a_lesson_keeps_the_pane_the_learner_moved_to():
+    # side by side each pane keeps its own scroll: the learner went to V, and V stays
+    async with lesson_app("nanogpt").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "tab", "tab", "down")
+        grid = pilot.app.focused
+        assert grid is not None and grid.id == "grid-v"
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert "V  values" in screen_text(pilot.app)
+        shown = pilot.app.screen._compositor.visible_widgets.get(grid)
+        assert shown is not None and shown[1].height >= 3
+
+
+async def test_in_a_narrow_lesson_enter_brings_the_cell_being_typed_into_into_view():
+    async with lesson_app("one").run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n")  # the step's marks are in the step table, below Q
+        await press(pilot, "enter")
+        text = screen_text(pilot.app)
+        assert "who·d1 = " in text  # the edit line, in Q's border
+        assert "│who " in text  # and Q's row itself
