@@ -50,12 +50,14 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
             widget.add_class("-concealed")
 
 
-def bring_into_view(host: Screen, marks: Marks) -> None:
-    """Scroll the first marked pane into view, and its marked columns into the pane."""
+def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset()) -> None:
+    """Scroll the first marked pane into view, and its marked columns into the pane; ``lead``
+    (the step's first highlight's cells) says which marked cell must show where not all fit."""
     # each step starts from the top of every column, so what it shows never depends on where
-    # the previous step (or its timing) left the scroll
+    # the previous step (or its timing) left the scroll; not the lesson's own words, which
+    # may be scrolling to an answer's feedback
     for column in host.query(ScrollableContainer):
-        if not isinstance(column, GridView):
+        if not isinstance(column, GridView) and column.id != "lesson-panel":
             column.scroll_home(animate=False, immediate=True)
     for pane, cells in marks[:1]:
         found = host.query(f"#{pane}")
@@ -75,5 +77,7 @@ def bring_into_view(host: Screen, marks: Marks) -> None:
         room = widget.scrollable_content_region.width - widget.label_width
         x = min(cols[0] * widget.cell_width, max(0, (cols[-1] + 1) * widget.cell_width - room))
         widget.scroll_to(x=x, animate=False, immediate=True)
-        # a box taller than its pane showed its end: the first marked row comes into view
-        widget.reveal_cell(min(r for r, _ in cells), cols[0])
+        # a box taller than its pane showed its end: the first highlight's top-left marked
+        # cell comes into view (not the corner of every highlight's box, which may be unmarked)
+        row, col = min(lead & cells or cells)
+        widget.reveal_cell(row, col)

@@ -400,7 +400,8 @@ class LessonRunner(App[int]):
             return False
         if only_stacked and not host.has_class("-stacked"):
             return False
-        self._lesson_point(self._lesson_pointed)
+        if not self._lesson_busy:  # a step setting up points at its own marks when ready
+            self._lesson_point(self._lesson_pointed)
         return True
 
     def _lesson_point(self, highlights: tuple[Highlight, ...]) -> None:
@@ -410,7 +411,8 @@ class LessonRunner(App[int]):
         host = self.lesson_host
         if host is not None:
             # scroll once the layout has settled (the panel may just have changed height)
-            host.call_after_refresh(bring_into_view, host, mark(host, highlights))
+            lead = highlights[0].cells if highlights else frozenset()
+            host.call_after_refresh(bring_into_view, host, mark(host, highlights), lead)
 
     # ---- the panel
     def _lesson_context(self) -> dict:
@@ -459,6 +461,7 @@ class LessonRunner(App[int]):
             host.remove_class("-lesson")
         self.lesson_host = None
         self._lesson_setup = None
+        self._lesson_pointed = ()
         if not keep_lesson:
             self.workers.cancel_group(self, "lesson")
             self.lesson, self.lesson_done, self._lesson_note = None, False, ""

@@ -341,7 +341,7 @@ class GridView(ScrollView, can_focus=True):
         spans = [cell, Region(cell.x, 0, cell.width, cell.bottom)]
         spans = [span.translate(self.virtual_region.offset) for span in spans]
         widget: Widget = self
-        while isinstance(widget.parent, Widget) and spans[0]:
+        while isinstance(widget.parent, Widget):
             container = widget.parent
             room = container.scrollable_content_region.height
             fits = [span for span in spans if span.height <= room] or spans[:1]
@@ -351,9 +351,9 @@ class GridView(ScrollView, can_focus=True):
                            + container.virtual_region_with_margin.offset
                            - container.scroll_offset)
             spans = [span.translate(into_parent) for span in spans]
-            if widget is self and not container.allow_vertical_scroll:  # the grid's box
+            if widget is self and not container.allow_vertical_scroll:  # a box around the grid
                 box_top = container.virtual_region.y
-                spans.append(Region(cell.x, box_top, cell.width, spans[0].bottom - box_top))
+                spans.append(Region(spans[0].x, box_top, cell.width, spans[0].bottom - box_top))
             widget = container
 
     def _scroll_to_cursor(self) -> None:

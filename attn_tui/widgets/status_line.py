@@ -22,12 +22,14 @@ MASK_TIGHT = {
 MASK_NAME = {mode: f"mask {mode}" for mode in MASK_SHORT}
 MASK_BARE = {mode: mode for mode in MASK_SHORT}  # a 40-column window
 # the first of these that fits is shown: the mask's words give way before the numbers' source
-FORMS = ((MASK_SHORT, "  │  "), (MASK_TIGHT, "  │  "), (MASK_NAME, " │ "), (MASK_BARE, " │ "))
+FORMS = ((MASK_SHORT, "  │  "), (MASK_TIGHT, "  │  "), (MASK_NAME, " │ "), (MASK_BARE, " │ "),
+         (MASK_BARE, "│"))
 
 
 class StatusLine(Static):
     DEFAULT_CSS = """
-    StatusLine { height: 1; width: 1fr; padding: 0 1; background: $panel; }
+    StatusLine { height: 1; width: 1fr; padding: 0 1; background: $panel;
+                 text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     _ws: Workspace | None = None

@@ -530,3 +530,29 @@ async def test_in_a_narrow_lesson_enter_brings_the_cell_being_typed_into_into_vi
         text = screen_text(pilot.app)
         assert "who·d1 = " in text  # the edit line, in Q's border
         assert "│who " in text  # and Q's row itself
+
+
+async def test_where_not_every_mark_fits_the_steps_first_highlight_shows():
+    # nanogpt step 8 marks rows 5-7 of the map and, second, its sum column: at 44×16 the map
+    # scrolls to row 5's mark, not to the top-left corner of both (the sums of rows 0-4)
+    import pytest
+
+    pytest.importorskip("torch")
+    async with lesson_app("nanogpt").run_test(size=(44, 16)) as pilot:
+        await settle(pilot)
+        await press(pilot, *"nnnnnnn")
+        assert "Step 8 of 9" in shown(pilot.app)
+        text = screen_text(pilot.app)
+        assert "›0.0724" in text  # t5's weight on t5, the first highlight's first cell
+
+
+async def test_a_resize_in_a_narrow_lesson_keeps_the_cell_being_typed_into():
+    async with lesson_app("one").run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "enter", "5")
+        await pilot.resize_terminal(62, 20)
+        await settle(pilot)
+        await settle(pilot)
+        text = screen_text(pilot.app)
+        assert "who·d1 = 5" in text
+        assert "│who " in text
