@@ -352,17 +352,10 @@ class WorkbenchScreen(SessionActions, Screen):
     def _map_into_view(self) -> None:
         """Stacked in a narrow window, the map may be below the fold, and v would seem to do
         nothing: bring its title and first rows up. A map already in sight stays put."""
-        from textual.errors import NoWidget
-
         if not self.has_class("-stacked"):  # side by side the map is in its own pane
             return
         heatmap = self.query_one(Heatmap)
-        try:
-            geometry = self.find_widget(heatmap)
-            shown = geometry.region.intersection(geometry.clip).height
-        except NoWidget:
-            shown = 0
-        if shown < min(3, heatmap.outer_size.height):
+        if heatmap.shown_region().height < min(3, heatmap.outer_size.height):
             heatmap.scroll_visible(animate=False, top=True)
 
     def action_select_query(self, row: int) -> None:

@@ -157,8 +157,7 @@ class GridView(ScrollView, can_focus=True):
         80 × 24 a step table with long token names lost its α column off the right edge. True if the width changed."""
         before = self.label_width
         if self.fit_labels:
-            longest = max((cell_len(t) for t in (*self.row_labels, self.corner)), default=0)
-            width = max(4, min(self.fit_labels, longest + 1))
+            width = self.wanted_label_width()
             shown = min(self.n_cols, self.keep_in_view or self.n_cols)
             room = self.scrollable_content_region.width - shown * self.cell_width
             if 4 <= room < width:  # a narrower label, still readable, shows every column
@@ -166,6 +165,21 @@ class GridView(ScrollView, can_focus=True):
             self.label_width = width
         self.virtual_size = Size(self.label_width + self.n_cols * self.cell_width, self.n_rows + 1)
         return self.label_width != before
+
+    def wanted_label_width(self) -> int:
+        """What the longest label (and the corner) needs, 4 to ``fit_labels`` columns."""
+        longest = max((cell_len(t) for t in (*self.row_labels, self.corner)), default=0)
+        return max(4, min(self.fit_labels, longest + 1))
+
+    def shown_region(self) -> Region:
+        """The part of the grid on screen at the last update (empty if none of it is)."""
+        from textual.errors import NoWidget
+
+        try:
+            geometry = self.screen.find_widget(self)
+        except NoWidget:
+            return Region()
+        return geometry.region.intersection(geometry.clip)
 
     def on_resize(self) -> None:
         if self.fit_labels and self._fit_label_width():
@@ -306,15 +320,9 @@ class GridView(ScrollView, can_focus=True):
     def _rows_in_sight(self) -> int:
         """Data rows on screen: the grid's own height, or less where a pane clips a grid taller
         than itself (the steps at T = 64), which PageDown must not page past."""
-        from textual.errors import NoWidget
-
         rows = self.scrollable_content_region.height - 1  # the header
-        try:
-            geometry = self.screen.find_widget(self)
-        except NoWidget:
-            return max(1, rows)
-        shown = geometry.clip.intersection(self.scrollable_content_region).height
-        return max(1, min(rows, shown - 1))
+        shown = self.shown_region().intersection(self.scrollable_content_region).height
+        return max(1, min(rows, shown - 1)) if shown else max(1, rows)
 
     def follow_cursor(self) -> None:
         """After a resize: the grid scrolls to its cursor, then the panes around it do."""

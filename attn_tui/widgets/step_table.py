@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 
-from rich.cells import cell_len
 from rich.style import Style
 
 from attn_tui.compute import Steps
@@ -30,22 +29,22 @@ class StepTable(GridView):
         self.show_cursor = True
 
     def _fit_label_width(self) -> bool:
-        # a 40-column window leaves 37 columns: with 9-column cells α would fall off the
-        # edge, and 8 still hold every number fit() writes ("-0.0700")
-        # ... and 8 rather than token names cut to "b…d" where 9 would not leave them room
+        # 8-column cells where 9 would push α off the edge (a 40-column window leaves 37) or
+        # cut token names to "b…d": 8 still hold every number fit() writes ("-0.0700")
         before = self.cell_width
         room = self.scrollable_content_region.width
-        longest = max((cell_len(t) for t in (*self.row_labels, self.corner)), default=0)
-        labels = max(4, min(self.fit_labels, longest + 1))
-        self.cell_width = 8 if 0 < room < labels + self.keep_in_view * 9 else 9
+        wanted = self.wanted_label_width() + self.keep_in_view * 9
+        self.cell_width = 8 if 0 < room < wanted else 9
         if self.cell_width != before and len(self.col_labels) > 1:  # "unscaled" needs 9
             self.col_labels = (self.col_labels[0], self._scale_label(), *self.col_labels[2:])
         return super()._fit_label_width() or self.cell_width != before
 
     def _scale_label(self) -> str:
         s = self.steps
-        if s is None or s.scale:
-            return f"÷{math.sqrt(s.d_k):.3g}" if s is not None else "÷√d_k"
+        if s is None:
+            return "÷√d_k"
+        if s.scale:
+            return f"÷{math.sqrt(s.d_k):.3g}"
         return "unscaled" if self.cell_width > 8 else "÷ off"
 
     def show(self, steps: Steps, query: int, key_labels: tuple[str, ...]) -> None:
