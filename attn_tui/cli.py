@@ -5,14 +5,17 @@ textual is imported only on the path that runs the app, so `print` and `--help` 
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from attn_tui import __version__
 from attn_tui.blas_threads import one_blas_thread
-from attn_tui.cli_export import add_export_parser, open_session, run_export
 from attn_tui.presets import EXAMPLE_NAMES
+
+if TYPE_CHECKING:
+    import argparse
 
 PRESETS = EXAMPLE_NAMES
 BACKENDS = ("numpy", "torch")
@@ -32,6 +35,8 @@ examples:
 
 def _int_in(lo: int, hi: int):
     def parse(text: str) -> int:
+        import argparse
+
         try:
             value = int(text)
         except ValueError:
@@ -44,6 +49,8 @@ def _int_in(lo: int, hi: int):
 
 
 def _public_url(text: str) -> str:
+    import argparse
+
     from attn_tui.serve import ServeError, check_public_url  # standard library only: light
 
     try:
@@ -54,6 +61,8 @@ def _public_url(text: str) -> str:
 
 def _theme(name: str) -> str:
     # textual is imported only when --theme is given, so `print` and `--help` stay light
+    import argparse
+
     from textual.theme import BUILTIN_THEMES
 
     if name not in BUILTIN_THEMES:
@@ -63,6 +72,10 @@ def _theme(name: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from attn_tui.cli_export import add_export_parser
+
     ap = argparse.ArgumentParser(
         prog="attn-tui",
         description="Learn self-attention by doing it: edit Q, K and V and watch every stage "
@@ -129,9 +142,23 @@ def _fail(message: str) -> int:
     return 2
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+# what `attn-tui` alone means (the launch a class types), read without argparse: importing it
+# and building the parser cost about 2 ms and 0.4 MiB of the first screen, to read no flags
+NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
+            "lab": None, "lesson": None, "theme": None, "no_mouse": False,
+            "no_confirm_quit": False, "command": None}
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace | SimpleNamespace:
     """The command line, defaults filled in; flags that cannot go together end with a usage
     message and exit status 2, instead of one of them being ignored."""
+    if not (sys.argv[1:] if argv is None else argv):
+        return SimpleNamespace(**NO_FLAGS)
+    return parse_flags(argv)
+
+
+def parse_flags(argv: list[str] | None) -> argparse.Namespace:
+    """parse_args with argparse, whatever the command line (NO_FLAGS must be its empty one)."""
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # after a command, said with that command's usage (export's, not the app's)
@@ -191,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "print":
         return _print(args.section, args.print_backend, args.print_dtype)
     if args.command == "export":
+        from attn_tui.cli_export import run_export
+
         return run_export(args)
     if args.command == "serve":
         return _serve(args)
@@ -242,6 +271,8 @@ def _run_app(args: argparse.Namespace) -> int:
 def _start(args: argparse.Namespace) -> int:
     workspace, lab = None, args.lab
     if args.session:  # before any terminal set-up, so a bad file is one line on stderr
+        from attn_tui.cli_export import open_session
+
         try:
             workspace, lab = open_session(args.session, args.lab)
         except ValueError as exc:

@@ -96,6 +96,21 @@ def test_parser_defaults_open_the_chapter_example():
                                                                      None)
 
 
+def test_no_flags_mean_what_argparse_makes_of_an_empty_command_line():
+    from attn_tui.cli import NO_FLAGS, parse_flags
+
+    assert vars(parse_args([])) == vars(parse_flags([])) == NO_FLAGS
+
+
+def test_a_launch_without_flags_does_not_import_argparse():
+    code = ("import sys\n"
+            "from attn_tui.cli import parse_args\n"
+            "sys.argv = ['attn-tui']\n"
+            "print(parse_args().preset, 'argparse' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "one False", done.stderr
+
+
 def test_print_and_import_load_neither_textual_nor_torch():
     code = (
         "import sys, io, contextlib\n"
