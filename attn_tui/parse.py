@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_ABS = 1e6
 MAX_LEN = 64
@@ -22,8 +22,7 @@ _FRACTION_RE = re.compile(rf"^({_NUMBER})/({_NUMBER})$")
 _MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"}
 
 
-@dataclass(frozen=True)
-class Parsed:
+class Parsed(NamedTuple):  # not a frozen dataclass: that costs ~1 ms of start-up to build
     value: float | None
     error: str | None = None
 
