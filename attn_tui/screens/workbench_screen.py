@@ -69,6 +69,7 @@ class WorkbenchScreen(SessionActions, Screen):
 
     # the layout for the window's width: see app.tcss
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (70, "-snug"), (76, "-side-by-side")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (14, "-tall")]
 
     # repaint=False: the watchers update the widgets that change; repainting the whole
     # screen on every edit would cost a full frame at T = 256

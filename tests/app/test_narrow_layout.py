@@ -155,3 +155,19 @@ async def test_a_resize_while_help_is_open_still_brings_the_cursor_back():
         await pilot.pause()
         assert pilot.app.focused is grid
         assert _on_screen(grid, 3, 0)
+
+
+async def test_in_a_window_12_rows_high_the_focused_map_shows_a_row_not_only_its_scrollbar():
+    # 64 keys make the map scroll sideways; the results pane has 3 rows at 40 × 12 and 4 at 13
+    for height in (12, 13):
+        async with make_app().run_test(size=(40, height)) as pilot:
+            await pilot.press("D", "6", "4", "enter")
+            await pilot.pause()
+            heatmap = pilot.app.screen.query_one("#heatmap", GridView)
+            heatmap.focus()
+            await pilot.pause()
+            await pilot.pause()
+            assert heatmap.show_horizontal_scrollbar
+            assert _on_screen(heatmap, 0, 0), height
+            lines = screen_text(pilot.app).splitlines()
+            assert any(line.startswith("│who ") and "0.0178" in line for line in lines), height
