@@ -24,10 +24,12 @@ from attn_tui.widgets.key_order import (
     AfterKeys,
     after_keys,
     bindings_checked,
+    escape_then_key,
     from_the_line,
     hold_if_keys_waiting,
     hold_until_first_focus,
     key_read_by_app,
+    read_escape_as_typed,
     run_after_keys,
 )
 
@@ -76,6 +78,7 @@ class AttnApp(LessonRunner, App[int]):
     def __init__(self, workspace: Workspace, lab: str | None = None,
                  session_path: str | None = None, confirm_quit: bool = True) -> None:
         super().__init__()
+        read_escape_as_typed()
         self.initial_workspace = workspace
         self.initial_lab = lab
         self.session_path = session_path
@@ -174,6 +177,14 @@ class AttnApp(LessonRunner, App[int]):
             after_keys(self, self._quit_asked)
         else:
             self._quit_asked()
+
+    def post_message(self, message) -> bool:
+        # split where the keys enter the App, so each half keeps its place among the keys
+        # arriving after it
+        if isinstance(message, events.Key) and (keys := escape_then_key(message)):
+            escape, typed = keys
+            return super().post_message(escape) & super().post_message(typed)
+        return super().post_message(message)
 
     async def on_event(self, event: events.Event) -> None:
         if not isinstance(event, events.Key | events.Paste):  # a paste keeps its place too

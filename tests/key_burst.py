@@ -23,6 +23,17 @@ def burst(app, keys: str) -> None:
         app.post_message(events.Key(key, char))
 
 
+def from_the_terminal(app, data: str) -> None:
+    """Read ``data`` as one read of the terminal, with Textual's own parser, and post what it
+    makes of it to the app, as the driver does."""
+    from textual._xterm_parser import XTermParser
+
+    parser = XTermParser()
+    for event in [*parser.feed(data), *parser.feed("")]:  # "": the end, as after a pause
+        event.set_sender(app)
+        app.post_message(event)
+
+
 async def settle(pilot) -> None:
     for _ in range(4):
         await pilot.pause()

@@ -9,7 +9,7 @@ cursor was leaving, and `Tab 5 Enter` typed into Q instead of K.
 from __future__ import annotations
 
 import pytest
-from key_burst import burst, settle, typed_state
+from key_burst import burst, from_the_terminal, settle, typed_state
 from textual import events
 
 from attn_tui.app import make_app
@@ -432,3 +432,35 @@ async def test_keys_held_when_the_window_becomes_too_small_are_dropped_not_delay
         for _ in range(3):
             await settle(pilot)
         assert app.workbench().workspace == before
+
+
+async def test_escape_and_the_key_after_it_in_one_read_are_two_keys():
+    # the bytes of Escape then m are those of alt+m; of Escape then 3, WezTerm's Option+3 (£)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "7")
+        from_the_terminal(app, "\x1b3")  # cancel the 7, type a 3
+        await settle(pilot)
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        assert editor.editing is not None and editor.buffer.text == "3"
+        from_the_terminal(app, "\r\x1bm")  # store it; Escape (nothing to cancel), then Mask
+        await settle(pilot)
+        ws = app.screen.workspace
+        assert (ws.q[0][0], ws.mask) == (3.0, "causal")
+        from_the_terminal(app, "\x1bD")  # Escape, then D: the dimensions bar
+        await settle(pilot)
+        assert app.focused.id == "dims"
+
+
+def test_escape_then_key_leaves_real_alt_keys_and_other_keys_alone():
+    from attn_tui.widgets.key_order import escape_then_key
+
+    def split(key, char):
+        keys = escape_then_key(events.Key(key, char))
+        return keys and [(k.key, k.character) for k in keys]
+
+    assert split("alt+m", "m") == [("escape", "\x1b"), ("m", "m")]
+    assert split("alt+shift+d", "D") == [("escape", "\x1b"), ("D", "D")]
+    assert split("alt+3", "3") == [("escape", "\x1b"), ("3", "3")]
+    for key, char in [("alt+right", None), ("alt+ctrl+x", None), ("m", "m"), ("escape", "\x1b")]:
+        assert split(key, char) is None
