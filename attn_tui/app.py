@@ -24,7 +24,6 @@ from attn_tui.widgets.key_order import (
     AfterKeys,
     after_keys,
     bindings_checked,
-    escape_then_key,
     from_the_line,
     hold_if_keys_waiting,
     hold_until_first_focus,
@@ -177,14 +176,6 @@ class AttnApp(LessonRunner, App[int]):
             after_keys(self, self._quit_asked)
         else:
             self._quit_asked()
-
-    def post_message(self, message) -> bool:
-        # split where the keys enter the App, so each half keeps its place among the keys
-        # arriving after it
-        if isinstance(message, events.Key) and (keys := escape_then_key(message)):
-            escape, typed = keys
-            return super().post_message(escape) & super().post_message(typed)
-        return super().post_message(message)
 
     async def on_event(self, event: events.Event) -> None:
         if not isinstance(event, events.Key | events.Paste):  # a paste keeps its place too

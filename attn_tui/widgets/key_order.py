@@ -47,40 +47,35 @@ TYPING_BINDINGS = (
 )
 
 
-# Escape and a digit arriving together are read by Textual as macOS Option keys (WezTerm sends
-# ESC 3 for Option+3: "£"), Escape and b or f as Option+arrow word moves (ctrl+left, ctrl+right).
-# attn-tui has no use for any of them, and Escape then 3 (cancel, type again) became "£" typed
-# into the cell, Escape then b a word move instead of the backend; without them the parser makes
-# alt+3 and alt+b of these, which escape_then_key reads as the two keys typed.
+# An Escape and the key typed after it can arrive in one read (over SSH, one late packet brings
+# both), and their bytes are those of Alt and the key. Textual's parser reads them as alt+m for a
+# letter, and for any other key drops the Escape: Escape then Enter (cancel, then open the cell
+# again) stored the value being cancelled. attn-tui binds no Alt key, so it reads both as typed.
+# ESC and a digit, b or f are in Textual's table of sequences as macOS Option keys (WezTerm's
+# Option+3 is "£") and word moves; attn-tui has no use for them, and Escape then 3 typed a £.
 OPTION_KEYS = tuple("\x1b" + c for c in "§1234567890-=bf")
 
 
 def read_escape_as_typed() -> None:
-    """Stop Textual's parser from reading ESC and a digit, b or f as one Option key."""
+    """Make the terminal parser read ESC and a key no sequence starts with as Escape, then the
+    key (once per process: the parser is Textual's, shared by every driver)."""
     from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
+    from textual._xterm_parser import XTermParser
 
     for sequence in OPTION_KEYS:
         ANSI_SEQUENCES_KEYS.pop(sequence, None)
+    original = XTermParser._sequence_to_key_events
+    if getattr(original, "reads_escape_as_typed", False):
+        return
 
+    def sequence_to_key_events(self, sequence: str, alt: bool = False):
+        if alt and len(sequence) == 1:  # the one key after a lone ESC: Escape was typed too
+            yield events.Key("escape", "\x1b")
+            alt = False
+        yield from original(self, sequence, alt)
 
-def escape_then_key(event: events.Key) -> tuple[events.Key, events.Key] | None:
-    """Escape and the key typed after it, where the two arrived in one read and the terminal
-    parser took them for alt+key (the bytes are the same: over SSH a late packet brings both).
-    attn-tui binds no alt key, so it reads what was typed; None for any other key."""
-    key = event.key
-    if not key.startswith("alt+") or event.is_forwarded:
-        return None
-    rest = key[len("alt+"):]
-    if len(rest) == 7 and rest.startswith("shift+") and rest[-1].isalpha():
-        char = rest[-1].upper()
-    elif len(rest) == 1 and rest.isalnum():
-        char = rest
-    else:  # alt with an arrow, a function key or ctrl: a real Alt, sent some other way
-        return None
-    escape, typed = events.Key("escape", "\x1b"), events.Key(char, char)
-    for made in (escape, typed):
-        made.set_sender(event._sender)
-    return escape, typed
+    sequence_to_key_events.reads_escape_as_typed = True  # type: ignore[attr-defined]
+    XTermParser._sequence_to_key_events = sequence_to_key_events
 
 
 def takes_text(widget: object) -> bool:

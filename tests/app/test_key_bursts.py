@@ -452,15 +452,42 @@ async def test_escape_and_the_key_after_it_in_one_read_are_two_keys():
         assert app.focused.id == "dims"
 
 
-def test_escape_then_key_leaves_real_alt_keys_and_other_keys_alone():
-    from attn_tui.widgets.key_order import escape_then_key
+def test_the_parser_reads_escape_and_the_key_after_it_as_typed_and_sequences_as_before():
+    from textual._xterm_parser import XTermParser
 
-    def split(key, char):
-        keys = escape_then_key(events.Key(key, char))
-        return keys and [(k.key, k.character) for k in keys]
+    from attn_tui.widgets.key_order import read_escape_as_typed
 
-    assert split("alt+m", "m") == [("escape", "\x1b"), ("m", "m")]
-    assert split("alt+shift+d", "D") == [("escape", "\x1b"), ("D", "D")]
-    assert split("alt+3", "3") == [("escape", "\x1b"), ("3", "3")]
-    for key, char in [("alt+right", None), ("alt+ctrl+x", None), ("m", "m"), ("escape", "\x1b")]:
-        assert split(key, char) is None
+    read_escape_as_typed()
+    read_escape_as_typed()  # twice, as two apps in one process would: still one Escape
+
+    def keys(data):
+        parser = XTermParser()
+        return [(e.key, e.character) for e in [*parser.feed(data), *parser.feed("")]
+                if isinstance(e, events.Key)]
+
+    esc = ("escape", "\x1b")
+    assert keys("\x1bm") == [esc, ("m", "m")]
+    assert keys("\x1bD") == [esc, ("D", "D")]
+    assert keys("\x1b3") == [esc, ("3", "3")]  # was WezTerm's Option+3, "£"
+    assert keys("\x1bb") == [esc, ("b", "b")]  # was a word move, ctrl+left
+    assert keys("\x1b\r") == [esc, ("enter", "\r")]  # the Escape was dropped
+    assert keys("\x1b?") == [esc, ("question_mark", "?")]
+    assert keys("\x1b\x1b") == [esc, esc]
+    assert keys("\x1b") == [esc]
+    # sequences stay what they were: arrows, Alt with an arrow, shift+tab, F1, a paste's keys
+    assert keys("\x1b[A") == [("up", None)]
+    assert keys("\x1b[1;3C") == [("alt+right", None)]
+    assert keys("\x1b[Z") == [("shift+tab", None)]
+    assert keys("\x1bOP") == [("f1", None)]
+    assert keys("5\r") == [("5", "5"), ("enter", "\r")]
+
+
+async def test_escape_then_enter_in_one_read_cancels_and_opens_the_cell_again():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "9")
+        from_the_terminal(app, "\x1b\r")
+        await settle(pilot)
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        assert app.screen.workspace.q[0][0] == 0.1  # the 9 was cancelled, not stored
+        assert editor.editing is not None and editor.buffer.text == "0.1"
