@@ -48,17 +48,22 @@ TYPING_BINDINGS = (
 
 
 # An Escape and the key typed after it can arrive in one read (over SSH, one late packet brings
-# both), and their bytes are those of Alt and the key. Textual's parser reads them as alt+m for a
-# letter, and for any other key drops the Escape: Escape then Enter (cancel, then open the cell
+# both), and their bytes are those of Alt and the key. Textual's parser read them as alt+m for a
+# letter and dropped the Escape for any other key: Escape then Enter (cancel, open the cell
 # again) stored the value being cancelled. attn-tui binds no Alt key, so it reads both as typed.
-# ESC and a digit, b or f are in Textual's table of sequences as macOS Option keys (WezTerm's
-# Option+3 is "£") and word moves; attn-tui has no use for them, and Escape then 3 typed a £.
-OPTION_KEYS = tuple("\x1b" + c for c in "§1234567890-=bf")
+# ESC and a digit or Tab are also in Textual's table of sequences, as macOS Option keys
+# (WezTerm's Option+3 is "£") and shift+tab (which terminals send as ESC [ Z): Escape then 3
+# typed a £, Escape then Tab went back a pane. ESC b, ESC f and ESC Backspace stay the word
+# moves and word delete of a text field: macOS Terminal sends them for Option+←, → and ⌫.
+OPTION_KEYS = tuple("\x1b" + c for c in "§1234567890-=\t")
+# what may follow ESC in a sequence: CSI, SS3, OSC, DCS, APC, ST, PM, SOS, and ESC itself
+SEQUENCE_STARTS = frozenset("[O]P_\\^X\x1b")
 
 
 def read_escape_as_typed() -> None:
     """Make the terminal parser read ESC and a key no sequence starts with as Escape, then the
-    key (once per process: the parser is Textual's, shared by every driver)."""
+    key, and a malformed sequence as the keys in it (once per process: the parser is
+    Textual's, shared by every driver)."""
     from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
     from textual._xterm_parser import XTermParser
 
@@ -69,10 +74,19 @@ def read_escape_as_typed() -> None:
         return
 
     def sequence_to_key_events(self, sequence: str, alt: bool = False):
+        if (len(sequence) == 2 and sequence[0] == "\x1b" and sequence[1] not in SEQUENCE_STARTS
+                and sequence not in ANSI_SEQUENCES_KEYS):
+            # complete at once: waiting for more, a second ESC or 32 held-down keys made
+            # Textual read the Escape back as a typed ^
+            sequence, alt = sequence[1], True
         if alt and len(sequence) == 1:  # the one key after a lone ESC: Escape was typed too
             yield events.Key("escape", "\x1b")
             alt = False
-        yield from original(self, sequence, alt)
+        try:
+            made = list(original(self, sequence, alt))
+        except (ValueError, OverflowError):  # ESC [ : A: Textual's kitty-key reading raised,
+            made = []  # and the app died; unread, the parser gives the keys as typed
+        yield from made
 
     sequence_to_key_events.reads_escape_as_typed = True  # type: ignore[attr-defined]
     XTermParser._sequence_to_key_events = sequence_to_key_events

@@ -469,11 +469,23 @@ def test_the_parser_reads_escape_and_the_key_after_it_as_typed_and_sequences_as_
     assert keys("\x1bm") == [esc, ("m", "m")]
     assert keys("\x1bD") == [esc, ("D", "D")]
     assert keys("\x1b3") == [esc, ("3", "3")]  # was WezTerm's Option+3, "£"
-    assert keys("\x1bb") == [esc, ("b", "b")]  # was a word move, ctrl+left
+    assert keys("\x1b\t") == [esc, ("tab", "\t")]  # was shift+tab
     assert keys("\x1b\r") == [esc, ("enter", "\r")]  # the Escape was dropped
     assert keys("\x1b?") == [esc, ("question_mark", "?")]
     assert keys("\x1b\x1b") == [esc, esc]
     assert keys("\x1b") == [esc]
+    # more after the key, in the same read: the Escape was read back as a typed ^
+    assert keys("\x1bj\x1b[B") == [esc, ("j", "j"), ("down", None)]
+    assert keys("\x1b1\x1b2") == [esc, ("1", "1"), esc, ("2", "2")]
+    assert keys("\x1b" + "j" * 40) == [esc] + [("j", "j")] * 40  # a key held down
+    # malformed: Textual's reading of kitty keys raised, and the app died
+    assert keys("\x1b[:A") == [esc, ("left_square_bracket", "["), ("colon", ":"), ("A", "A")]
+    assert [k for k, _ in keys("\x1b[1:~")] == ["escape", "left_square_bracket", "1", "colon",
+                                                "tilde"]
+    # macOS Terminal's Option+←, Option+→ and Option+⌫ stay what a text field reads
+    assert keys("\x1bb") == [("ctrl+left", None)]
+    assert keys("\x1bf") == [("ctrl+right", None)]
+    assert keys("\x1b\x7f") == [("ctrl+w", None)]
     # sequences stay what they were: arrows, Alt with an arrow, shift+tab, F1, a paste's keys
     assert keys("\x1b[A") == [("up", None)]
     assert keys("\x1b[1;3C") == [("alt+right", None)]
@@ -491,3 +503,13 @@ async def test_escape_then_enter_in_one_read_cancels_and_opens_the_cell_again():
         editor = app.screen.query_one("#editor-q", MatrixEditor)
         assert app.screen.workspace.q[0][0] == 0.1  # the 9 was cancelled, not stored
         assert editor.editing is not None and editor.buffer.text == "0.1"
+
+
+async def test_escape_then_tab_in_one_read_cancels_and_goes_to_the_next_pane():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "9")
+        from_the_terminal(app, "\x1b\t")
+        await settle(pilot)
+        assert app.screen.workspace.q[0][0] == 0.1
+        assert app.focused.id == "grid-k"
