@@ -157,16 +157,22 @@ async def test_a_resize_while_help_is_open_still_brings_the_cursor_back():
         assert _on_screen(grid, 3, 0)
 
 
+async def _settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await pilot.pause()
+
+
 async def test_in_a_window_12_rows_high_the_focused_map_shows_a_row_not_only_its_scrollbar():
     # 64 keys make the map scroll sideways; the results pane has 3 rows at 40 × 12 and 4 at 13
     for height in (12, 13):
         async with make_app().run_test(size=(40, height)) as pilot:
             await pilot.press("D", "6", "4", "enter")
-            await pilot.pause()
+            await _settle(pilot)  # the step table's 64 rows laid out
             heatmap = pilot.app.screen.query_one("#heatmap", GridView)
             heatmap.focus()
-            await pilot.pause()
-            await pilot.pause()
+            await _settle(pilot)  # and the pane scrolled to the map
             assert heatmap.show_horizontal_scrollbar
             assert _on_screen(heatmap, 0, 0), height
             lines = screen_text(pilot.app).splitlines()
