@@ -142,8 +142,8 @@ def _fail(message: str) -> int:
     return 2
 
 
-# what `attn-tui` alone means (the launch a class types), read without argparse: importing it
-# and building the parser cost about 2 ms and 0.4 MiB of the first screen, to read no flags
+# what `attn-tui` alone means (the usual launch), read without argparse: importing it and
+# building the parser cost a few ms and 0.4 MiB of the first screen, to read no flags
 NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
             "lab": None, "lesson": None, "theme": None, "no_mouse": False,
             "no_confirm_quit": False, "command": None}
@@ -258,7 +258,7 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
 
-def _run_app(args: argparse.Namespace) -> int:
+def _run_app(args: argparse.Namespace | SimpleNamespace) -> int:
     # start-up builds objects that live all session; the app resumes collection (and freezes
     # them out of it) once its first frame is drawn: see attn_tui.app.resume_gc
     gc.disable()
@@ -268,7 +268,7 @@ def _run_app(args: argparse.Namespace) -> int:
         gc.enable()
 
 
-def _start(args: argparse.Namespace) -> int:
+def _start(args: argparse.Namespace | SimpleNamespace) -> int:
     workspace, lab = None, args.lab
     if args.session:  # before any terminal set-up, so a bad file is one line on stderr
         from attn_tui.cli_export import open_session

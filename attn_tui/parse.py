@@ -22,7 +22,7 @@ _FRACTION_RE = re.compile(rf"^({_NUMBER})/({_NUMBER})$")
 _MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"}
 
 
-class Parsed(NamedTuple):  # not a frozen dataclass: that costs ~1 ms of start-up to build
+class Parsed(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     value: float | None
     error: str | None = None
 

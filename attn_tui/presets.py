@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 
-class Preset(NamedTuple):  # not a frozen dataclass: that costs ~1 ms of start-up to build
+class Preset(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     name: str
     title: str
     tokens: tuple[str, ...]  # one per key (and per query when queries are the tokens themselves)

@@ -67,7 +67,7 @@ class WorkbenchScreen(SessionActions, Screen):
                 tooltip="copy the step table and weights to the clipboard (works over SSH)"),
     ]
 
-    # the layout for the window's width: see app.tcss
+    # the layout for the window's width and height: see app.tcss
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (70, "-snug"), (76, "-side-by-side")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (14, "-tall")]
 

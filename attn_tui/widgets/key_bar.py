@@ -20,7 +20,7 @@ from textual.widget import Widget
 from attn_tui.widgets.key_order import takes_text, types_a_character
 
 
-class Item(NamedTuple):  # not a frozen dataclass: that costs ~1 ms of start-up to build
+class Item(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     key: str  # what a click presses
     shown: str  # the key as the footer writes it: ⏎, ^q, ?
     description: str

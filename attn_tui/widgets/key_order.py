@@ -50,24 +50,27 @@ TYPING_BINDINGS = (
 # An Escape and the key typed after it can arrive in one read (over SSH, one late packet brings
 # both), and their bytes are those of Alt and the key. Textual's parser read them as alt+m for a
 # letter and dropped the Escape for any other key: Escape then Enter (cancel, open the cell
-# again) stored the value being cancelled. attn-tui binds no Alt key, so it reads both as typed.
-# ESC and a digit or Tab are also in Textual's table of sequences, as macOS Option keys
-# (WezTerm's Option+3 is "£") and shift+tab (which terminals send as ESC [ Z): Escape then 3
-# typed a £, Escape then Tab went back a pane. ESC b, ESC f and ESC Backspace stay the word
-# moves and word delete of a text field: macOS Terminal sends them for Option+←, → and ⌫.
-OPTION_KEYS = tuple("\x1b" + c for c in "§1234567890-=\t")
+# again) stored the value being cancelled. attn-tui binds no Alt key, so it reads both as typed
+# (a real Alt+key, where a terminal sends it as ESC and the key, included).
+# ESC and a digit or Tab are in Textual's table of sequences too: macOS Option keys (WezTerm's
+# Option+3 is "£") and the Linux console's shift+tab (terminal emulators send ESC [ Z). Escape
+# then 3 typed a £; Escape then Tab stored the value being cancelled and went back a pane.
+# ESC b, ESC f and ESC Backspace stay word moves and word delete: macOS Terminal sends them for
+# Option+←, → and ⌫, and read as Escape they would close the dialog being typed in.
+ESC_PAIRS_AS_TYPED = tuple("\x1b" + c for c in "§1234567890-=\t")
 # what may follow ESC in a sequence: CSI, SS3, OSC, DCS, APC, ST, PM, SOS, and ESC itself
 SEQUENCE_STARTS = frozenset("[O]P_\\^X\x1b")
 
 
 def read_escape_as_typed() -> None:
     """Make the terminal parser read ESC and a key no sequence starts with as Escape, then the
-    key, and a malformed sequence as the keys in it (once per process: the parser is
-    Textual's, shared by every driver)."""
+    key, and ignore a sequence it cannot read instead of ending the app (once per process: the
+    parser is Textual's, shared by every driver)."""
     from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
     from textual._xterm_parser import XTermParser
+    from textual.keys import Keys
 
-    for sequence in OPTION_KEYS:
+    for sequence in ESC_PAIRS_AS_TYPED:
         ANSI_SEQUENCES_KEYS.pop(sequence, None)
     original = XTermParser._sequence_to_key_events
     if getattr(original, "reads_escape_as_typed", False):
@@ -84,8 +87,8 @@ def read_escape_as_typed() -> None:
             alt = False
         try:
             made = list(original(self, sequence, alt))
-        except (ValueError, OverflowError):  # ESC [ : A: Textual's kitty-key reading raised,
-            made = []  # and the app died; unread, the parser gives the keys as typed
+        except (ValueError, OverflowError):  # a kitty key Textual cannot read (ESC [ 97:65;2 u)
+            made = [events.Key(Keys.Ignore, sequence)]  # raised, and ended the app
         yield from made
 
     sequence_to_key_events.reads_escape_as_typed = True  # type: ignore[attr-defined]

@@ -164,7 +164,7 @@ async def _settle(pilot) -> None:
     await pilot.pause()
 
 
-async def test_in_a_window_12_rows_high_the_focused_map_shows_a_row_not_only_its_scrollbar():
+async def test_under_14_rows_the_focused_map_shows_a_row_not_only_its_scrollbar():
     # 64 keys make the map scroll sideways; the results pane has 3 rows at 40 × 12 and 4 at 13
     for height in (12, 13):
         async with make_app().run_test(size=(40, height)) as pilot:
