@@ -496,22 +496,17 @@ def test_the_parser_reads_escape_and_the_key_after_it_as_typed_and_sequences_as_
     assert keys("5\r") == [("5", "5"), ("enter", "\r")]
 
 
-async def test_escape_then_enter_in_one_read_cancels_and_opens_the_cell_again():
+@pytest.mark.parametrize(("after", "editing", "focused"), [
+    ("\r", "0.1", "grid-q"),  # Enter: the cell opened again, on its old value
+    ("\t", None, "grid-k"),  # Tab: the next pane
+])
+async def test_escape_then_enter_or_tab_in_one_read_cancel_the_edit_first(after, editing, focused):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "9")
-        from_the_terminal(app, "\x1b\r")
+        from_the_terminal(app, "\x1b" + after)
         await settle(pilot)
         editor = app.screen.query_one("#editor-q", MatrixEditor)
         assert app.screen.workspace.q[0][0] == 0.1  # the 9 was cancelled, not stored
-        assert editor.editing is not None and editor.buffer.text == "0.1"
-
-
-async def test_escape_then_tab_in_one_read_cancels_and_goes_to_the_next_pane():
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "9")
-        from_the_terminal(app, "\x1b\t")
-        await settle(pilot)
-        assert app.screen.workspace.q[0][0] == 0.1
-        assert app.focused.id == "grid-k"
+        assert (editor.buffer.text if editor.editing is not None else None) == editing
+        assert app.focused.id == focused
