@@ -51,12 +51,17 @@ async def test_a_cell_being_typed_into_stays_in_view_across_a_resize():
         assert pilot.app.screen.workspace.q[3][1] == 3.5
 
 
+async def _focus_the_last_row_of_v(pilot) -> GridView:
+    await pilot.press("tab", "tab", "down", "down", "down")
+    await pilot.pause()
+    grid = pilot.app.focused
+    assert isinstance(grid, GridView) and grid.id == "grid-v"
+    return grid
+
+
 async def test_after_a_resize_the_focused_grid_is_brought_back_into_view():
     async with make_app(preset="mask").run_test(size=(60, 20)) as pilot:
-        await pilot.press("tab", "tab", "down", "down", "down")  # V's last row
-        await pilot.pause()
-        grid = pilot.app.focused
-        assert isinstance(grid, GridView) and grid.id == "grid-v"
+        grid = await _focus_the_last_row_of_v(pilot)
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         await pilot.resize_terminal(60, 20)
@@ -142,10 +147,7 @@ async def test_v_leaves_a_side_by_side_results_pane_where_it_was():
 
 async def test_a_resize_while_help_is_open_still_brings_the_cursor_back():
     async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
-        await pilot.press("tab", "tab", "down", "down", "down")  # V's last row
-        await pilot.pause()
-        grid = pilot.app.focused
-        assert isinstance(grid, GridView) and grid.id == "grid-v"
+        grid = await _focus_the_last_row_of_v(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
         await pilot.resize_terminal(60, 20)
