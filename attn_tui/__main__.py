@@ -1,3 +1,3 @@
-from attn_tui.cli import main
+from attn_tui.cli.main import main
 
 raise SystemExit(main())

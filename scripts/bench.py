@@ -32,7 +32,7 @@ from pathlib import Path
 
 from bench_common import build_rows, markdown_table, median, mib, text_table
 
-from attn_tui.blas_threads import one_blas_thread
+from attn_tui.cli.blas_threads import one_blas_thread
 
 # figures 2 and 3 run attn-tui in this process: with its BLAS threads, as `attn-tui` starts it
 one_blas_thread()

@@ -90,11 +90,11 @@ async def attn_edits(t: int, d: int, n: int, warmup: int = 6) -> dict[str, list[
     """``n`` edits of each kind: seconds from Enter to the repaint showing the new α with the
     app settled before Enter ("settled"), and from the first key typed at machine speed
     ("burst")."""
-    from attn_tui.app import make_app
     from attn_tui.compute import attend
+    from attn_tui.core.state import random_workspace, set_cell
     from attn_tui.report.fmt import num
-    from attn_tui.state import random_workspace, set_cell
-    from attn_tui.widgets.step_table import StepTable
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.widgets.step_table import StepTable
 
     app = make_app(workspace=random_workspace(t, d, seed=1))
     times: dict[str, list[float]] = {"settled": [], "burst": []}
@@ -187,8 +187,8 @@ def edit_latency(n: int, blocks: int, log=print) -> dict[str, list[float]]:
 
 # ---- figure 1b, run in a fresh interpreter so nothing here is already imported
 async def _first_frame_modules() -> list[str]:
-    import attn_tui.cli  # noqa: F401  (what `python -m attn_tui` imports before the app)
-    from attn_tui.app import make_app
+    import attn_tui.cli.main  # noqa: F401  (what `python -m attn_tui` imports before the app)
+    from attn_tui.tui.app import make_app
 
     app = make_app()
     seen: list[set[str]] = []
@@ -205,7 +205,7 @@ async def _first_frame_modules() -> list[str]:
     mods = seen[0]
     bad = [m for m in ("torch", "array_api_strict") if m in mods]
     bad += sorted(m for m in mods if m == "attn_tui.lessons" or m.startswith("attn_tui.lessons.")
-                  or (m.startswith("attn_tui.screens.") and m.endswith("lab_screen")))
+                  or (m.startswith("attn_tui.tui.screens.") and m.endswith("lab_screen")))
     return bad
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from attn_tui.keymap import as_markdown
+from attn_tui.tui.help_keys import as_markdown
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 START, END = "<!-- keys:start -->", "<!-- keys:end -->"

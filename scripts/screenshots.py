@@ -54,7 +54,7 @@ def extra_shots() -> list[Shot]:
     """Lesson and lab screens, once they exist in this checkout."""
     shots = []
     try:
-        from attn_tui.app import LABS, lab_available
+        from attn_tui.core.labs import LABS, lab_available
     except ImportError:  # pragma: no cover
         return shots
     for name in LABS:
@@ -75,7 +75,7 @@ def all_shots() -> list[Shot]:
 
 
 async def take(shot: Shot, out: Path = OUT) -> Path:
-    from attn_tui.app import make_app
+    from attn_tui.tui.app import make_app
 
     app = make_app(**shot.kwargs)
     async with app.run_test(size=shot.size) as pilot:

@@ -45,7 +45,7 @@ async def typed_state(lesson: str, keys: str, slowly: bool, where) -> tuple:
     in a focused input, and the files in ``where``."""
     from textual.widgets import Input
 
-    from attn_tui.app import make_app
+    from attn_tui.tui.app import make_app
 
     app = make_app(lesson=lesson)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from attn_tui.cli import parse_args
+from attn_tui.cli.main import parse_args
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -97,14 +97,14 @@ def test_parser_defaults_open_the_chapter_example():
 
 
 def test_no_flags_mean_what_argparse_makes_of_an_empty_command_line():
-    from attn_tui.cli import NO_FLAGS, parse_flags
+    from attn_tui.cli.main import NO_FLAGS, parse_flags
 
     assert vars(parse_args([])) == vars(parse_flags([])) == NO_FLAGS
 
 
 def test_a_launch_without_flags_does_not_import_argparse():
     code = ("import sys\n"
-            "from attn_tui.cli import parse_args\n"
+            "from attn_tui.cli.main import parse_args\n"
             "sys.argv = ['attn-tui']\n"
             "print(parse_args().preset, 'argparse' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -114,7 +114,7 @@ def test_a_launch_without_flags_does_not_import_argparse():
 def test_print_and_import_load_neither_textual_nor_torch():
     code = (
         "import sys, io, contextlib\n"
-        "from attn_tui.cli import main\n"
+        "from attn_tui.cli.main import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(['print', 'all'])\n"
         "print('textual' in sys.modules, 'torch' in sys.modules)\n"
@@ -125,7 +125,8 @@ def test_print_and_import_load_neither_textual_nor_torch():
 
 def test_backend_and_dtype_given_with_a_session_override_the_sessions(tmp_path, monkeypatch):
     """--session class.json --dtype float32 opened the session in float64, silently."""
-    from attn_tui import cli, session, state
+    from attn_tui.cli import main as cli
+    from attn_tui.core import session, state
 
     path = tmp_path / "class.json"
     session.save(replace(state.from_preset("mask"), dtype="float32"), path)
@@ -135,10 +136,10 @@ def test_backend_and_dtype_given_with_a_session_override_the_sessions(tmp_path, 
         opened.update(kwargs)
         raise SystemExit(0)
 
-    import attn_tui.app
+    import attn_tui.tui.app
 
-    monkeypatch.setattr(attn_tui.app, "make_app", fake_make_app)
-    monkeypatch.setattr("attn_tui.terminal.terminal_problem", lambda: None)  # pytest has none
+    monkeypatch.setattr(attn_tui.tui.app, "make_app", fake_make_app)
+    monkeypatch.setattr("attn_tui.cli.terminal.terminal_problem", lambda: None)  # pytest has none
     for flags, want in (([], ("numpy", "float32")),  # the session's own
                         (["--dtype", "float64"], ("numpy", "float64"))):
         with pytest.raises(SystemExit):
@@ -159,8 +160,8 @@ def test_a_flag_before_a_command_says_where_it_goes(args, says):
 
 
 def test_backend_numpy_over_a_bfloat16_session_says_what_to_add(tmp_path):
-    from attn_tui import session
-    from attn_tui.state import from_preset
+    from attn_tui.core import session
+    from attn_tui.core.state import from_preset
 
     path = tmp_path / "bf16.json"
     session.save(replace(from_preset("mask"), backend="torch", dtype="bfloat16"), path)

@@ -25,7 +25,7 @@ def test_every_listed_picture_exists():
 
 
 def test_every_lesson_and_lab_is_shot():
-    from attn_tui.app import LABS
+    from attn_tui.core.labs import LABS
     from attn_tui.lessons import catalog
 
     names = {s.name for s in screenshots.all_shots()}

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from attn_tui.terminal import terminal_problem
+from attn_tui.cli.terminal import terminal_problem
 
 
 class Stream(io.StringIO):

@@ -62,7 +62,7 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser) -> int | None:
     except LessonError as exc:
         parser.exit(2, f"attn-tui: {exc}\n")
     if name == "list":
-        from attn_tui.files import write_stdout
+        from attn_tui.core.files import write_stdout
 
         failed = write_stdout("".join(entry.line() + "\n" for entry in entries))
         if failed:

@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from attn_tui.core.labs import SCREENS
 from attn_tui.lessons.lesson import (
     LETTERS,
     Highlight,
@@ -28,8 +29,7 @@ from attn_tui.lessons.workspaces import WORKSPACE_NAMES
 __all__ = ["LETTERS", "SCREENS", "Highlight", "Lesson", "LessonError", "Question", "Step",
            "load_file", "parse_action", "placeholders"]
 
-LAB_NAMES = ("scaling", "model", "precision", "heads")
-SCREENS = ("workbench", *(f"lab:{name}" for name in LAB_NAMES))
+
 # what a {placeholder} in a step's text may start with, by screen
 ROOTS = {"workbench": ("row", "s", "ws", "lec", "lec64")}
 LAB_ROOTS = ("lab",)

@@ -18,8 +18,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from attn_tui import state
-from attn_tui.presets import LECTURE_EXAMPLES, PRESET_NAMES
+from attn_tui.core import state
+from attn_tui.core.presets import LECTURE_EXAMPLES, PRESET_NAMES
 
 LECTURE_WORKSPACES = tuple(LECTURE_EXAMPLES)
 WORKSPACE_NAMES = (*PRESET_NAMES, *LECTURE_WORKSPACES)

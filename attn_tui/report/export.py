@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from attn_tui.compute import Steps, attend
+from attn_tui.core.state import Workspace
 from attn_tui.report.fmt import table_num
-from attn_tui.state import Workspace
 
 FORMATS = ("md", "csv", "tex")
 NPZ_STAGES = ("scores", "scaled", "masked", "exp", "weights", "row_sums", "output", "entropy",
@@ -230,7 +230,7 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
 
     Returns the format written; raises ValueError (SessionError for the file) in one sentence.
     """
-    from attn_tui.files import atomic_write, short_path
+    from attn_tui.core.files import atomic_write, short_path
 
     shown = short_path(os.fspath(path))
     named = format_for(path)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import inspect
 import re
 
+from attn_tui.core.state import Workspace
 from attn_tui.report import export, fmt
-from attn_tui.state import Workspace
 
 HEAD = '''#!/usr/bin/env python3
 """Scaled dot-product attention, every stage, for one attn-tui workspace.

@@ -20,7 +20,7 @@ from attn_tui.compute import (
     scaling_experiment,
     sequence_cost,
 )
-from attn_tui.presets import PRESETS
+from attn_tui.core.presets import PRESETS
 from attn_tui.report.fmt import bracket, count, num, vec
 
 SECTIONS = ("one", "select", "scale", "mask", "params", "nanogpt")

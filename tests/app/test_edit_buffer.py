@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attn_tui.widgets.edit_buffer import EditBuffer
+from attn_tui.tui.widgets.edit_buffer import EditBuffer
 
 
 def test_opening_with_the_old_value_selected_replaces_on_first_key():
@@ -51,7 +51,7 @@ def test_shown_keeps_the_caret_in_view_and_escapes_control_characters():
 
 
 def test_cell_text_always_fits_and_never_hides_a_nonzero_value():
-    from attn_tui.widgets.matrix_editor import cell_text
+    from attn_tui.tui.widgets.matrix_editor import cell_text
 
     for x in (-0.915, 0.0255, -123456.5, 1e6, -1e6, 1 / 3, -0.07, 1e-6, -1e-6, 0.5,
               -0.0001, -0.0005, -1234.5, 12345.6):  # -0.0001 showed as 0.0001
@@ -66,7 +66,7 @@ def test_cell_text_always_fits_and_never_hides_a_nonzero_value():
 # opens the cell with its full value)
 @given(st.floats(min_value=-1e6, max_value=1e6).filter(lambda x: abs(x) >= 1e-9))
 def test_a_typed_value_keeps_its_sign_and_is_rounded_not_cut(x: float):
-    from attn_tui.widgets.matrix_editor import cell_text
+    from attn_tui.tui.widgets.matrix_editor import cell_text
 
     text = cell_text(x)
     assert len(text) <= 5, text

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from attn_tui.app import make_app
-from attn_tui.widgets.heatmap import Heatmap
+from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.heatmap import Heatmap
 
 
 def _cell_segment(grid, row: int, col: int):
@@ -41,7 +41,7 @@ async def test_every_grid_line_is_the_grids_width_whatever_the_labels_and_scroll
     # width exactly, or the frame around it is pushed out of line
     from textual.app import App
 
-    from attn_tui.widgets.grid_view import GridView
+    from attn_tui.tui.widgets.grid_view import GridView
 
     class Numbers(GridView):
         def cell_text(self, row: int, col: int) -> str:
@@ -84,7 +84,7 @@ async def test_a_cell_cut_by_the_edge_is_blank_never_part_of_a_number():
     # scrolled 3 columns into a cell, "1.2029" showed as "029": another number
     from textual.app import App
 
-    from attn_tui.widgets.grid_view import GridView
+    from attn_tui.tui.widgets.grid_view import GridView
 
     class Numbers(GridView):
         def cell_text(self, row: int, col: int) -> str:
@@ -110,7 +110,7 @@ async def test_a_cell_cut_by_the_edge_is_blank_never_part_of_a_number():
 
 
 def test_a_long_label_loses_its_middle_and_keeps_its_end():
-    from attn_tui.widgets.grid_view import cut_label
+    from attn_tui.tui.widgets.grid_view import cut_label
 
     # position_01 … position_03 all read "position_" before, with no mark that they were cut
     assert [cut_label(f"position_0{i}", 9) for i in (1, 2, 3)] == [
@@ -123,8 +123,8 @@ def test_a_long_label_loses_its_middle_and_keeps_its_end():
 async def test_long_token_names_leave_the_alpha_column_in_view_at_80x24():
     from dataclasses import replace
 
-    from attn_tui import state
-    from attn_tui.app import make_app
+    from attn_tui.core import state
+    from attn_tui.tui.app import make_app
 
     names = ("position_01", "position_02", "position_03")
     ws = replace(state.random_workspace(3, 3, 0), query_tokens=names, key_tokens=names)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from attn_tui.app import make_app
+from attn_tui.tui.app import make_app
 
 
 async def test_idle_workbench_schedules_no_repaint(monkeypatch):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from screen_text import screen_lines
 
-from attn_tui.app import make_app
-from attn_tui.widgets.key_bar import KeyBar
+from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.key_bar import KeyBar
 
 
 def _descriptions(bar: KeyBar) -> list[str]:
@@ -82,7 +82,7 @@ async def test_the_bar_follows_a_lesson_key_that_stands_aside_while_a_cell_is_ty
 
 def test_every_key_that_types_a_character_is_known_as_one():
     # + and - stayed in the precision lab's key bar while they typed into its field
-    from attn_tui.widgets.key_order import types_a_character
+    from attn_tui.tui.keys import types_a_character
 
     for key in ("plus", "minus", "slash", "equals_sign", "question_mark", "asterisk",
                 "left_square_bracket", "greater_than_sign", "space", "m", "A"):

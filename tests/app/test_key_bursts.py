@@ -12,9 +12,9 @@ import pytest
 from key_burst import burst, from_the_terminal, settle, typed_state
 from textual import events
 
-from attn_tui.app import make_app
-from attn_tui.widgets.key_order import key_line
-from attn_tui.widgets.matrix_editor import MatrixEditor
+from attn_tui.tui.app import make_app
+from attn_tui.tui.keys import key_line
+from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
 
 @pytest.mark.parametrize(("preset", "keys", "want"), [
@@ -78,8 +78,8 @@ async def test_a_burst_on_a_lab_control_bar_sets_the_field_it_moved_to():
 async def test_a_binding_right_after_enter_sees_the_value_enter_stored(tmp_path):
     # 7 Enter u: "Nothing to undo", then the 7 landed; 7 Enter ctrl+s saved the old value;
     # D 6 Enter ctrl+s saved T = 3; 7 Enter q quit without asking
-    from attn_tui import session
-    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+    from attn_tui.core import session
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -134,7 +134,7 @@ async def test_keys_typed_as_a_dialog_opens_reach_its_input():
 async def test_ctrl_q_right_after_typing_asks_about_the_typed_value():
     # 7 ctrl+q in one burst: ctrl+q (a priority key) was read before the 7 reached the grid,
     # so nothing was open or unsaved and the app quit, 7 and all
-    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -186,7 +186,7 @@ async def test_ctrl_s_enter_then_a_number_saves_the_default_name_and_types_the_n
 
 async def test_enter_in_an_open_file_dialog_closes_it_before_the_next_key(tmp_path,
                                                                            monkeypatch):
-    from attn_tui.screens.file_modal import FileModal
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
 
     monkeypatch.chdir(tmp_path)
     app = make_app()
@@ -297,8 +297,8 @@ async def test_enter_enter_in_the_command_palette_runs_the_command_once(lab, mon
     # on a highlighted hit, both Enters chose it and the command ran twice
     from textual.command import CommandList
 
-    from attn_tui.app import AttnApp
-    from attn_tui.screens.palette import Palette
+    from attn_tui.tui.app import AttnApp
+    from attn_tui.tui.screens.palette import Palette
 
     opened: list[str] = []
     real = AttnApp.open_lab
@@ -455,7 +455,7 @@ async def test_escape_and_the_key_after_it_in_one_read_are_two_keys():
 def test_the_parser_reads_escape_and_the_key_after_it_as_typed_and_sequences_as_before():
     from textual._xterm_parser import XTermParser
 
-    from attn_tui.widgets.key_order import read_escape_as_typed
+    from attn_tui.tui.keys import read_escape_as_typed
 
     read_escape_as_typed()
     patched = XTermParser._sequence_to_key_events

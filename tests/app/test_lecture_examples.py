@@ -7,11 +7,11 @@ from dataclasses import replace
 import pytest
 from screen_text import screen_text
 
-from attn_tui import session
-from attn_tui.app import make_app
+from attn_tui.core import session
+from attn_tui.core.state import set_cell
 from attn_tui.lessons.workspaces import build
-from attn_tui.screens.preset_modal import PresetModal
-from attn_tui.state import set_cell
+from attn_tui.tui.app import make_app
+from attn_tui.tui.screens.dialogs.preset_modal import PresetModal
 
 
 @pytest.mark.parametrize("name", ["lecture-bow", "lecture-head"])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from screen_text import screen_text
 
-from attn_tui.app import make_app
-from attn_tui.widgets.grid_view import GridView
+from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.grid_view import GridView
 
 
 def _on_screen(grid: GridView, row: int, col: int) -> bool:

@@ -7,12 +7,12 @@ import pytest
 from screen_text import screen_text
 from textual import events
 
-from attn_tui.app import make_app
 from attn_tui.compute import attend
-from attn_tui.paste import BlockError, read_block
+from attn_tui.core.paste import BlockError, read_block
 from attn_tui.report.fmt import num
-from attn_tui.widgets.matrix_editor import MatrixEditor
-from attn_tui.widgets.step_table import StepTable
+from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.matrix_editor import MatrixEditor
+from attn_tui.tui.widgets.step_table import StepTable
 
 TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
 

@@ -6,12 +6,12 @@ from screen_text import screen_text
 from textual import events
 from textual._compositor import CompositorUpdate
 
-from attn_tui.app import make_app
 from attn_tui.compute import attend
+from attn_tui.core.state import random_workspace
 from attn_tui.report.fmt import num
-from attn_tui.state import random_workspace
-from attn_tui.widgets.heatmap import Heatmap
-from attn_tui.widgets.step_table import StepTable
+from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.heatmap import Heatmap
+from attn_tui.tui.widgets.step_table import StepTable
 
 
 def _frames(app) -> list[str]:

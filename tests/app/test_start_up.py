@@ -8,8 +8,8 @@ import os
 import subprocess
 import sys
 
-from attn_tui.app import make_app
-from attn_tui.blas_threads import VARIABLES, one_blas_thread
+from attn_tui.cli.blas_threads import VARIABLES, one_blas_thread
+from attn_tui.tui.app import make_app
 
 
 async def test_collection_resumes_after_the_first_frame():
@@ -41,7 +41,7 @@ def test_one_blas_thread_fills_in_only_what_the_user_left_unset():
 def test_the_command_line_loads_numpy_with_one_blas_thread():
     """No OpenBLAS worker thread: the process has just its main thread after numpy loads."""
     env = {k: v for k, v in os.environ.items() if k not in VARIABLES}
-    code = ("import os, sys; from attn_tui.cli import main; main(['print', 'one']); "
+    code = ("import os, sys; from attn_tui.cli.main import main; main(['print', 'one']); "
             "assert 'numpy' in sys.modules; "
             "print(os.environ['OPENBLAS_NUM_THREADS'], len(os.listdir('/proc/self/task')))")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

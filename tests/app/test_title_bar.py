@@ -6,8 +6,8 @@ import pytest
 from screen_text import screen_lines
 from textual.command import CommandPalette
 
-from attn_tui.app import make_app
-from attn_tui.widgets.title_bar import ICON_WIDTH, RIGHT_WIDTH, TitleBar
+from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.title_bar import ICON_WIDTH, RIGHT_WIDTH, TitleBar
 
 
 @pytest.mark.parametrize("width", [40, 80, 120])

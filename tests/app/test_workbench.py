@@ -8,13 +8,13 @@ import pytest
 from screen_text import screen_text
 from textual import events
 
-from attn_tui import state
-from attn_tui.app import make_app
 from attn_tui.compute import attend
+from attn_tui.core import state
 from attn_tui.report.fmt import num
-from attn_tui.screens.workbench_screen import WorkbenchScreen
-from attn_tui.widgets.heatmap import Heatmap
-from attn_tui.widgets.matrix_editor import MatrixEditor
+from attn_tui.tui.app import make_app
+from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+from attn_tui.tui.widgets.heatmap import Heatmap
+from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
 
 def bench(app) -> WorkbenchScreen:
@@ -113,7 +113,7 @@ async def test_editing_a_query_cell_recomputes_alpha_and_output():
 async def test_large_and_tiny_numbers_keep_their_sign_and_never_read_as_zero():
     """-1e6 in q made q·k -399999.72, which a 9-wide cell cut to "9999.7200"; -300 made every
     exp below 1e-10, shown as 0.0000 beside α = 1."""
-    from attn_tui.widgets.step_table import StepTable
+    from attn_tui.tui.widgets.step_table import StepTable
 
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -430,8 +430,8 @@ async def test_dims_bar_changes_t_and_dk_live():
 async def test_a_value_typed_in_the_dims_bar_is_kept_by_leaving_it_saving_or_quitting(tmp_path):
     # D 1 2 then ctrl+q quit at once, a click away dropped the 12 silently, and ctrl+s, Tab
     # or F1 did nothing while typing; the key bar offered m Mask (m typed an m)
-    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
-    from attn_tui.widgets.key_bar import KeyBar
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+    from attn_tui.tui.widgets.key_bar import KeyBar
 
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.press("D", "1", "2")
@@ -457,7 +457,7 @@ async def test_a_value_typed_in_the_dims_bar_is_kept_by_leaving_it_saving_or_qui
 
 
 def session_t(path) -> int:
-    from attn_tui import session
+    from attn_tui.core import session
 
     return session.load(path)[0].t_k
 
@@ -488,7 +488,7 @@ async def test_dims_bar_takes_a_typed_value_and_refuses_one_out_of_range():
 
 async def test_a_number_pasted_into_the_dims_bar_is_typed_there():
     """Pasting into the dimensions bar (or a lab's controls) did nothing at all."""
-    from attn_tui.widgets.dims_bar import DimsBar
+    from attn_tui.tui.widgets.dims_bar import DimsBar
 
     async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
         app = pilot.app
@@ -619,7 +619,7 @@ async def test_the_same_notice_is_not_stacked_while_it_shows():
 
 
 def test_a_backend_without_the_precision_falls_back_to_float32():
-    from attn_tui.state import from_preset, on_backend
+    from attn_tui.core.state import from_preset, on_backend
 
     ws = replace(from_preset("mask"), backend="torch", dtype="bfloat16")
     moved, note = on_backend(ws, "numpy")
@@ -633,8 +633,8 @@ async def test_b_from_torch_bfloat16_computes_on_numpy_and_saves_a_file_that_ope
     # b left the workspace on numpy/bfloat16: "Not computed", stale tables, and ctrl+s wrote a
     # session the loader then refused
     pytest.importorskip("torch")
-    from attn_tui import session
-    from attn_tui.state import from_preset
+    from attn_tui.core import session
+    from attn_tui.core.state import from_preset
 
     ws = replace(from_preset("mask"), backend="torch", dtype="bfloat16")
     app = make_app(workspace=ws, backend="torch", dtype="bfloat16")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.widgets.control_field import Field
+from attn_tui.tui.widgets.control_field import Field
 
 DK = Field("d_k", "d_k", "pow2", 1, 4096)
 KEYS = Field("keys", "keys", "int", 2, 64)
@@ -74,7 +74,7 @@ def test_typed_refusals(field, text, words) -> None:
 
 
 async def test_enter_then_typing_replaces_the_old_value():
-    from attn_tui.app import make_app
+    from attn_tui.tui.app import make_app
 
     app = make_app(lab="precision", confirm_quit=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -8,8 +8,8 @@ from lab_pilot import lab_app, run_action, settle
 
 from attn_tui.compute.heads import heads_inputs, split_heads
 from attn_tui.report.fmt import num
-from attn_tui.widgets.heatmap import Heatmap
-from attn_tui.widgets.text_table import TextTable
+from attn_tui.tui.widgets.heatmap import Heatmap
+from attn_tui.tui.widgets.text_table import TextTable
 
 
 def _heads(app) -> TextTable:

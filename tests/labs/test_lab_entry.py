@@ -6,7 +6,8 @@ import pytest
 from lab_pilot import settle
 from textual.widgets import OptionList
 
-from attn_tui.app import LABS, make_app
+from attn_tui.core.labs import LABS
+from attn_tui.tui.app import make_app
 
 NAMES = list(LABS)
 
@@ -21,7 +22,7 @@ async def test_go_to_menu_opens_the_lab(name: str) -> None:
         options.highlighted = options.get_option_index(f"lab:{name}")
         await pilot.press("enter")
         await settle(pilot)
-        assert type(pilot.app.screen).__name__ == LABS[name][1]
+        assert type(pilot.app.screen).__name__ == LABS[name].screen_class
         await pilot.press("escape")
         await pilot.pause()
         assert type(pilot.app.screen).__name__ == "WorkbenchScreen"
@@ -37,7 +38,7 @@ async def test_command_palette_opens_the_lab(name: str) -> None:
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert type(pilot.app.screen).__name__ == LABS[name][1]
+        assert type(pilot.app.screen).__name__ == LABS[name].screen_class
 
 
 @pytest.mark.parametrize("name", NAMES)

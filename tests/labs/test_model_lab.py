@@ -7,7 +7,7 @@ from lab_pilot import lab_app, run_action, settle
 
 from attn_tui.compute import count_params
 from attn_tui.report.fmt import count
-from attn_tui.widgets.text_table import TextTable
+from attn_tui.tui.widgets.text_table import TextTable
 
 
 def _params(app) -> TextTable:
@@ -124,7 +124,7 @@ async def test_p_steps_through_the_presets_and_bad_names_are_refused() -> None:
 
 async def test_the_preset_cycle_comes_back_to_the_learners_own_dimensions() -> None:
     # Enter on the preset field cycled the published presets and threw custom values away
-    from attn_tui.widgets.control_bar import ControlBar
+    from attn_tui.tui.widgets.control_bar import ControlBar
 
     async with lab_app("model").run_test(size=(80, 24)) as pilot:
         await settle(pilot)

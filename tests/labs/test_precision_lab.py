@@ -6,8 +6,8 @@ import pytest
 from lab_pilot import lab_app, run_action, settle
 
 from attn_tui.compute.precision import compare_dtypes
-from attn_tui.screens.precision_lab_screen import sci
-from attn_tui.widgets.text_table import TextTable
+from attn_tui.tui.screens.labs.precision_lab_screen import sci
+from attn_tui.tui.widgets.text_table import TextTable
 
 torch = pytest.importorskip("torch")
 

@@ -7,10 +7,10 @@ from lab_pilot import lab_app, run_action, settle
 
 from attn_tui.compute import scaling_experiment
 from attn_tui.report.fmt import num
-from attn_tui.screens.scaling_lab_screen import ScalingLabScreen
-from attn_tui.widgets.control_bar import ControlBar
-from attn_tui.widgets.series_plot import SeriesPlot
-from attn_tui.widgets.text_table import TextTable
+from attn_tui.tui.screens.labs.scaling_lab_screen import ScalingLabScreen
+from attn_tui.tui.widgets.control_bar import ControlBar
+from attn_tui.tui.widgets.series_plot import SeriesPlot
+from attn_tui.tui.widgets.text_table import TextTable
 
 # the chapter's table (shared/seeds/reference/attention.txt, STEP 3)
 CHAPTER = {

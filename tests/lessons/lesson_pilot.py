@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from screen_text import screen_text
 
-from attn_tui.app import make_app
-from attn_tui.widgets.lesson_panel import LessonPanel
+from attn_tui.tui.app import make_app
+from attn_tui.tui.tutor.panel import LessonPanel
 
 
 def lesson_app(name: str):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from lesson_pilot import lesson_app, panel, press, settle, shown
 from screen_text import screen_text
 
-from attn_tui.app import make_app
-from attn_tui.screens.workbench_screen import WorkbenchScreen
-from attn_tui.widgets.lesson_panel import LessonPanel
+from attn_tui.tui.app import make_app
+from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+from attn_tui.tui.tutor.panel import LessonPanel
 
 
 async def test_escape_leaves_the_lesson_and_keeps_its_workspace():
@@ -111,8 +111,8 @@ async def test_a_lab_lesson_opens_its_lab_and_escape_stays_there():
 
 
 def test_the_runner_answers_with_the_loaders_letters():
-    from attn_tui.lesson_runner import LETTERS as RUNNER
     from attn_tui.lessons.lesson import LETTERS as LOADER
+    from attn_tui.tui.tutor.runner import LETTERS as RUNNER
 
     assert RUNNER == LOADER
 
@@ -123,7 +123,7 @@ def test_first_frame_imports_no_lesson_lab_or_torch_module():
 
     code = (
         "import asyncio, sys\n"
-        "from attn_tui.app import make_app\n"
+        "from attn_tui.tui.app import make_app\n"
         "async def main():\n"
         "    async with make_app().run_test(size=(80, 24)) as pilot:\n"
         "        await pilot.pause()\n"
@@ -183,7 +183,7 @@ async def test_d_does_not_focus_the_dimensions_bar_a_lesson_hides():
 async def test_a_lesson_started_with_a_session_saved_in_a_lab_runs_on_its_own_screens():
     # `attn-tui --session lab_heads.json --lesson mask`: the lab the session names was popped
     # by the lesson half-way through mounting, and crashed (NoMatches '#split-box')
-    from attn_tui.state import from_preset
+    from attn_tui.core.state import from_preset
 
     for lab in ("heads", "model", "scaling", "precision"):
         app = make_app(workspace=from_preset("select"), lab=lab, lesson="mask")
@@ -381,7 +381,7 @@ async def test_a_reveal_sets_the_state_its_words_describe_whatever_was_pressed_b
 async def test_quitting_a_lesson_asks_only_about_the_learners_own_edits():
     # --lesson select, then q: "You have unsaved changes", though the learner had changed
     # nothing; the lesson's example was counted as an edit of the default workbench
-    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 
     # on to a question, answered (its reveal changes the numbers too); nanogpt: two steps
     for name, keys in (("select", "nnb"), ("mask", "nnb"), ("nanogpt", "nn")):
@@ -428,8 +428,8 @@ async def test_in_a_small_window_the_lessons_words_scroll_from_the_keyboard():
 
 async def test_edits_replaced_by_a_lesson_opened_from_the_workbench_make_quitting_ask(tmp_path):
     # 5 Enter on the workbench, g, lesson one, q: it quit at once, the 5 only in undo
-    from attn_tui import session, state
-    from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
+    from attn_tui.core import session, state
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attn_tui.app import make_app
+from attn_tui.tui.app import make_app
 
 
 async def _settle(pilot) -> None:

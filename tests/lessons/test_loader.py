@@ -39,12 +39,13 @@ def test_every_lesson_loads_with_at_least_one_question(name):
 
 def _screen_class(screen: str):
     if screen == "workbench":
-        from attn_tui.screens.workbench_screen import WorkbenchScreen
+        from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 
         return WorkbenchScreen
-    from attn_tui.app import LABS
+    from attn_tui.core.labs import LABS
 
-    module, cls, _ = LABS[screen[4:]]
+    lab = LABS[screen[4:]]
+    module, cls = lab.module, lab.screen_class
     return getattr(importlib.import_module(module), cls)
 
 
@@ -151,7 +152,7 @@ def test_the_lessons_package_loads_neither_textual_nor_torch():
 
 
 def test_cli_lesson_list_prints_one_line_per_lesson_without_textual():
-    code = ("import sys; from attn_tui.cli import main; rc = main(['--lesson', 'list']); "
+    code = ("import sys; from attn_tui.cli.main import main; rc = main(['--lesson', 'list']); "
             "print('textual' in sys.modules, rc)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
@@ -180,7 +181,7 @@ def test_cli_lesson_list_into_a_closed_pipe_is_quiet():
 
 
 # torch hidden, as on `pip install attn-tui` without the [torch] extra
-NO_TORCH = ("import sys; sys.modules['torch'] = None; from attn_tui.cli import main; "
+NO_TORCH = ("import sys; sys.modules['torch'] = None; from attn_tui.cli.main import main; "
             "raise SystemExit(main({argv}))")
 
 
@@ -200,8 +201,8 @@ def test_without_torch_the_lecture_lesson_says_it_needs_torch_instead_of_misteac
 
 
 async def test_without_torch_the_app_refuses_the_lecture_lesson_in_words(monkeypatch):
-    from attn_tui.app import make_app
     from attn_tui.compute import backend
+    from attn_tui.tui.app import make_app
 
     monkeypatch.setattr(backend, "torch_available", lambda: False)
     app = make_app()

@@ -8,7 +8,7 @@ from lesson_pilot import lesson_app, panel, press, settle, shown
 
 from attn_tui.lessons import load
 from attn_tui.lessons.loader import LETTERS
-from attn_tui.widgets.grid_view import GridView
+from attn_tui.tui.widgets.grid_view import GridView
 
 EXPECTED = steps()
 LESSONS = list(EXPECTED)

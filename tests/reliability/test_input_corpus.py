@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from attn_tui.app import make_app
-from attn_tui.parse import parse_cell
-from attn_tui.widgets.matrix_editor import MatrixEditor
+from attn_tui.core.parse import parse_cell
+from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
 ACCEPTED = {
     "0.5": 0.5, "-3": -3.0, ".5": 0.5, "5.": 5.0, "+2": 2.0, "1e-3": 0.001, "2.5E2": 250.0,

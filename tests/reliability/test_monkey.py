@@ -13,10 +13,11 @@ import pytest
 from textual import events
 from textual.keys import _character_to_key, _get_unicode_name_from_key
 
-from attn_tui.app import LABS, make_app
 from attn_tui.compute import attend
-from attn_tui.keymap import sections
+from attn_tui.core.labs import LABS
 from attn_tui.lessons import names
+from attn_tui.tui.app import make_app
+from attn_tui.tui.help_keys import sections
 
 NAMED = ["enter", "escape", "tab", "shift+tab", "up", "down", "left", "right", "pageup",
          "pagedown", "home", "end", "backspace", "delete", "ctrl+u", "ctrl+z", "ctrl+y",
@@ -83,9 +84,9 @@ async def storm(app, seed: int, n: int, monkeypatch, tmp_path) -> None:
         np.testing.assert_allclose(bench.steps.weights, want.weights)
         np.testing.assert_allclose(bench.steps.output, want.output)
         # and it still answers keys: Escape back out of whatever is open, then ask for help
-        from attn_tui.screens.help_screen import HelpScreen
-        from attn_tui.screens.workbench_screen import WorkbenchScreen
-        from attn_tui.widgets.matrix_editor import MatrixEditor
+        from attn_tui.tui.screens.help_screen import HelpScreen
+        from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+        from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
         for _ in range(8):
             if isinstance(app.screen, WorkbenchScreen) and all(

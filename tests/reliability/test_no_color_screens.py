@@ -11,8 +11,9 @@ import pytest
 from screen_text import screen_text
 from textual.worker import WorkerCancelled
 
-from attn_tui.app import LABS, make_app
+from attn_tui.core.labs import LABS
 from attn_tui.lessons import catalog
+from attn_tui.tui.app import make_app
 
 CASES = ([{}, {"preset": "mask"}] + [{"lab": name} for name in LABS]
          + [{"lesson": entry.name} for entry in catalog()])

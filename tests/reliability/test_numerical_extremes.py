@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from screen_text import screen_text
 
-from attn_tui import state
-from attn_tui.app import make_app
 from attn_tui.compute import attend
+from attn_tui.core import state
+from attn_tui.tui.app import make_app
 
 CASES = {
     "T=1, d=1": ([[2.0]], [[3.0]], [[4.0]]),

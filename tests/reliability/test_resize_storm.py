@@ -8,8 +8,9 @@ import random
 import pytest
 from screen_text import screen_text
 
-from attn_tui.app import LABS, make_app
-from attn_tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+from attn_tui.core.labs import LABS
+from attn_tui.tui.app import make_app
+from attn_tui.tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 
 CASES = [({}, ()), ({"preset": "mask"}, ("m",)), ({}, ("question_mark",)),
          ({"lesson": "mask"}, ("n",))] + [({"lab": name}, ()) for name in LABS]

@@ -10,10 +10,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attn_tui import session, state
-from attn_tui.app import make_app
 from attn_tui.compute import attend
-from attn_tui.state import Workspace
+from attn_tui.core import session, state
+from attn_tui.core.state import Workspace
+from attn_tui.tui.app import make_app
 
 GOOD = session.to_json(state.from_preset("mask"))
 

@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from attn_tui.compute import attend
-from attn_tui.state import Workspace
+from attn_tui.core.state import Workspace
 
 TEX_UNESCAPE = {r"\textbackslash{}": "\\", r"\textasciitilde{}": "~",
                 r"\textasciicircum{}": "^", r"\&": "&", r"\%": "%", r"\$": "$", r"\#": "#",

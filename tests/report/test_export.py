@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from export_tables import assert_tables_match, parse_csv, parse_md, parse_tex
 
-from attn_tui import state
 from attn_tui.compute import MASKS, attend
+from attn_tui.core import state
 from attn_tui.report import export
 from attn_tui.report.fmt import num
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from attn_tui import session, state
-from attn_tui.session import SessionError
+from attn_tui.core import session, state
+from attn_tui.core.session import SessionError
 
 OLD = state.from_preset("one")
 NEW = replace(state.from_preset("mask"), selected=3)

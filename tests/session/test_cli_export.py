@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attn_tui import cli, session, state
+from attn_tui.cli import main as cli
+from attn_tui.core import session, state
 from attn_tui.report import export
 
 
@@ -114,8 +115,8 @@ def test_session_and_preset_exclude_each_other(tmp_path: Path) -> None:
 
 
 def test_export_never_loads_textual(tmp_path: Path) -> None:
-    code = ("import sys; from attn_tui.cli import main; rc = main(['export', '--format', 'md']); "
-            "import attn_tui.clipboard, attn_tui.report.script; "
+    code = ("import sys; from attn_tui.cli.main import main; rc = main(['export', '--format', 'md']); "
+            "import attn_tui.report.clipboard, attn_tui.report.script; "
             "print(rc, 'textual' in sys.modules, 'torch' in sys.modules, file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=tmp_path, timeout=120)
@@ -124,7 +125,7 @@ def test_export_never_loads_textual(tmp_path: Path) -> None:
 
 def test_session_flag_hands_the_workspace_and_lab_to_the_app(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import attn_tui.app
+    import attn_tui.tui.app
 
     ws = replace(state.from_preset("mask"), dtype="float32", selected=3, mask="causal-after")
     session.save(ws, tmp_path / "s.json", screen="workbench")
@@ -140,8 +141,8 @@ def test_session_flag_hands_the_workspace_and_lab_to_the_app(
         seen.update(kwargs)
         return FakeApp()
 
-    monkeypatch.setattr(attn_tui.app, "make_app", fake_make_app)
-    monkeypatch.setattr("attn_tui.terminal.terminal_problem", lambda: None)  # pytest has none
+    monkeypatch.setattr(attn_tui.tui.app, "make_app", fake_make_app)
+    monkeypatch.setattr("attn_tui.cli.terminal.terminal_problem", lambda: None)  # pytest has none
     assert cli.main(["--session", str(tmp_path / "s.json")]) == 0
     assert seen["ran"] and seen["workspace"] == ws
     assert (seen["backend"], seen["dtype"], seen["lab"]) == ("numpy", "float32", None)

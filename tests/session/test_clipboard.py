@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from attn_tui import state
-from attn_tui.clipboard import OSC52_SAFE_BYTES, table_copy
+from attn_tui.core import state
+from attn_tui.report.clipboard import OSC52_SAFE_BYTES, table_copy
 from attn_tui.report.export import export_text
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from textual.app import App
 from textual.widgets import Input, Static
 
-from attn_tui import session, state
-from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
-from attn_tui.screens.file_modal import FileModal
+from attn_tui.core import session, state
+from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+from attn_tui.tui.screens.dialogs.file_modal import FileModal
 
 
 class Host(App[None]):

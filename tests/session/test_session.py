@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attn_tui import session, state
 from attn_tui.compute import MASKS
-from attn_tui.session import SessionError
-from attn_tui.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
+from attn_tui.core import session, state
+from attn_tui.core.session import SessionError
+from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
 
 cells = st.floats(-MAX_ABS, MAX_ABS, allow_nan=False, allow_infinity=False)
 

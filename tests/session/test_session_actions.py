@@ -9,14 +9,14 @@ import pytest
 from textual.binding import Binding
 from textual.widgets import Input
 
-import attn_tui.app
-from attn_tui import session, state
-from attn_tui.app import AttnApp
+import attn_tui.tui.app
+from attn_tui.core import session, state
 from attn_tui.report.export import export_text
-from attn_tui.screens.confirm_quit_modal import ConfirmQuitModal
-from attn_tui.screens.file_modal import FileModal
-from attn_tui.screens.session_actions import SessionActions, quit_or_ask
-from attn_tui.screens.workbench_screen import WorkbenchScreen
+from attn_tui.tui.app import AttnApp
+from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+from attn_tui.tui.screens.dialogs.file_modal import FileModal
+from attn_tui.tui.screens.session_actions import SessionActions, quit_or_ask
+from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 
 # the workbench with the session keys, whether or not it already mixes SessionActions in
 BenchBase = type("BenchBase", (WorkbenchScreen,) if issubclass(WorkbenchScreen, SessionActions)
@@ -33,7 +33,7 @@ class Bench(BenchBase):
 
 
 class SessionApp(AttnApp):
-    CSS_PATH = str(Path(attn_tui.app.__file__).with_name("app.tcss"))  # beside AttnApp, not here
+    CSS_PATH = str(Path(attn_tui.tui.app.__file__).with_name("app.tcss"))  # beside AttnApp, not here
 
     def get_default_screen(self) -> Bench:
         return Bench(self.initial_workspace)

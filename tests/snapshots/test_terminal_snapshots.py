@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.app import make_app
+from attn_tui.tui.app import make_app
 
 
 async def _causal_after(pilot) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_tui.app import make_app
+from attn_tui.tui.app import make_app
 
 SIZES = [(80, 24), (120, 40)]
 

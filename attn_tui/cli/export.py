@@ -1,0 +1,130 @@
+"""`attn-tui export` and `attn-tui --session FILE`: the command-line side of sessions and exports.
+
+Imported by cli.py when it builds its parser, so only argparse is imported at module level; numpy
+and the compute core load when a command runs, and textual never does on these paths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from attn_tui.core.presets import EXAMPLE_NAMES
+
+EXPORT_FORMATS = ("md", "csv", "tex", "npz", "py")
+BINARY = ("npz",)
+PRESETS = EXAMPLE_NAMES
+MASKS = ("none", "causal", "causal-after")
+SCRIPT_BACKENDS = ("numpy", "torch")
+USAGE = ("usage: attn-tui export --format {md,csv,tex,npz,py} "
+         f"[--session FILE | --preset {{{','.join(EXAMPLE_NAMES)}}}] "
+         "[--mask {none,causal,causal-after}] [--backend {numpy,torch}] [-o FILE]")
+
+
+def add_export_parser(sub: Any) -> argparse.ArgumentParser:
+    """The `export` subcommand; its dests are prefixed so they never clash with the app's flags."""
+    ex = sub.add_parser(
+        "export", help="write the step table, the weights, every stage or a script",
+        description="Export what the workbench shows for a preset or a saved session: the step "
+        "table of the selected query and the weights (md, csv, tex), every stage (npz), or a "
+        "standalone Python script that prints the same numbers (py).",
+    )
+    ex.add_argument("--format", required=True, choices=EXPORT_FORMATS, dest="export_format",
+                    help="md, csv or tex tables; npz arrays (needs -o); py script")
+    src = ex.add_mutually_exclusive_group()
+    src.add_argument("--session", metavar="FILE", dest="export_session",
+                     help="a saved session (ctrl+s in the app)")
+    src.add_argument("--preset", choices=PRESETS, dest="export_preset",
+                     help="a built-in example (default: one)")
+    ex.add_argument("--mask", choices=MASKS, dest="export_mask",
+                    help="override the mask mode")
+    ex.add_argument("--backend", choices=SCRIPT_BACKENDS, dest="export_backend",
+                    help="for --format py: the script's array library (default: the "
+                    "workspace's)")
+    ex.add_argument("-o", "--output", metavar="FILE", dest="export_output",
+                    help="write here (atomically) instead of to standard output; - is "
+                    "standard output")
+    return ex
+
+
+def _fail(message: str) -> int:
+    print(f"attn-tui: {message}", file=sys.stderr)
+    return 2
+
+
+def _usage(message: str) -> int:
+    print(USAGE, file=sys.stderr)
+    print(f"attn-tui export: error: {message}", file=sys.stderr)
+    return 2
+
+
+def open_session(path: str, lab: str | None = None) -> tuple[Any, str | None]:
+    """(workspace, lab to open) for `attn-tui --session FILE`; SessionError on a bad file."""
+    from attn_tui.core.labs import lab_available
+    from attn_tui.core.session import load
+
+    ws, screen = load(path)
+    if lab is None and screen.startswith("lab:"):
+        name = screen[4:]
+        # a lab this install does not have: open the workbench rather than fail
+        if lab_available(name):
+            lab = name
+    return ws, lab
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): then they are not the same file
+        return False
+
+
+def _workspace(args: argparse.Namespace) -> Any:
+    from dataclasses import replace
+
+    from attn_tui.core.session import load
+
+    if args.export_session:
+        ws = load(args.export_session)[0]
+    else:  # a preset or one of the lecture's examples
+        from attn_tui.lessons.workspaces import build
+
+        ws = build(args.export_preset or "one")
+    return replace(ws, mask=args.export_mask) if args.export_mask else ws
+
+
+def run_export(args: argparse.Namespace) -> int:
+    fmt, output = args.export_format, args.export_output
+    for flag, value in (("--session", args.export_session), ("-o", output)):
+        if value == "":
+            return _usage(f"argument {flag}: expected a file name, got an empty one")
+    if args.export_backend and fmt != "py":
+        return _usage(f"argument --backend: only --format py takes it (the script's array "
+                      f"library); --format {fmt} is computed the way the workspace says")
+    if output == "-":  # the usual name for standard output
+        output = None
+    if fmt in BINARY and output is None and args.export_output != "-":
+        print(USAGE, file=sys.stderr)
+        print(f"attn-tui export: error: --format {fmt} is binary; give -o FILE (or -o - for "
+              "standard output)", file=sys.stderr)
+        return 2
+    if output and args.export_session and _same_file(output, args.export_session):
+        return _fail(f"-o {output} is the session being exported: writing there would replace "
+                     "it; give another name")
+    from attn_tui.compute import BackendUnavailable
+    from attn_tui.report import export
+
+    try:
+        ws = _workspace(args)
+        if output:
+            export.export_file(ws, output, fmt, args.export_backend)
+            return 0
+        data = export.export_bytes(ws, fmt, args.export_backend)
+    except (BackendUnavailable, ValueError) as exc:  # FileError and SessionError included
+        return _fail(str(exc))
+    from attn_tui.core.files import write_stdout
+
+    failed = write_stdout(data)
+    return _fail(failed) if failed else 0

@@ -1,0 +1,308 @@
+"""The command line: parse flags, then either print a report or start the app.
+
+textual is imported only on the path that runs the app, so `print` and `--help` stay light.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+from attn_tui import __version__
+from attn_tui.cli.blas_threads import one_blas_thread
+from attn_tui.core.labs import LAB_NAMES as LABS
+from attn_tui.core.presets import EXAMPLE_NAMES
+
+if TYPE_CHECKING:
+    import argparse
+
+PRESETS = EXAMPLE_NAMES
+BACKENDS = ("numpy", "torch")
+DTYPES = ("float64", "float32")
+
+SECTIONS = ("one", "select", "scale", "mask", "params", "nanogpt", "all")
+
+EPILOG = """\
+examples:
+  attn-tui                      the workbench, on the chapter's three-key example
+  attn-tui --preset mask        the 4x4 causal-mask example
+  attn-tui print all            every table of the course material, as plain text
+  attn-tui print nanogpt --backend torch --dtype float32
+                                the lecture's tensors, draw for draw
+"""
+
+
+def _int_in(lo: int, hi: int):
+    def parse(text: str) -> int:
+        import argparse
+
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({lo}-{hi})")
+        return value
+
+    return parse
+
+
+def _public_url(text: str) -> str:
+    import argparse
+
+    from attn_tui.cli.serve import ServeError, check_public_url  # standard library only: light
+
+    try:
+        return check_public_url(text)
+    except ServeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _theme(name: str) -> str:
+    # textual is imported only when --theme is given, so `print` and `--help` stay light
+    import argparse
+
+    from textual.theme import BUILTIN_THEMES
+
+    if name not in BUILTIN_THEMES:
+        raise argparse.ArgumentTypeError(
+            f"unknown theme {name!r}; choose one of: {', '.join(sorted(BUILTIN_THEMES))}")
+    return name
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from attn_tui.cli.export import add_export_parser
+
+    ap = argparse.ArgumentParser(
+        prog="attn-tui",
+        description="Learn self-attention by doing it: edit Q, K and V and watch every stage "
+        "of attention recompute.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("--version", action="version", version=f"attn-tui {__version__}")
+    # no defaults here: parse_args tells "given" from "left out" (a session brings its own)
+    ap.add_argument("--preset", choices=PRESETS,
+                    help="the example the workbench opens with (default: one)")
+    ap.add_argument("--backend", choices=BACKENDS,
+                    help="array library for every computation (default: numpy, or the "
+                    "session's)")
+    ap.add_argument("--dtype", choices=DTYPES,
+                    help="floating-point precision (default: float64, or the session's)")
+    ap.add_argument("--session", metavar="FILE",
+                    help="start from a saved session (ctrl+s in the app saves one)")
+    ap.add_argument("--lab", choices=LABS, metavar="{" + ",".join(LABS) + "}",
+                    help="open a lab: " + ", ".join(LABS))
+    ap.add_argument("--lesson", metavar="NAME",
+                    help="open a lesson at its first step; --lesson list shows every lesson")
+    ap.add_argument("--theme", metavar="NAME", type=_theme,
+                    help="a Textual theme, e.g. textual-light, nord, gruvbox (default: textual-dark)")
+    ap.add_argument("--no-mouse", action="store_true",
+                    help="ignore the mouse (for terminals or links where it misbehaves)")
+    ap.add_argument("--no-confirm-quit", action="store_true",
+                    help="quit without asking, even with unsaved changes")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    pr = sub.add_parser(
+        "print", help="print the course material's tables as plain text",
+        description="Print one section of the course material, or all of them, as plain text.",
+    )
+    pr.add_argument("section", nargs="?", default="all", choices=SECTIONS,
+                    help="which part to print (default: all)")
+    pr.add_argument("--backend", choices=BACKENDS, default="numpy", dest="print_backend",
+                    help="array library (default: numpy)")
+    pr.add_argument("--dtype", choices=DTYPES, default="float64", dest="print_dtype",
+                    help="precision (default: float64)")
+    add_export_parser(sub)
+    sv = sub.add_parser(
+        "serve", help="serve attn-tui in the browser (needs attn-tui[serve])",
+        description="Serve attn-tui over HTTP: each browser tab gets its own app process. "
+        "There is no authentication, so it listens on this machine only unless told otherwise.",
+    )
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default: 127.0.0.1, this machine only)")
+    sv.add_argument("--port", type=_int_in(1, 65535), default=8000,
+                    help="port (default: 8000)")
+    sv.add_argument("--max-sessions", type=_int_in(1, 10_000), default=20, metavar="N",
+                    help="most browser sessions running at once (default: 20)")
+    sv.add_argument("--public", action="store_true",
+                    help="allow a --host beyond loopback (put an authenticating proxy in front)")
+    sv.add_argument("--public-url", type=_public_url, metavar="URL",
+                    help="the address browsers use to reach it, when that is not "
+                    "http://HOST:PORT, e.g. behind a proxy: https://example.org/attn (the page "
+                    "loads its scripts and WebSocket from there)")
+    ap.set_defaults(commands=sub.choices)  # for errors in a command's own words
+    return ap
+
+
+def _fail(message: str) -> int:
+    print(f"attn-tui: {message}", file=sys.stderr)
+    return 2
+
+
+# what `attn-tui` alone means (the usual launch), read without argparse: importing it and
+# building the parser cost a few ms and 0.4 MiB of the first screen, to read no flags
+NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
+            "lab": None, "lesson": None, "theme": None, "no_mouse": False,
+            "no_confirm_quit": False, "command": None}
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace | SimpleNamespace:
+    """The command line, defaults filled in; flags that cannot go together end with a usage
+    message and exit status 2, instead of one of them being ignored."""
+    if not (sys.argv[1:] if argv is None else argv):
+        return SimpleNamespace(**NO_FLAGS)
+    return parse_flags(argv)
+
+
+def parse_flags(argv: list[str] | None) -> argparse.Namespace:
+    """parse_args with argparse, whatever the command line (NO_FLAGS must be its empty one)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # after a command, said with that command's usage (export's, not the app's)
+        (args.commands.get(args.command) or parser).error(
+            f"unrecognized arguments: {' '.join(extra)}")
+    del args.commands
+    if args.command:
+        _app_flags_with_a_command(parser, args)
+    if args.session == "":
+        parser.error("argument --session: expected a file name, got an empty one")
+    if args.session and args.preset is not None:
+        parser.error("argument --preset: not allowed with argument --session "
+                     "(a session brings its own values)")
+    if args.lesson == "list":  # it prints and exits: a flag beside it would be ignored
+        for dest, flag in APP_FLAGS.items():
+            if dest != "lesson" and getattr(args, dest) not in (None, False):
+                parser.error(f"argument {flag}: not used by --lesson list, which only prints "
+                             "the lessons")
+    if args.lesson is not None and args.lesson != "list":
+        for flag, given in (("--lab", args.lab), ("--session", args.session),
+                            ("--preset", args.preset)):
+            if given:
+                parser.error(f"argument --lesson: not allowed with argument {flag} (a lesson "
+                             "opens its own screens and examples; --backend and --dtype stay, but for "
+                             "nanogpt, which runs the lecture's torch float32)")
+    if not args.session or args.command:  # a session's backend and dtype apply unless given
+        args.backend, args.dtype = args.backend or "numpy", args.dtype or "float64"
+    args.preset = args.preset or "one"
+    return args
+
+
+# the app's own flags that a command passes on; any other given before a command is an error
+PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme"}}
+APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
+             "session": "--session", "lab": "--lab", "lesson": "--lesson", "theme": "--theme",
+             "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit"}
+# flags the command has its own copy of: written after the command, they mean the same thing
+OWN_COPY = {"print": {"backend", "dtype"}, "export": {"session", "preset", "backend"}}
+
+
+def _app_flags_with_a_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``attn-tui --session s.json export …`` exported the default example: a flag before the
+    command belongs to the app, and the command never read it. Say so instead."""
+    for dest, flag in APP_FLAGS.items():
+        given = getattr(args, dest) not in (None, False)
+        if not given or dest in PASSED_ON.get(args.command, ()):
+            continue
+        if dest in OWN_COPY.get(args.command, ()):
+            parser.error(f"argument {flag}: put it after the command "
+                         f"(attn-tui {args.command} … {flag} …); before it, it is the app's")
+        parser.error(f"argument {flag}: not used by 'attn-tui {args.command}'")
+
+
+def main(argv: list[str] | None = None) -> int:
+    one_blas_thread()  # before anything imports numpy
+    args = parse_args(argv)
+    if args.command == "print":
+        return _print(args.section, args.print_backend, args.print_dtype)
+    if args.command == "export":
+        from attn_tui.cli.export import run_export
+
+        return run_export(args)
+    if args.command == "serve":
+        return _serve(args)
+    if args.lesson is not None:
+        from attn_tui.lessons import lesson_cli
+
+        if (done := lesson_cli(args.lesson, build_parser())) is not None:
+            return done
+    return _run_app(args)
+
+
+def _print(section: str, backend: str, dtype: str) -> int:
+    from attn_tui.compute import BackendUnavailable
+    from attn_tui.report import render
+
+    try:
+        text = render(section, backend=backend, dtype=dtype)
+    except BackendUnavailable as exc:
+        return _fail(str(exc))
+    from attn_tui.core.files import write_stdout
+
+    failed = write_stdout(text)
+    return _fail(failed) if failed else 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from attn_tui.cli.serve import ServeError, serve
+
+    app_args = ["--preset", args.preset, "--backend", args.backend, "--dtype", args.dtype]
+    if args.theme:
+        app_args += ["--theme", args.theme]
+    try:
+        return serve(args.host, args.port, args.max_sessions, args.public, app_args,
+                     public_url=args.public_url)
+    except ServeError as exc:
+        return _fail(str(exc))
+
+
+def _run_app(args: argparse.Namespace | SimpleNamespace) -> int:
+    # start-up builds objects that live all session; the app resumes collection (and freezes
+    # them out of it) once its first frame is drawn: see attn_tui.tui.app.resume_gc
+    gc.disable()
+    try:
+        return _start(args)
+    finally:
+        gc.enable()
+
+
+def _start(args: argparse.Namespace | SimpleNamespace) -> int:
+    workspace, lab = None, args.lab
+    if args.session:  # before any terminal set-up, so a bad file is one line on stderr
+        from attn_tui.cli.export import open_session
+
+        try:
+            workspace, lab = open_session(args.session, args.lab)
+        except ValueError as exc:
+            return _fail(str(exc))
+        args.backend = args.backend or workspace.backend  # --backend, --dtype override it
+        args.dtype = args.dtype or workspace.dtype
+        from attn_tui.compute.backend import DTYPES_BY_BACKEND
+
+        if args.dtype not in DTYPES_BY_BACKEND[args.backend]:  # --backend numpy on bfloat16
+            return _fail(f"{args.session} computes in {args.dtype}, which {args.backend} does "
+                         "not have: add --dtype float32 (or float64)")
+    if args.backend == "torch":
+        from attn_tui.compute import torch_available
+        from attn_tui.compute.backend import INSTALL_TORCH
+
+        if not torch_available():
+            return _fail(INSTALL_TORCH)
+    from attn_tui.cli.terminal import terminal_problem
+
+    if (problem := terminal_problem()) is not None:
+        return _fail(problem)
+    from attn_tui.tui.app import make_app
+
+    app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,
+                   workspace=workspace, lesson=args.lesson, theme=args.theme,
+                   session_path=args.session, confirm_quit=not args.no_confirm_quit)
+    app.run(mouse=not args.no_mouse)
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,144 @@
+"""Several numbers pasted at once: a block of cells, row by row.
+
+What a teacher copies from elsewhere reads as a block: cells from a spreadsheet (tabs between,
+rows on lines), a CSV line (quoted fields too), a Markdown table, a numpy or torch print (``[[0.1 0.2]\\n [0.3 0.4]]``,
+``tensor([[0.1000, 0.2000]])``) or a Python list (``[[0.1, 0.2], [0.3, 0.4]]``). Every number
+is read as a typed cell is (parse_cell), so the same values are accepted and refused.
+
+``1,5`` stays one value rather than the two cells 1 and 5 (a decimal comma is more likely than a
+two-number CSV line), and is refused with the point form to type; so is a block of them, as
+a spreadsheet in a decimal-comma locale copies it. Commas separate numbers that have points or
+spaces around them (``0.1,0.2``, ``1, 2``); between spreadsheet cells only tabs do.
+"""
+
+from __future__ import annotations
+
+import re
+
+from attn_tui.core.parse import parse_cell
+
+Block = tuple[tuple[float, ...], ...]
+
+MAX_CHARS = 6_000_000  # 256 × 1024 numbers at full precision, as TSV, with room to spare
+# around a printed array: "tensor(" or "array(", keywords such as dtype=torch.float32,
+# device='cuda:0' or grad_fn=<AddBackward0>, and the closing ")". Each word is tried once
+# (\b): a long run of letters must not cost its length squared.
+_WRAPPING = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\("
+                       r"|\b\w+\s*=\s*(?:'[^']*'|\"[^\"]*\"|<[^<>]*>|[\w.:]+)|\)\s*$")
+_ROW_IN_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_SPACES = re.compile(r"[\s;]+")
+
+
+class BlockError(ValueError):
+    """Text that looks like several numbers but is not a block of them; the message says why."""
+
+
+def read_block(text: str) -> Block | None:
+    """The rows of numbers in ``text``, or None when it is not several numbers (one value, or
+    words): that is typed into the cell instead, where parse_cell answers it. Raises
+    BlockError for a block with a bad number or rows of different lengths."""
+    body = text.strip()
+    if len(body) > MAX_CHARS:
+        raise BlockError(f"too long to paste ({len(body):,} characters)")
+    if not body or _DECIMAL_COMMA.match(body):
+        return None
+    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    if all(line.startswith("|") for line in lines):
+        rows = _markdown_rows(lines)
+    elif "[" in body:  # a printed array or a list: each innermost [...] is one row
+        rest = _ROW_IN_BRACKETS.sub(" ", body).replace("[", " ").replace("]", " ")
+        if _WRAPPING.sub(" ", rest).strip(" ,;\t\r\n"):
+            return None  # words around the numbers: not a block (the cell says what is wrong)
+        # MATLAB and Julia write [1 2; 3 4]: a ; inside brackets ends a row
+        # in code a comma always separates: [[1,0],[0,1]] is four numbers
+        rows_text = [r for group in _ROW_IN_BRACKETS.findall(body) for r in group.split(";")]
+        rows = [_tokens(r, code=True) for r in rows_text]
+    else:
+        if "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
+            rows = [[_unquote(t) for t in line.strip("\r\n").split("\t")] for line in lines]
+        elif '"' in body and "," in body:  # quoted CSV, as spreadsheets save it: "1.5","2"
+            import csv
+
+            rows = [[t.strip() for t in next(csv.reader([line], skipinitialspace=True))]
+                    for line in lines]
+        else:
+            rows = [[_unquote(t) for t in _tokens(line, code=False)] for line in lines]
+    rows = [r for r in rows if r]
+    for i, row in enumerate(rows):  # an empty cell would move the numbers after it
+        if "" in row:
+            j = row.index("")
+            raise BlockError(f"row {i + 1}, number {j + 1} is empty: fill every cell, or "
+                             "paste a smaller block")
+    if sum(len(r) for r in rows) < 2:
+        return None
+    if not any(parse_cell(t).ok or _DECIMAL_COMMA.match(t) for row in rows for t in row):
+        return None  # words, not numbers: typed into the cell, which says what is wrong
+    first = len(rows[0])
+    if any(len(row) != first for row in rows):
+        r = next(i for i, row in enumerate(rows) if len(row) != first)
+        raise BlockError(f"row 1 has {_count(first)} but row {r + 1} has {_count(len(rows[r]))}:"
+                         " paste a rectangle of numbers")
+    block = []
+    for i, row in enumerate(rows):
+        values = []
+        for j, token in enumerate(row):
+            parsed = parse_cell(token)
+            if not parsed.ok:
+                where = f"row {i + 1}, number {j + 1}" if len(rows) > 1 else f"number {j + 1}"
+                if _DECIMAL_COMMA.match(token):
+                    one = token.replace(",", ".")
+                    raise BlockError(f"{where}: '{token}' has a comma inside; write {one} for "
+                                     "one number, or a space after the comma for two")
+                raise BlockError(f"{where}: {parsed.error}")
+            values.append(parsed.value)
+        block.append(tuple(values))
+    return tuple(block)
+
+
+_RULE = re.compile(r":?-+:?")
+
+
+def _markdown_rows(lines: list[str]) -> list[list[str]]:
+    """A Markdown table (attn-tui's own `c` copies, notes): its cells, without the rule under
+    the header, the header itself when it is names (d1 d2), and a first column of names
+    (tokens) when every row starts with one."""
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+    if len(rows) > 1 and rows[1] and all(_RULE.fullmatch(c) for c in rows[1]):
+        header = rows.pop(0)
+        rows.pop(0)
+        if all(parse_cell(c).ok for c in header):  # a header of numbers is a row of numbers
+            rows.insert(0, header)
+    if rows and all(row and not parse_cell(row[0]).ok for row in rows):
+        rows = [row[1:] for row in rows]
+    return rows
+
+
+def _tokens(line: str, code: bool) -> list[str]:
+    """Numbers on a line, split at spaces and semicolons, and at commas; outside code a piece
+    that reads as a decimal comma (0,5) stays whole, to be refused with what to type. Two
+    commas in a row leave an empty number, which is refused too."""
+    out = []
+    pieces = [p for p in _SPACES.split(line.strip()) if p]
+    for n, piece in enumerate(pieces):
+        if code or not _DECIMAL_COMMA.match(piece):
+            parts = piece.split(",")
+            # a comma at the end of a piece, beside a space, is a separator ("1, 2", "1 ,2");
+            # at the start or end of the line it leaves an empty number (",5,6": a cell)
+            keep_first, keep_last = n == 0, n == len(pieces) - 1
+            out += [t for k, t in enumerate(parts)
+                    if t or (0 < k < len(parts) - 1) or (k == 0 and keep_first)
+                    or (k == len(parts) - 1 and keep_last)]
+        else:
+            out.append(piece)
+    return out
+
+
+def _unquote(cell: str) -> str:
+    """A cell without the double quotes a spreadsheet may put around it: "1.5" is 1.5."""
+    cell = cell.strip()
+    return cell[1:-1].strip() if len(cell) >= 2 and cell[0] == cell[-1] == '"' else cell
+
+
+def _count(n: int) -> str:
+    return f"{n} number{'s' if n != 1 else ''}"

@@ -1,0 +1,291 @@
+"""Sessions: a Workspace as a versioned JSON file, written atomically and read back strictly.
+
+Reading either returns a Workspace that state's functions accept (shapes, limits, names), or
+raises SessionError with one sentence; it never returns something half-checked.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import re
+import stat
+import unicodedata
+from dataclasses import fields
+from typing import Any
+
+from attn_tui.compute.attend import MASKS
+from attn_tui.compute.backend import DTYPES_BY_BACKEND
+from attn_tui.core.files import FileError, atomic_write, os_reason
+from attn_tui.core.labs import SCREENS
+from attn_tui.core.presets import EXAMPLE_NAMES
+from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
+
+FORMAT = "attn-tui-session"
+VERSION = 1
+MAX_BYTES = 24 * 2**20  # the largest workspace, written in full, is about 20 MB
+MAX_LABEL = 100
+MAX_SEED = 2**31 - 1
+
+# float16 has no array-api-strict dtype and bfloat16 exists only in torch
+WORKSPACE_KEYS = tuple(f.name for f in fields(Workspace))
+TOP_KEYS = ("format", "version", "workspace", "screen")
+
+
+class SessionError(FileError):
+    """A session could not be read or written; str() is one sentence for the user."""
+
+
+def is_dirty(current: Workspace, saved: Workspace) -> bool:
+    """Unsaved edits? Picking another query to look at is not an edit."""
+    return _content(current) != _content(saved)
+
+
+def _content(ws: Workspace) -> tuple:
+    return tuple(getattr(ws, k) for k in WORKSPACE_KEYS if k != "selected")
+
+
+# ---- writing
+def to_json(ws: Workspace, screen: str = "workbench") -> str:
+    """The session text: one matrix row per line, so files diff well."""
+    parts = []
+    for key in WORKSPACE_KEYS:
+        value = getattr(ws, key)
+        if key in ("q", "k", "v"):
+            rows = ",\n      ".join(json.dumps(list(r), allow_nan=False) for r in value)
+            text = "[\n      " + rows + "\n    ]"
+        else:
+            text = json.dumps(list(value) if isinstance(value, tuple) else value)
+        parts.append(f"    {json.dumps(key)}: {text}")
+    workspace = "{\n" + ",\n".join(parts) + "\n  }"
+    return (f'{{\n  "format": {json.dumps(FORMAT)},\n  "version": {VERSION},\n'
+            f'  "workspace": {workspace},\n  "screen": {json.dumps(screen)}\n}}\n')
+
+
+def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench") -> None:
+    if screen not in SCREENS:
+        raise ValueError(f"unknown screen {screen!r}")
+    try:
+        atomic_write(path, to_json(ws, screen).encode("utf-8"), verb="save")
+    except FileError as exc:
+        raise SessionError(exc.reason, exc.path, "save") from None
+
+
+# ---- reading
+def load(path: str | os.PathLike) -> tuple[Workspace, str]:
+    """(workspace, screen) from a session file, or SessionError naming the file."""
+    shown = os.fspath(path)
+    full = os.path.expanduser(shown)
+    try:
+        st = os.stat(full)
+        if stat.S_ISDIR(st.st_mode):
+            raise SessionError("it is a directory, not a session file", shown)
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block or never end
+            raise SessionError("it is not a regular file", shown)
+        if st.st_size > MAX_BYTES:
+            raise SessionError(f"it is {st.st_size / 2**20:.1f} MB, and a session file is at "
+                               f"most {MAX_BYTES // 2**20} MB", shown)
+        with open(full, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise SessionError(os_reason(exc), shown) from exc
+    if len(raw) > MAX_BYTES:
+        raise SessionError(f"it is larger than {MAX_BYTES // 2**20} MB", shown)
+    text = decode(raw, shown)
+    try:
+        return parse(text)
+    except SessionError as exc:
+        raise SessionError(exc.reason, shown) from None
+
+
+# A byte-order mark names its encoding: Windows editors and PowerShell's ">" write UTF-16 with
+# one. UTF-32's marks begin with UTF-16's, so they are tried first.
+BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def decode(raw: bytes, shown: str) -> str:
+    """A session file's text: UTF-8, or UTF-16 or UTF-32 marked by a byte-order mark."""
+    encoding = next((enc for bom, enc in BOMS if raw.startswith(bom)), "utf-8-sig")
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        named = "UTF-8" if encoding == "utf-8-sig" else f"{encoding.upper()}, as its first bytes say"
+        raise SessionError(f"it is not a text file (not {named}), so not a session",
+                           shown) from exc
+    if "\x00" in text:  # valid UTF-8, but no JSON holds a NUL: UTF-16 without its mark, or binary
+        raise SessionError("it holds NUL bytes, so it is not UTF-8 text and not a session (UTF-16 "
+                           "needs its byte-order mark)", shown)
+    return text
+
+
+def from_json(text: str) -> Workspace:
+    return parse(text)[0]
+
+
+def parse(text: str) -> tuple[Workspace, str]:
+    """(workspace, screen) from session text, checked field by field."""
+    if not text.strip():
+        raise SessionError("the file is empty")
+    try:
+        # NaN/Infinity and 1e400 are refused below, by cell; what json would pass silently,
+        # a key given twice (the last one won) and 1e-400 (read as 0), is refused here
+        doc = json.loads(text, parse_constant=float, parse_float=_float,
+                         object_pairs_hook=_object)
+    except SessionError:
+        raise
+    except json.JSONDecodeError as exc:
+        if _cut_short(text, exc):
+            raise SessionError("the file ends early, so it looks truncated") from None
+        raise SessionError(f"it is not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                           f"{exc.msg})") from None
+    except (ValueError, RecursionError):  # e.g. a 5,000-digit integer, or [[[[…]]]] nesting
+        raise SessionError("it is not JSON that attn-tui can read") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SessionError(f'it is not an attn-tui session (no "format": "{FORMAT}")')
+    if "version" not in doc:
+        raise SessionError("it has no schema version")
+    version = doc["version"]
+    if type(version) is not int:
+        raise SessionError("its schema version is not a whole number")
+    if version != VERSION:
+        newer = " (a newer attn-tui wrote it)" if version > VERSION else ""
+        raise SessionError(f"it is schema version {_short(version)}{newer}; "
+                           f"this attn-tui reads version {VERSION}")
+    _keys(doc, TOP_KEYS, "the session")
+    screen = doc["screen"]
+    if screen not in SCREENS:
+        raise SessionError(f"unknown screen {_short(screen)}; expected one of {', '.join(SCREENS)}")
+    w = doc["workspace"]
+    if not isinstance(w, dict):
+        raise SessionError('"workspace" is not a JSON object')
+    _keys(w, WORKSPACE_KEYS, "the workspace")
+    return _workspace(w), screen
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise SessionError(f"the key {_short(twice)} is given twice in one object; "
+                           "keep the one you mean")
+    return d
+
+
+def _float(text: str) -> float:
+    x = float(text)
+    if x == 0 and any(c in "123456789" for c in text.partition("e")[0].partition("E")[0]):
+        raise SessionError(f"{text[:40]} is too small to store (it would read as 0); "
+                           "write 0 for zero")
+    return x
+
+
+def _cut_short(text: str, exc: json.JSONDecodeError) -> bool:
+    """A document that starts like one and breaks only in its last, unfinished token."""
+    body = text.strip()
+    if not body.startswith("{") or exc.msg.startswith("Extra data"):
+        return False
+    # "Unterminated string" only happens when a string runs into the end of the text
+    return exc.msg.startswith("Unterminated string") or re.fullmatch(
+        r"[^\s,:\[\]{}\"]*", body[exc.pos:]) is not None
+
+
+def _keys(d: dict, expected: tuple[str, ...], where: str) -> None:
+    missing = [k for k in expected if k not in d]
+    if missing:
+        raise SessionError(f'{where} has no "{missing[0]}"')
+    extra = [k for k in d if k not in expected]
+    if extra:
+        raise SessionError(f'{where} has an unknown key {_short(extra[0])}')
+
+
+def _short(x: Any) -> str:
+    text = json.dumps(x) if not isinstance(x, float) else repr(x)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _workspace(w: dict) -> Workspace:
+    q, k, v = (_matrix(w[key], key.upper()) for key in ("q", "k", "v"))
+    if len(q[0]) != len(k[0]):
+        raise SessionError(f"Q rows have {len(q[0])} numbers but K rows have {len(k[0])}; "
+                           "queries and keys need the same width d_k")
+    if len(k) != len(v):
+        raise SessionError(f"K has {len(k)} rows but V has {len(v)}; each key needs one value")
+    if len(v[0]) > MAX_DV:
+        raise SessionError(f"V is {len(v[0])} wide; the most attn-tui takes is d_v = {MAX_DV}")
+    if len(q[0]) > MAX_DK:
+        raise SessionError(f"Q and K are {len(q[0])} wide; the most is d_k = {MAX_DK}")
+    query_tokens = _labels(w["query_tokens"], "query_tokens", len(q), "Q")
+    key_tokens = _labels(w["key_tokens"], "key_tokens", len(k), "K")
+    mask, backend, dtype, preset = (w[n] for n in ("mask", "backend", "dtype", "preset"))
+    _choice(mask, MASKS, "mask")
+    _choice(backend, tuple(DTYPES_BY_BACKEND), "backend")
+    _choice(dtype, ("float64", "float32", "float16", "bfloat16"), "dtype")
+    if dtype not in DTYPES_BY_BACKEND[backend]:
+        raise SessionError(f"the {dtype} dtype is not available on the {backend} backend")
+    _choice(preset, EXAMPLE_NAMES, "preset")
+    if type(w["scale"]) is not bool:
+        raise SessionError('"scale" is not true or false')
+    seed, selected = w["seed"], w["selected"]
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise SessionError(f'"seed" is {_short(seed)}, not a whole number from 0 to {MAX_SEED}')
+    if type(selected) is not int or not 0 <= selected < len(q):
+        raise SessionError(f'"selected" is {_short(selected)}, not a query row '
+                           f"from 0 to {len(q) - 1}")
+    return Workspace(q=q, k=k, v=v, query_tokens=query_tokens, key_tokens=key_tokens,
+                     mask=mask, scale=w["scale"], backend=backend, dtype=dtype,
+                     selected=selected, seed=seed, preset=preset)
+
+
+def _matrix(rows: Any, name: str) -> tuple[tuple[float, ...], ...]:
+    if not isinstance(rows, list):
+        raise SessionError(f"{name} is not a list of rows")
+    if not rows:
+        raise SessionError(f"{name} is empty; it needs at least one row")
+    if len(rows) > MAX_TOKENS:
+        raise SessionError(f"{name} has {len(rows)} rows; the most is {MAX_TOKENS} tokens")
+    out = []
+    for i, row in enumerate(rows, 1):
+        if not isinstance(row, list):
+            raise SessionError(f"{name} row {i} is not a list of numbers")
+        if not row:
+            raise SessionError(f"{name} row {i} is empty")
+        if len(row) != len(rows[0]):
+            raise SessionError(f"{name} row {i} has {len(row)} numbers but row 1 has "
+                               f"{len(rows[0])}; every row needs the same length")
+        for j, x in enumerate(row, 1):
+            if type(x) not in (int, float):  # bool is an int subclass: refused here too
+                raise SessionError(f"{name} row {i}, column {j} is {_short(x)}, not a number")
+            if x != x or abs(x) > MAX_ABS:  # NaN, ±inf, a 400-digit integer (no float)
+                raise SessionError(f"{name} row {i}, column {j} is {_short(x)}; cells must be "
+                                   f"finite numbers between -{MAX_ABS:,.0f} and {MAX_ABS:,.0f}")
+        out.append(tuple(float(x) for x in row))
+    return tuple(out)
+
+
+def _labels(xs: Any, key: str, n: int, matrix: str) -> tuple[str, ...]:
+    if not isinstance(xs, list) or not all(isinstance(x, str) for x in xs):
+        raise SessionError(f'"{key}" is not a list of token names')
+    if len(xs) != n:
+        raise SessionError(f'"{key}" names {len(xs)} tokens but {matrix} has {n} rows')
+    for x in xs:
+        if len(x) > MAX_LABEL or any(_unshowable(c) for c in x):
+            raise SessionError(f'"{key}" has the name {_short(x)}: a token name is one line '
+                               f"of at most {MAX_LABEL} characters, without control or invisible "
+                               "format characters")
+    return tuple(xs)
+
+
+def _unshowable(c: str) -> bool:
+    """A character a token name cannot hold: a control, half a surrogate pair (it cannot even
+    be written out as UTF-8), a line or paragraph separator, or an invisible format character:
+    bidi overrides reorder the text drawn after them, and a zero-width joiner makes one glyph
+    of 👨‍👩‍👧 in most terminals but three in Rich's count, which pushes the columns out of line."""
+    return unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp", "Cf")
+
+
+def _choice(value: Any, choices: tuple[str, ...], key: str) -> None:
+    if value not in choices or not isinstance(value, str):
+        raise SessionError(f'unknown {key} {_short(value)}; expected one of {", ".join(choices)}')

@@ -1,0 +1,297 @@
+"""AttnApp and make_app(): the one way the CLI, the tests and the screenshots build the app."""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import importlib.util
+from collections.abc import Iterable
+
+from textual import events
+from textual._context import active_message_pump
+from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
+from textual.binding import Binding
+from textual.screen import Screen
+
+from attn_tui.compute import MASKS
+from attn_tui.core import state
+from attn_tui.core.labs import LABS, lab_available
+from attn_tui.core.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
+from attn_tui.core.state import Workspace
+from attn_tui.tui.keys import (
+    AfterKeys,
+    after_keys,
+    bindings_checked,
+    from_the_line,
+    hold_if_keys_waiting,
+    hold_until_first_focus,
+    key_read_by_app,
+    read_escape_as_typed,
+    run_after_keys,
+)
+from attn_tui.tui.screens import too_small
+from attn_tui.tui.tutor.runner import LessonRunner
+
+
+def resume_gc() -> None:
+    """Start-up builds objects that live all session, and the cycle collector walked them again
+    and again (about 45 ms before the first frame), so the launcher pauses it. After the first
+    frame: collect once, freeze what is left so later collections skip it, resume."""
+    if not gc.isenabled():
+        gc.collect()
+        gc.freeze()
+        gc.enable()
+
+
+class AttnApp(LessonRunner, App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "attn-tui"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("q", "quit", "Quit", show=False),
+        # priority: dialogs stop the app's keys below them, and ctrl+q must quit from there too
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("g", "goto", "Go to"),
+        Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)"),
+        Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session"),
+        Binding("ctrl+p", "command_palette", "Commands", show=False),
+    ]
+
+    def __init__(self, workspace: Workspace, lab: str | None = None,
+                 session_path: str | None = None, confirm_quit: bool = True) -> None:
+        super().__init__()
+        read_escape_as_typed()
+        self.initial_workspace = workspace
+        self.initial_lab = lab
+        self.session_path = session_path
+        self.confirm_quit = confirm_quit
+        self.closing = False  # exit() has been called
+
+    def get_default_screen(self) -> Screen:
+        # the workbench is the bottom screen itself, built in the start-up batch: pushed from
+        # on_mount instead, its first frame was rendered, dropped and laid out again
+        from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+
+        return WorkbenchScreen(self.initial_workspace, session_path=self.session_path)
+
+    def notify(self, message: str, *, title: str = "", severity="information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """As Textual's, except that a notice already on screen is not stacked again: thirty
+        presses of u showed eight "Nothing to undo." over the tables."""
+        try:
+            showing = any(n.message == message and n.title == title and n.severity == severity
+                          for n in self._notifications)
+        except RuntimeError:  # changed by the app's thread while a worker's thread looked
+            showing = False
+        if not showing:
+            super().notify(message, title=title, severity=severity, timeout=timeout,
+                           markup=markup)
+
+    def exit(self, *args, **kwargs) -> None:
+        self.closing = True
+        super().exit(*args, **kwargs)
+
+    def push_screen(self, screen, callback=None, wait_for_dismiss=False, *, mode=None):
+        if self.closing and not wait_for_dismiss:
+            # keys typed just after q (one read over SSH often holds both) are still handled
+            # while the app closes: a dialog opened now would mount half-way through closing
+            return AwaitComplete.nothing()
+        return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
+
+    def on_mount(self) -> None:
+        if not gc.isenabled():  # the launcher paused the cycle collector for start-up
+            self.screen.call_after_refresh(resume_gc)
+            self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
+        if self.initial_lab:
+            self.open_lab(self.initial_lab)
+        self._check_size()
+
+    def on_resize(self, event) -> None:
+        # the event's size: this handler may run before the app has taken the new size
+        self._check_size(event.size)
+
+    def keep_in_view(self) -> None:
+        """After a resize, what the learner was looking at stays on screen: in a lesson's one
+        scrolling column (a narrow window), the step's marked cells, unless a cell is being
+        typed into; else the cursor."""
+        from attn_tui.tui.keys import takes_text
+
+        focused = self.focused
+        if not takes_text(focused) and self.lesson_points_again(only_stacked=True):
+            return
+        if hasattr(focused, "follow_cursor"):
+            focused.follow_cursor()
+
+    def _check_size(self, size=None) -> None:
+        """Below the smallest usable size, say so instead of drawing a squashed layout."""
+        small = too_small(*(size or self.size))
+        showing = getattr(self.screen, "says_too_small", False)  # no import to ask
+        if small and not showing:
+            # imported here: a terminal large enough never needs it
+            from attn_tui.tui.screens.too_small_screen import TooSmallScreen
+
+            self.push_screen(TooSmallScreen())
+        elif small and showing:
+            self.screen.show_size(size)
+        elif showing:
+            self.pop_screen()
+
+    def _bench_action(self, name: str) -> None:
+        """Session keys work from a lab too; they act on the workbench's workspace."""
+        from textual.screen import ModalScreen
+
+        bench = self.workbench()
+        if bench is not None and not isinstance(self.screen, ModalScreen):
+            getattr(bench, f"action_{name}")()
+
+    def action_save(self) -> None:
+        self._bench_action("save")
+
+    def action_open(self) -> None:
+        self._bench_action("open")
+
+    async def action_quit(self) -> None:
+        # ctrl+q is a priority key, read by the App before the keys typed just ahead of it
+        # have reached the focused widget: run after them, so a 7 typed and then ctrl+q
+        # counts as unsaved work. q, run from a widget's own key handler (see key_order),
+        # comes after them already.
+        if active_message_pump.get(None) is self:
+            after_keys(self, self._quit_asked)
+        else:
+            self._quit_asked()
+
+    async def on_event(self, event: events.Event) -> None:
+        if not isinstance(event, events.Key | events.Paste):  # a paste keeps its place too
+            await super().on_event(event)
+            return
+        came_back = event.is_forwarded
+        if not came_back and (hold_if_keys_waiting(self, event)
+                              or hold_until_first_focus(self, event)):
+            return
+        self._reading_handed_back = from_the_line(self, event)
+        try:
+            await super().on_event(event)
+        finally:
+            self._reading_handed_back = False
+        key_read_by_app(self, event, came_back)
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        from attn_tui.tui.screens.palette import Palette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
+
+    async def _on_key(self, event: events.Key) -> None:
+        if bindings_checked(self, event):
+            event.prevent_default()  # App._on_key would look its binding up a second time
+
+    def on_after_keys(self, event: AfterKeys) -> None:
+        run_after_keys(event)  # no widget on the way reads keys itself
+
+    def _quit_asked(self) -> None:
+        from attn_tui.tui.screens.session_actions import quit_or_ask
+
+        quit_or_ask(self, confirm=self.confirm_quit)
+
+    def open_lab(self, name: str) -> None:
+        """Open a lab over the workbench; Escape in the lab comes back."""
+        lab = LABS[name]
+        screen_cls = getattr(importlib.import_module(lab.module), lab.screen_class)
+        bench = self.workbench()
+        while self.screen is not bench and len(self.screen_stack) > 1:
+            self.pop_screen()
+        ws = bench.workspace if bench is not None else self.initial_workspace
+        self.push_screen(screen_cls(backend=ws.backend, dtype=ws.dtype))
+
+    def goto_entries(self) -> list[tuple[str, str]]:
+        # one column for the descriptions: "lab precision " and "lesson nanogpt " are 15 wide
+        entries = [("workbench", f"{'workbench':<14} edit Q, K, V and watch every stage")]
+        entries += [(f"lab:{n}", f"lab {n:<10} {lab.line}") for n, lab in LABS.items()
+                    if lab_available(n)]
+        entries += [(f"lesson:{n}", f"lesson {n:<7} {t}") for n, t, _ in self.lesson_entries()]
+        return entries
+
+    def action_goto(self) -> None:
+        from attn_tui.tui.screens.dialogs.goto_modal import GotoModal
+
+        def chosen(target: str | None) -> None:
+            if target is None:
+                return
+            if target == "workbench":
+                bench = self.workbench()
+                while self.screen is not bench and len(self.screen_stack) > 1:
+                    self.pop_screen()
+            elif target.startswith("lab:"):
+                self.open_lab(target[4:])
+            elif target.startswith("lesson:"):
+                self.start_lesson(target[7:])
+
+        self.push_screen(GotoModal(self.goto_entries()), chosen)
+
+    def action_help(self) -> None:
+        from attn_tui.tui.screens.help_screen import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def workbench(self):
+        from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, WorkbenchScreen):
+                return screen
+        return None
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        bench = self.workbench()
+        if bench is None:
+            return
+        yield SystemCommand("Help: every key", "Show the keyboard reference", self.action_help)
+        yield from bench.session_commands()
+        yield from self.lesson_commands()
+        for name, lab in LABS.items():
+            if lab_available(name):
+                yield SystemCommand(f"Lab: {name}", lab.line, lambda n=name: self.open_lab(n))
+        for name in EXAMPLE_NAMES:
+            yield SystemCommand(f"Preset: {name}", "Load this example into the workbench (u undoes)",
+                                lambda n=name: bench.load_preset(n))
+        for mask in MASKS:
+            yield SystemCommand(f"Mask: {mask}", "Set the causal-mask order",
+                                lambda m=mask: bench.action_set_mask(m))
+        yield SystemCommand("Scaling: toggle ÷√d_k", "Turn the scaling on or off",
+                            bench.action_toggle_scale)
+        yield SystemCommand("Backend: numpy", "Compute with numpy",
+                            lambda: bench.action_set_backend("numpy"))
+        yield SystemCommand("Backend: torch", "Compute with torch (loads it)",
+                            lambda: bench.action_set_backend("torch"))
+        yield SystemCommand("Precision: toggle float64/float32", "Change the dtype",
+                            bench.action_toggle_dtype)
+        yield SystemCommand("Fill with seeded random values", "Same seed, same values",
+                            bench.action_random_fill)
+
+
+def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64",
+             seed: int = 0, workspace: Workspace | None = None,
+             lab: str | None = None, lesson: str | None = None,
+             theme: str | None = None, session_path: str | None = None,
+             confirm_quit: bool = True) -> AttnApp:
+    from dataclasses import replace
+
+    if workspace is None and preset in LECTURE_EXAMPLES:
+        from attn_tui.lessons.workspaces import build
+
+        workspace = build(preset)
+    ws = workspace or state.from_preset(preset, seed=seed)
+    # a lesson opens the screens it needs: a lab saved in a session would only be popped by it
+    # half-way through mounting (--lab with --lesson is refused on the command line)
+    app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=None if lesson else lab,
+                  session_path=session_path, confirm_quit=confirm_quit)
+    app.initial_lesson = lesson
+    if theme:
+        app.theme = theme
+    return app

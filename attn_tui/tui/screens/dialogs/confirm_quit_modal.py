@@ -1,0 +1,61 @@
+"""Unsaved changes: save first, quit anyway, or stay."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Static
+
+from attn_tui.tui.screens.dialogs.modal import AttnModal
+
+
+class Answer(Button):
+    """A button whose press answers at once (as the s, y and n keys do), so a key typed right
+    after Enter goes to the screen the dialog returns to instead of the closing dialog."""
+
+    def press(self) -> Answer:
+        if not self.disabled and self.display:
+            self.screen.dismiss(ANSWERS.get(self.id or ""))
+        return self
+
+
+ANSWERS = {"quit-save": "save", "quit-anyway": "quit"}  # a button's id -> the dialog's result
+UNSAVED = "You have unsaved changes. Save (s) / Quit anyway (y) / Cancel (Esc)"
+
+
+class ConfirmQuitModal(AttnModal[str | None]):
+    """Dismisses with "save", "quit" or None (stay). Without ``can_save`` there is no Save:
+    for work that saving what is on screen would not keep."""
+
+    BINDINGS = [
+        Binding("s", "dismiss('save')", "Save"),
+        Binding("y", "dismiss('quit')", "Quit anyway"),
+        Binding("escape,n", "dismiss(None)", "Cancel"),
+    ]
+    DEFAULT_CSS = """
+    ConfirmQuitModal { align: center middle; }
+    ConfirmQuitModal > Vertical { width: 76; max-width: 100%; height: auto;
+                                  border: round $border; background: $surface; padding: 0 1; }
+    ConfirmQuitModal Horizontal { height: auto; margin-top: 1; }
+    ConfirmQuitModal Button { margin-right: 1; min-width: 10; }
+    """
+
+    def __init__(self, question: str = UNSAVED, can_save: bool = True) -> None:
+        super().__init__()
+        self.question, self.can_save = question, can_save
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="quit-question", markup=False)
+            with Horizontal():
+                if self.can_save:
+                    yield Answer("Save (s)", id="quit-save", variant="primary")
+                yield Answer("Quit anyway (y)", id="quit-anyway", variant="error")
+                yield Answer("Cancel (Esc)", id="quit-cancel")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.can_save or not (action == "dismiss" and parameters == ("save",))
+
+    def on_mount(self) -> None:
+        self.query_one("#quit-cancel").focus()  # Enter by reflex should not quit or overwrite

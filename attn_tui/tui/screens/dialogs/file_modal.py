@@ -1,0 +1,100 @@
+"""Ask for a file path: for saving, opening or exporting."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Input, Static
+
+from attn_tui.core.files import short_path
+from attn_tui.tui.keys import forward_if_unfocused, run_binding_now
+from attn_tui.tui.screens.dialogs.modal import AttnModal
+
+DEFAULT_SESSION = "attn-session.json"
+
+
+class PathInput(Input):
+    """The path box. It reads typed text itself, so a key that closes the dialog (Enter,
+    Escape) must close it here, before the keys typed after it are read as more path:
+    `ctrl+s Enter 5` saved to attn-session.json5."""
+
+    async def on_key(self, event: events.Key) -> None:
+        if forward_if_unfocused(self, event):  # the dialog has closed
+            return
+        if not event.is_printable:
+            await run_binding_now(self, event)
+
+    async def action_submit(self) -> None:
+        self.screen.accept(self.value)
+
+
+class FileModal(AttnModal[str | None]):
+    """Dismisses with the path typed, or None on Escape.
+
+    ``submit`` (optional) is called with the path on Enter and returns None when it worked or a
+    one-line error; on an error the modal stays open with the typed path, so it can be fixed.
+    """
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    DEFAULT_CSS = """
+    FileModal { align: center middle; }
+    FileModal > Vertical { width: 72; max-width: 100%; height: auto; border: round $border;
+                           background: $surface; padding: 0 1; }
+    FileModal #file-error { color: $text-error; height: auto; display: none; }
+    FileModal #file-error.-shown { display: block; }
+    FileModal #file-hint { color: $text-muted; }
+    """
+
+    def __init__(self, title: str, path: str = DEFAULT_SESSION, *, error: str | None = None,
+                 submit: Callable[[str], str | None] | None = None,
+                 writes: bool = False, own_file: str | None = None) -> None:
+        super().__init__()
+        self.title_text, self.path, self.error = title, path, error
+        self.submit = submit
+        # writes: an existing file is replaced only after a second Enter, unless it is
+        # own_file (the session's own file, saved again)
+        self.writes = writes
+        self._replace_ok = own_file
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"[b]{self.title_text}[/b]", id="file-title", markup=True)
+            yield PathInput(value=self.path, placeholder="a file path", select_on_focus=False,
+                        id="file-path")
+            yield Static("", id="file-error", markup=False)
+            yield Static("Enter accepts, Escape cancels", id="file-hint")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#file-path", Input)
+        box.cursor_blink = False
+        box.focus()
+        if self.error:
+            self.show_error(self.error)
+
+    def show_error(self, message: str) -> None:
+        """One line under the path; the path stays as typed."""
+        note = self.query_one("#file-error", Static)
+        note.update(message)
+        note.set_class(bool(message), "-shown")
+
+    def accept(self, typed: str) -> None:
+        path = typed.strip()
+        if not path:
+            self.show_error("Type a file name first.")
+            return
+        if self.writes and path != self._replace_ok and os.path.isfile(os.path.expanduser(path)):
+            self._replace_ok = path
+            self.show_error(f"{short_path(path)} already exists. Enter again replaces it; "
+                            "or change the name.")
+            return
+        if self.submit is not None:
+            error = self.submit(path)
+            if error:
+                self.show_error(error)
+                return
+        self.dismiss(path)

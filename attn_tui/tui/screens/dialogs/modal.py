@@ -1,0 +1,58 @@
+"""The base of attn-tui's dialogs: a dismiss that acts once, and only for the dialog on top."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual import events
+from textual.await_complete import AwaitComplete
+from textual.screen import ModalScreen
+from textual.widgets import OptionList
+
+from attn_tui.tui.keys import hand_back, run_binding_now
+
+ResultType = TypeVar("ResultType")
+
+
+class DismissOnce:
+    """Two quick keys (Enter Enter, Esc Esc) can both reach a dialog before it closes. Textual's
+    dismiss would then run the callback twice and pop the screen underneath too (or, with
+    nothing under it, fail: ScreenStackError)."""
+
+    _dismissed = False
+
+    def dismiss(self, result=None) -> AwaitComplete:
+        if self._dismissed or self.app.screen is not self:
+            return AwaitComplete()
+        self._dismissed = True
+        return super().dismiss(result)
+
+
+class AttnModal(DismissOnce, ModalScreen[ResultType]):
+    """A dialog of attn-tui's, dismissed once (see DismissOnce).
+
+    Keys typed in one burst keep their order across the dialog: a key that closes it (Escape,
+    q, Enter on a choice) closes it when it reaches the dialog, not a few message hops later
+    when its binding would run, and the keys that reach it after that go on to the screen
+    under it, or to the one it opened (`? q 5 Enter` types 5 into the workbench)."""
+
+    @property
+    def closed(self) -> bool:
+        """Dismissed, or under another screen: keys that reach it were meant for what is next."""
+        return self._dismissed or self.app.screen is not self
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.closed:
+            hand_back(self.app, event)
+        else:
+            await run_binding_now(self, event)
+
+
+class ChoiceList(OptionList):
+    """A dialog's list of choices: Enter (or a click) dismisses the dialog with the option's id
+    at once, so the keys typed after Enter are not read by the dialog."""
+
+    def action_select(self) -> None:
+        i = self.highlighted
+        if i is not None and not self.get_option_at_index(i).disabled:
+            self.screen.dismiss(self.get_option_at_index(i).id)

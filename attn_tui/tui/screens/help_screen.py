@@ -1,0 +1,56 @@
+"""Every key, made from the bindings (see attn_tui.tui.help_keys)."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from attn_tui.tui.help_keys import sections
+from attn_tui.tui.screens.dialogs.modal import AttnModal
+
+INTRO = (
+    "Edit a number in Q, K or V and every stage recomputes. The step table explains the query "
+    "under the cursor in Q; the map below it shows every query at once. Cells take decimals, "
+    "1e-3, −2 or fractions like 1/3; anything else is refused with a message, and the old "
+    "value stays.\n\n"
+    "New to attention? Press g and choose lesson one: {lessons} guided lessons walk through it "
+    "stage by stage, and {labs} labs run its experiments.\n"
+)
+
+
+class HelpScreen(AttnModal[None]):
+    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close help")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 96; max-width: 100%; height: 100%; max-height: 100%;
+                                  border: round $border; background: $surface; padding: 0 1; }
+    HelpScreen Static { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = "attn-tui keys"
+            scroll.border_subtitle = "↑↓ scroll · Esc closes"
+            yield Static(Group(*_reference()))
+
+
+def _reference() -> list[RenderableType]:
+    """The intro, then each section's keys beside what they do; a long description wraps under
+    itself, not under the keys."""
+    from attn_tui.core.labs import LABS
+    from attn_tui.lessons import names
+
+    out: list[RenderableType] = [Text(INTRO.format(lessons=len(names()), labs=len(LABS)))]
+    for title, entries in sections():
+        table = Table.grid(padding=(0, 1), pad_edge=False)
+        table.add_column(width=18, no_wrap=True)  # as wide as the longest key, "Tab / shift+Tab"
+        table.add_column(ratio=1)
+        for keys, does in entries:
+            table.add_row(Text(f"  {keys}"), Text(does))
+        out += [Text(title.upper(), style="bold"), table, Text("")]
+    return out

@@ -1,0 +1,151 @@
+"""What every lab shares: a header, the control bar, a message line, a scrolling body, a footer.
+
+A lab keeps its settings in one frozen dataclass held in a reactive; every change, from a key,
+the command palette or a lesson's ``screen.set_…(…)`` action, goes through ``offer``, which
+checks it with the field's own rules and either replaces the settings (the watcher recomputes)
+or shows why not and keeps the last valid settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Static
+
+from attn_tui.core.labs import lab_of_module
+from attn_tui.tui.keys import take_once
+from attn_tui.tui.widgets.control_bar import ControlBar
+from attn_tui.tui.widgets.control_field import Field
+from attn_tui.tui.widgets.key_bar import KeyBar
+from attn_tui.tui.widgets.title_bar import TitleBar
+
+
+class LabScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("c", "focus_controls", "Controls", show=False),
+    ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    DEFAULT_CSS = """
+    LabScreen #lab-message { height: auto; padding: 0 1; display: none; }
+    LabScreen #lab-message.-shown { display: block; }
+    LabScreen #lab-message.-invalid { color: $text-error; text-style: bold; }
+    LabScreen #lab-body { height: 1fr; scrollbar-size-vertical: 1; }
+    LabScreen .lab-text { height: auto; padding: 0 1; }
+    LabScreen .lab-status { height: auto; padding: 0 1; color: $text-muted; }
+    """
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+
+    settings: reactive[Any] = reactive(None, init=False, always_update=False)
+
+    def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.backend, self.dtype = backend, dtype
+        self.message = ""  # the text of the message line, for tests and lessons
+        self.set_reactive(LabScreen.settings, self.default_settings())
+
+    # ---- for subclasses
+    def default_settings(self) -> Any:
+        raise NotImplementedError
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def recompute(self) -> None:
+        """Show the current settings: called once on mount and after every accepted change."""
+
+    # ---- layout
+    def compose(self) -> ComposeResult:
+        yield TitleBar(icon="α")
+        yield ControlBar(self.FIELDS, asdict(self.settings), id="controls")
+        yield Static(id="lab-message")
+        with VerticalScroll(id="lab-body"):
+            yield from self.compose_body()
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.title = "attn-tui"
+        self.sub_title = f"lab: {lab_of_module(type(self).__module__)}   (Esc goes back)"
+        self.query_one(ControlBar).focus()
+        self.recompute()
+
+    def watch_settings(self) -> None:
+        self.query_one(ControlBar).show(**asdict(self.settings))
+        self.recompute()
+
+    # ---- changes
+    def offer(self, key: str, value: Any) -> bool:
+        """Take ``value`` for the control ``key`` if its field accepts it; else say why not."""
+        bar = self.query_one(ControlBar)
+        value, error = bar.field_named(key).check(value)
+        if error:
+            self.refuse(error)
+            bar.show(**asdict(self.settings))  # the bar goes back to the last valid value
+            return False
+        self.say("")
+        self.settings = self.updated(key, value)
+        return True
+
+    def refuse(self, reason: str) -> None:
+        """Say why a value was not taken, and what still keeps the settings from being
+        shown, if anything: a second refusal must not hide that the numbers are stale."""
+        standing = self.standing_problem()
+        self.say(f"{reason}." + (f" Still: {standing}" if standing else ""), error=True)
+
+    def standing_problem(self) -> str | None:
+        """Why the current settings cannot be shown (the last valid ones are), or None."""
+        return None
+
+    def updated(self, key: str, value: Any) -> Any:
+        """The settings with ``key`` set to an accepted ``value`` (a lab may change more)."""
+        return replace(self.settings, **{key: value})
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """One line under the controls: a refusal (marked ✗, not only by colour) or a note."""
+        self.message = text
+        line = self.query_one("#lab-message", Static)
+        line.update(Text(("✗ " if error else "") + text))
+        line.set_class(bool(text), "-shown")
+        line.set_class(error and bool(text), "-invalid")
+
+    @on(ControlBar.Changed)
+    def _control_changed(self, event: ControlBar.Changed) -> None:
+        if not event.stale and take_once(event, event.bar):
+            self.offer(event.key, event.value)
+
+    def settle_edits(self) -> bool:
+        """Take a value the bar has sent but this screen not yet received, before a key's
+        binding run early (see key_order) reads the settings."""
+        change = self.query_one(ControlBar).in_flight
+        if change is not None and not change.stale and take_once(change, change.bar):
+            self.offer(change.key, change.value)
+        return True
+
+    @on(ControlBar.Rejected)
+    def _control_rejected(self, event: ControlBar.Rejected) -> None:
+        self.refuse(event.reason)
+
+    def action_reset(self) -> None:
+        """R: the defaults, put back on the bar too. The settings may already be the defaults
+        while the bar is not: a step read in the same burst as R moves the bar first, and its
+        message would otherwise land after R and win."""
+        self.say("")
+        self.settings = self.default_settings()
+        self.query_one(ControlBar).show(**asdict(self.settings))
+
+    def action_back(self) -> None:
+        # two quick Escapes can both reach this screen before the first pop lands: only the
+        # screen on top may pop, or the second would take the workbench with it
+        if self.app.screen is self:
+            self.app.pop_screen()
+
+    def action_focus_controls(self) -> None:
+        self.set_focus(self.query_one(ControlBar))  # at once: the keys typed after c go there

@@ -1,0 +1,222 @@
+"""The scaling lab: does dividing by √d_k keep the softmax from saturating? Try it.
+
+Random queries and keys with unit-variance entries, for d_k up to the chosen one in steps of ×4;
+the table and the two plots compare the softmax of q·k (raw) with that of q·k / √d_k (scaled).
+The defaults are the chapter's experiment and reproduce its table.
+
+Actions (for keys, the command palette and lessons, as ``screen.<action>``):
+``set_dk(1024)`` largest d_k, a power of two 1 … 4096 (rows go down from it in steps of ×4);
+``set_keys(8)`` 2 … 64; ``set_trials(200)`` 1 … 500; ``set_seed(0)``; ``toggle_scale()``,
+``set_scale(True)``; ``set_temperature(1.0)`` 0.05 … 20; ``reset()``.
+State to read: ``settings`` (ScalingSettings), ``result`` (the ScalingResult shown), ``shown``
+(the settings it was run with), ``message`` (the refusal line, or "").
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, replace
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from attn_tui.compute import ScalingResult, scaling_experiment
+from attn_tui.report.fmt import num, plural
+from attn_tui.tui.screens.labs.lab_screen import LabScreen
+from attn_tui.tui.widgets.control_field import Field
+from attn_tui.tui.widgets.series_plot import SeriesPlot
+from attn_tui.tui.widgets.text_table import TextTable
+
+FIELDS = (
+    Field("d_k", "top d_k", "pow2", 1, 4096),  # the sweep's largest: rows go down from it
+    Field("keys", "keys", "int", 2, 64),
+    Field("trials", "trials", "int", 1, 500, step=10),
+    Field("seed", "seed", "int", 0, 2**31 - 1),
+    Field("scale", "÷√d_k", "bool"),
+    Field("temperature", "temp", "float", 0.05, 20, step=0.1, places=2),
+)
+COLUMNS = ("sd of q·k", "H raw", "H scaled", "max α raw", "max α scaled")
+
+
+@dataclass(frozen=True)
+class ScalingSettings:
+    d_k: int = 1024
+    keys: int = 8
+    trials: int = 200
+    seed: int = 0
+    scale: bool = True
+    temperature: float = 1.0
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        """d_k and up to four steps of ÷4 below it: 1024 gives the chapter's 4 … 1024."""
+        return tuple(d for d in (self.d_k // 4**i for i in range(4, -1, -1)) if d >= 1)
+
+
+class ScalingLabScreen(LabScreen):
+    FIELDS = FIELDS
+    BINDINGS = [
+        Binding("s", "toggle_scale", "÷√d_k on/off"),
+        Binding("R", "reset", "Defaults"),
+    ]
+    DEFAULT_CSS = """
+    ScalingLabScreen #plots { height: auto; }
+    ScalingLabScreen .plot-box { width: 1fr; height: auto; }
+    ScalingLabScreen.-wide SeriesPlot { height: 15; }
+    """
+
+    def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
+        super().__init__(backend, dtype, **kwargs)
+        self.result: ScalingResult | None = None
+        self.shown: ScalingSettings | None = None  # the settings the table is showing
+        self.generation = 0
+        self.dropped = 0  # stale results thrown away (a newer request had been made)
+        self.elapsed = 0.0
+        self._one_at_a_time = threading.Lock()
+
+    def default_settings(self) -> ScalingSettings:
+        return ScalingSettings()
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="table-box", classes="pane"):
+            yield TextTable(id="scaling-table", cell_width=13, label_width=6, corner="d_k")
+            yield Static(id="caption", classes="lab-text")
+        yield Static(id="explain", classes="lab-text")
+        with Horizontal(id="plots"):
+            with Vertical(id="entropy-box", classes="pane plot-box"):
+                yield SeriesPlot(id="entropy-plot")
+            with Vertical(id="alpha-box", classes="pane plot-box"):
+                yield SeriesPlot(id="alpha-plot")
+        yield Static(id="status", classes="lab-status")
+
+    # ---- work: every change starts a run; a newer run cancels an older one
+    def recompute(self) -> None:
+        shown, new = self.shown, self.settings
+        if self.result is not None and shown is not None and replace(shown, scale=new.scale) == new:
+            # nothing to rerun; a run still going for other settings must not land after this
+            self.generation += 1
+            self.deliver(self.generation, new, self.result, self.elapsed)
+            return
+        self.generation += 1
+        self.query_one("#status", Static).update(
+            "computing… (the table shows the last finished run until this one is done)")
+        self.run_experiment(self.settings, self.generation)
+
+    @work(thread=True, exclusive=True, group="scaling-lab")
+    def run_experiment(self, s: ScalingSettings, generation: int) -> None:
+        worker = get_current_worker()
+        # one experiment at a time: a cancelled run stops at its next row, and a held key
+        # never piles up threads that each draw a large block of random numbers
+        while not self._one_at_a_time.acquire(timeout=0.05):
+            if worker.is_cancelled:
+                return
+        try:
+            start = time.perf_counter()
+            result = scaling_experiment(
+                s.dims, s.keys, s.trials, s.seed, temperature=s.temperature,
+                backend=self.backend, dtype=self.dtype, should_stop=lambda: worker.is_cancelled,
+            )
+        finally:
+            self._one_at_a_time.release()
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self.deliver, generation, s, result,
+                                      time.perf_counter() - start)
+
+    def deliver(self, generation: int, s: ScalingSettings, result: ScalingResult,
+                elapsed: float) -> None:
+        if generation != self.generation:  # a newer request is on its way: never show this one
+            self.dropped += 1
+            return
+        self.result, self.shown, self.elapsed = result, s, elapsed
+        self._show_table(s, result)
+        self._show_plots(s, result)
+        self._explain(s, result)
+        self.query_one("#status", Static).update(
+            f"{self.backend} {self.dtype} · {plural(len(result.rows), 'row')} × "
+            f"{plural(s.trials, 'trial')} · {plural(s.keys, 'key')} · seed {s.seed} · done")
+
+    def _show_table(self, s: ScalingSettings, r: ScalingResult) -> None:
+        off = "off"
+        cells = [
+            (f"{row.sd:.3f}", num(row.entropy_raw),
+             num(row.entropy_scaled) if s.scale else off, num(row.max_alpha_raw),
+             num(row.max_alpha_scaled) if s.scale else off)
+            for row in r.rows
+        ]
+        self.query_one(TextTable).show([str(row.d_k) for row in r.rows], COLUMNS, cells)
+        box = self.query_one("#table-box")
+        box.border_title = (f"{plural(s.trials, 'trial')} of one query against "
+                            f"{plural(s.keys, 'key')}, N(0, 1) entries")
+        box.border_subtitle = f"seed {s.seed}" + (
+            f" · temperature {s.temperature:g}" if s.temperature != 1 else "")
+        self.query_one("#caption", Static).update(
+            f"H: entropy of α in bits, at most log₂ {s.keys} = {num(r.max_entropy)} "
+            f"(all keys equal). max α: the largest weight; 1 means one key takes everything.")
+
+    def _show_plots(self, s: ScalingSettings, r: ScalingResult) -> None:
+        dims = [str(row.d_k) for row in r.rows]
+        raw_h = [row.entropy_raw for row in r.rows]
+        raw_a = [row.max_alpha_raw for row in r.rows]
+        h_series = [("r", raw_h)] + ([("s", [x.entropy_scaled for x in r.rows])] if s.scale else [])
+        a_series = [("r", raw_a)] + ([("s", [x.max_alpha_scaled for x in r.rows])] if s.scale
+                                     else [])
+        self.query_one("#entropy-plot", SeriesPlot).show(dims, h_series, ceiling=r.max_entropy,
+                                                         top=r.max_entropy)
+        self.query_one("#alpha-plot", SeriesPlot).show(dims, a_series, ceiling=1.0, top=1.0)
+        legend = "r raw  s scaled" if s.scale else "r raw (scaled: off)"
+        eb, ab = self.query_one("#entropy-box"), self.query_one("#alpha-box")
+        eb.border_title, ab.border_title = "entropy H (bits) against d_k", "max α against d_k"
+        eb.border_subtitle = f"{legend}  ─ log₂ {s.keys}"
+        ab.border_subtitle = f"{legend}  ─ 1"
+
+    def _explain(self, s: ScalingSettings, r: ScalingResult) -> None:
+        top, first = r.rows[-1], r.rows[0]
+        if len(r.rows) == 1:
+            lines = [f"One row only: raise d_k to see a trend. The raw softmax's entropy is "
+                     f"{num(top.entropy_raw)} bits."]
+        else:
+            growth = top.sd / first.sd if first.sd > 0 else 1.0
+            lines = [f"d_k {first.d_k} → {top.d_k}: the spread of q·k grows ×{growth:.1f} "
+                     f"(√{top.d_k // first.d_k} = {math.sqrt(top.d_k / first.d_k):.1f}); raw "
+                     f"entropy falls {num(first.entropy_raw)} → {num(top.entropy_raw)} bits, "
+                     f"so one key takes nearly all the weight before any training."]
+        if s.scale:
+            # level across d_k, which is the point; how high it sits is the temperature's doing
+            lines.append(f"Scaled, the spread stays near 1 and entropy stays level across d_k: "
+                         f"{num(first.entropy_scaled)} → {num(top.entropy_scaled)} of "
+                         f"{num(r.max_entropy)} bits.")
+        else:
+            lines.append("÷√d_k is off: only the raw softmax is shown. Press s to compare.")
+        if s.temperature != 1:
+            lines.append(f"Temperature {s.temperature:g} divides every score: above 1 flattens "
+                         "both columns, below 1 sharpens them.")
+        self.query_one("#explain", Static).update("\n".join(lines))
+
+    # ---- actions
+    def action_set_dk(self, value: int) -> None:
+        self.offer("d_k", value)
+
+    def action_set_keys(self, value: int) -> None:
+        self.offer("keys", value)
+
+    def action_set_trials(self, value: int) -> None:
+        self.offer("trials", value)
+
+    def action_set_seed(self, value: int) -> None:
+        self.offer("seed", value)
+
+    def action_set_scale(self, value: bool) -> None:
+        self.offer("scale", value)
+
+    def action_toggle_scale(self) -> None:
+        self.offer("scale", not self.settings.scale)
+
+    def action_set_temperature(self, value: float) -> None:
+        self.offer("temperature", value)
+

@@ -1,0 +1,30 @@
+"""Textual's command palette, made to close once."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.command import CommandPalette
+from textual.widgets import Button, Input
+
+from attn_tui.tui.screens.dialogs.modal import DismissOnce
+
+
+class Palette(DismissOnce, CommandPalette):
+    """ctrl+p. Enter Enter in one burst ran the chosen command twice and dismissed twice: that
+    closed the lab under the palette, or crashed with nothing under it."""
+
+    @on(Input.Submitted)
+    @on(Button.Pressed)
+    def _after_closing(self, event: Input.Submitted | Button.Pressed) -> None:
+        if self._dismissed:  # the command is chosen and on its way: this Enter is spare
+            event.stop()
+            event.prevent_default()  # CommandPalette's own handler would run it again
+
+    def _select_or_command(self, event: Input.Submitted | Button.Pressed | None = None) -> None:
+        # reached by name from a chosen list entry: two Enters on a highlighted hit both
+        # chose it, and each ran the command
+        if self._dismissed:
+            if event is not None:
+                event.stop()
+            return
+        super()._select_or_command(event)

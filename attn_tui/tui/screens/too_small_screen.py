@@ -1,0 +1,45 @@
+"""Shown instead of a squashed layout when the terminal is below the smallest usable size."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from attn_tui.tui.screens import MIN_HEIGHT, MIN_WIDTH, too_small
+from attn_tui.tui.screens.dialogs.modal import AttnModal
+
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TooSmallScreen", "too_small"]
+
+
+class TooSmallScreen(AttnModal[None]):
+    """Covers everything; goes away by itself once the window is large enough again."""
+
+    BINDINGS = [Binding("q,ctrl+q", "app.quit", "Quit")]
+    says_too_small = True  # what the app asks, without importing this module
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen > Static { width: 100%; height: auto; text-align: center; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small-text")
+
+    def on_resize(self, event) -> None:
+        self.show_size(event.size)
+
+    def on_mount(self) -> None:
+        self.show_size()
+
+    def on_screen_resume(self) -> None:
+        # a dialog opened over this one may close after the window grew: nothing would
+        # resize again to take this screen away, so it goes by itself
+        if not too_small(*self.app.size):
+            self.dismiss()
+
+    def show_size(self, size=None) -> None:
+        w, h = size or self.app.size
+        self.query_one(Static).update(
+            f"Too small: {w}×{h}.\nattn-tui needs {MIN_WIDTH}×{MIN_HEIGHT}.\nEnlarge the window; "
+            "q quits."
+        )

@@ -1,0 +1,512 @@
+"""The workbench: Q, K, V on the left; the stages for one query and all queries on the right."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from attn_tui.compute import BackendUnavailable, Steps, attend
+from attn_tui.compute.backend import INSTALL_TORCH
+from attn_tui.core import state
+from attn_tui.core.presets import LECTURE_EXAMPLES
+from attn_tui.core.state import Workspace
+from attn_tui.report.fmt import num, vec
+from attn_tui.tui.keys import take_once
+from attn_tui.tui.screens.session_actions import SessionActions, SessionFile
+from attn_tui.tui.widgets.dims_bar import DimsBar
+from attn_tui.tui.widgets.grid_view import GridView
+from attn_tui.tui.widgets.heatmap import VIEWS, Heatmap, view_title
+from attn_tui.tui.widgets.key_bar import KeyBar
+from attn_tui.tui.widgets.matrix_editor import MatrixEditor
+from attn_tui.tui.widgets.status_line import StatusLine
+from attn_tui.tui.widgets.step_table import StepTable
+from attn_tui.tui.widgets.title_bar import TitleBar
+from attn_tui.tui.widgets.titles import set_border_text
+
+HISTORY = 200
+
+
+class WorkbenchScreen(SessionActions, Screen):
+    BINDINGS = [
+        Binding("m", "cycle_mask", "Mask",
+                tooltip="mask order: none → causal → causal-after"),
+        Binding("s", "toggle_scale", "Scale", tooltip="divide the scores by √d_k, or not"),
+        Binding("b", "toggle_backend", "Backend", tooltip="compute with numpy or torch"),
+        Binding("f", "toggle_dtype", "float64/32", show=False,
+                tooltip="precision: float64 or float32"),
+        Binding("v", "cycle_view", "Map view", show=False,
+                tooltip="map view: weights → scores → softmax input → outputs"),
+        Binding("p", "pick_preset", "Presets", tooltip="load an example from the course"),
+        Binding("r", "random_fill", "Random", show=False,
+                tooltip="fill Q, K, V with seeded random values (same seed, same values)"),
+        Binding("R", "reset", "Reset", show=False, tooltip="reload the current example"),
+        Binding("u,ctrl+z", "undo", "Undo", show=False, tooltip="undo the last change"),
+        Binding("U,ctrl+y", "redo", "Redo", show=False, tooltip="redo"),
+        Binding("right_square_bracket", "tokens(1)", "T+1", show=False,
+                tooltip="one more token"),
+        Binding("left_square_bracket", "tokens(-1)", "T−1", show=False,
+                tooltip="one token fewer"),
+        Binding("greater_than_sign", "width(1)", "d_k+1", show=False,
+                tooltip="widen Q and K by one dimension"),
+        Binding("less_than_sign", "width(-1)", "d_k−1", show=False,
+                tooltip="narrow Q and K by one dimension"),
+        Binding("D", "focus_dims", "Dimensions", show=False,
+                tooltip="go to the dimensions bar (T, d_k, d_v, seed)"),
+        Binding("e", "export", "Export", show=False,
+                tooltip="export the tables (md, csv, tex), every stage (.npz) or a script"),
+        Binding("c", "copy", "Copy", show=False,
+                tooltip="copy the step table and weights to the clipboard (works over SSH)"),
+    ]
+
+    # the layout for the window's width and height: see app.tcss
+    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (70, "-snug"), (76, "-side-by-side")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (14, "-tall")]
+
+    # repaint=False: the watchers update the widgets that change; repainting the whole
+    # screen on every edit would cost a full frame at T = 256
+    workspace: reactive[Workspace] = reactive(state.from_preset("one"), init=False,
+                                              repaint=False)
+    view: reactive[str] = reactive("weights", init=False, repaint=False)
+
+    def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.set_reactive(WorkbenchScreen.workspace, workspace)
+        self.file = SessionFile(session_path, workspace)
+        self.steps: Steps | None = None
+        # each entry also holds the file its workspace belonged to: undoing an open goes back
+        # to the earlier file (so ctrl+s never writes the undone workspace over the other one)
+        self._undo: list[tuple[Workspace, SessionFile]] = []
+        self._redo: list[tuple[Workspace, SessionFile]] = []
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar(icon="α")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="inputs", can_focus=False):  # Tab goes to the tables
+                yield MatrixEditor("Q", "Q  queries", id="editor-q")
+                yield MatrixEditor("K", "K  keys", id="editor-k")
+                yield MatrixEditor("V", "V  values", id="editor-v")
+            with VerticalScroll(id="results", can_focus=False):
+                with Vertical(id="steps-box", classes="pane"):
+                    yield StepTable(id="steps")
+                    yield Static(id="summary")
+                yield Heatmap(id="heatmap", classes="pane")
+        yield DimsBar(id="dims")
+        yield StatusLine(id="status")
+        yield KeyBar()
+
+    _kept_for: object = None  # the window size keep_in_view last ran for
+
+    def on_resize(self) -> None:
+        # not the first layout (nothing to keep yet: a lesson's first step may be scrolling
+        # to its marks); under help or a dialog, on_screen_resume does it
+        if self.app.screen is self and self._kept_for != self.app.size:
+            self._keep_in_view()
+
+    def on_screen_resume(self) -> None:
+        if self._kept_for != self.app.size:  # resized while help or a dialog was open
+            self._keep_in_view()
+
+    def _keep_in_view(self) -> None:
+        self._kept_for = self.app.size
+        self.call_after_refresh(self.app.keep_in_view)  # once the panes have their new sizes
+
+    def on_mount(self) -> None:
+        self._kept_for = self.app.size
+        self.title = "attn-tui"
+        self.sub_title = "workbench"
+        self._refresh_all()
+        self.query_one("#grid-q").focus()
+
+    # ---- state flows down
+    def watch_workspace(self, old: Workspace, new: Workspace) -> None:
+        self._refresh_all()
+        if new.selected != old.selected:  # ↑↓ in Q picks the query: when R or undo picks it,
+            grid = self.query_one("#editor-q", MatrixEditor).grid  # the cursor follows
+            if grid.cursor_row != new.selected:
+                grid.move_cursor(new.selected, grid.cursor_col, quiet=True)
+
+    def watch_view(self) -> None:
+        if self.steps is not None:
+            self._show_map(self.workspace, self.steps)
+
+    def _compute(self, ws: Workspace) -> Steps:
+        return attend(ws.q, ws.k, ws.v, mask=ws.mask, scale=ws.scale, backend=ws.backend,
+                      dtype=ws.dtype)
+
+    def _refresh_all(self) -> None:
+        ws = self.workspace
+        try:
+            steps = self._compute(ws)
+        except (ValueError, BackendUnavailable) as exc:  # state is validated; belt and braces
+            self.notify(str(exc), title="Not computed", severity="error", markup=False)
+            return
+        self.steps = steps
+        self._show_editors(ws)
+        self._show_steps(ws, steps)
+        self._show_map(ws, steps)
+        self.query_one(DimsBar).show(T=ws.t_k, d_k=ws.d_k, d_v=ws.d_v, seed=ws.seed)
+        self.query_one(StatusLine).show(ws)
+
+    def _show_editors(self, ws: Workspace) -> None:
+        d_labels = [f"d{j + 1}" for j in range(ws.d_k)]
+        v_labels = [f"d{j + 1}" for j in range(ws.d_v)]
+        self.query_one("#editor-q", MatrixEditor).show(ws.q, ws.query_tokens, d_labels)
+        self.query_one("#editor-k", MatrixEditor).show(ws.k, ws.key_tokens, d_labels)
+        self.query_one("#editor-v", MatrixEditor).show(ws.v, ws.key_tokens, v_labels)
+
+    def _show_steps(self, ws: Workspace, steps: Steps) -> None:
+        i = ws.selected
+        box = self.query_one("#steps-box")
+        set_border_text(box, f"steps for query '{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})",
+                        "↑↓ in Q picks the query")
+        self.query_one(StepTable).show(steps, i, ws.key_tokens)
+        out = steps.output[i]
+        lines = [f"output ζ = {vec(out[:16])}{' …' if len(out) > 16 else ''}"]
+        lost = float(steps.lost[i])
+        if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α beside it does not
+            lines.append(f"exp overflows {ws.dtype}; α uses e^(x − max)")
+        elif ws.mask == "causal-after" and lost > 5e-5:  # the point of that mode: first
+            lines.append(f"α sums to {num(float(steps.row_sums[i]))}; {num(lost)} lost "
+                         "(softmax came first)")
+        elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
+            lines.append("exp underflows to 0; α uses e^(x − max)")  # whole at 80 columns
+        else:
+            seen = int((~steps.blocked[i]).sum())  # the keys this query may see
+            # 40 columns: the whole line fits the step pane at 80 × 24
+            lines.append(f"entropy {num(float(steps.entropy[i]))} bits, max log₂ {seen} = "
+                         f"{num(float(steps.max_entropy[i]))}")
+        # two fixed lines, cut with … when narrow: no new layout on every edit
+        self.query_one("#summary", Static).update("\n".join(lines), layout=False)
+
+    def _show_map(self, ws: Workspace, steps: Steps) -> None:
+        box = self.query_one(Heatmap)
+        title = view_title(self.view, steps.mask, steps.scale)
+        set_border_text(box, f"all queries: {title}", "v: change view")
+        self.query_one(Heatmap).show(steps, ws.query_tokens, ws.key_tokens, self.view)
+
+    # ---- changes: every one goes through here, so undo sees them all
+    def apply(self, new: Workspace, note: str | None = None) -> None:
+        if new == self.workspace:
+            return
+        self._undo.append((self.workspace, self._current_file()))
+        del self._undo[:-HISTORY]
+        self._redo.clear()
+        self.workspace = new
+        if note:
+            self.notify(note, timeout=3, markup=False)
+
+    @on(MatrixEditor.CellChanged)
+    def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
+        if take_once(event, event.editor):
+            self._store_cell(event.editor, event.row, event.col, event.value)
+
+    def _store_cell(self, editor: MatrixEditor, row: int, col: int, value: float) -> None:
+        try:
+            ws = state.set_cell(self.workspace, editor.matrix, row, col, value)
+        except IndexError as exc:  # the cell was removed before its value arrived
+            self.notify(f"Not entered: {exc}.", severity="warning", timeout=4, markup=False)
+            editor.unanswered()
+            return
+        if ws == self.workspace:
+            self._show_editors(ws)  # the same value again: the editor still waits for an answer
+        else:
+            self.apply(ws)
+
+    def settle_edits(self) -> bool:
+        """Store what is being typed into a cell or the dimensions bar, as Enter would, before
+        a save or a quit reads the workspace (the message Enter posts would land after them).
+        False if the text is refused: it stays open, saying why."""
+        # first what earlier keys have sent on its way (Enter, a dimension), in that order
+        for editor in self.query(MatrixEditor):
+            for sent in list(editor.in_flight):
+                if take_once(sent, editor):
+                    self._take_sent(sent)
+        bar = self.query_one(DimsBar)
+        if not bar.take_typed(keep_refused=True):  # a T or d_k being typed counts too
+            return False
+        if (change := bar.in_flight) is not None and not change.stale and take_once(change, bar):
+            self._resize(change.key, change.value)
+        for editor in self.query(MatrixEditor):
+            if editor.editing is not None:
+                taken = editor.take_edit()
+                if taken is None:
+                    return False
+                self._store_cell(editor, *taken)
+        return True
+
+    @on(MatrixEditor.BlockPasted)
+    @on(MatrixEditor.StructureRequested)
+    def _sent(self, event: MatrixEditor.BlockPasted | MatrixEditor.StructureRequested) -> None:
+        if take_once(event, event.editor):
+            self._take_sent(event)
+
+    def _take_sent(self, event) -> None:
+        if isinstance(event, MatrixEditor.CellChanged):
+            self._store_cell(event.editor, event.row, event.col, event.value)
+        elif isinstance(event, MatrixEditor.BlockPasted):
+            self._block_pasted(event)
+        else:
+            self._structure(event)
+
+    def _block_pasted(self, event: MatrixEditor.BlockPasted) -> None:
+        ws, m = self.workspace, event.editor.matrix
+        rows, cols = len(event.block), len(event.block[0])
+        try:
+            new = state.set_block(ws, m, event.row, event.col, event.block)
+        except (ValueError, IndexError) as exc:
+            self.notify(f"Nothing pasted: {exc}.", title=f"Paste into {m}", severity="warning",
+                        timeout=6, markup=False)
+            return
+        where = f"{ws.labels(m)[event.row]}·d{event.col + 1}"
+        self.apply(new, note=f"Pasted {rows}×{cols} numbers into {m} from {where} (u undoes).")
+        if new == ws:
+            self.notify("Pasted: those cells already held these numbers.", timeout=3)
+
+    def _structure(self, event: MatrixEditor.StructureRequested) -> None:
+        ws, m = self.workspace, event.editor.matrix
+        ops = {
+            "add_row": lambda: state.add_row(ws, m),
+            "remove_row": lambda: state.remove_row(ws, m, event.row),
+            "add_col": lambda: state.add_column(ws, m),
+            "remove_col": lambda: state.remove_column(ws, m, event.col),
+        }
+        new = ops[event.op]()
+        if new == ws:  # at a limit: say which
+            rows = event.op.endswith("row")
+            n = len(ws.matrix(m)) if rows else len(ws.matrix(m)[0])
+            most = "fewest" if event.op.startswith("remove") else "most"
+            self.notify(f"{m} already has the {most} {'rows' if rows else 'columns'} it can "
+                        f"have ({n}).", severity="warning", timeout=3)
+        self.apply(new)
+
+    @on(MatrixEditor.RowSelected, "#editor-q")
+    def _query_picked(self, event: MatrixEditor.RowSelected) -> None:
+        if event.row == event.editor.grid.cursor_row:  # ↓ held: only where the cursor is now
+            self.select_query(event.row)
+
+    @on(GridView.CursorMoved, "#heatmap")
+    def _map_row_picked(self, event: GridView.CursorMoved) -> None:
+        self.select_query(event.row)
+
+    def select_query(self, row: int) -> None:
+        if 0 <= row < self.workspace.t_q and row != self.workspace.selected:
+            # choosing what to look at is not an edit: no undo entry
+            self.workspace = replace(self.workspace, selected=row)
+
+    @on(DimsBar.Changed)
+    def _dims(self, event: DimsBar.Changed) -> None:
+        if not event.stale and take_once(event, event.bar):
+            self._resize(event.key, event.value)
+
+    def _resize(self, key: str, value: int) -> None:
+        ws = self.workspace
+        if key == "seed":
+            self.apply(replace(ws, seed=value))
+        elif key == "T":
+            self.apply(state.resize(ws, t=value))
+        elif key == "d_k":
+            self.apply(state.resize(ws, d_k=value))
+        else:
+            self.apply(state.resize(ws, d_v=value))
+
+    @on(DimsBar.Rejected)
+    def _dims_refused(self, event: DimsBar.Rejected) -> None:
+        self.notify(event.reason.rstrip(".") + ".", title="Not changed", severity="warning",
+                    timeout=4, markup=False)
+
+    # ---- actions (the keys, the command palette and lessons all come here)
+    def action_cycle_mask(self) -> None:
+        self.apply(replace(self.workspace, mask=state.next_mask(self.workspace.mask)))
+
+    def action_set_mask(self, mask: str) -> None:
+        self.apply(replace(self.workspace, mask=mask))
+
+    def action_toggle_scale(self) -> None:
+        self.apply(replace(self.workspace, scale=not self.workspace.scale))
+
+    def action_set_scale(self, on: bool) -> None:
+        self.apply(replace(self.workspace, scale=bool(on)))
+
+    def action_toggle_dtype(self) -> None:
+        self.action_set_dtype("float32" if self.workspace.dtype == "float64" else "float64")
+
+    def action_set_dtype(self, dtype: str) -> None:
+        self.apply(replace(self.workspace, dtype=dtype))
+
+    def action_cycle_view(self) -> None:
+        self.action_set_view(VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)])
+
+    def action_set_view(self, view: str) -> None:
+        if view in VIEWS:
+            self.view = view
+            self._map_into_view()
+
+    def _map_into_view(self) -> None:
+        """Stacked in a narrow window, the map may be below the fold, and v would seem to do
+        nothing: bring its title and first rows up. A map already in sight stays put."""
+        if not self.has_class("-stacked"):  # side by side the map is in its own pane
+            return
+        heatmap = self.query_one(Heatmap)
+        if heatmap.shown_region().height < min(3, heatmap.outer_size.height):
+            heatmap.scroll_visible(animate=False, top=True)
+
+    def action_select_query(self, row: int) -> None:
+        self.select_query(row)
+
+    def action_toggle_backend(self) -> None:
+        if self.workspace.backend == "torch":
+            self._to_backend("numpy")
+        elif self._loading_torch():  # b again while torch loads: the learner changed their mind
+            self.workers.cancel_group(self, "backend")
+            self.notify("Staying on numpy.", timeout=2)
+        else:
+            import sys
+
+            if "torch" not in sys.modules:  # the first time only: later it is at once
+                self.notify("Loading torch…", timeout=2)
+            self._load_torch()
+
+    def _loading_torch(self) -> bool:
+        return any(w.group == "backend" and w.node is self and not w.is_finished
+                   for w in self.app.workers)
+
+    def action_set_backend(self, backend: str) -> None:
+        if backend == "numpy":
+            # chosen while torch loads (b, then the palette's Backend: numpy): torch must not
+            # land after it
+            self.workers.cancel_group(self, "backend")
+            self._to_backend("numpy")
+        elif self.workspace.backend != "torch":
+            self._load_torch()
+
+    def _to_backend(self, backend: str) -> None:
+        ws, note = state.on_backend(self.workspace, backend)
+        self.apply(ws, note=note)
+
+    @work(thread=True, exclusive=True, group="backend")
+    def _load_torch(self) -> None:
+        from attn_tui.compute import namespace
+
+        try:
+            namespace("torch")
+        except BackendUnavailable:
+            self.app.call_from_thread(
+                self.notify, f"{INSTALL_TORCH}. Staying on numpy.", title="No torch",
+                severity="warning", timeout=8, markup=False,  # [torch] is not a style
+            )
+            return
+        if not get_current_worker().is_cancelled:  # b pressed again meanwhile: stay
+            self.app.call_from_thread(self._to_backend, "torch")
+
+    def action_pick_preset(self) -> None:
+        from attn_tui.tui.screens.dialogs.preset_modal import PresetModal
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.load_preset(name)
+
+        self.app.push_screen(PresetModal(), chosen)
+
+    def load_preset(self, name: str) -> None:
+        """Load an example, keeping the backend and precision in use (R reloads this one)."""
+        if name in LECTURE_EXAMPLES:
+            self.notify("Loading the lecture's tensors…", timeout=2)
+            self._load_lecture(name)
+            return
+        ws = self.workspace
+        new = state.from_preset(name, seed=ws.seed)
+        self.apply(replace(new, backend=ws.backend, dtype=ws.dtype),
+                   note=f"Preset '{name}' loaded (u undoes)")
+
+    @work(thread=True, exclusive=True, group="example")
+    def _load_lecture(self, name: str) -> None:
+        # torch's draws when torch is installed: importing it takes a moment, so not here
+        from attn_tui.lessons.workspaces import build
+
+        new = build(name)
+        self.app.call_from_thread(self._apply_example, name, new)
+
+    def _apply_example(self, name: str, new: Workspace) -> None:
+        ws = self.workspace
+        self.apply(replace(new, backend=ws.backend, dtype=ws.dtype),
+                   note=f"Example '{name}' loaded (u undoes)")
+
+    def action_random_fill(self) -> None:
+        ws = self.workspace
+        self.apply(state.random_values(ws), note=f"Random values, seed {ws.seed} (u undoes, "
+                                                 "R reloads the example)")
+
+    def action_reset(self) -> None:
+        self.load_preset(self.workspace.preset)
+
+    def action_undo(self) -> None:
+        if not self._undo:
+            self.notify("Nothing to undo.", timeout=2)
+            return
+        self._redo.append((self.workspace, self._current_file()))
+        self._restore(*self._undo.pop())
+
+    def action_redo(self) -> None:
+        if not self._redo:
+            self.notify("Nothing to redo.", timeout=2)
+            return
+        self._undo.append((self.workspace, self._current_file()))
+        self._restore(*self._redo.pop())
+
+    def unsaved_before_open(self) -> bool:
+        from attn_tui.core import session
+
+        last: dict[int, tuple[Workspace, SessionFile]] = {}
+        for ws, file in self._undo:  # oldest first: each earlier file's last state wins
+            if file is not self.file:
+                last[id(file)] = (ws, file)
+        return any(file.saved is not None and session.is_dirty(ws, file.saved)
+                   for ws, file in last.values())
+
+    def other_files(self) -> list[SessionFile]:
+        files = {id(f): f for _, f in (*self._undo, *self._redo) if f is not self.file}
+        return list(files.values())
+
+    def _restore(self, ws: Workspace, file: SessionFile) -> None:
+        if file is not self.file:  # across an open: that file, with any save made to it since
+            self.file = file
+            where = self.session_path or "no file yet (ctrl+s asks for one)"
+            self.notify(f"Back to {where}.", timeout=3, markup=False)
+        self.workspace = ws
+
+    def action_tokens(self, step: int) -> None:
+        new = state.resize(self.workspace, t=self.workspace.t_k + step)
+        if new == self.workspace:  # [ at one token said nothing
+            self._at_limit("T", self.workspace.t_k, step)
+        self.apply(new)
+
+    def action_width(self, step: int) -> None:
+        new = state.resize(self.workspace, d_k=self.workspace.d_k + step)
+        if new == self.workspace:
+            self._at_limit("d_k", self.workspace.d_k, step)
+        self.apply(new)
+
+    def _at_limit(self, name: str, value: int, step: int) -> None:
+        end = "largest" if step > 0 else "smallest"
+        self.notify(f"{name} is already the {end} it can be ({value}).", timeout=3,
+                    markup=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "focus_dims":
+            # a lesson hides the bar: focused anyway, it would take keys and digits unseen
+            return self.query_one(DimsBar).display
+        return super().check_action(action, parameters)
+
+    def action_focus_dims(self) -> None:
+        # at once, not on the next turn of the loop as Widget.focus does: "D 6 Enter" typed
+        # fast sets T, rather than typing 6 into Q
+        self.set_focus(self.query_one(DimsBar))

@@ -1,0 +1,83 @@
+"""Point at cells: a lesson step's highlights put on the grids of a screen, and scrolled to.
+
+A marked cell is drawn bold and underlined with a '›' in front (GridView's highlight), so the
+pointing never depends on colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.containers import ScrollableContainer
+from textual.screen import Screen
+from textual.widget import Widget
+
+from attn_tui.lessons import Highlight
+from attn_tui.tui.widgets.grid_view import GridView
+
+Marks = list[tuple[str, frozenset[tuple[int, int]]]]
+
+
+def mark(host: Screen, highlights: Iterable[Highlight]) -> Marks:
+    """Clear every grid on ``host``, then mark the given cells; returns (pane, cells) in order."""
+    for grid in host.query(GridView):
+        grid.set_highlights(frozenset())
+    panes: dict[str, frozenset[tuple[int, int]]] = {}
+    for h in highlights:  # several highlights on one pane add up
+        panes[h.pane] = panes.get(h.pane, frozenset()) | h.cells
+    for pane, cells in panes.items():
+        found = host.query(f"#{pane}")
+        if found and isinstance(found.first(), GridView):
+            found.first().set_highlights(cells)
+    return list(panes.items())
+
+
+def conceal(host: Screen, items: Iterable[Highlight]) -> None:
+    """Hide what would answer a question before it is asked: cells of a grid show "?", a pane
+    without cells is not drawn. ``conceal(host, ())`` shows everything again."""
+    for grid in host.query(GridView):
+        grid.set_concealed(frozenset())
+    for hidden in host.query(".-concealed"):
+        hidden.remove_class("-concealed")
+    for h in items:
+        found = host.query(f"#{h.pane}")
+        if not found:
+            continue
+        widget = found.first()
+        if h.cells and isinstance(widget, GridView):
+            widget.set_concealed(widget.concealed | h.cells)
+        else:
+            widget.add_class("-concealed")
+
+
+def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset()) -> None:
+    """Scroll the first marked pane into view, and its marked columns into the pane; ``lead``
+    (the step's first highlight's cells) says which marked cell must show where not all fit."""
+    # each step starts from the top of every column, so what it shows never depends on where
+    # the previous step (or its timing) left the scroll; not the lesson's own words, which
+    # may be scrolling to an answer's feedback
+    for column in host.query(ScrollableContainer):
+        if not isinstance(column, GridView) and column.id != "lesson-panel":
+            column.scroll_home(animate=False, immediate=True)
+    for pane, cells in marks[:1]:
+        found = host.query(f"#{pane}")
+        if not found:
+            continue
+        widget = found.first()
+        if not isinstance(widget, GridView) or not cells:
+            widget.scroll_visible(animate=False, top=True, immediate=True)
+            continue
+        # the pane's box (its border carries the title) rather than the bare grid
+        parent = widget.parent
+        box = parent if isinstance(parent, Widget) and not isinstance(
+            parent, ScrollableContainer) else widget
+        box.scroll_visible(animate=False, immediate=True)  # the least scroll: titles stay
+        # the leftmost scroll that shows the last marked column, never past the first
+        cols = sorted(c for _, c in cells)
+        room = widget.scrollable_content_region.width - widget.label_width
+        x = min(cols[0] * widget.cell_width, max(0, (cols[-1] + 1) * widget.cell_width - room))
+        widget.scroll_to(x=x, animate=False, immediate=True)
+        # a box taller than its pane showed its end: the first highlight's top-left marked
+        # cell comes into view (not the corner of every highlight's box, which may be unmarked)
+        row, col = min(lead & cells or cells)
+        widget.reveal_cell(row, col)

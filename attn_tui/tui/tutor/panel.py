@@ -1,0 +1,155 @@
+"""The lesson's voice: a panel under the live panes with the step's text, keys and question."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from attn_tui.tui.keys import takes_text
+
+LETTERS = "abcd"
+
+
+@dataclass(frozen=True)
+class PanelView:
+    """Everything the panel shows for one step, already in words and numbers."""
+
+    lesson: str
+    k: int  # 1-based
+    n: int
+    title: str
+    text: str = ""
+    keys: tuple[tuple[str, str], ...] = ()
+    prompt: str = ""
+    choices: tuple[str, ...] = ()
+    answer: int | None = None
+    chosen: int | None = None  # None until the learner answers
+    why: str = ""
+    note: str = ""  # e.g. the answer to a question that was skipped with n
+    done: bool = False
+    busy: bool = False
+
+
+class LessonPanel(VerticalScroll, can_focus=False):
+    # not scoped: while a lesson runs its screen has the class -lesson, and the dimensions bar
+    # steps aside so the panes keep their rows at 80 x 24
+    SCOPED_CSS = False
+    DEFAULT_CSS = """
+    Screen.-lesson DimsBar { display: none; }
+    Screen.-lesson .-concealed { display: none; }
+    LessonPanel { height: auto; max-height: 45%; border: round $accent; padding: 0 1;
+                  background: $surface; scrollbar-size-vertical: 1;
+                  border-title-style: bold; border-subtitle-color: $text-muted; }
+    LessonPanel > Static { height: auto; }
+    /* a question and its choices, and then the answer's feedback, are read in full: the panes
+       give up rows for them */
+    LessonPanel.-asking, LessonPanel.-answered { max-height: 65%; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.view: PanelView | None = None
+        self.plain = ""  # what the panel says, as plain text
+        self._keys = ""  # the lower edge's keys
+
+    def on_mount(self) -> None:
+        # a cell or field being typed into takes n, p and Esc: the edge says what they do then
+        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self._edge())
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _edge(self) -> None:
+        keys = "typing: ⏎ Set · Esc Cancel" if takes_text(self.app.focused) else self._keys
+        # words beyond the panel (a small window): say that shift+↑↓ brings them in
+        edge = ("⇧↑↓ more · " if self.max_scroll_y > 0 else "") + keys
+        if edge != self.border_subtitle:
+            self.border_subtitle = edge
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="lesson-body")
+
+    def on_resize(self) -> None:
+        # the text wraps anew at the new width, and its height must follow, or the panel
+        # keeps the old height, clips the end (an answer's feedback) and shows no scrollbar
+        self.query_one("#lesson-body", Static).refresh(layout=True)
+        # a new height moves the one scrolling column of a narrow window: the step's marks
+        # come back into view (unless a cell is being typed into)
+        if not takes_text(self.app.focused):
+            self.call_after_refresh(self.app.lesson_points_again, True)
+        self.call_after_refresh(self._edge)
+        if self.view is not None and self.view.chosen is not None:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+    def show(self, view: PanelView, at_end: bool = False) -> None:
+        """Show a step; ``at_end`` scrolls to the last line (the feedback after an answer)."""
+        self.view = view
+        state = " · done" if view.done else (" · …" if view.busy else "")
+        self.border_title = f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}"
+        asking = bool(view.prompt) and view.chosen is None and not (view.done or view.busy)
+        letters = "abcd"[: len(view.choices)]
+        self._keys = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
+                      if asking else "") + "n next · p back · Esc keep playing"
+        self.border_subtitle = self._keys
+        self.set_class(view.chosen is not None, "-answered")
+        self.set_class(asking, "-asking")
+        body = render(view)
+        self.plain = body.plain
+        self.query_one("#lesson-body", Static).update(body)
+        self.call_after_refresh(self._edge)
+        if at_end:
+            self.call_after_refresh(self.scroll_end, animate=False)
+        else:
+            self.scroll_home(animate=False)
+
+
+def render(view: PanelView) -> Text:
+    out = Text()
+    if view.note:
+        out.append(view.note + "\n", style="italic")
+    if view.done:
+        out.append("That is the whole lesson. ", style="bold")
+        out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
+                   "lesson; p goes back a step.")
+        return out
+    out.append(view.text)
+    # on a question, the keys to try come with the answer: they often show it (m, s, v)
+    if view.keys and (not view.prompt or view.chosen is not None):
+        out.append("\nTry ", style="bold")
+        for i, (key, does) in enumerate(view.keys):
+            out.append("  " if i else "")
+            out.append(f" {key} ", style="reverse bold")
+            out.append(f" {does}")
+    if view.prompt:
+        _question(out, view)
+    return out
+
+
+def _question(out: Text, view: PanelView) -> None:
+    out.append("\n? ", style="bold")
+    out.append(view.prompt, style="bold")
+    out.append("\n")
+    for i, choice in enumerate(view.choices):
+        mark = ""
+        if view.chosen is not None and i == view.answer:
+            mark = "✓"
+        elif view.chosen is not None and i == view.chosen:
+            mark = "✗"
+        out.append("   " if i else "")
+        out.append(f"{mark}{LETTERS[i]})", style="bold underline" if mark else "bold")
+        out.append(f" {choice}")
+    if view.chosen is None:
+        return
+    right = view.chosen == view.answer
+    out.append("\n")
+    if right:
+        out.append("✓ Right. ", style="bold")
+    else:
+        assert view.answer is not None
+        out.append(f"✗ Not quite: it is {LETTERS[view.answer]}) "
+                   f"{view.choices[view.answer]}. ", style="bold")
+    out.append(view.why)

@@ -1,0 +1,277 @@
+"""A lab's controls on one focusable line: pick a field, step it, or type a value.
+
+←→ pick a field, ↑↓ step it, PgUp/PgDn double or halve it, Enter or Space flips an on/off or
+cycles a choice; a digit (or Enter on a number) opens an edit, Enter sets it, Escape cancels.
+The bar never decides anything itself: it posts ``Changed`` for a value its field accepts and
+``Rejected`` (with the reason) for one it does not, and shows what the screen gives it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widget import Widget
+
+from attn_tui.tui.keys import (
+    TYPING_BINDINGS,
+    AfterKeys,
+    forward_if_unfocused,
+    run_after_keys,
+    run_binding_now,
+)
+from attn_tui.tui.widgets.control_field import Field
+
+# keys that edit the typed text (or do nothing to it) while a value is typed; any other key
+# that is not a character keeps its meaning
+TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "right", "up",
+                         "down", "home", "end", "pageup", "pagedown", "delete", "ctrl+u",
+                         "ctrl+y"})
+
+
+class ControlBar(Widget, can_focus=True):
+    BINDINGS = [
+        Binding("left,h", "pick(-1)", "Field", show=False),
+        Binding("right,l", "pick(1)", "Field", show=False),
+        Binding("up,k", "step(1)", "Step up", show=False),
+        Binding("down,j", "step(-1)", "Step down", show=False),
+        Binding("pageup", "scale(1)", "×2", show=False),
+        Binding("pagedown", "scale(0)", "÷2", show=False),
+        Binding("enter,space", "activate", "Set", show=False),
+    ]
+    BINDINGS += TYPING_BINDINGS
+    EDIT_ACTIONS = frozenset({"pick", "step", "scale", "activate"})  # none while typing
+    DEFAULT_CSS = """
+    ControlBar { height: auto; width: 1fr; padding: 0 1; background: $boost; }
+    ControlBar:focus { background: $boost; }
+    """
+
+    class Changed(Message):
+        """A field was given a value it accepts; the screen decides what follows."""
+
+        def __init__(self, bar: ControlBar, key: str, value: Any) -> None:
+            super().__init__()
+            self.bar, self.key, self.value = bar, key, value
+            self.settled = False  # taken already, by a screen that could not wait for it
+
+        @property
+        def control(self) -> ControlBar:
+            return self.bar
+
+        def can_replace(self, message: Message) -> bool:
+            # a held key sends many of these; only the newest for a field matters
+            return isinstance(message, ControlBar.Changed) and message.key == self.key
+
+        @property
+        def stale(self) -> bool:
+            """The bar has moved on since (a later step, or the screen put its values back, as
+            R does): a key read in the same burst must not undo that."""
+            return self.bar.values.get(self.key) != self.value
+
+    class Rejected(Message):
+        """A typed value or a step the field refuses, with the reason in words."""
+
+        def __init__(self, bar: ControlBar, key: str, reason: str) -> None:
+            super().__init__()
+            self.bar, self.key, self.reason = bar, key, reason
+
+    def __init__(self, fields: tuple[Field, ...], values: dict[str, Any], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fields = fields
+        self.values = dict(values)
+        self.field = 0
+        self._editing: str | None = None  # the text being typed, when an edit is open
+        self._replace = False  # Enter opened the old value: the first key typed replaces it
+        self._refused: str | None = None  # typed text refused already and kept open
+        # the last value announced, until the screen has taken it: a key's binding run early
+        # (see key_order) has the screen take it first
+        self.in_flight: ControlBar.Changed | None = None
+
+    @property
+    def editing(self) -> str | None:
+        return self._editing
+
+    @editing.setter
+    def editing(self, text: str | None) -> None:
+        opened = (self._editing is None) != (text is None)
+        if text != self._editing:  # new text: a refusal is news again
+            self._refused = None
+        self._editing = text
+        if opened:  # a lesson's keys stand aside while a number is typed: the key bar follows
+            self.refresh_bindings()
+
+    def field_named(self, key: str) -> Field:
+        return next(f for f in self.fields if f.key == key)
+
+    def show(self, **values: Any) -> None:
+        self.values.update(values)
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        out = Text()
+        for i, f in enumerate(self.fields):
+            picked = self.has_focus and i == self.field
+            shown = f.text(self.values[f.key])
+            if picked and self.editing is not None:
+                shown = self.editing + "▏"
+            out.append(f"{f.label} ", style="bold" if picked else "")
+            out.append(f"‹{shown}›{f.unit}", style="reverse bold" if picked else "bold")
+            out.append("  ")
+        out.append("\n")
+        if self.editing is not None:
+            hint = "typing: Enter sets it, Escape cancels"
+        elif self.has_focus:
+            f = self.current
+            hint = {"choice": f"←→ field  ↑↓ or Enter: another {f.label}",
+                    "bool": f"←→ field  ↑↓ or Enter: {f.label} on or off",
+                    # a ladder's PgUp/PgDn take one rung, as ↑↓ do
+                    "ladder": "←→ field  ↑↓ step  type a number or Enter"}.get(
+                f.kind, "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter")
+        else:
+            hint = "Tab here (or press c) to change the controls"
+        out.append(hint, style="italic dim")
+        return out
+
+    # ---- actions
+    @property
+    def current(self) -> Field:
+        return self.fields[self.field]
+
+    def action_pick(self, step: int) -> None:
+        self.field = (self.field + step) % len(self.fields)
+        self.refresh()
+
+    def action_step(self, direction: int) -> None:
+        self._offer(self.current.stepped(self.values[self.current.key], direction), direction)
+
+    def action_scale(self, up: int) -> None:
+        self._offer(self.current.scaled(self.values[self.current.key], bool(up)),
+                    1 if up else -1)
+
+    def action_activate(self) -> None:
+        f = self.current
+        if f.kind in ("bool", "choice"):
+            self._offer(f.stepped(self.values[f.key], 1))
+        else:
+            self.editing = f.text(self.values[f.key]).replace(",", "")
+            self._replace = True
+            self.refresh()
+
+    def _offer(self, value: Any, direction: int = 1) -> None:
+        f = self.current
+        if value == self.values[f.key]:
+            if f.kind not in ("bool", "choice"):
+                self.post_message(self.Rejected(self, f.key, f.at_end(value, direction)))
+            return
+        self.values[f.key] = value
+        self.refresh()
+        self._announce(f.key, value)
+
+    def _announce(self, key: str, value: Any) -> None:
+        self.in_flight = self.Changed(self, key, value)
+        self.post_message(self.in_flight)
+
+    # ---- typing
+    def on_after_keys(self, event: AfterKeys) -> None:
+        run_after_keys(event)  # the keys before it have been read here
+
+    async def on_key(self, event: events.Key) -> None:
+        # keys typed in one burst act in order: see attn_tui.tui.keys
+        if forward_if_unfocused(self, event):
+            return
+        f = self.current
+        if self.editing is None:
+            if f.kind not in ("bool", "choice") and event.character and (
+                event.character.isdigit() or event.character == "."
+            ):
+                self.editing = event.character
+                self._replace = False
+                event.stop()
+                event.prevent_default()
+                self.refresh()
+            else:
+                await run_binding_now(self, event)
+            return
+        if not event.is_printable and event.key not in TYPING_KEYS:
+            # Tab, ctrl+s, F1 … keep their meaning: the workbench takes the typed value first
+            # (settle_edits), or leaving the bar does (on_blur)
+            await run_binding_now(self, event)
+            return
+        event.stop()
+        event.prevent_default()
+        if event.key in ("escape", "ctrl+z"):  # as in a cell: undo while typing drops the typing
+            self.editing = None
+        elif event.key == "enter":
+            self.take_typed(keep_refused=False)
+        elif event.key == "backspace":
+            self.editing = "" if self._replace else self.editing[:-1]
+            self._replace = False
+        elif event.key == "ctrl+u":  # as in a cell: clear the typing
+            self.editing, self._replace = "", False
+        elif event.character and event.character.isprintable() and len(self.editing) < 24:
+            self.editing = (event.character if self._replace else self.editing + event.character)
+            self._replace = False
+        self.refresh()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "typed":
+            return self.editing is not None
+        if action in self.EDIT_ACTIONS and self.editing is not None:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_typed(self, what: str) -> None:
+        if what == "set":
+            self.take_typed(keep_refused=False)
+        else:
+            self.editing = None
+            self.refresh()
+
+    def take_typed(self, keep_refused: bool) -> bool:
+        """Close the open edit and store its value, as Enter does; False if the field refuses
+        the text (Rejected says why, quoting it), which stays open if ``keep_refused``."""
+        if self.editing is None:
+            return True
+        f = self.current
+        value, error = f.parse(self.editing)
+        if error:
+            if self._refused != self.editing:  # said once is enough (ctrl+s, then the blur)
+                self.post_message(self.Rejected(self, f.key, error))
+            self._refused = self.editing if keep_refused else None
+            if not keep_refused:
+                self.editing = None
+            self.refresh()
+            return False
+        self.editing = None
+        if value != self.values[f.key]:
+            self.values[f.key] = value
+            self._announce(f.key, value)
+        self.refresh()
+        return True
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A pasted number is typed into the field (first line, at most 24 characters); Enter
+        takes it as it would a typed one."""
+        event.stop()
+        f = self.current
+        lines = event.text.strip().splitlines()
+        if f.kind in ("bool", "choice") or not lines:
+            return
+        text = "".join(c for c in lines[0].strip() if c.isprintable())
+        base = "" if self.editing is None or self._replace else self.editing
+        self.editing, self._replace = (base + text)[:24], False
+        self.refresh()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        # leaving the bar (Tab, a click) keeps a typed value, as a cell does; a refused one is
+        # named in the message, not dropped unseen. The terminal window losing focus is not
+        # leaving: Textual gives the focus back, and the typing goes on (1, away, 6 is 16)
+        if self.app.app_focus:
+            self.take_typed(keep_refused=False)
+        self.refresh()

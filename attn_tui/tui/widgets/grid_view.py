@@ -1,0 +1,387 @@
+"""A table of numbers drawn with the Line API: only the rows and columns on screen are rendered.
+
+Row labels and the column header stay put while the cells scroll, so a 256 x 256 grid costs
+what the visible part costs. Subclasses say what a cell shows (`cell_text`) and how it looks
+(`cell_style`); the grid handles the cursor, scrolling and highlights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Offset, Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+
+from attn_tui.report.fmt import fit
+from attn_tui.tui.keys import (
+    AfterKeys,
+    forward_if_unfocused,
+    run_after_keys,
+    run_binding_now,
+)
+
+# added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
+# for contrast) and a row of totals
+TEXT_STYLES = {"highlight": Style(bold=True, underline=True), "total": Style(bold=True)}
+
+
+def right_in_cells(text: str, width: int) -> str:
+    """``text`` cut to ``width - 1`` terminal cells and set right in ``width``: a token name may
+    be written in wide characters (two cells each), which str.rjust counts as one."""
+    text = cut_label(text, width - 1)
+    return " " * (width - cell_len(text)) + text
+
+
+def cut_label(text: str, width: int) -> str:
+    """``text`` in at most ``width`` terminal cells (one fewer where a wide character would be
+    split; callers pad). A longer name loses its middle, marked …,
+    and keeps its end, which is where names of a series differ (position_01, position_02 →
+    posit…_01, posit…_02)."""
+    if cell_len(text) <= width:
+        return text
+    if width < 3:
+        return set_cell_size(text, width)
+    tail = ""
+    for ch in reversed(text):
+        if cell_len(ch + tail) > min(3, (width - 1) // 2):
+            break
+        tail = ch + tail
+    head, room = "", width - 1 - cell_len(tail)
+    for ch in text:  # whole characters only: a wide one that would not fit is left out
+        if cell_len(head + ch) > room:
+            break
+        head += ch
+    return head + "…" + tail
+
+
+class GridView(ScrollView, can_focus=True):
+    BINDINGS = [
+        Binding("up,k", "move(-1, 0)", "Up", show=False),
+        Binding("down,j", "move(1, 0)", "Down", show=False),
+        Binding("left,h", "move(0, -1)", "Left", show=False),
+        Binding("right,l", "move(0, 1)", "Right", show=False),
+        Binding("home", "jump(0)", "First column", show=False),
+        Binding("end", "jump(-1)", "Last column", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+    ]
+    # Only the parts coloured by the theme are component classes: Textual styles every
+    # component class again on each style update of each grid (a dozen times per grid before
+    # the first frame), and three more of them cost about 5 ms of the first screen. The
+    # others are plain text styles, the same in every theme (TEXT_STYLES).
+    COMPONENT_CLASSES = {"grid--header", "grid--label", "grid--muted"}
+    DEFAULT_CSS = """
+    GridView { height: auto; max-height: 100%; scrollbar-size: 1 1; }
+    GridView > .grid--header { text-style: bold; color: $text-muted; }
+    GridView > .grid--label { color: $text-accent; }
+    GridView > .grid--muted { color: $text-disabled; }
+    """
+
+    class CursorMoved(Message):
+        def __init__(self, grid: GridView, row: int, col: int) -> None:
+            super().__init__()
+            self.grid, self.row, self.col = grid, row, col
+
+        @property
+        def control(self) -> GridView:
+            return self.grid
+
+    def __init__(self, *, cell_width: int = 8, label_width: int = 8, corner: str = "",
+                 fit_labels: int = 0, name: str | None = None, id: str | None = None,
+                 classes: str | None = None):
+        super().__init__(name=name, id=id, classes=classes)
+        self.fit_labels = fit_labels  # when set, labels get up to this many columns as needed
+        self.keep_in_view = 0  # fitted labels leave room for this many first columns (0: all)
+        self.cell_width = cell_width
+        self.label_width = label_width
+        self.corner = corner
+        self.row_labels: Sequence[str] = ()
+        self.col_labels: Sequence[str] = ()
+        self.cursor_row = 0
+        self.cursor_col = 0
+        self.show_cursor = True
+        self.highlights: frozenset[tuple[int, int]] = frozenset()
+        self.concealed: frozenset[tuple[int, int]] = frozenset()  # drawn "?" (a lesson's)
+        self._shaped_width = 0  # the cell width the current virtual size was made for
+        self._styles: dict[str, Style] | None = None
+
+    # ---- styles, resolved once per style change instead of once per cell
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
+    def style_of(self, name: str) -> Style:
+        """"base" (the widget's own) or a component class without its "grid--" prefix."""
+        if self._styles is None:
+            base = self.rich_style
+            # the cursor is the grid's own colours reversed, whatever the cell's colours
+            self._styles = {"base": base, "cursor": base + Style(reverse=True), **TEXT_STYLES}
+            for part in ("header", "label", "muted"):
+                self._styles[part] = self.get_component_rich_style(f"grid--{part}")
+        return self._styles[name]
+
+    # ---- data
+    @property
+    def n_rows(self) -> int:
+        return len(self.row_labels)
+
+    @property
+    def n_cols(self) -> int:
+        return len(self.col_labels)
+
+    def set_shape(self, row_labels: Sequence[str], col_labels: Sequence[str]) -> bool:
+        """New labels (and so a new size); False, and nothing repainted, if they are the same."""
+        shape = (tuple(row_labels), tuple(col_labels), self.cell_width)
+        if shape == (self.row_labels, self.col_labels, self._shaped_width):
+            return False
+        self._shaped_width = self.cell_width
+        self.row_labels, self.col_labels = shape[0], shape[1]
+        self._fit_label_width()
+        self.cursor_row = min(self.cursor_row, max(0, self.n_rows - 1))
+        self.cursor_col = min(self.cursor_col, max(0, self.n_cols - 1))
+        self.invalidate()
+        return True
+
+    def _fit_label_width(self) -> bool:
+        """With ``fit_labels``, labels take what their longest needs, up to that many columns,
+        but not the room that would show every column (or the first ``keep_in_view``): at
+        80 × 24 a step table with long token names lost its α column off the right edge. True if the width changed."""
+        before = self.label_width
+        if self.fit_labels:
+            width = self.wanted_label_width()
+            shown = min(self.n_cols, self.keep_in_view or self.n_cols)
+            room = self.scrollable_content_region.width - shown * self.cell_width
+            if 4 <= room < width:  # a narrower label, still readable, shows every column
+                width = room
+            self.label_width = width
+        self.virtual_size = Size(self.label_width + self.n_cols * self.cell_width, self.n_rows + 1)
+        return self.label_width != before
+
+    def wanted_label_width(self) -> int:
+        """What the longest label (and the corner) needs, 4 to ``fit_labels`` columns."""
+        longest = max((cell_len(t) for t in (*self.row_labels, self.corner)), default=0)
+        return max(4, min(self.fit_labels, longest + 1))
+
+    def shown_region(self) -> Region:
+        """The part of the grid on screen at the last update (empty if none of it is)."""
+        from textual.errors import NoWidget
+
+        try:
+            geometry = self.screen.find_widget(self)
+        except NoWidget:
+            return Region()
+        return geometry.region.intersection(geometry.clip)
+
+    def on_resize(self) -> None:
+        if self.fit_labels and self._fit_label_width():
+            self.invalidate()
+
+    def invalidate(self) -> None:
+        self.refresh()
+
+    def refresh_row(self, row: int) -> None:
+        """Repaint one data row, if it is on screen (the header is line 0)."""
+        y = row - self.scroll_offset.y + 1
+        if 1 <= y < self.scrollable_content_region.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def set_highlights(self, cells: frozenset[tuple[int, int]]) -> None:
+        if cells != self.highlights:
+            self.highlights = cells
+            self.invalidate()
+
+    def set_concealed(self, cells: frozenset[tuple[int, int]]) -> None:
+        if cells != self.concealed:
+            self.concealed = cells
+            self.invalidate()
+
+    def cell_text(self, row: int, col: int) -> str:
+        return ""
+
+    def number(self, x: float) -> str:
+        """A number as a cell shows it: four decimals when they fit beside the space that
+        separates cells, else fewer or e-notation (see fit)."""
+        return fit(x, self.cell_width - 1)
+
+    def cell_style(self, row: int, col: int) -> Style | None:
+        return None
+
+    def row_label_style(self, row: int) -> Style:
+        return self.style_of("label")
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.n_rows + 1
+
+    # ---- drawing
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        base = self.style_of("base")
+        label_w = min(self.label_width, width)
+        if y == 0:
+            head = self.style_of("header")
+            label = Segment(set_cell_size(self.corner, label_w), base + head)
+            cells = self._cells_strip(-1, scroll_x, width - label_w)
+            return Strip([label, *cells], width)
+        row = scroll_y + y - 1
+        if row >= self.n_rows:
+            return Strip.blank(width, base)
+        room = max(0, label_w - 1)
+        text = set_cell_size(cut_label(self.row_labels[row], room), room) + " " * (label_w > 0)
+        label = Segment(text, base + self.row_label_style(row))
+        return Strip([label, *self._cells_strip(row, scroll_x, width - label_w)], width)
+
+    def _cells_strip(self, row: int, scroll_x: int, room: int) -> list[Segment]:
+        if room <= 0:
+            return []
+        cw = self.cell_width
+        first = scroll_x // cw
+        last = min(self.n_cols, (scroll_x + room) // cw + 1)
+        base = self.style_of("base")
+        segs: list[Segment] = []
+        # a cell cut by either edge is drawn blank: "1.2029" cut to "029" reads as another number
+        whole = range(-(-scroll_x // cw), (scroll_x + room) // cw)
+        if row < 0:
+            head = base + self.style_of("header")
+            for col in range(first, last):
+                text = right_in_cells(self.col_labels[col], cw) if col in whole else " " * cw
+                segs.append(Segment(text, head))
+        else:
+            cursor, mark = self.style_of("cursor"), self.style_of("highlight")
+            # looked up once per line, not per cell: this loop runs for every visible cell
+            cursor_col = self.cursor_col if (self.show_cursor and self.has_focus
+                                             and row == self.cursor_row) else -1
+            marked = {c for r, c in self.highlights if r == row}
+            hidden = {c for r, c in self.concealed if r == row}
+            cell_style, cell_text = self.cell_style, self.cell_text
+            for col in range(first, last):
+                extra = cell_style(row, col)
+                style = base + extra if extra is not None else base
+                text = "?" if col in hidden else cell_text(row, col)
+                if col in marked:
+                    style += mark
+                    text = "›" + text if len(text) < cw else text
+                if col == cursor_col:
+                    style += cursor
+                if len(text) > cw:  # cut visibly, never silently (a number's sign first)
+                    text = text[: cw - 1] + "…"
+                segs.append(Segment(text.rjust(cw) if col in whole else " " * cw, style))
+        strip = Strip(segs).crop(scroll_x - first * cw, scroll_x - first * cw + room)
+        return list(strip.extend_cell_length(room, base))
+
+    # ---- keys typed in one burst act in order (see key_order); a matrix's grid leaves this
+    # to its editor, which reads digits and Enter too
+    KEYS_IN_ORDER: ClassVar[bool] = True
+
+    async def on_key(self, event: events.Key) -> None:
+        if self.KEYS_IN_ORDER and not forward_if_unfocused(self, event):
+            await run_binding_now(self, event)
+
+    def on_after_keys(self, event: AfterKeys) -> None:
+        if self.KEYS_IN_ORDER:  # else the editor reading this grid's keys runs it
+            run_after_keys(event)
+
+    # ---- cursor
+    def action_move(self, d_row: int, d_col: int) -> None:
+        self.move_cursor(self.cursor_row + d_row, self.cursor_col + d_col)
+
+    def action_jump(self, col: int) -> None:
+        self.move_cursor(self.cursor_row, 0 if col == 0 else self.n_cols - 1)
+
+    def action_page(self, direction: int) -> None:
+        step = max(1, self._rows_in_sight() - 1)
+        self.move_cursor(self.cursor_row + direction * step, self.cursor_col)
+
+    def move_cursor(self, row: int, col: int, *, quiet: bool = False) -> None:
+        """``quiet``: the screen is following its own state, so no CursorMoved (a screen
+        that answers CursorMoved by moving the cursor would otherwise hear itself)."""
+        if not self.n_rows or not self.n_cols:
+            return
+        row = max(0, min(self.n_rows - 1, row))
+        col = max(0, min(self.n_cols - 1, col))
+        changed = (row, col) != (self.cursor_row, self.cursor_col)
+        self.cursor_row, self.cursor_col = row, col
+        self._scroll_to_cursor()
+        self.refresh()
+        if changed and not quiet:
+            self.post_message(self.CursorMoved(self, row, col))
+            if self.has_focus:  # once the grid has scrolled itself
+                self.call_after_refresh(self.reveal_cursor)
+
+    def _rows_in_sight(self) -> int:
+        """Data rows on screen: the grid's own height, or less where a pane clips a grid taller
+        than itself (the steps at T = 64), which PageDown must not page past."""
+        rows = self.scrollable_content_region.height - 1  # the header
+        shown = self.shown_region().intersection(self.scrollable_content_region).height
+        return max(1, min(rows, shown - 1)) if shown else max(1, rows)
+
+    def follow_cursor(self) -> None:
+        """After a resize: the grid scrolls to its cursor, then the panes around it do."""
+        self._scroll_to_cursor()
+        self.call_after_refresh(self.reveal_cursor)
+
+    def reveal_cursor(self) -> None:
+        self.reveal_cell(self.cursor_row, self.cursor_col)
+
+    def reveal_cell(self, row: int, col: int) -> None:
+        """Scroll the panes around the grid until the cell is on screen: a table taller than
+        its pane (the steps at T = 16 in a short window) does not scroll itself. With it, where
+        they fit, the column header and the title of the box the grid sits in: a cell alone at
+        the top edge does not say which column it is. The walk up is Textual's
+        scroll_to_widget's, from the cell instead of the widget, and leaves each pane by its
+        whole scroll offset (a pane already scrolled moves the cell by that too)."""
+        if not self.n_rows or not self.is_mounted:
+            return
+        sx, sy = self.scroll_offset
+        top, _, _, left = self.styles.gutter
+        x = left + self.label_width + col * self.cell_width - sx
+        cell = Region(max(left, x), top + 1 + row - sy, self.cell_width, 1)
+        # smallest first: the cell; from the grid's top (header, own border); from the box's
+        spans = [cell, Region(cell.x, 0, cell.width, cell.bottom)]
+        spans = [span.translate(self.virtual_region.offset) for span in spans]
+        widget: Widget = self
+        while isinstance(widget.parent, Widget):
+            container = widget.parent
+            room = container.scrollable_content_region.height
+            fits = [span for span in spans if span.height <= room] or spans[:1]
+            container.scroll_to_region(fits[-1], animate=False, immediate=True)
+            into_parent = (Offset(*container.styles.margin.top_left)
+                           + Offset(*container.styles.border.spacing.top_left)
+                           + container.virtual_region_with_margin.offset
+                           - container.scroll_offset)
+            spans = [span.translate(into_parent) for span in spans]
+            if widget is self and not container.allow_vertical_scroll:  # a box around the grid
+                box_top = container.virtual_region.y
+                spans.append(Region(spans[0].x, box_top, cell.width, spans[0].bottom - box_top))
+            widget = container
+
+    def _scroll_to_cursor(self) -> None:
+        region = self.scrollable_content_region
+        rows_visible = max(1, region.height - 1)
+        sx, sy = self.scroll_offset
+        if self.cursor_row < sy:
+            sy = self.cursor_row
+        elif self.cursor_row >= sy + rows_visible:
+            sy = self.cursor_row - rows_visible + 1
+        room = max(self.cell_width, region.width - self.label_width)
+        left = self.cursor_col * self.cell_width
+        if left < sx:
+            sx = left
+        elif left + self.cell_width > sx + room:
+            sx = left + self.cell_width - room
+        self.scroll_to(sx, sy, animate=False)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
