@@ -7,6 +7,8 @@ BIN    := $(VENV)/bin
 # are CUDA builds), name PyTorch's CPU index: make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
 TORCH_PIN := torch==2.13.0
 TORCH_INDEX ?=
+# the suite runs on every core (pytest-xdist); JOBS=0 runs it in one process
+JOBS ?= auto
 
 .PHONY: run test lint bench screenshots clean
 
@@ -18,9 +20,9 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml constraints-test.txt | $(BIN)/python
 	$(BIN)/pip install -q $(TORCH_PIN) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	$(BIN)/pip install -q -e '.[test,torch,serve]'
+	$(BIN)/pip install -q -c constraints-test.txt -e '.[test,torch,serve]'
 	touch $@ $(VENV)/.installed-run
 
 # Byte-compile first: an editable install leaves that to the first import, which never writes
@@ -37,7 +39,7 @@ lint: $(VENV)/.installed-test
 # pytest exits 5 when it collects nothing; that is a failure here, never green.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check attn_tui tests scripts
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python scripts/bench.py
