@@ -36,7 +36,7 @@ SHOTS = [
     Shot("too-small", size=(30, 10)),
 ]
 
-# every module in attn_tui/screens/ named *_screen.py, and the picture that shows it; a test
+# every module under attn_tui/tui/screens/ named *_screen.py, and the picture that shows it; a test
 # fails when a screen has no entry here or its picture is missing
 SCREEN_SHOTS = {
     "workbench_screen": "workbench",

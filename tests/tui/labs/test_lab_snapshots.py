@@ -1,6 +1,6 @@
 """Pictures of each lab at 80x24 and 120x40: reviewed by eye, then held still.
 
-Update with `pytest tests/labs/test_lab_snapshots.py --snapshot-update` after looking at the SVGs.
+Update with `pytest tests/tui/labs/test_lab_snapshots.py --snapshot-update` after looking at the SVGs.
 """
 
 from __future__ import annotations
