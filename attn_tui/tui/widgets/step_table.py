@@ -25,7 +25,7 @@ class StepTable(GridView):
         super().__init__(cell_width=9, label_width=7, fit_labels=10, corner="key", **kwargs)
         self.keep_in_view = 4  # q·k to α; the α·v columns may scroll
         self.steps: Steps | None = None
-        self.query = 0
+        self.query_index = 0  # the row of Q explained (query is Textual's DOM query)
         self.show_cursor = True
 
     def _fit_label_width(self) -> bool:
@@ -48,7 +48,7 @@ class StepTable(GridView):
         return "unscaled" if self.cell_width > 8 else "÷ off"
 
     def show(self, steps: Steps, query: int, key_labels: tuple[str, ...]) -> None:
-        self.steps, self.query = steps, query
+        self.steps, self.query_index = steps, query
         # computed once per result: cell_text runs for every visible cell on every repaint
         self._contrib = steps.contributions(query)
         self._contrib_sums = self._contrib.sum(axis=0)
@@ -59,7 +59,7 @@ class StepTable(GridView):
 
     def _row(self, name: str):
         a = getattr(self.steps, name)
-        return a[self.query] if a.ndim == 2 else a
+        return a[self.query_index] if a.ndim == 2 else a
 
     def cell_text(self, row: int, col: int) -> str:
         s = self.steps
@@ -71,7 +71,7 @@ class StepTable(GridView):
             if col == 2:
                 return self.number(float(self._row("exp").sum()))
             if col == 3:
-                return self.number(float(s.row_sums[self.query]))
+                return self.number(float(s.row_sums[self.query_index]))
             if col >= 4:
                 return self.number(float(self._contrib_sums[col - 4]))
             return ""
