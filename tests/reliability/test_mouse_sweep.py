@@ -33,7 +33,9 @@ from attn_tui.lessons import load, names
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens.dialogs.modal import ChoiceList
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
+from attn_tui.tui.screens.too_small_screen import TooSmallScreen
 from attn_tui.tui.tutor.panel import LessonPanel
+from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.tui.widgets.title_bar import TitleBar
@@ -250,26 +252,57 @@ async def test_the_mouse_in_every_lab(lab):
         await keys_still_work(pilot, "escape")
 
 
-def typed_value_kept(app) -> tuple:
-    """With 7 typed into Q's first cell: the 7 still typed or taken, nothing else changed."""
+async def test_the_mouse_over_the_too_small_notice():
+    app = make_app(preset="mask")
+    async with app.run_test(size=(30, 8)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TooSmallScreen)
+        assert await sweep(pilot, seed=70) > 0
+        await pilot.resize_terminal(*SIZES[0])
+        await settle(pilot)
+        assert app.screen is app.workbench()
+
+
+def _typed_in_a_cell(app) -> tuple:
+    """With 7 typed into Q's first cell: the 7, still typed or taken, and all else."""
     bench = app.workbench()
     editor = bench.query_one("#editor-q", MatrixEditor)
     ws = bench.workspace
     typed = editor.buffer.text if editor.editing is not None else None
     value = ws.q[0][0] if typed is None else float(typed)
-    rest = replace(ws, selected=0, q=((0.0, *ws.q[0][1:]), *ws.q[1:]))
-    return value, rest
+    return value, replace(ws, selected=0, q=((0.0, *ws.q[0][1:]), *ws.q[1:]))
+
+
+def _typed_in_a_bar(key: str) -> Callable[[object], tuple]:
+    """The value typed for ``key`` in the control bar on top, still typed or taken, and the
+    bar's other values."""
+    def state(app) -> tuple:
+        bar = app.screen.query_one(ControlBar)
+        value = bar.values[key] if bar.editing is None else int(bar.editing)
+        others = {k: v for k, v in bar.values.items() if k != key}
+        return value, others, workspace_state(app)[4]
+    return state
+
+
+# (how the app starts, the keys that type a value, what must hold after every gesture)
+TYPING = {
+    "a cell": ({"preset": "mask"}, ["7"], _typed_in_a_cell),
+    "the dimensions bar": ({"preset": "mask"}, ["D", "6"], _typed_in_a_bar("T")),
+    "a lab's controls": ({"lab": "scaling"}, ["right", "5"], _typed_in_a_bar("keys")),
+}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_the_mouse_while_a_value_is_typed_keeps_it(size):
-    app = make_app(preset="mask")
+@pytest.mark.parametrize("where", list(TYPING))
+async def test_the_mouse_while_a_value_is_typed_keeps_it(where, size):
+    start, keys, state_of = TYPING[where]
+    app = make_app(**start)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        await pilot.press("7")
+        await pilot.press(*keys)
         await settle(pilot)
-        assert typed_value_kept(app)[0] == 7
-        assert await sweep(pilot, seed=80 + size[0], state_of=typed_value_kept) > 0
+        assert str(state_of(app)[0]) in (keys[-1], f"{keys[-1]}.0")
+        assert await sweep(pilot, seed=80 + size[0] + len(where), state_of=state_of) > 0
 
 
 async def click_on(pilot, widget: Widget, text: str | None, times: int) -> None:
