@@ -5,9 +5,9 @@ For every attn-tui class with a Textual class in its MRO, the names each attn-tu
 MRO defines (its class body, and ``self.X = …`` in its methods, read from the source) are
 compared with the names the Textual classes in the same MRO define (their ``__dict__``, and
 ``self.X = …`` in their source). A data attribute over a Textual method (``self.query = 0``
-hid ``DOMNode.query``, and a double-click then crashed the app), a method over a Textual
+hides ``DOMNode.query``, which Textual itself calls on a double-click), a method over a Textual
 attribute, or a value over a Textual attribute, reactive or property fails unless it is one of
-the overrides listed below.
+the overrides listed below; a method override must also take the arguments Textual passes.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ VALUES = {
     "CSS_PATH": "the App's style sheet",
     "COMPONENT_CLASSES": "the style classes a widget paints parts of itself with",
     "TITLE": "the App's title",
-    "ENABLE_COMMAND_PALETTE": "ctrl+p opens attn-tui's own palette instead",
+    "ENABLE_COMMAND_PALETTE": "the command palette is on (ctrl+p, the title bar's icon)",
     "HORIZONTAL_BREAKPOINTS": "a screen's layouts for the window's width",
     "VERTICAL_BREAKPOINTS": "a screen's layouts for the window's height",
     "can_focus": "whether a widget takes focus",
@@ -98,7 +98,13 @@ def _self_assigned(node: ast.ClassDef) -> set[str]:
         else:
             yield t
 
-    for n in ast.walk(node):
+    def walk(n: ast.AST):  # the class's own methods, not those of a class defined inside it
+        for child in ast.iter_child_nodes(n):
+            if not isinstance(child, ast.ClassDef):
+                yield child
+                yield from walk(child)
+
+    for n in walk(node):
         if isinstance(n, ast.Assign):
             tops = n.targets
         elif isinstance(n, ast.AnnAssign | ast.AugAssign):
@@ -176,12 +182,12 @@ def _accepts_textual_call(ours, theirs) -> bool:
     return True
 
 
-def problem(cls: type, owner: type, name: str, ours: str, base: type, theirs: str) -> str | None:
-    """Why ``owner`` (in ``cls``'s MRO) defining ``name`` hides ``base``'s, or None if allowed."""
+def problem(owner: type, name: str, ours: str, base: type, theirs: str) -> str | None:
+    """Why ``owner`` defining ``name`` hides ``base``'s, or None if it may."""
     where = f"{owner.__module__}.{owner.__qualname__}.{name} hides {base.__qualname__}.{name}"
     if theirs == "method":
         if ours != "method":
-            return f"{where}: a value over a method"
+            return f"{where}: a value over a Textual method"
         if not (name in METHODS or (name.startswith(HOOK_PREFIXES))):
             return f"{where}: a method override not in METHODS"
         hook_by_count = name == "__init__" or name.startswith(("on_", "watch_", "_on_"))
@@ -221,7 +227,7 @@ def hidden_names(classes: list[type], is_ours=_is_ours) -> list[str]:
             for name, ours in own_names(owner).items():
                 base = next((c for c in textual if name in textual_names(c)), None)
                 if base is not None:
-                    why = problem(cls, owner, name, ours, base, textual_names(base)[name])
+                    why = problem(owner, name, ours, base, textual_names(base)[name])
                     if why:
                         problems.add(why)
     return sorted(problems)
@@ -271,7 +277,7 @@ def test_the_check_catches_a_value_over_a_method_and_a_method_over_a_reactive(tm
     probe = importlib.import_module("probe_module").Probe  # inspect reads it from its file
     found = hidden_names([probe], is_ours=lambda c: c is probe)
     text = "\n".join(found)
-    assert "Probe.query hides DOMNode.query: a value over a method" in text
+    assert "Probe.query hides DOMNode.query: a value over a Textual method" in text
     assert "Probe.disabled hides Widget.disabled: a method over a Textual attribute" in text
     assert "Probe.render_line hides Widget.render_line: it does not take the arguments" in text
     assert "compose" not in text
