@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from screen_text import screen_lines
 from textual import events
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
@@ -307,8 +308,6 @@ async def test_the_mouse_while_a_value_is_typed_keeps_it(where, size):
 
 async def click_on(pilot, widget: Widget, text: str | None, times: int) -> None:
     """``times`` quick clicks on ``text`` where it shows inside ``widget`` (its middle if None)."""
-    from screen_text import screen_lines
-
     r = widget.region
     at = (r.x + r.width // 2, r.y + r.height // 2)
     if text is not None:

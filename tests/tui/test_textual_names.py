@@ -68,12 +68,17 @@ VALUES = {
 }
 
 
+def _package(cls: type) -> str:
+    module = vars(cls).get("__module__")  # a few C types keep a descriptor there
+    return module.split(".")[0] if isinstance(module, str) else ""
+
+
 def _is_textual(cls: type) -> bool:
-    return cls.__module__.split(".")[0] == "textual"
+    return _package(cls) == "textual"
 
 
 def _is_ours(cls: type) -> bool:
-    return cls.__module__.split(".")[0] == "attn_tui"
+    return _package(cls) == "attn_tui"
 
 
 def _class_node(cls: type) -> ast.ClassDef | None:
