@@ -11,7 +11,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from attn_tui.compute import BackendUnavailable, Steps, attend
@@ -19,7 +18,7 @@ from attn_tui.compute.backend import INSTALL_TORCH
 from attn_tui.core import state
 from attn_tui.core.presets import LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
-from attn_tui.report.fmt import num, vec
+from attn_tui.report.fmt import num
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.screens.session_actions import SessionActions, SessionFile
 from attn_tui.tui.widgets.dims_bar import DimsBar
@@ -29,6 +28,7 @@ from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.tui.widgets.status_line import StatusLine
 from attn_tui.tui.widgets.step_table import StepTable
+from attn_tui.tui.widgets.summary import Summary, vector_forms
 from attn_tui.tui.widgets.title_bar import TitleBar
 from attn_tui.tui.widgets.titles import set_border_text
 
@@ -69,7 +69,7 @@ class WorkbenchScreen(SessionActions, Screen):
 
     # the layout for the window's width and height: see app.tcss
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (70, "-snug"), (76, "-side-by-side")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (14, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (14, "-tall"), (32, "-roomy")]
 
     # repaint=False: the watchers update the widgets that change; repainting the whole
     # screen on every edit would cost a full frame at T = 256
@@ -97,7 +97,7 @@ class WorkbenchScreen(SessionActions, Screen):
             with VerticalScroll(id="results", can_focus=False):
                 with Vertical(id="steps-box", classes="pane"):
                     yield StepTable(id="steps")
-                    yield Static(id="summary")
+                    yield Summary(id="summary")
                 yield Heatmap(id="heatmap", classes="pane")
         yield DimsBar(id="dims")
         yield StatusLine(id="status")
@@ -166,26 +166,31 @@ class WorkbenchScreen(SessionActions, Screen):
     def _show_steps(self, ws: Workspace, steps: Steps) -> None:
         i = ws.selected
         box = self.query_one("#steps-box")
-        set_border_text(box, f"steps for query '{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})",
-                        "↑↓ in Q picks the query")
-        self.query_one(StepTable).show(steps, i, ws.key_tokens)
-        out = steps.output[i]
-        lines = [f"output ζ = {vec(out[:16])}{' …' if len(out) > 16 else ''}"]
+        set_border_text(box, f"steps for query '{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})")
+        table = self.query_one(StepTable)
+        table.edge = "↑↓ in Q picks the query"
+        table.show(steps, i, ws.key_tokens)
+        out = [num(float(x)) for x in steps.output[i][:16]]
+        zeta = vector_forms("output ζ", "ζ", out)
+        if len(steps.output[i]) > 16:
+            zeta = tuple(f[:-1] + ", …)" if not f.endswith("…)") else f for f in zeta)
         lost = float(steps.lost[i])
         if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α beside it does not
-            lines.append(f"exp overflows {ws.dtype}; α uses e^(x − max)")
+            said = (f"exp overflows {ws.dtype}; α uses e^(x − max)",
+                    "exp overflows; α uses e^(x − max)")
         elif ws.mask == "causal-after" and lost > 5e-5:  # the point of that mode: first
-            lines.append(f"α sums to {num(float(steps.row_sums[i]))}; {num(lost)} lost "
-                         "(softmax came first)")
+            total, gone = num(float(steps.row_sums[i])), num(lost)
+            said = (f"α sums to {total}; {gone} lost (softmax came first)",
+                    f"α sums to {total}; {gone} lost (softmax 1st)",
+                    f"α sums to {total}; {gone} lost", f"Σα {total}; {gone} lost")
         elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
-            lines.append("exp underflows to 0; α uses e^(x − max)")  # whole at 80 columns
+            said = ("exp underflows to 0; α uses e^(x − max)", "exp underflows; α uses e^(x−max)")
         else:
             seen = int((~steps.blocked[i]).sum())  # the keys this query may see
-            # 40 columns: the whole line fits the step pane at 80 × 24
-            lines.append(f"entropy {num(float(steps.entropy[i]))} bits, max log₂ {seen} = "
-                         f"{num(float(steps.max_entropy[i]))}")
-        # two fixed lines, cut with … when narrow: no new layout on every edit
-        self.query_one("#summary", Static).update("\n".join(lines), layout=False)
+            h, top = num(float(steps.entropy[i])), num(float(steps.max_entropy[i]))
+            said = (f"entropy {h} bits, max log₂ {seen} = {top}", f"entropy {h} bits, max {top}",
+                    f"H {h} bits, max {top}")
+        self.query_one(Summary).show(zeta, said)
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
         box = self.query_one(Heatmap)

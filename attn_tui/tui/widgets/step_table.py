@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 
 from rich.style import Style
+from textual.widget import Widget
 
 from attn_tui.compute import Steps
 from attn_tui.tui.widgets.grid_view import GridView
+from attn_tui.tui.widgets.titles import set_border_text
 
 STAGES = ("q·k", "÷√d_k", "exp", "α")
 
@@ -27,6 +29,29 @@ class StepTable(GridView):
         self.steps: Steps | None = None
         self.query_index = 0  # the row of Q explained (query is Textual's DOM query)
         self.show_cursor = True
+
+    edge = ""  # what the box's lower edge says; "→ α·v" is put before it while they are hidden
+
+    def set_edge(self, edge: str) -> None:
+        self.edge = edge
+        self._show_edge()
+
+    def _show_edge(self) -> None:
+        # a sideways scrollbar one cell long was the only sign of the α·v columns at 80 wide
+        room = self.scrollable_content_region.width
+        hidden = room > 0 and self.scroll_x + room < self.virtual_size.width
+        first = (int(self.scroll_x) + room - self.label_width) // max(1, self.cell_width)
+        more = ("→ α·v" if first >= len(STAGES) else "→ more") if hidden else ""
+        if isinstance(self.parent, Widget):
+            set_border_text(self.parent, subtitle=" · ".join(filter(None, (more, self.edge))))
+
+    def watch_scroll_x(self, old: float, new: float) -> None:
+        super().watch_scroll_x(old, new)
+        self._show_edge()
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        self._show_edge()
 
     def _fit_label_width(self) -> bool:
         # 8-column cells where 9 would push α off the edge (a 40-column window leaves 37) or
@@ -56,6 +81,7 @@ class StepTable(GridView):
         cols = ["q·k", self._scale_label(), "exp", "α"] + [f"α·v{j + 1}" for j in range(d_v)]
         self.set_shape((*key_labels, "sum"), cols)
         self.invalidate()
+        self._show_edge()
 
     def _row(self, name: str):
         a = getattr(self.steps, name)

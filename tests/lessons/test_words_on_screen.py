@@ -1,0 +1,116 @@
+"""At 80×24 every number a step's words print from the panes is on the panes, whole.
+
+Each lesson is walked with n; at every step the filled {placeholders} of its text (and of its
+question, before and after it is answered) are looked for on the rendered screen outside the
+lesson panel: a number the words point at but the panes have scrolled away, or cut with …,
+fails. A few facts exist only in words (the lecture's allclose tolerances, a square root the
+table rounds in its header): those are named below.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+from lesson_pilot import lesson_app, panel, press, settle
+from screen_text import screen_lines
+
+from attn_tui.lessons import load
+from attn_tui.lessons.facts import fill
+from attn_tui.lessons.loader import LETTERS, placeholders
+from attn_tui.tui.tutor.runner import LessonRunner
+
+LESSONS = ["one", "select", "scale", "mask", "params", "nanogpt"]
+
+# facts the words give that no pane prints: the lecture's seed and comparisons, √d_k (the
+# table's header rounds it to ÷1.73), D / h and log₂ n (worked out in the sentence itself)
+WORDS_ONLY = re.compile(r"^(lec(?:64)?\.(?!x0)|row\.sqrt_dk|lab\.count\.d_k|"
+                        r"lab\.result\.max_entropy)")
+# numbers a pane rounds to fit its cells (V's 0.181 for x[0]'s 0.1808)
+ROUNDED = {"lec.x0"}
+# numbers a step recalls from an earlier one, saying so in its words
+RECALLED = {("select", 6): {"s.entropy[0]", "s.entropy[1]"}}
+_NUMBER = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]\d+)?")
+
+
+def _items(text: str, context) -> list[tuple[str, list[str]]]:
+    """(placeholder, the ways a pane may print one of its numbers or names), for each number or
+    name the pane-backed placeholders of text print: as the words write it, or at the panes'
+    own four decimals (the words may round: α = (0.34, 0.30, 0.36))."""
+    out = []
+    for _, field, spec, _ in string.Formatter().parse(text):
+        if field is None or WORDS_ONLY.match(field):
+            continue
+        value = string.Formatter().get_field(field, (), context)[0]
+        written, plain = format(value, spec or ""), format(value, "")
+        if isinstance(value, str):  # a token's name, as it is: t6 is not the number 6
+            out.append((field, [written]))
+            continue
+        numbers, plains = _NUMBER.findall(written), _NUMBER.findall(plain)
+        if numbers and len(numbers) == len(plains):
+            out += [(field, [n, p]) for n, p in zip(numbers, plains, strict=True)]
+        else:
+            out.append((field, [written]))
+    return out
+
+
+def _off_panel(app) -> str:
+    """The rendered screen, without the lesson panel's own rows (its words say the number)."""
+    top = panel(app).region.y
+    return "\n".join(screen_lines(app)[:top])
+
+
+def _rounded_on(screen: str, number: str) -> bool:
+    """A number on screen that is ``number`` to its own decimals (two digits at least; the pane
+    rounds the unrounded value, so 0.0255 may read 0.026)."""
+    for shown in _NUMBER.findall(screen):
+        decimals = len(shown.partition(".")[2])
+        if len(shown.strip("-0.")) >= 2 and abs(float(number) - float(shown)) <= 10 ** -decimals:
+            return True
+    return False
+
+
+def _on(screen: str, way: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(way)}(?![\w…]|\.\d)", screen) is not None
+
+
+def _missing(app, texts: list[str], recalled: set[str] = frozenset()) -> list[str]:
+    context = LessonRunner._lesson_context(app)
+    screen = _off_panel(app)
+    missing = []
+    for text in texts:
+        for field, ways in _items(text, context):
+            if field in recalled or any(_on(screen, w) for w in ways):
+                continue
+            if field not in ROUNDED or not _rounded_on(screen, ways[-1]):
+                missing.append(f"{{{field}}} = {ways[0]}")
+        # a name in quotes ('the', 'best') is a token: its row or column label is in sight
+        for token in re.findall(r"(?<!\w)'([^'\s]+)'", fill(text, context)):
+            if not re.search(rf"(?<!\w){re.escape(token)}(?!\w)", screen):
+                missing.append(f"'{token}'")
+        # the selected query's facts (row.…) are the step table's: its title says whose
+        if "row" in placeholders(text) and hasattr(app.screen, "workspace"):
+            ws = app.screen.workspace
+            title = f"steps for query '{ws.query_tokens[ws.selected]}'"
+            if title not in screen:
+                missing.append(f"the step table's title, {title}")
+    cut = re.findall(r"\d…", screen)  # a number cut by the edge of its pane
+    return missing + [f"a number cut: {c}" for c in cut]
+
+
+@pytest.mark.parametrize("name", LESSONS)
+async def test_every_number_the_words_print_is_on_the_panes_at_80x24(name):
+    lesson = load(name)
+    problems = []
+    async with lesson_app(name).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for k, step in enumerate(lesson.steps, start=1):
+            q, recalled = step.question, RECALLED.get((name, k), set())
+            texts = [step.text] + ([q.prompt, *q.choices] if q else [])
+            problems += [f"step {k}: {m}" for m in _missing(pilot.app, texts, recalled)]
+            if q is not None:  # the feedback may recall numbers: none is cut
+                await press(pilot, LETTERS[q.answer])
+                problems += [f"step {k}, answered: {m}" for m in _missing(pilot.app, [])]
+            await press(pilot, "n")
+    assert not problems, f"{name} at 80×24, off screen or cut:\n" + "\n".join(problems)
