@@ -21,6 +21,8 @@ FIELDS = (
     Field("d_v", "d_v", lo=1, hi=MAX_DV),
     Field("seed", "seed", lo=0, hi=2**31 - 1),
 )
+# as drawn on the bar: T counts the keys (Q of the three-key example is 1 × 3 beside T 3)
+SHOWN = {"T": "T (keys)"}
 
 
 class DimsBar(ControlBar):
@@ -59,7 +61,7 @@ class DimsBar(ControlBar):
                 # the end being typed, marked … where cut: the line has no room to spare
                 shown = self.editing if len(self.editing) <= 10 else "…" + self.editing[-9:]
                 shown += "▏"
-            out.append(f"{f.label} ", style="bold" if picked else "")
+            out.append(f"{SHOWN.get(f.key, f.label)} ", style="bold" if picked else "")
             out.append(f"‹{shown}›", style="reverse bold" if picked else "bold")
             out.append("   ")
         if self.editing is not None:

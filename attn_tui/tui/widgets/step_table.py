@@ -42,16 +42,17 @@ class StepTable(GridView):
         hidden = room > 0 and self.scroll_x + room < self.virtual_size.width
         first = (int(self.scroll_x) + room - self.label_width) // max(1, self.cell_width)
         more = ("→ α·v" if first >= len(STAGES) else "→ more") if hidden else ""
+        back = "← q·k" if room > 0 and self.scroll_x > 0 else ""
         if isinstance(self.parent, Widget):
-            set_border_text(self.parent, subtitle=" · ".join(filter(None, (more, self.edge))))
+            set_border_text(self.parent,
+                            subtitle=" · ".join(filter(None, (back, more, self.edge))))
 
     def watch_scroll_x(self, old: float, new: float) -> None:
         super().watch_scroll_x(old, new)
         self._show_edge()
 
-    def on_resize(self) -> None:
-        super().on_resize()
-        self._show_edge()
+    def on_resize(self) -> None:  # GridView's own on_resize runs too (Textual calls each)
+        self.call_after_refresh(self._show_edge)  # once the labels have their new width
 
     def _fit_label_width(self) -> bool:
         # 8-column cells where 9 would push α off the edge (a 40-column window leaves 37) or
