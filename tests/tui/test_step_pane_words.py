@@ -57,5 +57,5 @@ async def test_the_step_pane_says_alpha_v_is_to_the_right_and_q_k_to_the_left():
 async def test_the_dimensions_bar_says_t_counts_the_keys():
     async with make_app().run_test(size=(80, 24)) as pilot:  # Q is 1 × 3, K 3 × 3
         text = await _shown(pilot)
-        assert "T (keys) ‹3›" in text
+        assert "T keys ‹3›" in text
         assert "1×3" in text

@@ -22,7 +22,7 @@ FIELDS = (
     Field("seed", "seed", lo=0, hi=2**31 - 1),
 )
 # as drawn on the bar: T counts the keys (Q of the three-key example is 1 × 3 beside T 3)
-SHOWN = {"T": "T (keys)"}
+SHOWN = {"T": "T keys"}
 
 
 class DimsBar(ControlBar):

@@ -1,0 +1,32 @@
+"""A question's answer is not on screen before it is asked, nor after the keys the step names."""
+
+from __future__ import annotations
+
+import pytest
+from lesson_pilot import lesson_app, press, settle
+from screen_text import screen_text
+
+
+async def test_select_the_third_querys_entropy_stays_hidden_through_the_keys_of_its_step():
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "b", "n", "n")  # step 5, the third query's question
+        assert "Step 5 of" in screen_text(pilot.app)
+        for keys in ((), ("down",), ("down",), ("up", "up", "up")):  # ↑↓ in Q: any query
+            await press(pilot, *keys)
+            text = screen_text(pilot.app)
+            assert "1.5850" not in text and "0.3333" not in text, keys
+        await press(pilot, "c")  # answered: now it shows
+        assert "entropy 1.5850 bits" in screen_text(pilot.app)
+
+
+async def test_nanogpt_step_3s_map_keeps_back_row_t3_which_step_4_asks_about():
+    pytest.importorskip("torch")
+    async with lesson_app("nanogpt").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")
+        text = screen_text(pilot.app)
+        assert "Step 3 of" in text and "0.3333" in text and "0.2000" in text
+        assert "0.2500" not in text  # ¼: the next step's answer
+        await press(pilot, "n", "tab", "a")
+        assert "0.2500" in screen_text(pilot.app)
