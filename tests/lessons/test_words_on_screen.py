@@ -114,3 +114,16 @@ async def test_every_number_the_words_print_is_on_the_panes_at_80x24(name):
                 problems += [f"step {k}, answered: {m}" for m in _missing(pilot.app, [])]
             await press(pilot, "n")
     assert not problems, f"{name} at 80×24, off screen or cut:\n" + "\n".join(problems)
+
+
+async def test_mask_keeps_the_step_tables_title_header_and_first_row_beside_the_map():
+    # steps 2 to 5 showed the step table's last rows alone: no title, no header, no 'the'
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for k in range(2, 6):
+            await press(pilot, "n")
+            lines = _off_panel(pilot.app).splitlines()
+            assert any("steps for query 'the'" in x for x in lines), k
+            assert any("key " in x and "q·k" in x for x in lines), k
+            assert any(re.search(r"│the +2\.0000", x) for x in lines), k
+            assert any("╰" in x and "v: change view" in x for x in lines), k  # the whole map

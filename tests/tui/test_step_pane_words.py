@@ -59,3 +59,11 @@ async def test_the_dimensions_bar_says_t_counts_the_keys():
         text = await _shown(pilot)
         assert "T keys ‹3›" in text
         assert "1×3" in text
+
+
+async def test_the_map_names_the_column_off_to_its_right():
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("m")  # softmax, then mask: the map gains a lost column
+        text = await _shown(pilot)
+        assert "→ lost · v: change view" in text

@@ -195,8 +195,10 @@ class WorkbenchScreen(SessionActions, Screen):
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
         box = self.query_one(Heatmap)
         title = view_title(self.view, steps.mask, steps.scale)
-        set_border_text(box, f"all queries: {title}", "v: change view")
-        self.query_one(Heatmap).show(steps, ws.query_tokens, ws.key_tokens, self.view)
+        set_border_text(box, f"all queries: {title}")
+        box.edge = "v: change view"
+        box.show(steps, ws.query_tokens, ws.key_tokens, self.view)
+        box.show_edge()
 
     # ---- changes: every one goes through here, so undo sees them all
     def apply(self, new: Workspace, note: str | None = None) -> None:

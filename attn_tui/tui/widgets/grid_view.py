@@ -28,6 +28,7 @@ from attn_tui.tui.keys import (
     run_after_keys,
     run_binding_now,
 )
+from attn_tui.tui.widgets.titles import set_border_text
 
 # added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
 # for contrast) and a row of totals
@@ -184,6 +185,36 @@ class GridView(ScrollView, can_focus=True):
     def on_resize(self) -> None:
         if self.fit_labels and self._fit_label_width():
             self.invalidate()
+        if self.edge is not None:
+            self.call_after_refresh(self.show_edge)  # once the labels have their new width
+
+    # ---- the box's lower edge: its own words, after "← …" / "→ …" while columns are hidden
+    # (a sideways scrollbar a cell long was the only sign of them, and a lesson hides it)
+    edge: str | None = None  # None: the grid leaves its box's edge alone
+
+    def side_hints(self, first_hidden: int) -> tuple[str, str]:
+        """What to call the columns off to the left and (from ``first_hidden``) the right: the
+        first one hidden by name ("→ lost"), … when more follow it."""
+        if not 0 <= first_hidden < len(self.col_labels):
+            return "← more", "→ more"
+        more = " …" if first_hidden < len(self.col_labels) - 1 else ""
+        return "← more", f"→ {self.col_labels[first_hidden]}{more}"
+
+    def show_edge(self) -> None:
+        if self.edge is None:
+            return
+        room = self.scrollable_content_region.width
+        first = (int(self.scroll_x) + room - self.label_width) // max(1, self.cell_width)
+        left, right = self.side_hints(first)
+        hints = (left if room > 0 and self.scroll_x > 0 else "",
+                 right if room > 0 and self.scroll_x + room < self.virtual_size.width else "")
+        box = self if self.styles.border_bottom[0] not in ("", "none", "hidden") else self.parent
+        if isinstance(box, Widget):
+            set_border_text(box, subtitle=" · ".join(filter(None, (*hints, self.edge))))
+
+    def watch_scroll_x(self, old: float, new: float) -> None:
+        super().watch_scroll_x(old, new)
+        self.show_edge()
 
     def invalidate(self) -> None:
         self.refresh()

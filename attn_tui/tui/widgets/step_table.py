@@ -9,11 +9,9 @@ from __future__ import annotations
 import math
 
 from rich.style import Style
-from textual.widget import Widget
 
 from attn_tui.compute import Steps
 from attn_tui.tui.widgets.grid_view import GridView
-from attn_tui.tui.widgets.titles import set_border_text
 
 STAGES = ("q·k", "÷√d_k", "exp", "α")
 
@@ -30,29 +28,8 @@ class StepTable(GridView):
         self.query_index = 0  # the row of Q explained (query is Textual's DOM query)
         self.show_cursor = True
 
-    edge = ""  # what the box's lower edge says; "→ α·v" is put before it while they are hidden
-
-    def set_edge(self, edge: str) -> None:
-        self.edge = edge
-        self._show_edge()
-
-    def _show_edge(self) -> None:
-        # a sideways scrollbar one cell long was the only sign of the α·v columns at 80 wide
-        room = self.scrollable_content_region.width
-        hidden = room > 0 and self.scroll_x + room < self.virtual_size.width
-        first = (int(self.scroll_x) + room - self.label_width) // max(1, self.cell_width)
-        more = ("→ α·v" if first >= len(STAGES) else "→ more") if hidden else ""
-        back = "← q·k" if room > 0 and self.scroll_x > 0 else ""
-        if isinstance(self.parent, Widget):
-            set_border_text(self.parent,
-                            subtitle=" · ".join(filter(None, (back, more, self.edge))))
-
-    def watch_scroll_x(self, old: float, new: float) -> None:
-        super().watch_scroll_x(old, new)
-        self._show_edge()
-
-    def on_resize(self) -> None:  # GridView's own on_resize runs too (Textual calls each)
-        self.call_after_refresh(self._show_edge)  # once the labels have their new width
+    def side_hints(self, first_hidden: int) -> tuple[str, str]:
+        return "← q·k", "→ α·v" if first_hidden >= len(STAGES) else "→ more"
 
     def _fit_label_width(self) -> bool:
         # 8-column cells where 9 would push α off the edge (a 40-column window leaves 37) or
@@ -82,7 +59,7 @@ class StepTable(GridView):
         cols = ["q·k", self._scale_label(), "exp", "α"] + [f"α·v{j + 1}" for j in range(d_v)]
         self.set_shape((*key_labels, "sum"), cols)
         self.invalidate()
-        self._show_edge()
+        self.show_edge()
 
     def _row(self, name: str):
         a = getattr(self.steps, name)
