@@ -128,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="port (default: 8000)")
     sv.add_argument("--max-sessions", type=_int_in(1, 10_000), default=20, metavar="N",
                     help="most browser sessions running at once (default: 20)")
+    sv.add_argument("--max-starting", type=_int_in(1, 1000), metavar="N",
+                    help="app processes started at once; later tabs wait, told their place "
+                    "(default: one per core)")
     sv.add_argument("--public", action="store_true",
                     help="allow a --host beyond loopback (put an authenticating proxy in front)")
     sv.add_argument("--public-url", type=_public_url, metavar="URL",
@@ -254,7 +257,7 @@ def _serve(args: argparse.Namespace) -> int:
         app_args += ["--theme", args.theme]
     try:
         return serve(args.host, args.port, args.max_sessions, args.public, app_args,
-                     public_url=args.public_url)
+                     public_url=args.public_url, max_starting=args.max_starting)
     except ServeError as exc:
         return _fail(str(exc))
 

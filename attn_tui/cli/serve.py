@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import ipaddress
+import os
 import re
 import shlex
 import socket
@@ -96,57 +97,36 @@ def check_port(host: str, port: int) -> None:
 
 
 def app_command(app_args: list[str]) -> str:
-    return shlex.join([sys.executable, "-m", "attn_tui", *app_args])
+    # textual-serve runs it through a shell: exec, so that the session's process is the app
+    # itself (a signal to it reaches the app, and its exit status is the app's)
+    return "exec " + shlex.join([sys.executable, "-m", "attn_tui", *app_args])
+
+
+def default_max_starting() -> int:
+    """App processes started at once: one per core (each start is mostly CPU)."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)
 
 
 def make_server(host: str, port: int, max_sessions: int, app_args: list[str],
-                public_url: str | None = None):
+                public_url: str | None = None, max_starting: int | None = None):
     try:
-        from aiohttp import web
-        from textual_serve.server import Server
+        from attn_tui.cli.serve_sessions import SessionServer
     except ImportError as exc:
         raise ServeError(INSTALL_SERVE) from exc
 
-    class LimitedServer(Server):
-        """textual-serve with a cap on live sessions and a plain start-up line."""
-
-        active = 0
-
-        async def on_startup(self, app) -> None:
-            where = default_public_url(host, port)
-            if self.public_url != where:
-                where += f" for {self.public_url}"
-            self.console.print(f"attn-tui serving on {where} "
-                               f"(at most {max_sessions} sessions; Ctrl+C stops)", highlight=False)
-
-        async def handle_index(self, request):
-            if self.active >= max_sessions:
-                return web.Response(status=503, text=self._full_message())
-            return await super().handle_index(request)
-
-        async def handle_websocket(self, request):
-            if self.active >= max_sessions:
-                self.console.print(f"attn-tui: session refused: {self._full_message()}")
-                raise web.HTTPServiceUnavailable(text=self._full_message())
-            self.active += 1
-            try:
-                return await super().handle_websocket(request)
-            finally:
-                self.active -= 1
-
-        def _full_message(self) -> str:
-            return (f"attn-tui is full: all {max_sessions} sessions are in use. "
-                    "Try again when someone leaves.")
-
     # the page hard-codes the address of its scripts and of its WebSocket: behind a proxy that
     # must be the proxy's address, not the one this process listens on
-    public_url = check_public_url(public_url) if public_url else default_public_url(host, port)
-    return LimitedServer(app_command(app_args), host=host, port=port, title="attn-tui",
-                         public_url=public_url)
+    listening = default_public_url(host, port)
+    public_url = check_public_url(public_url) if public_url else listening
+    return SessionServer(app_command(app_args), host=host, port=port, public_url=public_url,
+                         max_sessions=max_sessions,
+                         max_starting=max_starting or default_max_starting(),
+                         listening=listening)
 
 
 def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[str],
-          public_url: str | None = None) -> int:
+          public_url: str | None = None, max_starting: int | None = None) -> int:
     """Run until Ctrl+C. Returns an exit status; messages go to stderr in one line."""
     if max_sessions < 1:
         raise ServeError("--max-sessions must be at least 1")
@@ -159,7 +139,7 @@ def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[
                              "(behind an authenticating proxy).")
         print(NO_AUTH_WARNING.format(host=host), file=sys.stderr)
     check_port(host, port)
-    server = make_server(host, port, max_sessions, app_args, public_url)
+    server = make_server(host, port, max_sessions, app_args, public_url, max_starting)
     try:
         server.serve()
     except OSError as exc:  # lost a race for the port after the check

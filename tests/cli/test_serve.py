@@ -3,6 +3,8 @@ and the address the page points its browser at (--public-url, for a reverse prox
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
 import signal
@@ -87,32 +89,166 @@ def test_beyond_loopback_needs_public(host):
     assert "Traceback" not in done.stderr
 
 
+FIRST_ALPHA = b"0.3369"  # the workbench's first weight: the app has drawn its first screen
+
+
+async def first_screen(ws, timeout: float = 30) -> bytes:
+    """What a tab received up to its app's first screen (or up to the socket's close)."""
+    import aiohttp
+
+    drawn = b""
+    while FIRST_ALPHA not in drawn:
+        msg = await asyncio.wait_for(ws.receive(), timeout=timeout)
+        if msg.type != aiohttp.WSMsgType.BINARY:
+            break
+        drawn += msg.data
+    return drawn
+
+
+async def answers(ws, key: str, shows: bytes, timeout: float = 30) -> bool:
+    import aiohttp
+
+    await ws.send_str(json.dumps(["stdin", key]))
+    drawn = b""
+    while shows not in drawn:
+        msg = await asyncio.wait_for(ws.receive(), timeout=timeout)
+        if msg.type != aiohttp.WSMsgType.BINARY:
+            return False
+        drawn += msg.data
+    return True
+
+
+async def closing(ws, timeout: float = 30):
+    """The close frame's code and reason, skipping any screen output before it."""
+    import aiohttp
+
+    while True:
+        msg = await asyncio.wait_for(ws.receive(), timeout=timeout)
+        if msg.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+            return msg.data, msg.extra
+
+
 def test_session_cap_turns_away_the_extra_tab(server):
     aiohttp = pytest.importorskip("aiohttp")
-    import asyncio
 
     _, port = server("--max-sessions", "1")
 
-    async def scenario() -> tuple[bool, int]:
+    async def scenario():
         async with aiohttp.ClientSession() as http:
             first = await http.ws_connect(f"http://127.0.0.1:{port}/ws?width=80&height=24")
-            # the first tab's app is running once it draws the workbench's first α (an app
-            # that refused to start, e.g. for want of a terminal, draws nothing)
-            drawn = b""
-            while b"0.3369" not in drawn:
-                msg = await asyncio.wait_for(first.receive(), timeout=30)
-                if msg.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
-                    break
-                drawn += msg.data if isinstance(msg.data, bytes) else msg.data.encode()
-            started = b"0.3369" in drawn
+            # the first tab's app is running once it draws (an app that refused to start,
+            # e.g. for want of a terminal, draws nothing)
+            started = FIRST_ALPHA in await first_screen(first)
             async with http.get(f"http://127.0.0.1:{port}/") as page:
-                status = page.status
+                status, retry, body = page.status, page.headers.get("Retry-After"), \
+                    await page.text()
+            # a tab whose page loaded before the server filled up is told in its socket
+            extra = await http.ws_connect(f"http://127.0.0.1:{port}/ws?width=80&height=24")
+            refused = await closing(extra)
             await first.close()
-            return started, status
+            return started, status, retry, body, refused
 
-    started, status = asyncio.run(scenario())
+    started, status, retry, body, refused = asyncio.run(scenario())
+    full = "attn-tui is full: all 1 sessions are in use. Try again when someone leaves."
     assert started
-    assert status == 503
+    assert (status, retry) == (503, "30")
+    assert "<html>" in body and full in body
+    assert refused == (1013, full)
+
+
+def test_the_page_loads_nothing_from_beyond_the_server(server):
+    """An offline classroom cannot reach a font CDN, and a page that asks one tells a third
+    party who attends: every address the page and its stylesheet name is this server's."""
+    _, port = server()
+    base = f"http://127.0.0.1:{port}"
+    with urllib.request.urlopen(f"{base}/", timeout=10) as page:
+        body = page.read().decode()
+    named = re.findall(r'(?:src|href)="([^"]*)"|url\("?([^")]*)"?\)', body)
+    addresses = {a or b for a, b in named} - {""}
+    with urllib.request.urlopen(f"{base}/static/css/xterm.css", timeout=10) as css:
+        addresses |= set(re.findall(r'url\("?([^")]*)"?\)', css.read().decode()))
+    assert f"{base}/static/fonts/RobotoMono-VariableFont_wght.ttf" in addresses
+    beyond = {a for a in addresses if not a.startswith(base + "/")}
+    assert beyond == set()
+    for address in addresses:
+        with urllib.request.urlopen(address, timeout=10) as got:
+            assert got.status == 200, address
+
+
+def children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid``, read from /proc."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads processes from /proc")
+def test_a_killed_session_process_ends_that_session_only(server):
+    aiohttp = pytest.importorskip("aiohttp")
+
+    proc, port = server("--max-sessions", "2")
+    url = f"http://127.0.0.1:{port}/ws?width=80&height=24"
+
+    async def scenario():
+        async with aiohttp.ClientSession() as http:
+            doomed = await http.ws_connect(url)
+            assert FIRST_ALPHA in await first_screen(doomed)
+            doomed_pids = children(proc.pid)
+            survivor = await http.ws_connect(url)
+            assert FIRST_ALPHA in await first_screen(survivor)
+            (pid,) = doomed_pids
+            os.kill(pid, signal.SIGKILL)
+            ended = await closing(doomed)
+            answered = await answers(survivor, "m", b"causal")
+            await survivor.close()
+            return ended, answered
+
+    ended, answered = asyncio.run(scenario())
+    assert ended == (1011, "This session's attn-tui process was stopped (SIGKILL). "
+                           "Reload the page for a new session.")
+    assert answered
+    assert proc.poll() is None  # the server carries on
+
+
+def test_tabs_opened_together_start_in_turn_and_all_arrive(server):
+    """Three tabs at once with one start at a time: the later ones are told their place,
+    then every one draws its first screen and answers a key; a fourth is turned away."""
+    aiohttp = pytest.importorskip("aiohttp")
+
+    _, port = server("--max-sessions", "3", "--max-starting", "1")
+    url = f"http://127.0.0.1:{port}/ws?width=80&height=24"
+
+    async def tab(http):
+        ws = await http.ws_connect(url)
+        drawn = await first_screen(ws)
+        return ws, drawn
+
+    async def scenario():
+        async with aiohttp.ClientSession() as http:
+            tabs = await asyncio.gather(*(tab(http) for _ in range(3)))
+            extra = await http.ws_connect(url)
+            refused = await closing(extra)
+            keyed = [await answers(ws, "m", b"causal") for ws, _ in tabs]
+            for ws, _ in tabs:
+                await ws.close()
+            return [drawn for _, drawn in tabs], keyed, refused
+
+    drawn, keyed, refused = asyncio.run(scenario())
+    assert all(FIRST_ALPHA in screen for screen in drawn)
+    told = sorted(screen.split(FIRST_ALPHA)[0].count("attn-tui: starting…".encode())
+                  > 0 for screen in drawn)
+    assert told == [False, True, True]
+    assert any(b"(1 ahead of you)" in screen for screen in drawn)
+    assert keyed == [True, True, True]
+    assert refused[0] == 1013
 
 
 def test_serve_without_textual_serve_says_how_to_install(tmp_path):
@@ -221,8 +357,6 @@ def test_behind_a_path_prefix_proxy_the_app_runs(server):
     server, WebSocket upgrades included. The page must load its script and open its WebSocket
     through the proxy, and the app must draw there."""
     aiohttp = pytest.importorskip("aiohttp")
-    import asyncio
-
     from aiohttp import web
 
     proxy_port = free_port()

@@ -1,0 +1,240 @@
+"""The browser sessions of `attn-tui serve`: textual-serve's server with a cap on live sessions,
+a queue for starting app processes, a page that loads nothing from beyond this host, and a
+reason sent to the browser whenever the server ends a session.
+
+Imported only when serving: it needs aiohttp and textual-serve.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import signal
+from pathlib import Path
+
+import textual_serve
+from aiohttp import WSCloseCode, web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, to_int
+
+PAGE_DIR = Path(__file__).parent / "serve_page"
+# textual-serve's own script, stylesheet and font files; the page is ours (see PAGE_DIR)
+STATIC_DIR = Path(textual_serve.__file__).parent / "static"
+# a start that has drawn nothing by then gives its place in the queue to the next one
+START_TIMEOUT = 30.0
+# a process that has not quit this long after being asked to is killed
+STOP_TIMEOUT = 10.0
+TRY_AGAIN_LATER = 1013  # RFC 6455's close code for "the server is overloaded"
+
+log = logging.getLogger("attn-tui-serve")
+
+
+def full_message(max_sessions: int) -> str:
+    return (f"attn-tui is full: all {max_sessions} sessions are in use. "
+            "Try again when someone leaves.")
+
+
+def starting_text(ahead: int) -> bytes:
+    """What a queued tab shows until its app draws: the terminal's own text, top left."""
+    where = "next" if ahead == 0 else f"{ahead} ahead of you"
+    return f"\x1b[2J\x1b[H attn-tui: starting… ({where})\r\n".encode()
+
+
+def ended_message(returncode: int | None) -> str:
+    """The reason a browser is given when its app process ended without being asked to
+    (the WebSocket close reason: at most 123 bytes)."""
+    if returncode is not None and returncode < 0:
+        try:
+            how = f"was stopped ({signal.Signals(-returncode).name})"
+        except ValueError:
+            how = f"was stopped (signal {-returncode})"
+    else:
+        how = f"ended (exit status {returncode})"
+    return f"This session's attn-tui process {how}. Reload the page for a new session."
+
+
+class StartQueue:
+    """At most ``width`` app processes start at once, the rest wait in arrival order. Twenty
+    processes importing Textual and numpy together on two cores all arrive late; in turn, the
+    first arrive at once and those already running keep answering keys."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.starting = 0
+        self.waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self.moved: asyncio.Future[None] | None = None  # done when the line moves up
+
+    def ahead(self, turn: asyncio.Future[None]) -> int:
+        return self.waiting.index(turn)
+
+    async def enter(self, on_wait) -> None:
+        """Wait for a place; ``on_wait(ahead)`` is awaited whenever the number ahead changes."""
+        if self.starting < self.width and not self.waiting:
+            self.starting += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append(turn)
+        shown = None
+        try:
+            while not turn.done():
+                if (ahead := self.ahead(turn)) != shown:
+                    shown = ahead
+                    await on_wait(ahead)
+                if self.moved is None or self.moved.done():
+                    self.moved = asyncio.get_running_loop().create_future()
+                await asyncio.wait([turn, self.moved], return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self.leave()  # given a place while leaving: pass it on
+            else:
+                self.waiting.remove(turn)
+                self._move_up()
+            raise
+
+    def leave(self) -> None:
+        while self.waiting:
+            turn = self.waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)  # the place passes straight to the next in line
+                self._move_up()
+                return
+        self.starting -= 1
+
+    def _move_up(self) -> None:
+        if self.moved is not None and not self.moved.done():
+            self.moved.set_result(None)
+
+
+class Session(AppService):
+    """One tab's app process; ``drawn`` is set when the app first sends its screen."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.drawn = asyncio.Event()
+
+    async def on_data(self, payload: bytes) -> None:
+        self.drawn.set()
+        await super().on_data(payload)
+
+    @property
+    def finished(self) -> asyncio.Task[None] | None:
+        """The task that relays the app's output: it ends when the process's output does."""
+        return self._task
+
+    async def wait(self) -> int | None:
+        return await self._process.wait() if self._process else None
+
+    def kill(self) -> None:
+        if self._process is not None and self._process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self._process.kill()
+
+
+class SessionServer(Server):
+    """textual-serve with a cap on live sessions, a start queue, and its own page."""
+
+    def __init__(self, command: str, *, host: str, port: int, public_url: str,
+                 max_sessions: int, max_starting: int, listening: str) -> None:
+        super().__init__(command, host=host, port=port, title="attn-tui", public_url=public_url,
+                         statics_path=STATIC_DIR, templates_path=PAGE_DIR)
+        self.max_sessions = max_sessions
+        self.live = 0
+        self.queue = StartQueue(max_starting)
+        self.listening = listening
+
+    async def on_startup(self, app) -> None:
+        where = self.listening
+        if self.public_url != where:
+            where += f" for {self.public_url}"
+        self.console.print(f"attn-tui serving on {where} "
+                           f"(at most {self.max_sessions} sessions; Ctrl+C stops)",
+                           highlight=False)
+
+    def full_page(self) -> web.Response:
+        page = (PAGE_DIR / "full.html").read_text(encoding="utf-8")
+        return web.Response(status=503, content_type="text/html", headers={"Retry-After": "30"},
+                            text=page.replace("{message}", full_message(self.max_sessions)))
+
+    async def handle_index(self, request):
+        if self.live >= self.max_sessions:
+            return self.full_page()
+        return await super().handle_index(request)
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+        if self.live >= self.max_sessions:
+            # accepted, then closed with the reason: a refused handshake reaches the page as a
+            # bare failure it cannot tell from a network fault
+            self.console.print(f"attn-tui: session refused: {full_message(self.max_sessions)}")
+            await websocket.close(code=TRY_AGAIN_LATER,
+                                  message=full_message(self.max_sessions).encode())
+            return websocket
+        self.live += 1
+        try:
+            await self._run_session(websocket, request)
+        finally:
+            self.live -= 1
+        return websocket
+
+    async def _run_session(self, websocket: web.WebSocketResponse, request: web.Request) -> None:
+        width = to_int(request.query.get("width", "80"), 80)
+        height = to_int(request.query.get("height", "24"), 24)
+
+        async def show_place(ahead: int) -> None:
+            await websocket.send_bytes(starting_text(ahead))
+
+        try:
+            await self.queue.enter(show_place)
+        except (ConnectionResetError, asyncio.CancelledError):
+            return  # the tab went away while it waited
+        session = Session(self.command, write_bytes=websocket.send_bytes,
+                          write_str=websocket.send_str, close=websocket.close,
+                          download_manager=self.download_manager, debug=self.debug)
+        holding = True
+
+        def give_up_place() -> None:
+            nonlocal holding
+            if holding:
+                holding = False
+                self.queue.leave()
+
+        started = False
+        try:
+            await session.start(width, height)
+            started = True
+            reader = asyncio.ensure_future(self._process_messages(websocket, session))
+            # the place in the queue is held until the app has drawn, or ended, or took too long
+            drawn = asyncio.ensure_future(session.drawn.wait())
+            await asyncio.wait([drawn, reader, session.finished],
+                               timeout=START_TIMEOUT, return_when=asyncio.FIRST_COMPLETED)
+            drawn.cancel()
+            give_up_place()
+            await asyncio.wait([reader, session.finished], return_when=asyncio.FIRST_COMPLETED)
+            if session.finished.done() and not websocket.closed:
+                # the process ended without the tab asking: tell that tab why, and only it
+                returncode = await session.wait()
+                log.warning("attn-tui: a session's process ended (%s)", returncode)
+                if returncode == 0:
+                    await websocket.close()
+                else:
+                    await websocket.close(code=WSCloseCode.INTERNAL_ERROR,
+                                          message=ended_message(returncode).encode())
+            reader.cancel()
+        except Exception as error:  # one session's fault never stops the server
+            log.exception(error)
+        finally:
+            give_up_place()
+            if started:
+                await self._stop(session)
+
+    async def _stop(self, session: Session) -> None:
+        """Ask the app to quit; kill it if it has not within STOP_TIMEOUT."""
+        try:
+            await asyncio.wait_for(asyncio.shield(session.stop()), STOP_TIMEOUT)
+        except Exception:
+            session.kill()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(session.wait(), STOP_TIMEOUT)
