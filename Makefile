@@ -10,7 +10,7 @@ TORCH_INDEX ?=
 # the suite runs on every core (pytest-xdist); JOBS=0 runs it in one process
 JOBS ?= auto
 
-.PHONY: run test lint bench screenshots clean
+.PHONY: run test lint bench bench-class test-hosting hosting-packages screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,20 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python scripts/bench.py
+
+# haproxy and sshd from the distribution, for the hosting checks and bench-class (needs root)
+HOSTING_PACKAGES := haproxy openssh-server
+hosting-packages:
+	@if ! test -x /usr/sbin/haproxy || ! test -x /usr/sbin/sshd; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(HOSTING_PACKAGES) \
+		|| { echo "make: installing $(HOSTING_PACKAGES) needs apt-get as root" >&2; exit 1; }; \
+	fi
+
+# the browser side of hosting on loopback: serve's own tests, twenty tabs at once, and
+# docs/hosting.md's HAProxy in front of two serve instances (make test runs these too, skipping
+# the HAProxy one where haproxy is missing)
+test-hosting: $(VENV)/.installed-test hosting-packages
+	$(BIN)/python -m pytest -p no:cacheprovider tests/hosting tests/cli/test_serve.py tests/cli/test_serve_queue.py
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python scripts/screenshots.py

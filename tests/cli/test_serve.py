@@ -4,7 +4,6 @@ and the address the page points its browser at (--public-url, for a reverse prox
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import signal
@@ -15,6 +14,7 @@ import time
 import urllib.request
 
 import pytest
+from serving import FIRST_ALPHA, answers, children, closing, first_screen
 
 pytest.importorskip("textual_serve")
 
@@ -89,45 +89,6 @@ def test_beyond_loopback_needs_public(host):
     assert "Traceback" not in done.stderr
 
 
-FIRST_ALPHA = b"0.3369"  # the workbench's first weight: the app has drawn its first screen
-
-
-async def first_screen(ws, timeout: float = 30) -> bytes:
-    """What a tab received up to its app's first screen (or up to the socket's close)."""
-    import aiohttp
-
-    drawn = b""
-    while FIRST_ALPHA not in drawn:
-        msg = await asyncio.wait_for(ws.receive(), timeout=timeout)
-        if msg.type != aiohttp.WSMsgType.BINARY:
-            break
-        drawn += msg.data
-    return drawn
-
-
-async def answers(ws, key: str, shows: bytes, timeout: float = 30) -> bool:
-    import aiohttp
-
-    await ws.send_str(json.dumps(["stdin", key]))
-    drawn = b""
-    while shows not in drawn:
-        msg = await asyncio.wait_for(ws.receive(), timeout=timeout)
-        if msg.type != aiohttp.WSMsgType.BINARY:
-            return False
-        drawn += msg.data
-    return True
-
-
-async def closing(ws, timeout: float = 30):
-    """The close frame's code and reason, skipping any screen output before it."""
-    import aiohttp
-
-    while True:
-        msg = await asyncio.wait_for(ws.receive(), timeout=timeout)
-        if msg.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
-            return msg.data, msg.extra
-
-
 def test_session_cap_turns_away_the_extra_tab(server):
     aiohttp = pytest.importorskip("aiohttp")
 
@@ -173,21 +134,6 @@ def test_the_page_loads_nothing_from_beyond_the_server(server):
     for address in addresses:
         with urllib.request.urlopen(address, timeout=10) as got:
             assert got.status == 200, address
-
-
-def children(pid: int) -> set[int]:
-    """Processes whose parent is ``pid``, read from /proc."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.add(int(entry))
-    return found
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads processes from /proc")
