@@ -161,3 +161,19 @@ async def test_box_titles_that_change_never_leave_stale_text():
             assert screen_text(app) == shown, f"stale text on screen after {key!r}"
             titles.append(shown)
         assert "(3 of 8)" in titles[1] and "(2 of 8)" in titles[3]
+
+
+async def test_a_new_key_in_the_outputs_view_under_a_mask_repaints_the_map():
+    """The outputs view keeps its shape (T × d_v) when a key is added, but the mask's blocked
+    cells gain a column: the map must repaint whole, not compare rows of unequal width."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        for key in ("m", "v", "v", "v"):
+            await pilot.press(key)
+        await pilot.pause()
+        heatmap = pilot.app.screen.query_one(Heatmap)
+        assert heatmap.view == "output"
+        await pilot.press("]")
+        await pilot.pause()
+        assert pilot.app.is_running
+        assert heatmap.steps.blocked.shape == (1, 4)
+        assert heatmap.cell_text(0, 0) == num(0.4)

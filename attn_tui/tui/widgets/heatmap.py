@@ -103,8 +103,11 @@ class Heatmap(GridView):
 
     @staticmethod
     def _changed_rows(old: tuple | None, new: tuple | None):
-        if old is None or new is None or old[:4] != new[:4] or old[4].shape != new[4].shape:
-            return None  # the shading's scale or the shape moved: every row changes
+        if (old is None or new is None or old[:4] != new[:4] or old[4].shape != new[4].shape
+                or old[7].shape != new[7].shape):
+            # the shading's scale or a shape moved (the outputs view keeps T × d_v when a key
+            # is added, but the mask gains a column): every row changes
+            return None
         m_old, m_new = old[4], new[4]
         changed = np.any((m_old != m_new) & ~(np.isnan(m_old) & np.isnan(m_new)), axis=1)
         changed |= (old[5] != new[5]) | (old[6] != new[6]) | np.any(old[7] != new[7], axis=1)
