@@ -44,10 +44,15 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python scripts/bench.py
 
+# a class over SSH, measured: a throwaway sshd and account on loopback, 1, 10 and 30 sessions
+# (root; about 5 minutes; BENCH_CLASS_ARGS="--seconds 10" for a quick try)
+bench-class: $(VENV)/.installed-test hosting-packages
+	$(BIN)/python scripts/bench_class.py $(BENCH_CLASS_ARGS)
+
 # haproxy and sshd from the distribution, for the hosting checks and bench-class (needs root)
-HOSTING_PACKAGES := haproxy openssh-server
+HOSTING_PACKAGES := haproxy openssh-server acl
 hosting-packages:
-	@if ! test -x /usr/sbin/haproxy || ! test -x /usr/sbin/sshd; then \
+	@if ! test -x /usr/sbin/haproxy || ! test -x /usr/sbin/sshd || ! command -v setfacl >/dev/null; then \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(HOSTING_PACKAGES) \
 		|| { echo "make: installing $(HOSTING_PACKAGES) needs apt-get as root" >&2; exit 1; }; \
 	fi
