@@ -206,6 +206,8 @@ def run_class(host: ClassHost, n: int, seconds: float, rate: float, seed: int, l
         log(f"  N = {n}: {arrived} of {n} first screens in {time.perf_counter() - t0:.1f} s")
         pump(sessions, time.perf_counter() + 1.0, drive=False)  # let start-up settle
         before = class_cpu(host)
+        clients_before = sum(st[1] for s in sessions if (st := proc_stat(s.pid)) is not None)
+        self_before = time.process_time()
         for s in sessions:
             s.counting = True
         start = time.perf_counter()
@@ -213,9 +215,13 @@ def run_class(host: ClassHost, n: int, seconds: float, rate: float, seed: int, l
         wall = time.perf_counter() - start
         pump(sessions, time.perf_counter() + ANSWER_TIMEOUT, drive=False)
         after = class_cpu(host)
+        clients = sum(st[1] for s in sessions if (st := proc_stat(s.pid)) is not None) \
+            - clients_before
+        own = time.process_time() - self_before
         apps = app_pids(host)
         rss = [st[0] for pid in apps if (st := proc_stat(pid)) is not None]
         cpu = sum(after[pid] - before.get(pid, 0.0) for pid in after)
+        app_cpu = sum(after[pid] - before.get(pid, 0.0) for pid in after if pid in apps)
         lost = sum(not s.drawn or not s.alive for s in sessions)
         for s in sessions:
             if not s.alive:
@@ -233,6 +239,7 @@ def run_class(host: ClassHost, n: int, seconds: float, rate: float, seed: int, l
     return {
         "n": n, "arrived": arrived, "lost": lost, "stuck": stuck, "apps": len(apps),
         "rss": rss, "rss_sum": sum(rss), "cpu": cpu, "wall": wall, "keys": keys,
+        "app_cpu": app_cpu, "client_cpu": clients + own,
         "unanswered": sum(s.unanswered for s in sessions),
         "bytes_per_key": sum(s.bytes_in for s in sessions) / keys if keys else float("nan"),
         "p50": quantile(latencies, 0.50), "p95": quantile(latencies, 0.95),
@@ -270,6 +277,7 @@ def table(results: list[dict]) -> tuple[list[str], list[tuple[str, ...]]]:
     for r in results:
         r["rss_one"] = per[r["n"]]
         r["cpu_per"] = r["cpu"] / r["n"]
+        r["cpu_key"] = r["cpu"] / r["keys"] if r["keys"] else 0.0
     row("sessions that drew and stayed", "arrived", lambda r: f"{r['n'] - r['lost']}/{r['n']}",
         "all, none lost", all(r["lost"] == 0 for r in results), ratios=False)
     row("key → screen change, p50", "p50", lambda r: fmt_ms(r["p50"]),
@@ -287,7 +295,13 @@ def table(results: list[dict]) -> tuple[list[str], list[tuple[str, ...]]]:
         all(r["rss_sum"] <= 1.05 * r["n"] * one["rss_sum"] / one["n"] for r in results))
     row("CPU of the class (sshd + apps)", "cpu",
         lambda r: f"{r['cpu']:.1f} s in {r['wall']:.0f} s")
+    row("  of which the apps", "app_cpu", lambda r: f"{r['app_cpu']:.1f} s")
     row("CPU per session", "cpu_per", lambda r: f"{r['cpu_per']:.2f} s")
+    row("CPU per key, one session", "cpu_key",
+        lambda r: f"{r['cpu'] / r['keys'] * 1e3:.1f} ms" if r["keys"] else "—")
+    # in a class the learners' machines do this; here it shares the server's cores
+    row("CPU of the ssh clients and students", "client_cpu",
+        lambda r: f"{r['client_cpu']:.1f} s")
     row("bytes sent per key", "bytes_per_key", lambda r: f"{r['bytes_per_key']:.0f} B")
     row("processes left after disconnect", "stuck", lambda r: str(r["stuck"]), "0",
         all(r["stuck"] == 0 for r in results), ratios=False)
