@@ -198,10 +198,10 @@ def run_class(host: ClassHost, n: int, seconds: float, rate: float, seed: int, l
         for i in range(n):
             sessions.append(connect(host.ssh_argv(), i, seed, rate))
         deadline = t0 + ARRIVAL_TIMEOUT
-        while not all(s.drawn for s in sessions) and time.perf_counter() < deadline:
-            pump([s for s in sessions if s.alive], time.perf_counter() + 0.2, drive=False)
-            if not all(s.alive or s.drawn for s in sessions):
-                break
+        # wait for every session that is still connecting; one that ended is lost
+        while (waiting := [s for s in sessions if s.alive and not s.drawn]) \
+                and time.perf_counter() < deadline:
+            pump(waiting, time.perf_counter() + 0.2, drive=False)
         arrived = sum(s.drawn for s in sessions)
         log(f"  N = {n}: {arrived} of {n} first screens in {time.perf_counter() - t0:.1f} s")
         pump(sessions, time.perf_counter() + 1.0, drive=False)  # let start-up settle
