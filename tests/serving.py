@@ -110,3 +110,57 @@ async def closing(ws, timeout: float = 30):
         msg = await asyncio.wait_for(ws.receive(), timeout=timeout)
         if msg.type not in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
             return msg.data, msg.extra
+
+
+class Tab:
+    """A tab that keeps reading its socket, as a browser does: aiohttp answers the server's
+    heartbeat pings only while someone reads, and a tab left unread for 22 s is dropped."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.screen = bytearray()
+        self.closed: tuple | None = None
+        self._moved = asyncio.Event()
+        self._reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        import aiohttp
+
+        while True:
+            msg = await self.ws.receive()
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                self.screen += msg.data
+            elif msg.type != aiohttp.WSMsgType.TEXT:
+                self.closed = (msg.data, msg.extra)
+            self._moved.set()
+            if self.closed is not None:
+                return
+
+    async def shows(self, text: bytes, since: int = 0, timeout: float = 30) -> bool:
+        """True once ``text`` has arrived after byte ``since``; False if the socket closed."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while text not in self.screen[since:]:
+            if self.closed is not None:
+                return False
+            self._moved.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return False
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._moved.wait(), left)
+        return True
+
+    async def ends(self, timeout: float = 30) -> bool:
+        """True once the socket has closed."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._reader), timeout)
+        return self.closed is not None
+
+    async def key(self, key: str, shows: bytes, timeout: float = 30) -> bool:
+        since = len(self.screen)
+        await self.ws.send_str(json.dumps(["stdin", key]))
+        return await self.shows(shows, since, timeout)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self._reader.cancel()

@@ -8,7 +8,7 @@ import asyncio
 import time
 
 import pytest
-from serving import FIRST_ALPHA, answers, closing, end_group, first_screen, start_serve
+from serving import FIRST_ALPHA, Tab, closing, end_group, start_serve
 
 pytest.importorskip("textual_serve")
 aiohttp = pytest.importorskip("aiohttp")
@@ -26,9 +26,9 @@ def test_twenty_tabs_at_once_all_arrive_and_answer_keys():
     async def tab(http, started: float):
         async with http.get(f"http://127.0.0.1:{port}/") as page:
             assert page.status == 200
-        ws = await http.ws_connect(url)
-        drawn = await first_screen(ws, timeout=ARRIVAL_LIMIT)
-        return ws, FIRST_ALPHA in drawn, time.monotonic() - started
+        opened = Tab(await http.ws_connect(url))
+        arrived = await opened.shows(FIRST_ALPHA, timeout=ARRIVAL_LIMIT)
+        return opened, arrived, time.monotonic() - started
 
     async def scenario():
         async with aiohttp.ClientSession() as http:
@@ -36,11 +36,11 @@ def test_twenty_tabs_at_once_all_arrive_and_answer_keys():
             tabs = await asyncio.gather(*(tab(http, started) for _ in range(CLASS)))
             extra = await http.ws_connect(url)
             refused = await closing(extra)
-            masked = await asyncio.gather(*(answers(ws, "m", b"causal") for ws, _, _ in tabs))
-            scaled = await asyncio.gather(*(answers(ws, "s", "÷√d_k OFF".encode())
-                                            for ws, _, _ in tabs))
-            for ws, _, _ in tabs:
-                await ws.close()
+            masked = await asyncio.gather(*(t.key("m", b"causal") for t, _, _ in tabs))
+            scaled = await asyncio.gather(*(t.key("s", "÷√d_k OFF".encode())
+                                            for t, _, _ in tabs))
+            for t, _, _ in tabs:
+                await t.close()
             return [arrived for _, arrived, _ in tabs], masked, scaled, refused
 
     try:

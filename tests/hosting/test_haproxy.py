@@ -14,16 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from serving import (
-    FIRST_ALPHA,
-    answers,
-    children,
-    end_group,
-    first_screen,
-    free_port,
-    start_serve,
-    wait_listening,
-)
+from serving import FIRST_ALPHA, Tab, children, end_group, free_port, start_serve, wait_listening
 
 pytest.importorskip("textual_serve")
 aiohttp = pytest.importorskip("aiohttp")
@@ -87,12 +78,12 @@ class Learner:
             assert page.status == 200
             if "attn-host" in page.cookies:  # HAProxy chose (again) where this browser goes
                 self.host = page.cookies["attn-host"].value
-        self.ws = await self.http.ws_connect(f"ws://127.0.0.1:{self.front}/ws?width=80&height=24")
-        return FIRST_ALPHA in await first_screen(self.ws)
+        self.tab = Tab(await self.http.ws_connect(
+            f"ws://127.0.0.1:{self.front}/ws?width=80&height=24"))
+        return await self.tab.shows(FIRST_ALPHA)
 
     async def close(self) -> None:
-        if not self.ws.closed:
-            await self.ws.close()
+        await self.tab.close()
         await self.http.close()
 
 
@@ -108,24 +99,27 @@ def test_a_class_spreads_over_two_hosts_and_survives_losing_one(two_hosts):
             os.killpg(host1.pid, signal.SIGKILL)  # host1 dies, with its sessions
             host1.wait(timeout=10)
             on_host2 = [learner for learner in learners if learner.host == "host2"]
-            carried_on = [await answers(learner.ws, "m", b"causal") for learner in on_host2]
+            carried_on = [await learner.tab.key("m", b"causal") for learner in on_host2]
+            # the dead host's tabs are told their connection ended; they do not hang open
+            ended = [await learner.tab.ends() for learner in learners if learner.host == "host1"]
             # new learners, and one of host1's reloading its page with host1's cookie
             late = [Learner(front), Learner(front), Learner(front, cookie="host1")]
             reopened = [await learner.open() for learner in late]
             late_hosts = [learner.host for learner in late]
             learners += late
             sessions_after = len(children(host2.pid))
-            return opened, hosts, sessions, carried_on, reopened, late_hosts, sessions_after
+            return opened, hosts, sessions, carried_on, ended, reopened, late_hosts, sessions_after
         finally:
             for learner in learners:
                 await learner.close()
 
-    opened, hosts, sessions, carried_on, reopened, late_hosts, sessions_after = \
+    opened, hosts, sessions, carried_on, ended, reopened, late_hosts, sessions_after = \
         asyncio.run(scenario())
     assert opened == [True] * 4
     assert sorted(hosts) == ["host1", "host1", "host2", "host2"]
     assert sessions == (2, 2)
     assert carried_on == [True, True]
+    assert ended == [True, True]
     assert reopened == [True] * 3
     assert late_hosts == ["host2"] * 3
     assert sessions_after == 5
