@@ -297,7 +297,7 @@ def table(results: list[dict]) -> tuple[list[str], list[tuple[str, ...]]]:
         lambda r: f"{r['cpu']:.1f} s in {r['wall']:.0f} s")
     row("  of which the apps", "app_cpu", lambda r: f"{r['app_cpu']:.1f} s")
     row("CPU per session", "cpu_per", lambda r: f"{r['cpu_per']:.2f} s")
-    row("CPU per key, one session", "cpu_key",
+    row("CPU per key (sshd + app)", "cpu_key",
         lambda r: f"{r['cpu'] / r['keys'] * 1e3:.1f} ms" if r["keys"] else "—")
     # in a class the learners' machines do this; here it shares the server's cores
     row("CPU of the ssh clients and students", "client_cpu",
