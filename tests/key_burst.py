@@ -56,5 +56,5 @@ async def typed_state(lesson: str, keys: str, slowly: bool, where) -> tuple:
         for _ in range(4):
             await settle(pilot)
         typed = app.focused.value if isinstance(app.focused, Input) else None
-        return (type(app.screen).__name__, app.lesson and app.lesson.name, app.lesson_index,
+        return (type(app.screen).__name__, app.tutor.lesson and app.tutor.lesson.name, app.tutor.index,
                 app.workbench().workspace, typed, sorted(p.name for p in where.iterdir()))

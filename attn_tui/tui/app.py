@@ -30,7 +30,9 @@ from attn_tui.tui.keys import (
     read_escape_as_typed,
     run_after_keys,
 )
-from attn_tui.tui.screens import too_small
+from attn_tui.tui.screens import says_too_small, too_small
+from attn_tui.tui.screens.session_actions import SessionController
+from attn_tui.tui.tutor import runner
 from attn_tui.tui.tutor.runner import LessonRunner
 
 
@@ -44,7 +46,9 @@ def resume_gc() -> None:
         gc.enable()
 
 
-class AttnApp(LessonRunner, App[int]):
+class AttnApp(App[int]):
+    """Composes and routes: lessons are run by ``tutor``, sessions saved by ``session``."""
+
     CSS_PATH = "app.tcss"
     TITLE = "attn-tui"
     ENABLE_COMMAND_PALETTE = True
@@ -57,6 +61,7 @@ class AttnApp(LessonRunner, App[int]):
         Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)"),
         Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session"),
         Binding("ctrl+p", "command_palette", "Commands", show=False),
+        *runner.BINDINGS,
     ]
 
     def __init__(self, workspace: Workspace, lab: str | None = None,
@@ -67,7 +72,11 @@ class AttnApp(LessonRunner, App[int]):
         self.initial_lab = lab
         self.session_path = session_path
         self.confirm_quit = confirm_quit
+        self.initial_lesson: str | None = None
         self.closing = False  # exit() has been called
+        self.reading_from_line = False  # reading a key handed back (see keys)
+        self.tutor = LessonRunner(self)
+        self.session = SessionController(self)
 
     def get_default_screen(self) -> Screen:
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from
@@ -107,6 +116,8 @@ class AttnApp(LessonRunner, App[int]):
         if self.initial_lab:
             self.open_lab(self.initial_lab)
         self._check_size()
+        if self.initial_lesson:
+            self.tutor.start(self.initial_lesson)
 
     def on_resize(self, event) -> None:
         # the event's size: this handler may run before the app has taken the new size
@@ -117,17 +128,18 @@ class AttnApp(LessonRunner, App[int]):
         scrolling column (a narrow window), the step's marked cells, unless a cell is being
         typed into; else the cursor."""
         from attn_tui.tui.keys import takes_text
+        from attn_tui.tui.widgets.grid_view import GridView
 
         focused = self.focused
-        if not takes_text(focused) and self.lesson_points_again(only_stacked=True):
+        if not takes_text(focused) and self.tutor.points_again(only_stacked=True):
             return
-        if hasattr(focused, "follow_cursor"):
+        if isinstance(focused, GridView):
             focused.follow_cursor()
 
     def _check_size(self, size=None) -> None:
         """Below the smallest usable size, say so instead of drawing a squashed layout."""
         small = too_small(*(size or self.size))
-        showing = getattr(self.screen, "says_too_small", False)  # no import to ask
+        showing = says_too_small(self.screen)
         if small and not showing:
             # imported here: a terminal large enough never needs it
             from attn_tui.tui.screens.too_small_screen import TooSmallScreen
@@ -138,19 +150,32 @@ class AttnApp(LessonRunner, App[int]):
         elif showing:
             self.pop_screen()
 
-    def _bench_action(self, name: str) -> None:
-        """Session keys work from a lab too; they act on the workbench's workspace."""
+    def _bench(self):
+        """The workbench, for the session keys (they work from a lab too), unless a dialog is
+        open."""
         from textual.screen import ModalScreen
 
-        bench = self.workbench()
-        if bench is not None and not isinstance(self.screen, ModalScreen):
-            getattr(bench, f"action_{name}")()
+        return None if isinstance(self.screen, ModalScreen) else self.workbench()
 
     def action_save(self) -> None:
-        self._bench_action("save")
+        if (bench := self._bench()) is not None:
+            self.session.save(bench)
 
     def action_open(self) -> None:
-        self._bench_action("open")
+        if (bench := self._bench()) is not None:
+            self.session.open(bench)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "lesson":
+            return self.tutor.allows(str(parameters[0]), parameters[1:])
+        return super().check_action(action, parameters)
+
+    async def action_lesson(self, verb: str, *parameters: object) -> None:
+        await self.tutor.act(verb, *parameters)
+
+    def keys_on_hold(self) -> bool:
+        """Whether keys from the terminal wait (see keys): while a lesson step sets up."""
+        return self.tutor.keys_on_hold()
 
     async def action_quit(self) -> None:
         # ctrl+q is a priority key, read by the App before the keys typed just ahead of it
@@ -170,11 +195,11 @@ class AttnApp(LessonRunner, App[int]):
         if not came_back and (hold_if_keys_waiting(self, event)
                               or hold_until_first_focus(self, event)):
             return
-        self._reading_handed_back = from_the_line(self, event)
+        self.reading_from_line = from_the_line(self, event)
         try:
             await super().on_event(event)
         finally:
-            self._reading_handed_back = False
+            self.reading_from_line = False
         key_read_by_app(self, event, came_back)
 
     def action_command_palette(self) -> None:
@@ -193,9 +218,7 @@ class AttnApp(LessonRunner, App[int]):
         run_after_keys(event)  # no widget on the way reads keys itself
 
     def _quit_asked(self) -> None:
-        from attn_tui.tui.screens.session_actions import quit_or_ask
-
-        quit_or_ask(self, confirm=self.confirm_quit)
+        self.session.quit_or_ask(self.workbench(), confirm=self.confirm_quit)
 
     def open_lab(self, name: str) -> None:
         """Open a lab over the workbench; Escape in the lab comes back."""
@@ -212,7 +235,7 @@ class AttnApp(LessonRunner, App[int]):
         entries = [("workbench", f"{'workbench':<14} edit Q, K, V and watch every stage")]
         entries += [(f"lab:{n}", f"lab {n:<10} {lab.line}") for n, lab in LABS.items()
                     if lab_available(n)]
-        entries += [(f"lesson:{n}", f"lesson {n:<7} {t}") for n, t, _ in self.lesson_entries()]
+        entries += [(f"lesson:{n}", f"lesson {n:<7} {t}") for n, t, _ in self.tutor.entries()]
         return entries
 
     def action_goto(self) -> None:
@@ -228,7 +251,7 @@ class AttnApp(LessonRunner, App[int]):
             elif target.startswith("lab:"):
                 self.open_lab(target[4:])
             elif target.startswith("lesson:"):
-                self.start_lesson(target[7:])
+                self.tutor.start(target[7:])
 
         self.push_screen(GotoModal(self.goto_entries()), chosen)
 
@@ -252,8 +275,8 @@ class AttnApp(LessonRunner, App[int]):
         if bench is None:
             return
         yield SystemCommand("Help: every key", "Show the keyboard reference", self.action_help)
-        yield from bench.session_commands()
-        yield from self.lesson_commands()
+        yield from self.session.commands(bench)
+        yield from self.tutor.commands()
         for name, lab in LABS.items():
             if lab_available(name):
                 yield SystemCommand(f"Lab: {name}", lab.line, lambda n=name: self.open_lab(n))

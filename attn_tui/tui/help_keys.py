@@ -52,7 +52,8 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
                                             ("paste", "several numbers (rows on lines) fill the "
                                              "cells from the cursor; one number is typed in")]
     out = [
-        ("Everywhere", rows(AttnApp.BINDINGS) + [("Tab / shift+Tab", "next / previous pane")]),
+        ("Everywhere", rows(b for b in AttnApp.BINDINGS if not str(b.action).startswith("lesson"))
+                       + [("Tab / shift+Tab", "next / previous pane")]),
         ("Workbench", rows(WorkbenchScreen.BINDINGS)),
         ("In Q, K or V", editor),
         ("In any table", grid),
@@ -68,13 +69,10 @@ def _lesson_and_lab_sections(rows) -> list[tuple[str, list[tuple[str, str]]]]:
     from attn_tui.core.labs import LABS, lab_available
 
     out = []
-    try:
-        from attn_tui.tui.tutor.runner import LessonRunner
-    except ImportError:  # pragma: no cover - lessons are part of the package
-        LessonRunner = None
-    if LessonRunner is not None:
-        lesson = [r for r in rows(LessonRunner.BINDINGS) if not r[1].startswith("answer ")]
-        out.append(("In a lesson", lesson + [("a b c d", "answer the question")]))
+    from attn_tui.tui.tutor import runner
+
+    lesson = [r for r in rows(runner.BINDINGS) if not r[1].startswith("answer ")]
+    out.append(("In a lesson", lesson + [("a b c d", "answer the question")]))
     base = None
     for name, lab in LABS.items():
         if not lab_available(name):

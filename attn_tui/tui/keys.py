@@ -17,6 +17,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
+from attn_tui.tui.screens import says_too_small
+
 
 class KeyLine:
     """The App's keys waiting their turn, and what it knows of the keys it is reading. (A
@@ -293,7 +295,7 @@ def _hand_back(app, since: float) -> None:
     ctrl+p m a s k searched for "ask"), and a key that closes a dialog must have closed it
     before the next is read (p Escape 5 typed the 5 into the closing dialog)."""
     line = key_line(app)
-    if getattr(app.screen, "says_too_small", False):
+    if says_too_small(app.screen):
         # a window made too small drops what is typed there, as when typed slowly; keys
         # typed before it are dropped too rather than land, after the resize, on whatever
         # screen is then on top (each also waited out the wait for focus, with q behind them)

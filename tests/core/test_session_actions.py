@@ -15,15 +15,10 @@ from attn_tui.report.export import export_text
 from attn_tui.tui.app import AttnApp
 from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 from attn_tui.tui.screens.dialogs.file_modal import FileModal
-from attn_tui.tui.screens.session_actions import SessionActions, quit_or_ask
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 
-# the workbench with the session keys, whether or not it already mixes SessionActions in
-BenchBase = type("BenchBase", (WorkbenchScreen,) if issubclass(WorkbenchScreen, SessionActions)
-                 else (SessionActions, WorkbenchScreen), {})
 
-
-class Bench(BenchBase):
+class Bench(WorkbenchScreen):
     BINDINGS = [Binding("ctrl+s", "save", "Save"), Binding("ctrl+o", "open", "Open"),
                 Binding("e", "export", "Export"), Binding("c", "copy", "Copy")]
 
@@ -39,7 +34,7 @@ class SessionApp(AttnApp):
         return Bench(self.initial_workspace)
 
     async def action_quit(self) -> None:
-        quit_or_ask(self)
+        self.session.quit_or_ask(self.workbench())
 
 
 def make(preset: str = "one") -> SessionApp:

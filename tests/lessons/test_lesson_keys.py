@@ -19,7 +19,7 @@ async def test_escape_leaves_the_lesson_and_keeps_its_workspace():
         assert bench.workspace.mask == "causal-after"
         await press(pilot, "escape")
         assert not bench.query(LessonPanel)
-        assert pilot.app.lesson is None
+        assert pilot.app.tutor.lesson is None
         assert bench.workspace.mask == "causal-after"  # the learner keeps playing from here
         assert "0.4551" in shown(pilot.app)
         assert not any(grid.highlights for grid in bench.query("GridView"))
@@ -68,7 +68,7 @@ async def test_typing_into_a_cell_is_never_taken_by_the_lesson():
         await settle(pilot)
         await press(pilot, "enter")  # typing into Q[who, d1]: Escape belongs to the editor
         await press(pilot, "escape")
-        assert pilot.app.lesson is not None and "Step 1 of 7" in shown(pilot.app)
+        assert pilot.app.tutor.lesson is not None and "Step 1 of 7" in shown(pilot.app)
         assert pilot.app.screen.workspace.q == ((0.1, 0.2, 0.3),)
 
 
@@ -76,7 +76,7 @@ async def test_typing_into_a_lab_control_is_never_taken_by_the_lesson():
     async with lesson_app("scale").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await press(pilot, "6", "escape")  # d_k: typing '6', then Escape cancels the typing
-        assert pilot.app.lesson is not None and "Step 1 of 5" in shown(pilot.app)
+        assert pilot.app.tutor.lesson is not None and "Step 1 of 5" in shown(pilot.app)
         await press(pilot, "n")
         assert "Step 2 of 5" in shown(pilot.app)
 
@@ -190,7 +190,7 @@ async def test_a_lesson_started_with_a_session_saved_in_a_lab_runs_on_its_own_sc
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             assert isinstance(pilot.app.screen, WorkbenchScreen)
-            assert pilot.app.lesson is not None and pilot.app.lesson.name == "mask"
+            assert pilot.app.tutor.lesson is not None and pilot.app.tutor.lesson.name == "mask"
             assert pilot.app.screen.query(LessonPanel)
 
 
@@ -199,8 +199,8 @@ async def test_a_lesson_left_and_opened_again_resumes_where_it_was():
         await settle(pilot)
         await press(pilot, "n", "n", "b")  # step 3, its question answered (b, the right one)
         await press(pilot, "escape")
-        assert pilot.app.lesson is None
-        pilot.app.start_lesson("mask")
+        assert pilot.app.tutor.lesson is None
+        pilot.app.tutor.start("mask")
         await settle(pilot)
         text = shown(pilot.app)
         assert "Step 3 of 5" in text and "✓ Right." in text
@@ -210,7 +210,7 @@ async def test_a_lesson_left_and_opened_again_resumes_where_it_was():
         await press(pilot, "n", "n", "n")  # to the end: done
         assert "· done" in shown(pilot.app)
         await press(pilot, "escape")
-        pilot.app.start_lesson("mask")  # a finished lesson starts again from the top
+        pilot.app.tutor.start("mask")  # a finished lesson starts again from the top
         await settle(pilot)
         assert "Step 1 of 5" in shown(pilot.app)
 
@@ -277,7 +277,7 @@ async def test_go_to_picks_an_entry_by_its_typed_name():
         assert options.get_option_at_index(options.highlighted).id == "lesson:scale"
         await pilot.press("enter")
         await settle(pilot)
-        assert pilot.app.lesson is not None and pilot.app.lesson.name == "scale"
+        assert pilot.app.tutor.lesson is not None and pilot.app.tutor.lesson.name == "scale"
 
 
 async def test_a_reveal_is_not_taken_for_the_learners_edit():
@@ -434,7 +434,7 @@ async def test_edits_replaced_by_a_lesson_opened_from_the_workbench_make_quittin
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await press(pilot, "5", "enter")
-        app.start_lesson("one")
+        app.tutor.start("one")
         await settle(pilot)
         assert app.screen.workspace.q[0][0] == 0.1
         assert "Step 1 starts from its own numbers" in panel(app).plain
@@ -447,7 +447,7 @@ async def test_edits_replaced_by_a_lesson_opened_from_the_workbench_make_quittin
     app = make_app(workspace=session.load(path)[0], session_path=str(path))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        app.start_lesson("one")
+        app.tutor.start("one")
         await settle(pilot)
         await press(pilot, "escape")
         while app.screen.workspace != session.load(path)[0]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from attn_tui.tui.app import make_app
+from attn_tui.tui.screens import says_too_small
 
 
 async def _settle(pilot) -> None:
@@ -16,7 +17,7 @@ async def test_a_lab_lesson_sets_up_its_lab_under_the_too_small_screen():
     app = make_app(lesson="scale")
     async with app.run_test(size=(30, 10)) as pilot:
         await _settle(pilot)
-        assert getattr(app.screen, "says_too_small", False)
+        assert says_too_small(app.screen)
         assert not any("does not have" in n.message for n in app._notifications)
         await pilot.resize_terminal(100, 30)
         await _settle(pilot)
@@ -30,8 +31,8 @@ async def test_a_workbench_lesson_leaves_the_too_small_screen_up():
     app = make_app(lesson="mask")
     async with app.run_test(size=(30, 10)) as pilot:
         await _settle(pilot)
-        assert getattr(app.screen, "says_too_small", False)
+        assert says_too_small(app.screen)
         await pilot.resize_terminal(100, 30)
         await _settle(pilot)
-        assert app.screen is app.workbench() and app.lesson_index == 0
+        assert app.screen is app.workbench() and app.tutor.index == 0
         assert not any("does not have" in n.message for n in app._notifications)

@@ -207,11 +207,11 @@ async def test_without_torch_the_app_refuses_the_lecture_lesson_in_words(monkeyp
     monkeypatch.setattr(backend, "torch_available", lambda: False)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.start_lesson("nanogpt")
+        app.tutor.start("nanogpt")
         await pilot.pause()
-        assert app.lesson is None
+        assert app.tutor.lesson is None
         said = [str(n.message) for n in app._notifications]
         assert any(m.startswith("Lesson nanogpt replays the lecture's torch tensors") for m in said)
-        app.start_lesson("one")
+        app.tutor.start("one")
         await app.workers.wait_for_complete()
-        assert app.lesson is not None and app.lesson.name == "one"
+        assert app.tutor.lesson is not None and app.tutor.lesson.name == "one"

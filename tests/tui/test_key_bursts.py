@@ -257,7 +257,7 @@ async def test_lesson_keys_in_a_burst_act_in_the_order_typed(keys, step, q00, to
         await settle(pilot)
         burst(app, keys)
         await settle(pilot)
-        assert app.lesson_index == step
+        assert app.tutor.index == step
         assert app.screen.workspace.q[0][0] == q00
         said = app.screen.query_one("#lesson-panel").plain
         assert ("starts from its own numbers" in said) == toast
@@ -270,7 +270,7 @@ async def test_a_lesson_key_after_a_digit_is_typed_into_the_cell_it_opened():
         burst(app, "5 n")
         await settle(pilot)
         editor = app.screen.query_one("#editor-q")
-        assert app.lesson_index == 0 and editor.buffer.text == "5n"
+        assert app.tutor.index == 0 and editor.buffer.text == "5n"
 
 
 async def test_keys_after_replacing_a_file_in_one_burst_are_not_held_for_good(tmp_path,
@@ -356,7 +356,7 @@ async def test_a_paste_keeps_its_place_among_held_keys():
         app.post_message(events.Paste("7"))
         burst(app, "Enter")
         await settle(pilot)
-        assert app.lesson_index == 1 and app.screen.workspace.q[0][0] == 7.0
+        assert app.tutor.index == 1 and app.screen.workspace.q[0][0] == 7.0
 
 
 async def test_keys_typed_while_the_app_starts_wait_for_the_first_focus():

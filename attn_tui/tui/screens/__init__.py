@@ -1,8 +1,17 @@
 """attn-tui's screens. The size floor lives here so the app can check it on every resize
 without importing the screen that says "too small" until it is needed."""
 
+import sys
+
 MIN_WIDTH, MIN_HEIGHT = 40, 12
 
 
 def too_small(width: int, height: int) -> bool:
     return width < MIN_WIDTH or height < MIN_HEIGHT
+
+
+def says_too_small(screen: object) -> bool:
+    """Is ``screen`` the one saying the window is too small? (Never, while its module has not
+    been imported: the check does not import it.)"""
+    module = sys.modules.get("attn_tui.tui.screens.too_small_screen")
+    return module is not None and isinstance(screen, module.TooSmallScreen)

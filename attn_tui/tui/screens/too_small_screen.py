@@ -16,7 +16,6 @@ class TooSmallScreen(AttnModal[None]):
     """Covers everything; goes away by itself once the window is large enough again."""
 
     BINDINGS = [Binding("q,ctrl+q", "app.quit", "Quit")]
-    says_too_small = True  # what the app asks, without importing this module
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; background: $background; }
     TooSmallScreen > Static { width: 100%; height: auto; text-align: center; }

@@ -20,7 +20,7 @@ from attn_tui.core.presets import LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
 from attn_tui.report.fmt import num
 from attn_tui.tui.keys import take_once
-from attn_tui.tui.screens.session_actions import SessionActions, SessionFile
+from attn_tui.tui.screens.session_actions import SessionFile
 from attn_tui.tui.widgets.dims_bar import DimsBar
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import VIEWS, Heatmap, view_title
@@ -35,7 +35,7 @@ from attn_tui.tui.widgets.titles import set_border_text
 HISTORY = 200
 
 
-class WorkbenchScreen(SessionActions, Screen):
+class WorkbenchScreen(Screen):
     BINDINGS = [
         Binding("m", "cycle_mask", "Mask",
                 tooltip="mask order: none → causal → causal-after"),
@@ -77,10 +77,16 @@ class WorkbenchScreen(SessionActions, Screen):
                                               repaint=False)
     view: reactive[str] = reactive("weights", init=False, repaint=False)
 
+    can_undo = True  # a LessonHost: u brings back what a lesson step replaced
+
     def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.set_reactive(WorkbenchScreen.workspace, workspace)
         self.file = SessionFile(session_path, workspace)
+        # a lesson's: the workspace as its last step set it up, and the learner's unsaved
+        # workspaces that steps replaced
+        self._lesson_baseline: Workspace | None = None
+        self._lesson_replaced: tuple[Workspace, ...] = ()
         self.steps: Steps | None = None
         # each entry also holds the file its workspace belonged to: undoing an open goes back
         # to the earlier file (so ctrl+s never writes the undone workspace over the other one)
@@ -204,7 +210,7 @@ class WorkbenchScreen(SessionActions, Screen):
     def apply(self, new: Workspace, note: str | None = None) -> None:
         if new == self.workspace:
             return
-        self._undo.append((self.workspace, self._current_file()))
+        self._undo.append((self.workspace, self.file))
         del self._undo[:-HISTORY]
         self._redo.clear()
         self.workspace = new
@@ -459,14 +465,14 @@ class WorkbenchScreen(SessionActions, Screen):
         if not self._undo:
             self.notify("Nothing to undo.", timeout=2)
             return
-        self._redo.append((self.workspace, self._current_file()))
+        self._redo.append((self.workspace, self.file))
         self._restore(*self._undo.pop())
 
     def action_redo(self) -> None:
         if not self._redo:
             self.notify("Nothing to redo.", timeout=2)
             return
-        self._undo.append((self.workspace, self._current_file()))
+        self._undo.append((self.workspace, self.file))
         self._restore(*self._redo.pop())
 
     def unsaved_before_open(self) -> bool:
@@ -517,3 +523,71 @@ class WorkbenchScreen(SessionActions, Screen):
         # at once, not on the next turn of the loop as Widget.focus does: "D 6 Enter" typed
         # fast sets T, rather than typing 6 into Q
         self.set_focus(self.query_one(DimsBar))
+
+    # ---- the file (the app's SessionController saves and opens it)
+    @property
+    def session_path(self) -> str | None:
+        return self.file.path
+
+    @session_path.setter
+    def session_path(self, path: str | None) -> None:
+        self.file.path = path
+
+    @property
+    def saved_workspace(self) -> Workspace | None:
+        """The workspace as last saved (or opened, or started): "unsaved" means edited since."""
+        return self.file.saved
+
+    @saved_workspace.setter
+    def saved_workspace(self, ws: Workspace | None) -> None:
+        self.file.saved = ws
+
+    @property
+    def dirty(self) -> bool:
+        """Edited since the file was saved (or opened, or started), and not a lesson's own
+        numbers as a step set them up."""
+        from attn_tui.core import session
+
+        saved, ws, baseline = self.saved_workspace, self.workspace, self._lesson_baseline
+        return (saved is not None and session.is_dirty(ws, saved)
+                and (baseline is None or session.is_dirty(ws, baseline)))
+
+    def replaced_by_lesson(self) -> bool:
+        """Whether edits a lesson step replaced (the learner's, unsaved then) are still not
+        what the file holds: only undo brings them back, and quitting loses them."""
+        from attn_tui.core import session
+
+        saved, now = self.saved_workspace, self.workspace
+        # one that u has brought back is on screen: unsaved edits, asked about as such
+        return saved is not None and any(session.is_dirty(ws, saved) and session.is_dirty(ws, now)
+                                         for ws in self._lesson_replaced)
+
+    def action_save(self, ask: bool = False, then_quit: bool = False) -> None:
+        """ctrl+s: to the session's file when there is one, else ask for a path."""
+        self.app.session.save(self, ask=ask, then_quit=then_quit)
+
+    def action_open(self) -> None:
+        self.app.session.open(self)
+
+    def action_export(self, fmt: str = "", backend: str = "") -> None:
+        self.app.session.export(self, fmt, backend)
+
+    def action_copy(self, fmt: str = "md") -> None:
+        self.app.session.copy(self, fmt)
+
+    # ---- as a LessonHost (see attn_tui.tui.tutor.host)
+    def lesson_state(self) -> object:
+        return replace(self.workspace, selected=0)  # moving the cursor is not an edit
+
+    def lesson_work(self) -> object:
+        return self.workspace
+
+    def has_unsaved_work(self) -> bool:
+        return self.dirty
+
+    def lesson_owns_state(self) -> None:
+        self._lesson_baseline = self.workspace
+
+    def lesson_replaced_work(self, work: object) -> None:
+        assert isinstance(work, Workspace)
+        self._lesson_replaced = (*self._lesson_replaced, work)[-20:]

@@ -80,7 +80,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         # a new height moves the one scrolling column of a narrow window: the step's marks
         # come back into view (unless a cell is being typed into)
         if not takes_text(self.app.focused):
-            self.call_after_refresh(self.app.lesson_points_again, True)
+            self.call_after_refresh(self.app.tutor.points_again, True)
         self.call_after_refresh(self._edge)
         if self.view is not None and self.view.chosen is not None:
             self.call_after_refresh(self.scroll_end, animate=False)

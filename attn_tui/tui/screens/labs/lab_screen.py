@@ -43,6 +43,7 @@ class LabScreen(Screen):
     LabScreen .lab-status { height: auto; padding: 0 1; color: $text-muted; }
     """
     FIELDS: ClassVar[tuple[Field, ...]] = ()
+    can_undo: ClassVar[bool] = False  # a LessonHost with no undo
 
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
 
@@ -128,6 +129,22 @@ class LabScreen(Screen):
         if change is not None and not change.stale and take_once(change, change.bar):
             self.offer(change.key, change.value)
         return True
+
+    # ---- as a LessonHost (see attn_tui.tui.tutor.host): a lab's settings are never saved work
+    def lesson_state(self) -> object:
+        return self.settings
+
+    def lesson_work(self) -> object:
+        return self.settings
+
+    def has_unsaved_work(self) -> bool:
+        return False
+
+    def lesson_owns_state(self) -> None:
+        pass
+
+    def lesson_replaced_work(self, work: object) -> None:
+        pass
 
     @on(ControlBar.Rejected)
     def _control_rejected(self, event: ControlBar.Rejected) -> None:

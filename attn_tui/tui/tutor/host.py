@@ -1,0 +1,47 @@
+"""LessonHost: what a screen a lesson runs on (the workbench, every lab) offers the lesson runner.
+
+The runner knows its hosts only through this: no screen is probed for what it happens to have.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol
+
+
+class LessonHost(Protocol):
+    # u can bring back what a step replaced (said in the panel when it does)
+    can_undo: ClassVar[bool]
+
+    def settle_edits(self) -> bool:
+        """Store a value sent or being typed, as Enter would; False if it is refused."""
+        ...
+
+    def lesson_state(self) -> object:
+        """What the learner changes here, comparable: whether a step changed it, or they did."""
+        ...
+
+    def lesson_work(self) -> object:
+        """The learner's work as it stands, to keep if a step replaces it."""
+        ...
+
+    def has_unsaved_work(self) -> bool:
+        """Work quitting would lose (a lab's settings are never saved work)."""
+        ...
+
+    def lesson_owns_state(self) -> None:
+        """The state now on screen is the lesson's, not the learner's: quitting does not ask
+        about it."""
+        ...
+
+    def lesson_replaced_work(self, work: object) -> None:
+        """A step replaced ``work`` (from ``lesson_work``), unsaved: quitting asks about it."""
+        ...
+
+    # what every Screen has, and the runner uses: the panel is mounted on the host, marked
+    # cells are found and scrolled to there
+    def mount(self, *widgets: Any, **kwargs: Any) -> Any: ...
+    def query(self, selector: Any = None) -> Any: ...
+    def add_class(self, *names: str, update: bool = True) -> Any: ...
+    def remove_class(self, *names: str, update: bool = True) -> Any: ...
+    def has_class(self, *names: str) -> bool: ...
+    def call_after_refresh(self, callback: Any, *args: Any, **kwargs: Any) -> bool: ...
