@@ -1,7 +1,7 @@
 """A standalone Python script that rebuilds a workspace's attention, for numpy or for torch.
 
 The stages follow attn_tui.compute.attend operation for operation (same mask order, same stable
-softmax), and the printing code is export.py's own, copied in, so the script prints exactly what
+softmax), and the printing code is tables.py's own, copied in, so the script prints exactly what
 the Markdown export shows. The script needs numpy or torch, nothing of attn-tui.
 """
 
@@ -11,7 +11,7 @@ import inspect
 import re
 
 from attn_tui.core.state import Workspace
-from attn_tui.report import export, fmt
+from attn_tui.report import fmt, tables
 
 HEAD = '''#!/usr/bin/env python3
 """Scaled dot-product attention, every stage, for one attn-tui workspace.
@@ -159,7 +159,7 @@ def script(ws: Workspace, backend: str = "numpy", name: str = "attention.py") ->
         "@SELECTED_INDEX@": repr(ws.selected), "@BACKEND@": repr(backend),
     }
     text = HEAD + (NUMPY if backend == "numpy" else TORCH)
-    shared = [fmt.num, fmt.table_num, export.model, export.md_cell, export.markdown]
+    shared = [fmt.num, fmt.table_num, tables.model, tables.md_cell, tables.markdown]
     text += "\n\n" + "\n\n".join(inspect.getsource(f) for f in shared) + MAIN
     # one pass, so a token name that happens to contain "@Q@" stays as it is
     return re.sub("|".join(map(re.escape, values)), lambda m: values[m.group(0)], text)

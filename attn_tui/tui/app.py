@@ -11,7 +11,6 @@ from textual import events
 from textual._context import active_message_pump
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
-from textual.binding import Binding
 from textual.screen import Screen
 
 from attn_tui.compute import MASKS
@@ -19,6 +18,7 @@ from attn_tui.core import state
 from attn_tui.core.labs import LABS, lab_available
 from attn_tui.core.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
+from attn_tui.tui import bindings
 from attn_tui.tui.keys import (
     AfterKeys,
     after_keys,
@@ -32,7 +32,6 @@ from attn_tui.tui.keys import (
 )
 from attn_tui.tui.screens import says_too_small, too_small
 from attn_tui.tui.screens.session_actions import SessionController
-from attn_tui.tui.tutor import runner
 from attn_tui.tui.tutor.runner import LessonRunner
 
 
@@ -52,17 +51,7 @@ class AttnApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "attn-tui"
     ENABLE_COMMAND_PALETTE = True
-    BINDINGS = [
-        Binding("q", "quit", "Quit", show=False),
-        # priority: dialogs stop the app's keys below them, and ctrl+q must quit from there too
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("g", "goto", "Go to"),
-        Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)"),
-        Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session"),
-        Binding("ctrl+p", "command_palette", "Commands", show=False),
-        *runner.BINDINGS,
-    ]
+    BINDINGS = [*bindings.APP, *bindings.LESSON]
 
     def __init__(self, workspace: Workspace, lab: str | None = None,
                  session_path: str | None = None, confirm_quit: bool = True) -> None:

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 
 from textual import events
-from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
@@ -37,16 +36,6 @@ class KeyLine:
         self.checked: list[events.Key] = []  # keys whose binding was looked up where typed
         self.had_focus = False  # something had focus once: start-up is over
         self.first_key_at: float | None = None
-
-
-# While a value is typed, the typing widget reads Enter and Escape itself; these bindings only
-# name them in the key bar (and a click on one there presses it). Each widget answers
-# action_typed and lets them through its check_action only while it is typing.
-TYPING_BINDINGS = (
-    Binding("enter", "typed('set')", "Set", tooltip="while typing: store the value"),
-    Binding("escape,ctrl+z", "typed('cancel')", "Cancel",
-            tooltip="while typing: cancel, keep the old value"),
-)
 
 
 # An Escape and the key typed after it can arrive in one read (over SSH, one late packet brings

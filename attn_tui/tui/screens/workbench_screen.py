@@ -7,7 +7,6 @@ from dataclasses import replace
 import numpy as np
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -19,6 +18,7 @@ from attn_tui.core import state
 from attn_tui.core.presets import LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
 from attn_tui.report.fmt import num
+from attn_tui.tui import bindings
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.screens.session_actions import SessionFile
 from attn_tui.tui.widgets.dims_bar import DimsBar
@@ -36,36 +36,7 @@ HISTORY = 200
 
 
 class WorkbenchScreen(Screen):
-    BINDINGS = [
-        Binding("m", "cycle_mask", "Mask",
-                tooltip="mask order: none → causal → causal-after"),
-        Binding("s", "toggle_scale", "Scale", tooltip="divide the scores by √d_k, or not"),
-        Binding("b", "toggle_backend", "Backend", tooltip="compute with numpy or torch"),
-        Binding("f", "toggle_dtype", "float64/32", show=False,
-                tooltip="precision: float64 or float32"),
-        Binding("v", "cycle_view", "Map view", show=False,
-                tooltip="map view: weights → scores → softmax input → outputs"),
-        Binding("p", "pick_preset", "Presets", tooltip="load an example from the course"),
-        Binding("r", "random_fill", "Random", show=False,
-                tooltip="fill Q, K, V with seeded random values (same seed, same values)"),
-        Binding("R", "reset", "Reset", show=False, tooltip="reload the current example"),
-        Binding("u,ctrl+z", "undo", "Undo", show=False, tooltip="undo the last change"),
-        Binding("U,ctrl+y", "redo", "Redo", show=False, tooltip="redo"),
-        Binding("right_square_bracket", "tokens(1)", "T+1", show=False,
-                tooltip="one more token"),
-        Binding("left_square_bracket", "tokens(-1)", "T−1", show=False,
-                tooltip="one token fewer"),
-        Binding("greater_than_sign", "width(1)", "d_k+1", show=False,
-                tooltip="widen Q and K by one dimension"),
-        Binding("less_than_sign", "width(-1)", "d_k−1", show=False,
-                tooltip="narrow Q and K by one dimension"),
-        Binding("D", "focus_dims", "Dimensions", show=False,
-                tooltip="go to the dimensions bar (T, d_k, d_v, seed)"),
-        Binding("e", "export", "Export", show=False,
-                tooltip="export the tables (md, csv, tex), every stage (.npz) or a script"),
-        Binding("c", "copy", "Copy", show=False,
-                tooltip="copy the step table and weights to the clipboard (works over SSH)"),
-    ]
+    BINDINGS = bindings.WORKBENCH
 
     # the layout for the window's width and height: see app.tcss
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (70, "-snug"), (76, "-side-by-side")]

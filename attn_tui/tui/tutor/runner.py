@@ -3,7 +3,7 @@
 A step is replayed from scratch whenever it is entered: its screen is brought up, its workspace
 loaded, its actions run through ``run_action`` (the very actions the keys run), its cells
 highlighted and its text filled with the numbers now on the panes. The lesson keys (n, p,
-Escape, the answer keys) are the app's priority bindings, run here; ``allows`` switches them off
+Escape, the answer keys: ``bindings.LESSON``) are the app's priority bindings, run here; ``allows`` switches them off
 whenever no lesson runs, a dialog is open or a cell is being typed into: then the key goes
 where it would have gone anyway. The runner talks to its screens through ``LessonHost``.
 """
@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 from textual._context import active_message_pump
 from textual.app import SystemCommand
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from attn_tui.tui.bindings import LETTERS
 from attn_tui.tui.keys import after_keys, line_up, takes_text
 from attn_tui.tui.screens import says_too_small
 
@@ -36,21 +36,7 @@ if TYPE_CHECKING:
     from attn_tui.tui.tutor.panel import PanelView
 
 # Lessons are imported when one starts, not before the first frame (see make bench).
-LETTERS = "abcd"  # the answer keys; the loader checks lesson files against the same letters
-
-BINDINGS = [
-    # the panel's lower edge names these; the footer keeps room for the screen's own keys
-    Binding("n", "lesson('next')", "Next step", show=False, priority=True),
-    Binding("p", "lesson('prev')", "Previous step", show=False, priority=True),
-    Binding("escape", "lesson('leave')", "Leave lesson", show=False, priority=True),
-    *(Binding(c, f"lesson('answer', '{c}')", f"answer {c}", show=False, priority=True)
-      for c in LETTERS),
-    # the panel cannot take focus (the panes keep it): in a small window its words scroll
-    Binding("shift+down", "lesson('scroll', 1)", "Lesson text down", show=False,
-            tooltip="scroll the lesson's words down (a small window)"),
-    Binding("shift+up", "lesson('scroll', -1)", "Lesson text up", show=False,
-            tooltip="scroll the lesson's words up"),
-]
+__all__ = ["LETTERS", "LessonRunner"]
 
 
 class LessonRunner:

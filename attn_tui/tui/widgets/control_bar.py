@@ -12,12 +12,11 @@ from typing import Any
 
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
+from attn_tui.tui import bindings
 from attn_tui.tui.keys import (
-    TYPING_BINDINGS,
     AfterKeys,
     forward_if_unfocused,
     run_after_keys,
@@ -33,16 +32,7 @@ TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "righ
 
 
 class ControlBar(Widget, can_focus=True):
-    BINDINGS = [
-        Binding("left,h", "pick(-1)", "Field", show=False),
-        Binding("right,l", "pick(1)", "Field", show=False),
-        Binding("up,k", "step(1)", "Step up", show=False),
-        Binding("down,j", "step(-1)", "Step down", show=False),
-        Binding("pageup", "scale(1)", "×2", show=False),
-        Binding("pagedown", "scale(0)", "÷2", show=False),
-        Binding("enter,space", "activate", "Set", show=False),
-    ]
-    BINDINGS += TYPING_BINDINGS
+    BINDINGS = bindings.CONTROL_BAR
     EDIT_ACTIONS = frozenset({"pick", "step", "scale", "activate"})  # none while typing
     DEFAULT_CSS = """
     ControlBar { height: auto; width: 1fr; padding: 0 1; background: $boost; }

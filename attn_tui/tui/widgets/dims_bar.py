@@ -8,10 +8,9 @@ step keys named in the key bar.
 from __future__ import annotations
 
 from rich.text import Text
-from textual.binding import Binding
 
 from attn_tui.core.state import MAX_DK, MAX_DV, MAX_TOKENS
-from attn_tui.tui.keys import TYPING_BINDINGS
+from attn_tui.tui import bindings
 from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
 
@@ -26,17 +25,7 @@ SHOWN = {"T": "T keys"}
 
 
 class DimsBar(ControlBar):
-    BINDINGS = [
-        Binding("left,h", "pick(-1)", "Field", show=False,
-                tooltip="the field before: T, d_k, d_v or seed"),
-        Binding("right,l", "pick(1)", "Field", show=False, tooltip="the field after"),
-        Binding("up,k,plus,equals_sign", "step(1)", "+1"),
-        Binding("down,j,minus", "step(-1)", "−1"),
-        Binding("pageup,asterisk", "scale(1)", "×2"),
-        Binding("pagedown,slash", "scale(0)", "÷2"),
-        Binding("enter,space", "activate", "Type", tooltip="edit the chosen value, the old one selected"),
-        *TYPING_BINDINGS,  # a key named here replaces the bar's own list for it
-    ]
+    BINDINGS = bindings.DIMS_BAR
     DEFAULT_CSS = """
     DimsBar { height: 1; padding: 0 1; color: $text-muted; background: transparent; }
     DimsBar:focus { color: $text; background: $boost; }

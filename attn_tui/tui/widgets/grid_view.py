@@ -14,7 +14,6 @@ from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -22,6 +21,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from attn_tui.report.fmt import fit
+from attn_tui.tui import bindings
 from attn_tui.tui.keys import (
     AfterKeys,
     forward_if_unfocused,
@@ -65,16 +65,7 @@ def cut_label(text: str, width: int) -> str:
 
 
 class GridView(ScrollView, can_focus=True):
-    BINDINGS = [
-        Binding("up,k", "move(-1, 0)", "Up", show=False),
-        Binding("down,j", "move(1, 0)", "Down", show=False),
-        Binding("left,h", "move(0, -1)", "Left", show=False),
-        Binding("right,l", "move(0, 1)", "Right", show=False),
-        Binding("home", "jump(0)", "First column", show=False),
-        Binding("end", "jump(-1)", "Last column", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-    ]
+    BINDINGS = bindings.GRID
     # Only the parts coloured by the theme are component classes: Textual styles every
     # component class again on each style update of each grid (a dozen times per grid before
     # the first frame), and three more of them cost about 5 ms of the first screen. The

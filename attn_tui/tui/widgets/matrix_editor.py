@@ -10,7 +10,6 @@ from rich.cells import cell_len
 from rich.style import Style
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
@@ -19,8 +18,8 @@ from textual.widgets import Static
 
 from attn_tui.core.parse import MAX_LEN, parse_cell
 from attn_tui.report.fmt import squeeze
+from attn_tui.tui import bindings
 from attn_tui.tui.keys import (
-    TYPING_BINDINGS,
     AfterKeys,
     forward_if_unfocused,
     run_after_keys,
@@ -85,14 +84,7 @@ class MatrixGrid(GridView):
 class MatrixEditor(Vertical, can_focus=False):
     """Q, K or V. Posts what the learner asks for; the screen decides what it means."""
 
-    BINDINGS = [
-        Binding("enter", "edit", "Edit", tooltip="open the cell, its value selected"),
-        *TYPING_BINDINGS,
-        Binding("a", "structure('add_row')", "Add token", show=False),
-        Binding("x", "structure('remove_row')", "Remove token", show=False),
-        Binding("A", "structure('add_col')", "Add dim", show=False),
-        Binding("X", "structure('remove_col')", "Remove dim", show=False),
-    ]
+    BINDINGS = bindings.EDITOR
     DEFAULT_CSS = """
     MatrixEditor { height: auto; border: round $foreground 35%; padding: 0 0;
                    border-title-color: $foreground; border-subtitle-color: $foreground-muted; }

@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from attn_tui.compute.heads import HeadsResult, heads_inputs, split_heads
 from attn_tui.report.fmt import count, num
+from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.grid_view import GridView
@@ -53,12 +53,7 @@ class HeadsSettings:
 
 class HeadsLabScreen(LabScreen):
     FIELDS = FIELDS
-    BINDINGS = [
-        Binding("right_square_bracket", "next_head", "Next head"),
-        Binding("left_square_bracket", "previous_head", "Prev head"),
-        Binding("m", "toggle_causal", "Causal"),
-        Binding("R", "reset", "Defaults"),
-    ]
+    BINDINGS = bindings.LABS["heads"]
     DEFAULT_CSS = """
     HeadsLabScreen #heads-cols { height: auto; layout: vertical; }
     HeadsLabScreen.-wide #heads-cols { layout: horizontal; }

@@ -14,13 +14,13 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
 from attn_tui.core.labs import lab_of_module
+from attn_tui.tui import bindings
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
@@ -29,10 +29,7 @@ from attn_tui.tui.widgets.title_bar import TitleBar
 
 
 class LabScreen(Screen):
-    BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("c", "focus_controls", "Controls", show=False),
-    ]
+    BINDINGS = bindings.LAB
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     DEFAULT_CSS = """
     LabScreen #lab-message { height: auto; padding: 0 1; display: none; }

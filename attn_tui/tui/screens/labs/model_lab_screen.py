@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from attn_tui.compute import ParamCount, count_params, sequence_cost
 from attn_tui.compute.model_presets import MODEL_PRESETS, PRESET_NAMES, matching_preset
 from attn_tui.report.fmt import count
+from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.text_table import TextTable
@@ -64,10 +64,7 @@ def big(n: int | float, width: int = 15) -> str:
 
 class ModelLabScreen(LabScreen):
     FIELDS = FIELDS
-    BINDINGS = [
-        Binding("p", "next_preset", "Next preset"),
-        Binding("R", "reset", "Defaults"),
-    ]
+    BINDINGS = bindings.LABS["model"]
     DEFAULT_CSS = """
     ModelLabScreen #model-cols { height: auto; layout: vertical; }
     ModelLabScreen.-wide #model-cols { layout: horizontal; }

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 from textual.worker import get_current_worker
@@ -38,6 +37,7 @@ from attn_tui.compute.precision import (
     softmax_race,
 )
 from attn_tui.report.fmt import num
+from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.text_table import TextTable
@@ -83,11 +83,7 @@ def _compute(s: PrecisionSettings, lectures: tuple | None) -> PrecisionRun:
 
 class PrecisionLabScreen(LabScreen):
     FIELDS = FIELDS
-    BINDINGS = [
-        Binding("plus,equals_sign", "step_multiplier(1)", "Scores ×↑"),
-        Binding("minus", "step_multiplier(-1)", "Scores ×↓"),
-        Binding("R", "reset", "Defaults"),
-    ]
+    BINDINGS = bindings.LABS["precision"]
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
         self.start_backend = backend if backend in BACKEND_CHOICES else "numpy"

@@ -21,13 +21,13 @@ from dataclasses import dataclass, replace
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from attn_tui.compute import ScalingResult, scaling_experiment
 from attn_tui.report.fmt import num, plural
+from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.series_plot import SeriesPlot
@@ -61,10 +61,7 @@ class ScalingSettings:
 
 class ScalingLabScreen(LabScreen):
     FIELDS = FIELDS
-    BINDINGS = [
-        Binding("s", "toggle_scale", "÷√d_k on/off"),
-        Binding("R", "reset", "Defaults"),
-    ]
+    BINDINGS = bindings.LABS["scaling"]
     DEFAULT_CSS = """
     ScalingLabScreen #plots { height: auto; }
     ScalingLabScreen .plot-box { width: 1fr; height: auto; }

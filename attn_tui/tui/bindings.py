@@ -1,0 +1,166 @@
+"""Every key binding of attn-tui, as data: the classes take their BINDINGS from here.
+
+Each binding has an id, ``owner.what``, so ``App.set_keymap({"workbench.mask": "M"})`` can move
+a key, and the keyboard reference (``help_keys``) is made from these lists without importing
+the app, its screens or its labs.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+LETTERS = "abcd"  # the answer keys; the loader checks lesson files against the same letters
+
+# the app's own, everywhere
+APP = [
+    Binding("q", "quit", "Quit", show=False, id="app.quit"),
+    # priority: dialogs stop the app's keys below them, and ctrl+q must quit from there too
+    Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit_anywhere"),
+    Binding("question_mark,f1", "help", "Help", id="app.help"),
+    Binding("g", "goto", "Go to", id="app.goto"),
+    Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)",
+            id="app.save"),
+    Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session", id="app.open"),
+    Binding("ctrl+p", "command_palette", "Commands", show=False, id="app.commands"),
+]
+
+# the app's too, run by its lesson runner: priority keys, switched off when no lesson shows
+LESSON = [
+    # the panel's lower edge names these; the footer keeps room for the screen's own keys
+    Binding("n", "lesson('next')", "Next step", show=False, priority=True, id="lesson.next"),
+    Binding("p", "lesson('prev')", "Previous step", show=False, priority=True,
+            id="lesson.prev"),
+    Binding("escape", "lesson('leave')", "Leave lesson", show=False, priority=True,
+            id="lesson.leave"),
+    *(Binding(c, f"lesson('answer', '{c}')", f"answer {c}", show=False, priority=True,
+              id=f"lesson.answer_{c}") for c in LETTERS),
+    # the panel cannot take focus (the panes keep it): in a small window its words scroll
+    Binding("shift+down", "lesson('scroll', 1)", "Lesson text down", show=False,
+            tooltip="scroll the lesson's words down (a small window)", id="lesson.scroll_down"),
+    Binding("shift+up", "lesson('scroll', -1)", "Lesson text up", show=False,
+            tooltip="scroll the lesson's words up", id="lesson.scroll_up"),
+]
+
+WORKBENCH = [
+    Binding("m", "cycle_mask", "Mask", tooltip="mask order: none → causal → causal-after",
+            id="workbench.mask"),
+    Binding("s", "toggle_scale", "Scale", tooltip="divide the scores by √d_k, or not",
+            id="workbench.scale"),
+    Binding("b", "toggle_backend", "Backend", tooltip="compute with numpy or torch",
+            id="workbench.backend"),
+    Binding("f", "toggle_dtype", "float64/32", show=False,
+            tooltip="precision: float64 or float32", id="workbench.dtype"),
+    Binding("v", "cycle_view", "Map view", show=False,
+            tooltip="map view: weights → scores → softmax input → outputs", id="workbench.view"),
+    Binding("p", "pick_preset", "Presets", tooltip="load an example from the course",
+            id="workbench.presets"),
+    Binding("r", "random_fill", "Random", show=False,
+            tooltip="fill Q, K, V with seeded random values (same seed, same values)",
+            id="workbench.random"),
+    Binding("R", "reset", "Reset", show=False, tooltip="reload the current example",
+            id="workbench.reset"),
+    Binding("u,ctrl+z", "undo", "Undo", show=False, tooltip="undo the last change",
+            id="workbench.undo"),
+    Binding("U,ctrl+y", "redo", "Redo", show=False, tooltip="redo", id="workbench.redo"),
+    Binding("right_square_bracket", "tokens(1)", "T+1", show=False, tooltip="one more token",
+            id="workbench.more_tokens"),
+    Binding("left_square_bracket", "tokens(-1)", "T−1", show=False,
+            tooltip="one token fewer", id="workbench.fewer_tokens"),
+    Binding("greater_than_sign", "width(1)", "d_k+1", show=False,
+            tooltip="widen Q and K by one dimension", id="workbench.wider"),
+    Binding("less_than_sign", "width(-1)", "d_k−1", show=False,
+            tooltip="narrow Q and K by one dimension", id="workbench.narrower"),
+    Binding("D", "focus_dims", "Dimensions", show=False,
+            tooltip="go to the dimensions bar (T, d_k, d_v, seed)", id="workbench.dims"),
+    Binding("e", "export", "Export", show=False,
+            tooltip="export the tables (md, csv, tex), every stage (.npz) or a script",
+            id="workbench.export"),
+    Binding("c", "copy", "Copy", show=False,
+            tooltip="copy the step table and weights to the clipboard (works over SSH)",
+            id="workbench.copy"),
+]
+
+# While a value is typed, the typing widget reads Enter and Escape itself; these bindings only
+# name them in the key bar (and a click on one there presses it). Each widget answers
+# action_typed and lets them through its check_action only while it is typing.
+TYPING = [
+    Binding("enter", "typed('set')", "Set", tooltip="while typing: store the value",
+            id="typing.set"),
+    Binding("escape,ctrl+z", "typed('cancel')", "Cancel",
+            tooltip="while typing: cancel, keep the old value", id="typing.cancel"),
+]
+
+GRID = [
+    Binding("up,k", "move(-1, 0)", "Up", show=False, id="grid.up"),
+    Binding("down,j", "move(1, 0)", "Down", show=False, id="grid.down"),
+    Binding("left,h", "move(0, -1)", "Left", show=False, id="grid.left"),
+    Binding("right,l", "move(0, 1)", "Right", show=False, id="grid.right"),
+    Binding("home", "jump(0)", "First column", show=False, id="grid.first_column"),
+    Binding("end", "jump(-1)", "Last column", show=False, id="grid.last_column"),
+    Binding("pageup", "page(-1)", "Page up", show=False, id="grid.page_up"),
+    Binding("pagedown", "page(1)", "Page down", show=False, id="grid.page_down"),
+]
+
+EDITOR = [
+    Binding("enter", "edit", "Edit", tooltip="open the cell, its value selected",
+            id="editor.edit"),
+    *TYPING,
+    Binding("a", "structure('add_row')", "Add token", show=False, id="editor.add_token"),
+    Binding("x", "structure('remove_row')", "Remove token", show=False,
+            id="editor.remove_token"),
+    Binding("A", "structure('add_col')", "Add dim", show=False, id="editor.add_dim"),
+    Binding("X", "structure('remove_col')", "Remove dim", show=False, id="editor.remove_dim"),
+]
+
+CONTROL_BAR = [
+    Binding("left,h", "pick(-1)", "Field", show=False, id="controls.previous"),
+    Binding("right,l", "pick(1)", "Field", show=False, id="controls.next"),
+    Binding("up,k", "step(1)", "Step up", show=False, id="controls.up"),
+    Binding("down,j", "step(-1)", "Step down", show=False, id="controls.down"),
+    Binding("pageup", "scale(1)", "×2", show=False, id="controls.double"),
+    Binding("pagedown", "scale(0)", "÷2", show=False, id="controls.halve"),
+    Binding("enter,space", "activate", "Set", show=False, id="controls.activate"),
+    *TYPING,
+]
+
+DIMS_BAR = [
+    Binding("left,h", "pick(-1)", "Field", show=False,
+            tooltip="the field before: T, d_k, d_v or seed", id="dims.previous"),
+    Binding("right,l", "pick(1)", "Field", show=False, tooltip="the field after",
+            id="dims.next"),
+    Binding("up,k,plus,equals_sign", "step(1)", "+1", id="dims.up"),
+    Binding("down,j,minus", "step(-1)", "−1", id="dims.down"),
+    Binding("pageup,asterisk", "scale(1)", "×2", id="dims.double"),
+    Binding("pagedown,slash", "scale(0)", "÷2", id="dims.halve"),
+    Binding("enter,space", "activate", "Type", tooltip="edit the chosen value, the old one selected",
+            id="dims.activate"),
+    *TYPING,  # a key named here replaces the bar's own list for it
+]
+
+LAB = [
+    Binding("escape", "back", "Back", id="lab.back"),
+    Binding("c", "focus_controls", "Controls", show=False, id="lab.controls"),
+]
+
+# each lab's own, by its name in attn_tui.core.labs
+LABS = {
+    "scaling": [
+        Binding("s", "toggle_scale", "÷√d_k on/off", id="scaling.scale"),
+        Binding("R", "reset", "Defaults", id="scaling.reset"),
+    ],
+    "precision": [
+        Binding("plus,equals_sign", "step_multiplier(1)", "Scores ×↑", id="precision.up"),
+        Binding("minus", "step_multiplier(-1)", "Scores ×↓", id="precision.down"),
+        Binding("R", "reset", "Defaults", id="precision.reset"),
+    ],
+    "heads": [
+        Binding("right_square_bracket", "next_head", "Next head", id="heads.next"),
+        Binding("left_square_bracket", "previous_head", "Prev head", id="heads.previous"),
+        Binding("m", "toggle_causal", "Causal", id="heads.causal"),
+        Binding("R", "reset", "Defaults", id="heads.reset"),
+    ],
+    "model": [
+        Binding("p", "next_preset", "Next preset", id="model.next_preset"),
+        Binding("R", "reset", "Defaults", id="model.reset"),
+    ],
+}
