@@ -126,3 +126,19 @@ def test_no_module_imports_itself_back() -> None:
         f"{a} → {b} (line {graph[a][b]})" for a in part for b in part if b in graph[a])
         for part in found]
     assert described == []
+
+
+def test_cli_imports_the_ui_only_inside_the_functions_that_start_it() -> None:
+    """`attn-tui print`, `--help` and `export` never load textual: at module level the CLI
+    imports neither textual, rich nor attn_tui.tui."""
+    ui = ("textual", "rich", "textual_serve", "attn_tui.tui")
+    offenders = []
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.name}:{node.lineno} {n}" for n in names
+                          if n == "attn_tui.tui" or n.startswith(tuple(f"{u}." for u in ui))
+                          or n in ui]
+    assert offenders == []
