@@ -23,17 +23,39 @@ INTRO = (
 )
 
 
+class HelpScroll(VerticalScroll):
+    """The reference's scroll: each key scrolls on from where the keys before it are taking
+    it, at once, so keys that arrive together (one read of the terminal) all count. Textual's
+    own scroll waits for the next refresh, and every key of the burst started from the same
+    place."""
+
+    def _scroll_by(self, lines: float) -> None:
+        self.scroll_to(y=self.scroll_target_y + lines, immediate=True)
+
+    def action_scroll_down(self) -> None:
+        self._scroll_by(1)
+
+    def action_scroll_up(self) -> None:
+        self._scroll_by(-1)
+
+    def action_page_down(self) -> None:
+        self._scroll_by(self.scrollable_content_region.height)
+
+    def action_page_up(self) -> None:
+        self._scroll_by(-self.scrollable_content_region.height)
+
+
 class HelpScreen(AttnModal[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close help")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 96; max-width: 100%; height: 100%; max-height: 100%;
+    HelpScreen > HelpScroll { width: 96; max-width: 100%; height: 100%; max-height: 100%;
                                   border: round $border; background: $surface; padding: 0 1; }
     HelpScreen Static { width: 1fr; }
     """
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll() as scroll:
+        with HelpScroll() as scroll:
             scroll.border_title = "attn-tui keys"
             scroll.border_subtitle = "↑↓ scroll · Esc closes"
             yield Static(Group(*_reference()))
