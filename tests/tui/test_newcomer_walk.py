@@ -24,3 +24,39 @@ async def test_help_counts_every_key_of_a_burst(sequence, lines):
             await settle(pilot)
         await pilot.wait_for_scheduled_animations()
         assert scroll.scroll_y == (3 * page if lines is None else lines)
+
+
+def _steps_naming_a_control() -> list[tuple[str, int, str]]:
+    """(lesson, step index, control) for each lab step whose keys say what to do "on" a
+    control: "↑↓ on H: the feed-forward count follows"."""
+    import re
+
+    from attn_tui.lessons import load, names
+
+    out = []
+    for name in names():
+        for k, step in enumerate(load(name).steps):
+            for _, does in step.keys:
+                if step.screen.startswith("lab:") and (m := re.match(r"on (\w+)\b", does)):
+                    out.append((name, k, m.group(1)))
+    return out
+
+
+def test_the_lessons_have_steps_that_name_a_control():
+    assert ("params", 1, "H") in _steps_naming_a_control()
+
+
+@pytest.mark.parametrize(("lesson", "k", "control"), _steps_naming_a_control())
+async def test_a_step_that_names_a_control_puts_the_cursor_on_it(lesson, k, control):
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    app = make_app(lesson=lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        for _ in range(k):
+            await pilot.press("n")
+            await app.workers.wait_for_complete()
+            await settle(pilot)
+        assert app.tutor.index == k
+        bar = app.screen.query_one(ControlBar)
+        assert bar.current.key == control and app.focused is bar

@@ -161,5 +161,12 @@ class LabScreen(Screen):
         if self.app.screen is self:
             self.app.pop_screen()
 
+    def action_pick_control(self, key: str) -> None:
+        """Put the cursor on the control ``key`` (a lesson step that names a control)."""
+        bar = self.query_one(ControlBar)
+        bar.field = next(i for i, f in enumerate(bar.fields) if f.key == key)
+        bar.refresh()
+        self.set_focus(bar)
+
     def action_focus_controls(self) -> None:
         self.set_focus(self.query_one(ControlBar))  # at once: the keys typed after c go there
