@@ -113,17 +113,18 @@ class AttnApp(App[int]):
         self._check_size(event.size)
 
     def keep_in_view(self) -> None:
-        """After a resize, what the learner was looking at stays on screen: in a lesson's one
-        scrolling column (a narrow window), the step's marked cells, unless a cell is being
-        typed into; else the cursor."""
+        """After a resize, what the learner was looking at stays on screen: in a lesson, the
+        step's marked cells (unless a cell is being typed into), then, side by side, the
+        cursor's pane in its own column too; else the cursor."""
         from attn_tui.tui.keys import takes_text
         from attn_tui.tui.widgets.grid_view import GridView
 
         focused = self.focused
-        if not takes_text(focused) and self.tutor.points_again(only_stacked=True):
+        follow = focused.follow_cursor if isinstance(focused, GridView) else None
+        if not takes_text(focused) and self.tutor.points_again(then=follow):
             return
-        if isinstance(focused, GridView):
-            focused.follow_cursor()
+        if follow is not None:
+            follow()
 
     def _check_size(self, size=None) -> None:
         """Below the smallest usable size, say so instead of drawing a squashed layout."""

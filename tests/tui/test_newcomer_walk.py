@@ -60,3 +60,26 @@ async def test_a_step_that_names_a_control_puts_the_cursor_on_it(lesson, k, cont
         assert app.tutor.index == k
         bar = app.screen.query_one(ControlBar)
         assert bar.current.key == control and app.focused is bar
+
+
+async def test_a_resize_there_and_back_brings_the_marked_cells_back_side_by_side():
+    """mask step 3 marks the map's sum column: at 120×40 everything fits and the right column
+    scrolls to its top; back at 80×24 the marks must come back into view."""
+    from screen_text import screen_text
+
+    app = make_app(lesson="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        for _ in range(2):
+            await pilot.press("n")
+            await app.workers.wait_for_complete()
+            await settle(pilot)
+        assert app.tutor.index == 2 and "›1.0000" in screen_text(app)
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await settle(pilot)
+        text = screen_text(app)
+        assert text.count("›1.0000") == 4  # the four marked row sums
+        assert "Q  queries" in text and app.focused.id == "grid-q"  # the cursor's pane too

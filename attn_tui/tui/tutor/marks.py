@@ -50,14 +50,16 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
             widget.add_class("-concealed")
 
 
-def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset()) -> None:
+def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
+                    from_top: bool = True) -> None:
     """Scroll the first marked pane into view, and its marked columns into the pane; ``lead``
-    (the step's first highlight's cells) says which marked cell must show where not all fit."""
-    # each step starts from the top of every column, so what it shows never depends on where
-    # the previous step (or its timing) left the scroll; not the lesson's own words, which
-    # may be scrolling to an answer's feedback
+    (the step's first highlight's cells) says which marked cell must show where not all fit.
+    ``from_top``: every column starts from its top, so what a step shows never depends on
+    where the previous step (or its timing) left the scroll; else each column scrolls as
+    little as the marks need."""
     for column in host.query(ScrollableContainer):
-        if not isinstance(column, GridView) and column.id != "lesson-panel":
+        # not the lesson's own words, which may be scrolling to an answer's feedback
+        if from_top and not isinstance(column, GridView) and column.id != "lesson-panel":
             column.scroll_home(animate=False, immediate=True)
     for pane, cells in marks[:1]:
         found = host.query(f"#{pane}")

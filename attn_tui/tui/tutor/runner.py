@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -374,29 +374,44 @@ class LessonRunner:
         if self.host is not None:
             conceal(self.host, items)  # type: ignore[arg-type]
 
-    def points_again(self, only_stacked: bool = False) -> bool:
+    def points_again(self, only_stacked: bool = False, then: Callable[[], object] | None = None
+                     ) -> bool:
         """Bring the step's marked cells back into view (the window was resized, the panel
         took a new height); False if no lesson is showing, or, with ``only_stacked``, if its
-        panes are not the one scrolling column of a narrow window (side by side, each pane
-        keeps its own scroll: the learner may have moved to another)."""
+        panes are not the one scrolling column of a narrow window. Side by side, each column
+        scrolls only as far as the marks need (the learner may have moved to another pane:
+        ``then`` runs after, to bring that back)."""
         host = self.host
         if self.lesson is None or host is None or self.app.screen is not host:
             return False
-        if only_stacked and not host.has_class("-stacked"):
+        stacked = host.has_class("-stacked")
+        if only_stacked and not stacked:
             return False
+        then = None if stacked else then  # stacked, the marks are what the column shows
         if not self._busy:  # a step setting up points at its own marks when ready
-            self._point(self._pointed)
+            self._point(self._pointed, from_top=stacked, then=then)
+        elif then is not None:
+            then()
         return True
 
-    def _point(self, highlights: tuple[Highlight, ...]) -> None:
+    def _point(self, highlights: tuple[Highlight, ...], from_top: bool = True,
+               then: Callable[[], object] | None = None) -> None:
         from attn_tui.tui.tutor.marks import bring_into_view, mark
 
         self._pointed = highlights
         host = self.host
-        if host is not None:
-            # scroll once the layout has settled (the panel may just have changed height)
-            lead = highlights[0].cells if highlights else frozenset()
-            host.call_after_refresh(bring_into_view, host, mark(host, highlights), lead)  # type: ignore[arg-type]
+        if host is None:
+            return
+        marks = mark(host, highlights)  # type: ignore[arg-type]
+        lead = highlights[0].cells if highlights else frozenset()
+
+        def scroll() -> None:
+            bring_into_view(host, marks, lead, from_top=from_top)  # type: ignore[arg-type]
+            if then is not None:
+                then()
+
+        # once the layout has settled (the panel may just have changed height)
+        host.call_after_refresh(scroll)
 
     # ---- the panel
     def _context(self) -> dict:
