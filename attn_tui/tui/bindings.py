@@ -86,7 +86,8 @@ WORKBENCH = [
 TYPING = [
     Binding("enter", "typed('set')", "Set", tooltip="while typing: store the value",
             id="typing.set"),
-    Binding("escape,ctrl+z", "typed('cancel')", "Cancel",
+    # ctrl+c too: what terminals teach for "stop"
+    Binding("escape,ctrl+z,ctrl+c", "typed('cancel')", "Cancel",
             tooltip="while typing: cancel, keep the old value", id="typing.cancel"),
 ]
 

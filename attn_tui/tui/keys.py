@@ -131,7 +131,9 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
     message climbing to the screen: the screen's ``settle_edits`` takes it first, so `7 Enter
     ctrl+s` saves the 7 and `7 Enter u` undoes it."""
     settle = getattr(widget.screen, "settle_edits", None)
-    if settle is not None and _bound(widget.app, event.key):  # an unbound key changes nothing
+    # an unbound key changes nothing; a key that cancels the typing must not store it first
+    if settle is not None and _bound(widget.app, event.key) and not _cancels_typing(
+            widget.app, event.key):
         settle()
     # App._check_bindings is that lookup; it is private, so textual is pinned (8.2.8)
     if await widget.app._check_bindings(event.key):
@@ -149,6 +151,15 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
 def _bound(app, key: str) -> bool:
     """Is ``key`` bound anywhere from the focused widget up (the App's own lookup chain)?"""
     return any(key in bindings.key_to_bindings for _, bindings in app.screen._modal_binding_chain)
+
+
+def _cancels_typing(app, key: str) -> bool:
+    """Is the first binding of ``key`` from the focused widget up a typing widget's cancel
+    (ctrl+c while a value is typed)?"""
+    for _, bindings in app.screen._modal_binding_chain:
+        for binding in bindings.key_to_bindings.get(key, ()):
+            return binding.action == "typed('cancel')"
+    return False
 
 
 def bindings_checked(app, event: events.Key) -> bool:

@@ -83,3 +83,23 @@ async def test_a_resize_there_and_back_brings_the_marked_cells_back_side_by_side
         text = screen_text(app)
         assert text.count("›1.0000") == 4  # the four marked row sums
         assert "Q  queries" in text and app.focused.id == "grid-q"  # the cursor's pane too
+
+
+@pytest.mark.parametrize("where", ["cell", "dims"])
+async def test_ctrl_c_while_typing_cancels_and_keeps_the_old_value(where):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = app.workbench()
+        before = bench.workspace
+        keys = ["7", "ctrl+c"] if where == "cell" else ["D", "9", "ctrl+c"]
+        for key in keys:
+            await pilot.press(key)
+        await settle(pilot)
+        assert bench.workspace == before
+        if where == "cell":
+            editor = bench.query_one("#editor-q")
+            assert editor.editing is None
+        else:
+            assert bench.query_one("#dims").editing is None
+        assert app.return_code is None and app.screen is bench
