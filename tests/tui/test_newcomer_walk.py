@@ -103,3 +103,24 @@ async def test_ctrl_c_while_typing_cancels_and_keeps_the_old_value(where):
         else:
             assert bench.query_one("#dims").editing is None
         assert app.return_code is None and app.screen is bench
+
+
+async def test_go_to_narrows_the_list_as_a_name_is_typed():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        options = app.screen.query_one("OptionList")
+        everything = options.option_count
+        await pilot.press("l", "a", "b")
+        await pilot.pause()
+        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        assert ids and all(i.startswith("lab:") for i in ids) and len(ids) < everything
+        await pilot.press("space", "s")
+        await pilot.pause()
+        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        assert ids == ["lab:scaling"]
+        for _ in range(5):
+            await pilot.press("backspace")
+        await pilot.pause()
+        assert options.option_count == everything

@@ -32,14 +32,20 @@ class GotoModal(AttnModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.HEADER, id="goto-header")
-            options = []
-            for target, line in self.entries:
-                options.append(Option(line, id=target))
-            yield ChoiceList(*options)
+            yield ChoiceList(*self._options(""))
+
+    def _matches(self, typed: str) -> list[tuple[str, str]]:
+        """The entries whose name (mask) or line as shown (lesson mask) starts with ``typed``."""
+        return [(target, line) for target, line in self.entries
+                if target.split(":")[-1].startswith(typed)
+                or " ".join(line.lower().split()).startswith(typed)]
+
+    def _options(self, typed: str) -> list[Option]:
+        return [Option(line, id=target) for target, line in self._matches(typed)]
 
     def on_key(self, event) -> None:
-        """Letters pick the entry whose name (mask) or line (lesson mask) starts with them;
-        Backspace takes one back."""
+        """Letters keep the entries whose name or line starts with them (a letter that matches
+        none starts again from itself); Backspace takes one back."""
         if self.closed:
             return  # a key typed after Enter: AttnModal hands it on
         char = event.character
@@ -51,15 +57,13 @@ class GotoModal(AttnModal[str | None]):
             return
         event.stop()
         event.prevent_default()  # read here, not by a binding
-        keys = [(target.split(":")[-1], " ".join(line.lower().split()))
-                for target, line in self.entries]
         for attempt in ((typed,) if event.key == "backspace" else (typed, char.lower())):
-            hit = next((i for i, (name, line) in enumerate(keys)
-                        if name.startswith(attempt) or line.startswith(attempt)), None)
-            if hit is not None or not attempt:
+            if self._matches(attempt) or not attempt:
                 self.typed = attempt
-                if hit is not None:
-                    self.query_one(ChoiceList).highlighted = hit
+                choices = self.query_one(ChoiceList)
+                choices.clear_options()
+                choices.add_options(self._options(attempt))
+                choices.highlighted = 0
                 shown = f" {attempt}▏" if attempt else ""
                 self.query_one("#goto-header", Static).update(
                     f"[b]Go to[/b]{shown}  (Enter opens, Escape cancels)" if attempt
