@@ -75,6 +75,14 @@ def _theme(name: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
+    class _Formatter(argparse.RawDescriptionHelpFormatter):
+        """The usage line shows the command as optional, as it is: with none, the app runs."""
+
+        def _format_args(self, action, default_metavar):
+            if action.nargs == argparse.PARSER:
+                return f"[{self._metavar_formatter(action, default_metavar)(1)[0]} ...]"
+            return super()._format_args(action, default_metavar)
+
     from attn_tui.cli.export import add_export_parser
 
     ap = argparse.ArgumentParser(
@@ -82,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Learn self-attention by doing it: edit Q, K and V and watch every stage "
         "of attention recompute.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     ap.add_argument("--version", action="version", version=f"attn-tui {__version__}")
     # no defaults here: parse_args tells "given" from "left out" (a session brings its own)
