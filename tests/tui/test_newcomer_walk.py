@@ -124,3 +124,46 @@ async def test_go_to_narrows_the_list_as_a_name_is_typed():
             await pilot.press("backspace")
         await pilot.pause()
         assert options.option_count == everything
+
+
+@pytest.mark.parametrize(("lesson", "title"), [("mask", "attn-tui — lesson mask"),
+                                               ("scale", "attn-tui — lesson scale · lab scaling")])
+async def test_the_title_bar_names_the_lesson_while_one_runs(lesson, title):
+    from attn_tui.tui.widgets.title_bar import TitleBar
+
+    app = make_app(lesson=lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        bar = app.screen.query_one(TitleBar)
+        assert bar.title_content().plain == title
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "lesson" not in bar.title_content().plain
+
+
+async def test_a_on_a_step_without_a_question_says_so_and_adds_no_token():
+    app = make_app(lesson="mask")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert app.tutor.lesson.steps[app.tutor.index].question is None
+        before = app.workbench().workspace
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.workbench().workspace == before
+        assert any("asks no question" in n.message for n in app._notifications)
+        await pilot.press("escape")  # out of the lesson, a adds a token as ever
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.workbench().workspace.t_q == before.t_q + 1
+
+
+async def test_the_first_screen_points_at_the_lessons():
+    from screen_text import screen_text
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "g Lessons" in screen_text(app).splitlines()[-1]

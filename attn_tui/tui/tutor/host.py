@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Protocol
 class LessonHost(Protocol):
     # u can bring back what a step replaced (said in the panel when it does)
     can_undo: ClassVar[bool]
+    sub_title: str | None  # the title bar's second part: it names the lesson while one runs
 
     def settle_edits(self) -> bool:
         """Store a value sent or being typed, as Enter would; False if it is refused."""

@@ -59,6 +59,7 @@ class LessonRunner:
         self._memory: dict[str, tuple[int | None, dict[int, int]]] = {}
         self._setup: object = None  # the host's state as the current step set it up
         self._keys_ahead = 0  # lesson keys put off until the keys typed before them are read
+        self._own_title: str | None = None  # the host's sub-title before the lesson came
 
     # ---- entry points: CLI, command palette, the g menu
     def start(self, name: str) -> None:
@@ -115,6 +116,9 @@ class LessonRunner:
             return live
         # on a question step a-d belong to the question, answered or not
         q = self._step().question
+        if q is None and not self.done and parameters[0] == "a":
+            # a adds a token on the workbench: here it would change the step's numbers unasked
+            return self.host is self.app.workbench()
         return q is not None and not self.done and str(parameters[0]) in q.letters
 
     async def act(self, verb: str, *parameters: object) -> None:
@@ -198,10 +202,14 @@ class LessonRunner:
         from attn_tui.lessons.facts import fill
 
         q = self._step().question
-        if self._busy and q is not None:  # pressed while the step sets up: kept for it
+        if q is None:
+            self.app.notify("This step asks no question: a answers only a question. To add a "
+                            "token, leave the lesson first (Esc).", timeout=4, markup=False)
+            return
+        if self._busy:  # pressed while the step sets up: kept for it
             self._pending = letter
             return
-        if q is None or self.chosen is not None:
+        if self.chosen is not None:
             return
         self.chosen = LETTERS.index(letter)
         self._answers()[self.index] = self.chosen
@@ -263,6 +271,11 @@ class LessonRunner:
             self.host = host
             await host.mount(LessonPanel(id="lesson-panel"))
             host.add_class("-lesson")  # after the mount, so the panel's CSS is loaded
+            # the title says a lesson runs here, not "workbench" (or the lab's "Esc goes back")
+            self._own_title = host.sub_title
+            assert self.lesson is not None
+            host.sub_title = f"lesson {self.lesson.name}" + (
+                "" if step.screen == "workbench" else f" · lab {step.screen[4:]}")
         self._show(self._view_for(step, busy=True))
         before = host.lesson_state()
         was_saved = not host.has_unsaved_work()
@@ -457,6 +470,7 @@ class LessonRunner:
             self._conceal(())
             host.query(LessonPanel).remove()
             host.remove_class("-lesson")
+            host.sub_title = self._own_title
         self.host = None
         self._setup = None
         self._pointed = ()
