@@ -17,9 +17,7 @@ APP = [
     # priority: dialogs stop the app's keys below them, and ctrl+q must quit from there too
     Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit_anywhere"),
     Binding("question_mark,f1", "help", "Help", id="app.help"),
-    # named for the lessons: the first screen's one pointer to them
-    Binding("g", "goto", "Lessons", tooltip="go to a lesson, a lab or the workbench",
-            id="app.goto"),
+    Binding("g", "goto", "Go to", id="app.goto"),
     Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)",
             id="app.save"),
     Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session", id="app.open"),

@@ -65,7 +65,7 @@ class WorkbenchScreen(Screen):
         self._redo: list[tuple[Workspace, SessionFile]] = []
 
     def compose(self) -> ComposeResult:
-        yield TitleBar(icon="α")
+        yield TitleBar(icon="α", hint="g lessons")  # the first screen's pointer to them
         with Horizontal(id="main"):
             with VerticalScroll(id="inputs", can_focus=False):  # Tab goes to the tables
                 yield MatrixEditor("Q", "Q  queries", id="editor-q")

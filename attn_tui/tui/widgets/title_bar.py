@@ -1,8 +1,8 @@
 """The top line: an icon that opens the command palette, and the screen's title, centred.
 
 It draws what Textual's Header draws with show_clock=False (icon 8 columns wide on the left,
-"title — sub-title" centred, 10 blank columns on the right) as one widget instead of four: the
-Header and its three children cost about 10 ms of the first screen. It does not grow to three
+"title — sub-title" centred, 10 columns on the right, where attn-tui may show a key hint) as one
+widget instead of four: the Header and its three children cost about 10 ms of the first screen. It does not grow to three
 lines on a click, as Header does; a 24-line terminal has no rows to spare.
 """
 
@@ -24,9 +24,10 @@ class TitleBar(Widget):
     TitleBar > .titlebar--icon-hover { background: $foreground 10%; }
     """
 
-    def __init__(self, icon: str = "α", *, id: str | None = None) -> None:
+    def __init__(self, icon: str = "α", *, hint: str = "", id: str | None = None) -> None:
         super().__init__(id=id)
         self.icon = icon
+        self.hint = hint  # a key worth knowing, in the right margin: a click presses it
         self._hover = False
 
     def on_mount(self) -> None:
@@ -52,11 +53,17 @@ class TitleBar(Widget):
             icon = icon.stylize(Style.from_rich_style(hover))
         room = max(0, width - ICON_WIDTH - RIGHT_WIDTH)
         title = self.title_content()
-        if title.cell_length > room:
+        cut = title.cell_length > room
+        if cut:
             title = title.truncate(room, ellipsis=True)
         left = (room - title.cell_length) // 2
         right = max(0, width - ICON_WIDTH - left - title.cell_length)
-        return Content.assemble(icon, " " * left, title, " " * right)
+        hint = Content(self.hint)
+        if cut or not self.hint or hint.cell_length >= min(right, RIGHT_WIDTH):
+            return Content.assemble(icon, " " * left, title, " " * right)
+        hint = hint.stylize(Style(dim=True))
+        return Content.assemble(icon, " " * left, title, " " * (right - hint.cell_length - 1),
+                                hint, " ")
 
     # ---- the icon: hover, tooltip and click, as Header's icon
     def _on_icon(self, x: int) -> bool:
@@ -78,3 +85,6 @@ class TitleBar(Widget):
         if self._on_icon(event.x):
             event.stop()
             await self.run_action("app.command_palette")
+        elif self.hint and event.x >= self.size.width - RIGHT_WIDTH:
+            event.stop()
+            self.app.simulate_key(self.hint.split()[0])

@@ -1,0 +1,92 @@
+"""What a newcomer met in the lessons at 80×24: a step naming a control the cursor was not on,
+marks left out of view after a resize, a title that said "workbench", and an answer key that
+added a token where no question was asked."""
+
+from __future__ import annotations
+
+import pytest
+from lesson_pilot import lesson_app, press, settle
+from screen_text import screen_text
+
+
+def _steps_naming_a_control() -> list[tuple[str, int, str]]:
+    """(lesson, step index, control) for each lab step whose keys say what to do "on" a
+    control: "↑↓ on H: the feed-forward count follows"."""
+    import re
+
+    from attn_tui.lessons import load, names
+
+    out = []
+    for name in names():
+        for k, step in enumerate(load(name).steps):
+            for _, does in step.keys:
+                if step.screen.startswith("lab:") and (m := re.match(r"on (\w+)\b", does)):
+                    out.append((name, k, m.group(1)))
+    return out
+
+
+def test_the_lessons_have_steps_that_name_a_control():
+    assert ("params", 1, "H") in _steps_naming_a_control()
+
+
+@pytest.mark.parametrize(("lesson", "k", "control"), _steps_naming_a_control())
+async def test_a_step_that_names_a_control_puts_the_cursor_on_it(lesson, k, control):
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    app = lesson_app(lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, *["n"] * k)
+        assert app.tutor.index == k
+        bar = app.screen.query_one(ControlBar)
+        assert bar.current.key == control and app.focused is bar
+
+
+async def test_a_resize_there_and_back_brings_the_marked_cells_back_side_by_side():
+    """mask step 3 marks the map's sum column: at 120×40 everything fits and the right column
+    scrolls to its top; back at 80×24 the marks must come back into view."""
+    app = lesson_app("mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")
+        assert app.tutor.index == 2 and "›1.0000" in screen_text(app)
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await settle(pilot)
+        text = screen_text(app)
+        assert text.count("›1.0000") == 4  # the four marked row sums
+        assert "Q  queries" in text and app.focused.id == "grid-q"  # the cursor's pane too
+
+
+@pytest.mark.parametrize(("lesson", "title"), [("mask", "attn-tui — lesson mask"),
+                                               ("scale", "attn-tui — lesson scale · lab scaling")])
+async def test_the_title_bar_names_the_lesson_while_one_runs(lesson, title):
+    from attn_tui.tui.widgets.title_bar import TitleBar
+
+    app = lesson_app(lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bar = app.screen.query_one(TitleBar)
+        assert bar.title_content().plain == title
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "lesson" not in bar.title_content().plain
+
+
+async def test_a_on_a_step_without_a_question_says_so_and_adds_no_token():
+    app = lesson_app("mask")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        assert app.tutor.lesson.steps[app.tutor.index].question is None
+        before = app.workbench().workspace
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.workbench().workspace == before
+        assert any("asks no question" in n.message for n in app._notifications)
+        await pilot.press("escape")  # out of the lesson, a adds a token as ever
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.workbench().workspace.t_q == before.t_q + 1
