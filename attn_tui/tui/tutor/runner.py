@@ -19,6 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual._context import active_message_pump
+from textual.actions import SkipAction
 from textual.app import SystemCommand
 from textual.screen import Screen
 from textual.widget import AwaitMount
@@ -27,6 +28,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 from attn_tui.tui.bindings import LETTERS
 from attn_tui.tui.keys import after_keys, line_up, takes_text
 from attn_tui.tui.screens import says_too_small
+from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
 if TYPE_CHECKING:
     from attn_tui.lessons import Step
@@ -117,8 +119,8 @@ class LessonRunner:
         # on a question step a-d belong to the question, answered or not
         q = self._step().question
         if q is None and not self.done and parameters[0] == "a":
-            # a adds a token on the workbench: here it would change the step's numbers unasked
-            return self.host is self.app.workbench()
+            # in Q, K or V a adds a token: it still does, and says so (see answer)
+            return isinstance(getattr(app.focused, "parent", None), MatrixEditor)
         return q is not None and not self.done and str(parameters[0]) in q.letters
 
     async def act(self, verb: str, *parameters: object) -> None:
@@ -202,10 +204,10 @@ class LessonRunner:
         from attn_tui.lessons.facts import fill
 
         q = self._step().question
-        if q is None:
-            self.app.notify("This step asks no question: a answers only a question. To add a "
-                            "token, leave the lesson first (Esc).", timeout=4, markup=False)
-            return
+        if q is None:  # a in Q, K or V: the editor's, said aloud, not a silent answer
+            self.app.notify("This step asks no question, so a added a token, as it does "
+                            "outside a lesson (u undoes).", timeout=4, markup=False)
+            raise SkipAction  # the key goes on to the editor
         if self._busy:  # pressed while the step sets up: kept for it
             self._pending = letter
             return
