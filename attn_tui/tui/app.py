@@ -6,12 +6,13 @@ import gc
 import importlib
 import importlib.util
 from collections.abc import Iterable
+from dataclasses import replace
 
 from textual import events
 from textual._context import active_message_pump
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
 from attn_tui.compute import MASKS
 from attn_tui.core import state
@@ -29,10 +30,13 @@ from attn_tui.tui.keys import (
     key_read_by_app,
     read_escape_as_typed,
     run_after_keys,
+    takes_text,
 )
 from attn_tui.tui.screens import says_too_small, too_small
 from attn_tui.tui.screens.session_actions import SessionController
+from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 from attn_tui.tui.tutor.runner import LessonRunner
+from attn_tui.tui.widgets.grid_view import GridView
 
 
 def resume_gc() -> None:
@@ -70,8 +74,6 @@ class AttnApp(App[int]):
     def get_default_screen(self) -> Screen:
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from
         # on_mount instead, its first frame was rendered, dropped and laid out again
-        from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
-
         return WorkbenchScreen(self.initial_workspace, session_path=self.session_path)
 
     def notify(self, message: str, *, title: str = "", severity="information",
@@ -116,9 +118,6 @@ class AttnApp(App[int]):
         """After a resize, what the learner was looking at stays on screen: in a lesson, the
         step's marked cells (unless a cell is being typed into), then, side by side, the
         cursor's pane in its own column too; else the cursor."""
-        from attn_tui.tui.keys import takes_text
-        from attn_tui.tui.widgets.grid_view import GridView
-
         focused = self.focused
         follow = focused.follow_cursor if isinstance(focused, GridView) else None
         if not takes_text(focused) and self.tutor.points_again(then=follow):
@@ -143,8 +142,6 @@ class AttnApp(App[int]):
     def _bench(self):
         """The workbench, for the session keys (they work from a lab too), unless a dialog is
         open."""
-        from textual.screen import ModalScreen
-
         return None if isinstance(self.screen, ModalScreen) else self.workbench()
 
     def action_save(self) -> None:
@@ -193,6 +190,7 @@ class AttnApp(App[int]):
         key_read_by_app(self, event, came_back)
 
     def action_command_palette(self) -> None:
+        # the palette's modules load when it is first opened, not before the first frame
         from textual.command import CommandPalette
 
         from attn_tui.tui.screens.palette import Palette
@@ -229,7 +227,7 @@ class AttnApp(App[int]):
         return entries
 
     def action_goto(self) -> None:
-        from attn_tui.tui.screens.dialogs.goto_modal import GotoModal
+        from attn_tui.tui.screens.dialogs.goto_modal import GotoModal  # a dialog: when asked
 
         def chosen(target: str | None) -> None:
             if target is None:
@@ -246,14 +244,12 @@ class AttnApp(App[int]):
         self.push_screen(GotoModal(self.goto_entries()), chosen)
 
     def action_help(self) -> None:
-        from attn_tui.tui.screens.help_screen import HelpScreen
+        from attn_tui.tui.screens.help_screen import HelpScreen  # with it, the lesson list
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
-    def workbench(self):
-        from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
-
+    def workbench(self) -> WorkbenchScreen | None:
         for screen in reversed(self.screen_stack):
             if isinstance(screen, WorkbenchScreen):
                 return screen
@@ -293,10 +289,8 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
              lab: str | None = None, lesson: str | None = None,
              theme: str | None = None, session_path: str | None = None,
              confirm_quit: bool = True) -> AttnApp:
-    from dataclasses import replace
-
     if workspace is None and preset in LECTURE_EXAMPLES:
-        from attn_tui.lessons.workspaces import build
+        from attn_tui.lessons.workspaces import build  # the lecture's tensors: torch, maybe
 
         workspace = build(preset)
     ws = workspace or state.from_preset(preset, seed=seed)

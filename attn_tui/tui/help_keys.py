@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from textual.binding import Binding
 
+from attn_tui.core.labs import LABS, lab_available
 from attn_tui.tui import bindings
 
 KEY_NAMES = {
@@ -46,8 +47,6 @@ def rows(bindings: Iterable[Binding]) -> list[tuple[str, str]]:
 
 def sections() -> list[tuple[str, list[tuple[str, str]]]]:
     """(section title, [(keys, what they do)]) for every place keys are bound."""
-    from attn_tui.core.labs import LABS, lab_available
-
     grid = rows(bindings.GRID)
     grid = [("↑↓←→ (h j k l)", "move the cursor")] + [r for r in grid if r[0] not in (
         "↑ k", "↓ j", "← h", "→ l")]

@@ -10,6 +10,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from attn_tui.core.labs import LABS
+from attn_tui.lessons import names
 from attn_tui.tui.help_keys import sections
 from attn_tui.tui.screens.dialogs.modal import AttnModal
 
@@ -64,9 +66,6 @@ class HelpScreen(AttnModal[None]):
 def _reference() -> list[RenderableType]:
     """The intro, then each section's keys beside what they do; a long description wraps under
     itself, not under the keys."""
-    from attn_tui.core.labs import LABS
-    from attn_tui.lessons import names
-
     out: list[RenderableType] = [Text(INTRO.format(lessons=len(names()), labs=len(LABS)))]
     for title, entries in sections():
         table = Table.grid(padding=(0, 1), pad_edge=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -353,8 +354,6 @@ class WorkbenchScreen(Screen):
             self.workers.cancel_group(self, "backend")
             self.notify("Staying on numpy.", timeout=2)
         else:
-            import sys
-
             if "torch" not in sys.modules:  # the first time only: later it is at once
                 self.notify("Loading torch…", timeout=2)
             self._load_torch()
@@ -447,7 +446,7 @@ class WorkbenchScreen(Screen):
         self._restore(*self._redo.pop())
 
     def unsaved_before_open(self) -> bool:
-        from attn_tui.core import session
+        from attn_tui.core import session  # json and files: not loaded before the first frame
 
         last: dict[int, tuple[Workspace, SessionFile]] = {}
         for ws, file in self._undo:  # oldest first: each earlier file's last state wins
@@ -517,7 +516,7 @@ class WorkbenchScreen(Screen):
     def dirty(self) -> bool:
         """Edited since the file was saved (or opened, or started), and not a lesson's own
         numbers as a step set them up."""
-        from attn_tui.core import session
+        from attn_tui.core import session  # json and files: not loaded before the first frame
 
         saved, ws, baseline = self.saved_workspace, self.workspace, self._lesson_baseline
         return (saved is not None and session.is_dirty(ws, saved)
@@ -526,7 +525,7 @@ class WorkbenchScreen(Screen):
     def replaced_by_lesson(self) -> bool:
         """Whether edits a lesson step replaced (the learner's, unsaved then) are still not
         what the file holds: only undo brings them back, and quitting loses them."""
-        from attn_tui.core import session
+        from attn_tui.core import session  # json and files: not loaded before the first frame
 
         saved, now = self.saved_workspace, self.workspace
         # one that u has brought back is on screen: unsaved edits, asked about as such
