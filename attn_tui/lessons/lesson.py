@@ -9,7 +9,10 @@ import ast
 import re
 import string
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from attn_tui.lessons.tasks import Task
 
 LETTERS = "abcd"  # the keys that answer a question, in the order of its choices
 _ACTION = re.compile(r"^(?:(app|screen)\.)?([A-Za-z_]\w*)(?:\((.*)\))?$", re.DOTALL)
@@ -59,6 +62,7 @@ class Step:
     question: Question | None
     # hidden on this step: what a later question asks about (see Question.conceal)
     conceal: tuple[Highlight, ...] = ()
+    task: Task | None = None  # a goal over the live state the learner reaches (lessons.tasks)
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,14 @@ class Lesson:
     steps: tuple[Step, ...]
     file: str
     needs: tuple[str, ...] = ()  # "torch": it replays the lecture's own torch draws
+
+    @property
+    def tasks(self) -> int:
+        return sum(step.task is not None for step in self.steps)
+
+    @property
+    def questions(self) -> int:
+        return sum(step.question is not None for step in self.steps)
 
     def missing(self) -> str | None:
         """Why this lesson cannot run here (torch not installed), or None."""

@@ -24,7 +24,9 @@ from attn_tui.lessons.lesson import (
     parse_action,
     placeholders,
 )
-from attn_tui.lessons.workspaces import WORKSPACE_NAMES
+from attn_tui.lessons.tasks import Task, TaskError, evaluate, holds, simulate_start, solved
+from attn_tui.lessons.tasks import parse as parse_task
+from attn_tui.lessons.workspaces import WORKSPACE_NAMES, build
 
 __all__ = ["LETTERS", "SCREENS", "Highlight", "Lesson", "LessonError", "Question", "Step",
            "load_file", "parse_action", "placeholders"]
@@ -37,7 +39,7 @@ LAB_ROOTS = ("lab",)
 LESSON_KEYS = {"title", "summary", "order", "screen", "workspace", "steps", "needs"}
 NEEDS = ("torch",)  # what a lesson may need beyond numpy
 STEP_KEYS = {"title", "text", "screen", "workspace", "actions", "highlight", "keys", "question",
-             "conceal"}
+             "conceal", "task"}
 QUESTION_KEYS = {"prompt", "choices", "answer", "why", "reveal", "reveal_highlight", "conceal"}
 HIGHLIGHT_KEYS = {"pane", "cells", "rect", "part"}
 PARTS = ("lower", "upper", "diagonal")
@@ -102,13 +104,58 @@ def _step(raw: dict[str, Any], screen: Any, workspace: Any, fail) -> Step:
         clash = [k for k in keys if k in question.letters]
         if clash:
             raise fail(f"key {clash[0]!r} answers the question on this step; suggest another key")
+    actions = _actions(raw, "actions", fail)
+    task = None
+    if "task" in raw:
+        if question is not None:
+            raise fail("a step asks a question or sets a task, not both")
+        try:
+            task = parse_task(raw["task"], screen)
+        except TaskError as exc:
+            raise fail(f"task: {exc}") from None
+        _check_task(task, screen, workspace, actions, fail)
     return Step(
         title=_text(raw, "title", fail), text=_filled(raw, "text", roots, fail), screen=screen,
-        workspace=workspace, actions=_actions(raw, "actions", fail),
+        workspace=workspace, actions=actions,
         highlight=_highlights(raw.get("highlight", []), "highlight", fail),
         keys=tuple(keys.items()), question=question,
-        conceal=_highlights(raw.get("conceal", []), "conceal", fail),
+        conceal=_highlights(raw.get("conceal", []), "conceal", fail), task=task,
     )
+
+
+def _check_task(task: Task, screen: str, workspace: str | None, actions: tuple[str, ...],
+                fail) -> None:
+    """The task's cells are on the step's workspace, its goal does not hold at the step's start
+    and its solution reaches it without breaking a rule."""
+    ws = None
+    if screen == "workbench":
+        if workspace is None:
+            raise fail("task: a task on the workbench needs the step's workspace")
+        ws = build(workspace, backend="numpy")  # the shapes and relations every backend has
+        t_q, t_k = ws.t_q, ws.t_k
+        width = ws.d_v if task.stage == "output" else t_k
+        if task.cell is not None and not (task.cell[0] < t_q and task.cell[1] < width):
+            raise fail(f"task: cell {list(task.cell)} is outside the workspace "
+                       f"{workspace!r} ({t_q} queries × {width} columns)")
+        if task.row is not None and not 0 <= task.row < t_q:
+            raise fail(f"task: row {task.row} is outside the workspace {workspace!r} "
+                       f"({t_q} queries)")
+        for e in task.solution:
+            if e.cell is not None:
+                rows, cols = len(ws.matrix(e.target)), len(ws.matrix(e.target)[0])
+                if not (e.cell[0] < rows and e.cell[1] < cols):
+                    raise fail(f"task: the solution's cell {e.target}{list(e.cell)} is outside "
+                               f"the workspace ({rows} × {cols})")
+    start = simulate_start(screen, ws, tuple(parse_action(a)[1:] for a in actions))
+    if holds(task, start):
+        raise fail(f"task: the goal already holds at the step's start "
+                   f"({evaluate(task, start, None).line()})")
+    end = solved(task, start)
+    verdict = evaluate(task, end, start)
+    if not verdict.met:
+        raise fail(f"task: its solution does not reach the goal ({verdict.line()})")
+    if verdict.broken:
+        raise fail(f"task: its solution breaks its own rule: {verdict.broken}")
 
 
 def _question(raw: Any, roots: tuple[str, ...], fail) -> Question:

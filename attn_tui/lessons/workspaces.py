@@ -33,13 +33,14 @@ def lecture_backend() -> str:
     return "torch" if torch_available() else "numpy"
 
 
-def build(name: str) -> state.Workspace:
-    """The workspace called ``name`` (presets on numpy float64; the lecture's on its backend)."""
+def build(name: str, backend: str | None = None) -> state.Workspace:
+    """The workspace called ``name`` (presets on numpy float64; the lecture's on its backend,
+    or on ``backend`` when given)."""
     if name in PRESET_NAMES:
         return state.from_preset(name)
     if name not in LECTURE_WORKSPACES:
         raise ValueError(f"unknown workspace {name!r}; choose one of: {', '.join(WORKSPACE_NAMES)}")
-    backend = lecture_backend()
+    backend = backend or lecture_backend()
     x, q, k, v = _lecture_tensors(backend)
     tokens = tuple(f"t{i}" for i in range(x.shape[0]))
     if name == "lecture-bow":
