@@ -1,0 +1,173 @@
+"""Tasks as data: every shipped one loads, starts unmet and is solved by its solution; a bad task
+table is a LessonError naming the file, the step and the problem; evaluation reads live state."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+
+import pytest
+
+from attn_tui.core import state
+from attn_tui.lessons import LessonError, load, names
+from attn_tui.lessons import tasks as t
+from attn_tui.lessons.loader import load_file, parse_action
+from attn_tui.lessons.workspaces import build
+
+TASKS = [(name, k) for name in names() for k, step in enumerate(load(name).steps, start=1)
+         if step.task is not None]
+
+
+def _start(step):
+    ws = build(step.workspace, backend="numpy") if step.workspace else None
+    return t.simulate_start(step.screen, ws, tuple(parse_action(a)[1:] for a in step.actions))
+
+
+def test_every_lesson_has_two_tasks_and_there_are_twelve():
+    for name in names():
+        assert load(name).tasks >= 2, name
+    assert len(TASKS) >= 12
+    assert any(load(n).steps[k - 1].screen != "workbench" for n, k in TASKS)  # labs too
+
+
+@pytest.mark.parametrize(("name", "k"), TASKS, ids=[f"{n}-{k}" for n, k in TASKS])
+def test_each_task_starts_unmet_and_its_solution_meets_it_breaking_no_rule(name, k):
+    step = load(name).steps[k - 1]
+    task = step.task
+    start = _start(step)
+    assert not t.evaluate(task, start, start).met
+    end = t.evaluate(task, t.solved(task, start), start)
+    assert end.done, end
+    assert len(task.hints) == 2 and task.why and task.goal
+
+
+def test_the_lab_defaults_are_the_lab_screens_own():
+    from attn_tui.tui.screens.labs.model_lab_screen import ModelSettings
+    from attn_tui.tui.screens.labs.scaling_lab_screen import ScalingSettings
+
+    assert t.LAB_DEFAULTS["lab:scaling"] == asdict(ScalingSettings())
+    assert t.LAB_DEFAULTS["lab:model"] == asdict(ModelSettings())
+
+
+def _task(**over):
+    raw = dict(goal="g", stage="weights", cell=[1, 2], op=">=", value=0.9, change=["K"],
+               max_cells=1, keep=["mask", "scale"], hints=["one", "two"], why="w",
+               solution=[{"cell": ["K", 2, 2], "value": 2.0}])
+    raw.update(over)
+    return t.parse({k: v for k, v in raw.items() if v is not None}, "workbench")
+
+
+def test_a_verdict_names_the_cell_and_says_value_and_target():
+    start = t.bench_live(state.from_preset("select"))
+    v = t.evaluate(_task(), start, start)
+    assert v.line() == "α(verb? → barked) 0.83 · goal ≥ 0.90"
+    assert not v.met and v.broken is None
+
+
+def test_a_forbidden_change_reaching_the_goal_names_the_rule_it_broke():
+    ws = state.from_preset("select")
+    start = t.bench_live(ws)
+    task = _task()
+    via_q = t.evaluate(task, t.bench_live(state.set_cell(ws, "Q", 1, 2, 10.0)), start)
+    assert via_q.met and not via_q.done and via_q.broken == "only K may change, and Q did"
+    two = state.set_cell(state.set_cell(ws, "K", 2, 2, 2.0), "K", 0, 2, 0.0)
+    assert t.evaluate(task, t.bench_live(two), start).broken == "change at most one cell; 2 changed"
+    off = t.evaluate(task, t.bench_live(replace(ws, scale=False)), start)
+    assert off.met and off.broken == "÷√d_k must stay on"
+    assert t.evaluate(task, t.bench_live(state.set_cell(ws, "K", 2, 2, 2.0)), start).done
+
+
+def test_near_compares_with_another_stage_and_reduce_reads_a_row():
+    ws = state.from_preset("select")
+    task = _task(stage="entropy", cell=None, row=0, op="near", value="max_entropy", tol=0.01,
+                 change=["Q"], solution=[{"cell": ["Q", 0, 0], "value": 0.0}])
+    start = t.bench_live(ws)
+    v = t.evaluate(task, start, start)
+    assert v.line() == "H(animal?) 0.75 · goal within 0.01 of log₂n = 1.58"
+    assert t.evaluate(task, t.solved(task, start), start).done
+    top = _task(cell=None, row=2, reduce="max")
+    assert t.evaluate(top, start, None).value == pytest.approx(1 / 3)
+
+
+def test_a_lab_figure_waits_while_the_lab_computes_or_refuses():
+    task = t.parse(dict(goal="g", stage="layer", op="between", value=[7e6, 8e6],
+                        hints=["h"], why="w", solution=[{"setting": "D", "value": 960}]),
+                   "lab:model")
+    settings = dict(t.LAB_DEFAULTS["lab:model"], h=7)
+    v = t.evaluate(task, t.lab_live("lab:model", settings, None), None)
+    assert not v.met and v.value is None
+    assert v.line() == ("one layer's parameters the current settings are refused · "
+                        "goal between 7,000,000 and 8,000,000")
+
+
+def test_a_task_whose_row_was_removed_is_unmet_not_an_error():
+    ws = state.from_preset("select")
+    start = t.bench_live(ws)
+    fewer = t.bench_live(state.remove_row(ws, "K", 2))
+    v = t.evaluate(_task(), fewer, start)
+    assert not v.met and v.waiting == "not on the panes now"
+
+
+LESSON = '''
+title = "T"
+summary = "s"
+workspace = "select"
+
+[[steps]]
+title = "one"
+text = "x"
+highlight = {{ pane = "heatmap" }}
+
+[[steps]]
+title = "two"
+text = "y"
+highlight = {{ pane = "heatmap" }}
+{screen}
+[steps.task]
+goal = "g"
+hints = ["h1", "h2"]
+why = "w"
+{task}
+'''
+GOOD = '''stage = "weights"
+cell = [1, 2]
+op = ">="
+value = 0.9
+change = ["K"]
+solution = [{ cell = ["K", 2, 2], value = 2.0 }]'''
+
+
+def _load(task: str, screen: str = ""):
+    return load_file("bad.toml", text=LESSON.format(task=task, screen=screen))
+
+
+def test_a_good_task_loads():
+    step = _load(GOOD).steps[1]
+    assert step.task is not None and step.task.change == ("K",)
+
+
+@pytest.mark.parametrize(("task", "screen", "problem"), [
+    (GOOD.replace('"weights"', '"attention"'), "",
+     "unknown stage 'attention' on workbench; choose one of: scores"),
+    (GOOD.replace("[1, 2]", "[1, 5]"), "",
+     "cell [1, 5] is outside the workspace 'select' (3 queries × 3 columns)"),
+    (GOOD.replace("0.9", "0.5"), "",
+     "the goal already holds at the step's start (α(verb? → barked) 0.83 · goal ≥ 0.50)"),
+    (GOOD.replace('["K"]', '["W"]'), "", "'change' names an unknown matrix 'W'"),
+    (GOOD + '\nkeep = ["colour"]', "", "'keep' names an unknown setting 'colour'"),
+    (GOOD.replace('value = 2.0', 'value = 0.9'), "", "its solution does not reach the goal"),
+    (GOOD.replace('["K", 2, 2]', '["Q", 1, 2]').replace('value = 2.0', 'value = 9.0'), "",
+     "its solution breaks its own rule: only K may change, and Q did"),
+    (GOOD.replace('op = ">="', 'op = "=>"'), "", "'op' must be one of"),
+    (GOOD + '\nrun = "os.system()"', "", "unknown field 'run' in the task"),
+    ('stage = "total"\nop = ">"\nvalue = 1\nsolution = [{ setting = "D", value = 1 }]',
+     'screen = "lab:model"', "the goal already holds at the step's start"),
+    ('stage = "entropy_raw"\nop = ">"\nvalue = 1\nchange = ["Q"]\n'
+     'solution = [{ setting = "temperature", value = 9 }]', 'screen = "lab:scaling"',
+     "'change' names matrices, which only the workbench has"),
+])
+def test_a_bad_task_is_a_lesson_error_naming_file_step_and_problem(task, screen, problem):
+    with pytest.raises(LessonError) as err:
+        _load(task, screen)
+    assert err.value.file == "bad.toml" and err.value.step == 2
+    assert str(err.value).startswith("bad.toml, step 2: task: ")
+    assert problem in err.value.message, err.value.message
