@@ -34,6 +34,13 @@ LESSON = [
             id="lesson.leave"),
     *(Binding(c, f"lesson('answer', '{c}')", f"answer {c}", show=False, priority=True,
               id=f"lesson.answer_{c}") for c in LETTERS),
+    # a step with a task: hints, then "show me" (asks: y), and the step's start again
+    Binding("h", "lesson('hint')", "Hint", show=False, priority=True, id="lesson.hint",
+            tooltip="a lesson task's hint; after two, h offers to show a solution"),
+    Binding("y", "lesson('show')", "Show me", show=False, priority=True, id="lesson.show",
+            tooltip="after h offers it: put a state that meets the task's goal on the panes"),
+    Binding("ctrl+r", "lesson('reset')", "Reset step", show=False, priority=True,
+            id="lesson.reset", tooltip="a lesson task's step back to its start (u undoes)"),
     # the panel cannot take focus (the panes keep it): in a small window its words scroll
     Binding("shift+down", "lesson('scroll', 1)", "Lesson text down", show=False,
             tooltip="scroll the lesson's words down (a small window)", id="lesson.scroll_down"),

@@ -18,6 +18,7 @@ from attn_tui.compute.backend import INSTALL_TORCH
 from attn_tui.core import state
 from attn_tui.core.presets import LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
+from attn_tui.core.state import set_cell as state_cell
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import take_once
@@ -107,6 +108,7 @@ class WorkbenchScreen(Screen):
     # ---- state flows down
     def watch_workspace(self, old: Workspace, new: Workspace) -> None:
         self._refresh_all()
+        self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
         if new.selected != old.selected:  # ↑↓ in Q picks the query: when R or undo picks it,
             grid = self.query_one("#editor-q", MatrixEditor).grid  # the cursor follows
             if grid.cursor_row != new.selected:
@@ -551,6 +553,19 @@ class WorkbenchScreen(Screen):
 
     def lesson_work(self) -> object:
         return self.workspace
+
+    def lesson_live(self) -> object:
+        from attn_tui.lessons.tasks import bench_live
+
+        return bench_live(self.workspace, self.steps)
+
+    def lesson_restore(self, state: object, edits: tuple = ()) -> None:
+        assert isinstance(state, Workspace)
+        ws = replace(state, selected=min(self.workspace.selected, state.t_q - 1))
+        for e in edits:
+            ws = (state_cell(ws, e.target, *e.cell, float(e.value)) if e.cell is not None
+                  else replace(ws, **{e.target: e.value}))
+        self.apply(ws)
 
     def has_unsaved_work(self) -> bool:
         return self.dirty

@@ -38,6 +38,15 @@ class LessonHost(Protocol):
         """A step replaced ``work`` (from ``lesson_work``), unsaved: quitting asks about it."""
         ...
 
+    def lesson_live(self) -> object:
+        """The state a lesson task is checked against (``attn_tui.lessons.tasks.Live``)."""
+        ...
+
+    def lesson_restore(self, state: object, edits: tuple = ()) -> None:
+        """Put ``state`` (from ``lesson_state``) back on the panes, with a task's ``edits``
+        (``tasks.Edit``) made on it, as one change: u undoes it where the host can undo."""
+        ...
+
     # what every Screen has, and the runner uses: the panel is mounted on the host, marked
     # cells are found and scrolled to there
     def mount(self, *widgets: Any, **kwargs: Any) -> Any: ...

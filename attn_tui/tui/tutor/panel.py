@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -32,6 +33,12 @@ class PanelView:
     note: str = ""  # e.g. the answer to a question that was skipped with n
     done: bool = False
     busy: bool = False
+    goal: str = ""  # a task's goal in words; its check (tasks.Verdict) once read
+    task_why: str = ""
+    verdict: Any = None
+    hints: tuple[str, ...] = ()
+    offering: bool = False  # "show me" offered, waiting for y
+    solved_before: bool = False
 
 
 class LessonPanel(VerticalScroll, can_focus=False):
@@ -92,8 +99,10 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.border_title = f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}"
         asking = bool(view.prompt) and view.chosen is None and not (view.done or view.busy)
         letters = "abcd"[: len(view.choices)]
+        task = ("y show me · " if view.offering else "h hint · ") + "ctrl+r reset · " \
+            if view.goal and not (view.done or view.busy) else ""
         self._keys = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
-                      if asking else "") + "n next · p back · Esc keep playing"
+                      if asking else "") + task + "n next · p back · Esc keep playing"
         self.border_subtitle = self._keys
         self.set_class(view.chosen is not None, "-answered")
         self.set_class(asking, "-asking")
@@ -126,7 +135,40 @@ def render(view: PanelView) -> Text:
             out.append(f" {does}")
     if view.prompt:
         _question(out, view)
+    if view.goal:
+        _task(out, view)
     return out
+
+
+def _task(out: Text, view: PanelView) -> None:
+    """The goal, the live value against its target, and ✓ / the broken rule: in words and
+    marks, never by colour alone."""
+    out.append("\nTask ", style="reverse bold")
+    out.append(f" {view.goal}", style="bold")
+    v = view.verdict
+    if v is None:
+        return
+    out.append("\n")
+    if v.broken is not None:
+        out.append("✗ Rule broken: ", style="bold")
+        out.append(f"{v.broken}. ")
+    elif v.met:
+        out.append("✓ Done. ", style="bold")
+    else:
+        out.append("○ Not yet. " + ("(Done before; the step started afresh.) "
+                                   if view.solved_before else ""), style="bold")
+    out.append(v.line())
+    if v.broken is not None:
+        out.append(" ctrl+r starts the step again.")
+    elif v.met:
+        out.append("\n" + view.task_why)
+        return
+    for i, hint in enumerate(view.hints, start=1):
+        out.append(f"\nHint {i}: ", style="bold")
+        out.append(hint)
+    if view.offering:
+        out.append("\nShow a state that meets the goal? ", style="bold")
+        out.append("y shows it (u undoes); any other key keeps trying.")
 
 
 def _question(out: Text, view: PanelView) -> None:

@@ -59,9 +59,16 @@ class LessonRunner:
         # per lesson this session: (the step to come back to, the letter answered at each
         # step); the step is None once the lesson is finished: opened again, it starts afresh
         self._memory: dict[str, tuple[int | None, dict[int, int]]] = {}
+        self._done_tasks: dict[str, set[int]] = {}  # per lesson, the steps whose task was met
         self._setup: object = None  # the host's state as the current step set it up
         self._keys_ahead = 0  # lesson keys put off until the keys typed before them are read
         self._own_title: str | None = None  # the host's sub-title before the lesson came
+        # the current step's task: the state it started from, what the check last said, the
+        # hints shown, and whether "show me" waits for a y
+        self._start_live: object = None
+        self._verdict: object = None
+        self._hints = 0
+        self._offering = False
 
     # ---- entry points: CLI, command palette, the g menu
     def start(self, name: str) -> None:
@@ -114,7 +121,13 @@ class LessonRunner:
         app = self.app
         live = (self.lesson is not None and self.host is not None
                 and app.screen is self.host and not takes_text(app.focused))
-        if not live or verb != "answer":
+        if not live:
+            return False
+        if verb in ("hint", "reset"):
+            return self._step().task is not None and not self.done and not self._busy
+        if verb == "show":
+            return self._offering and not self.done
+        if verb != "answer":
             return live
         # on a question step a-d belong to the question, answered or not
         q = self._step().question
@@ -135,6 +148,85 @@ class LessonRunner:
             await self.answer(str(parameters[0]))
         elif verb == "scroll":
             self.scroll(int(parameters[0]))  # type: ignore[call-overload]
+        elif verb == "hint":
+            self.hint()
+        elif verb == "show":
+            self.show_me()
+        elif verb == "reset":
+            self.reset_step()
+
+    # ---- a step's task: checked after every change the host makes
+    def host_changed(self, host: object) -> None:
+        """The host's state changed (a key, undo, a lab's result arriving): check the task."""
+        if host is self.host and not self._busy and self.lesson is not None:
+            self._check()
+
+    def _check(self) -> None:
+        from attn_tui.lessons.tasks import evaluate
+
+        task = self._step().task
+        if task is None or self.host is None or self._start_live is None or self.done:
+            return
+        verdict = evaluate(task, self.host.lesson_live(), self._start_live)  # type: ignore[arg-type]
+        if verdict == self._verdict:
+            return
+        self._verdict = verdict
+        if verdict.done:
+            self._offering = False
+            self._solved().add(self.index)
+        if self._view is not None:
+            self._show(replace(self._view, verdict=verdict, offering=self._offering),
+                       at_end=verdict.done or verdict.broken is not None)
+        self.app.refresh_bindings()
+
+    def hint(self) -> None:
+        if self._put_off("h", "h"):
+            return
+        task = self._step().task
+        if task is None or self._view is None:
+            return
+        if self._hints < len(task.hints):
+            self._hints += 1
+        elif not (self._verdict is not None and self._verdict.done):  # type: ignore[attr-defined]
+            self._offering = True  # the hints are out: "show me" is offered, and asks first
+        self._show(replace(self._view, hints=task.hints[: self._hints],
+                           offering=self._offering), at_end=True)
+        self.app.refresh_bindings()
+
+    def show_me(self) -> None:
+        """y after the offer: a state that meets the goal, from the step's start, as one
+        change (u undoes it on the workbench)."""
+        if self._put_off("y", "y"):
+            return
+        task = self._step().task
+        if task is None or self.host is None or not self._offering:
+            return
+        self._offering = False
+        self.host.lesson_restore(self._setup, task.solution)
+        undo = " u undoes it." if self.host.can_undo else " ctrl+r starts the step again."
+        self.app.notify(f"Shown: a state that meets the goal.{undo}", timeout=4, markup=False)
+        self._check()
+        if self._view is not None:
+            self._show(replace(self._view, offering=False, verdict=self._verdict), at_end=True)
+        self.app.refresh_bindings()
+
+    def reset_step(self) -> None:
+        """ctrl+r: the step's start back on the panes (u undoes that too, on the workbench)."""
+        if self._put_off("ctrl+r", "\x12"):
+            return
+        if self.host is None or self._setup is None:
+            return
+        if self.host.lesson_state() == self._setup:
+            self.app.notify("The step is at its start already.", timeout=2)
+            return
+        self.host.lesson_restore(self._setup)
+        undo = " (u undoes)" if self.host.can_undo else ""
+        self.app.notify(f"Back at the step's start{undo}.", timeout=3, markup=False)
+        self._check()
+
+    def _solved(self) -> set[int]:
+        assert self.lesson is not None
+        return self._done_tasks.setdefault(self.lesson.name, set())
 
     def keys_on_hold(self) -> bool:
         """Keys from the terminal wait (see keys) while a step sets up, or a lesson key typed
@@ -254,6 +346,7 @@ class LessonRunner:
         answers = self._answers()
         self._memory[self.lesson.name] = (k, answers)  # p after the end: in it again
         self.index, self.chosen, self.done = k, answers.get(k), False
+        self._start_live, self._verdict, self._hints, self._offering = None, None, 0, False
         if self.host is not None:  # a value Enter sent just before n is the learner's
             self.host.settle_edits()
         self._busy, self._pending = True, None
@@ -324,8 +417,13 @@ class LessonRunner:
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
             if not was_saved:  # quitting asks about it
                 host.lesson_replaced_work(replaced)
+        if step.task is not None:
+            self._start_live = host.lesson_live()
+            if self.index in self._solved():
+                view = replace(view, solved_before=True)
         self._busy = False
         self._show(view, at_end=answered)
+        self._check()
         # after the panel has its height: then scroll
         self._point(q.reveal_highlight or step.highlight if answered else step.highlight)
         self.app.refresh_bindings()
@@ -452,6 +550,8 @@ class LessonRunner:
         if q is not None:
             view = replace(view, prompt=fill(q.prompt, ctx), answer=q.answer,
                            choices=tuple(fill(c, ctx) for c in q.choices))
+        if step.task is not None:
+            view = replace(view, goal=step.task.goal, task_why=step.task.why)
         return view
 
     def _show(self, view: PanelView, at_end: bool = False) -> None:

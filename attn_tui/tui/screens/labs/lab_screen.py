@@ -78,6 +78,7 @@ class LabScreen(Screen):
     def watch_settings(self) -> None:
         self.query_one(ControlBar).show(**asdict(self.settings))
         self.recompute()
+        self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
 
     # ---- changes
     def offer(self, key: str, value: Any) -> bool:
@@ -139,6 +140,25 @@ class LabScreen(Screen):
 
     def lesson_owns_state(self) -> None:
         pass
+
+    def lesson_shows(self) -> tuple[object, str]:
+        """What the lab shows for its current settings (None while computing or refused), and
+        why there is nothing when there is not: what a lesson's task reads."""
+        return None, "computing…"
+
+    def lesson_live(self) -> object:
+        from attn_tui.lessons.tasks import lab_live
+
+        shown, waiting = self.lesson_shows()
+        return lab_live(f"lab:{lab_of_module(type(self).__module__)}", self.settings, shown,
+                        waiting if shown is None else "")
+
+    def lesson_restore(self, state: object, edits: tuple = ()) -> None:
+        self.say("")
+        self.settings = state
+        self.query_one(ControlBar).show(**asdict(self.settings))
+        for e in edits:  # as if typed: the lab's own rules (a model preset follows the numbers)
+            self.offer(e.target, e.value)
 
     def lesson_replaced_work(self, work: object) -> None:
         pass

@@ -109,6 +109,11 @@ class ModelLabScreen(LabScreen):
         new = replace(self.settings, **{key: value})
         return replace(new, preset=matching_preset(**new.dims) or "custom")
 
+    def lesson_shows(self) -> tuple[object, str]:
+        if self.standing_problem() is not None:
+            return None, f"– (h = {self.settings.h} does not divide D = {self.settings.D})"
+        return self.count, "computing…"
+
     def standing_problem(self) -> str | None:
         try:
             count_params(**self.settings.dims)

@@ -134,6 +134,7 @@ class ScalingLabScreen(LabScreen):
         self._show_table(s, result)
         self._show_plots(s, result)
         self._explain(s, result)
+        self.app.tutor.host_changed(self)
         self.query_one("#status", Static).update(
             f"{self.backend} {self.dtype} · {plural(len(result.rows), 'row')} × "
             f"{plural(s.trials, 'trial')} · {plural(s.keys, 'key')} · seed {s.seed} · done")
@@ -196,6 +197,11 @@ class ScalingLabScreen(LabScreen):
         self.query_one("#explain", Static).update("\n".join(lines))
 
     # ---- actions
+    def lesson_shows(self) -> tuple[object, str]:
+        s, shown = self.settings, self.shown
+        fresh = shown is not None and replace(shown, scale=s.scale) == s
+        return (self.result if fresh else None), "computing…"
+
     def action_set_dk(self, value: int) -> None:
         self.offer("d_k", value)
 

@@ -1,0 +1,158 @@
+"""Every lesson task solved through the keys a learner presses, ending in ✓; a goal reached by a
+forbidden route says the rule it broke; hints, "show me" (asks, then one change u undoes) and
+ctrl+r (the step's start, undoable)."""
+
+from __future__ import annotations
+
+import pytest
+from lesson_pilot import lesson_app, panel, press, settle
+
+from attn_tui.lessons import load, names
+
+E = ["enter"]
+
+
+def typed(text: str) -> list[str]:
+    return [{".": "full_stop", "-": "minus"}.get(c, c) for c in text]
+
+
+def cell(value: str, *moves: str) -> list[str]:
+    return [*moves, *E, *typed(value), *E]
+
+
+# (lesson, step): the keys that solve its task from the step's start
+SOLVE = {
+    ("one", 5): cell("10", "right", "right"),
+    ("one", 6): ["tab", "tab", *cell("1", "down")],
+    ("select", 2): cell("0"),
+    ("select", 4): ["tab", *cell("2", "down", "down", "right", "right")],
+    ("select", 6): cell("10"),
+    ("scale", 4): ["right"] * 5 + typed("0.25") + E,
+    ("scale", 5): ["right"] * 5 + typed("16") + E,
+    ("mask", 4): cell("5"),
+    ("mask", 5): cell("3", "down", "down", "down"),
+    ("params", 2): ["down"] * 5,
+    ("params", 6): ["up"] * 7,
+    ("nanogpt", 2): ["m"],
+    ("nanogpt", 3): [*cell("3", *["down"] * 5), "tab", *cell("3", *["down"] * 4)],
+}
+# (lesson, step): keys that reach the goal by a route the task forbids, and the rule said
+FORBIDDEN = {
+    ("one", 5): (["tab", *cell("30", "down", "down")], "only Q may change, and K did"),
+    ("one", 6): (["tab", "tab", *cell("0.7"), *cell("0.5", "down")],
+                 "change at most one cell; 2 changed"),
+    ("select", 4): (["s"], "÷√d_k must stay on"),
+    ("scale", 4): (["right", *typed("2"), *E], "keys must stay 8"),
+    ("mask", 4): (["m"], "mask must stay causal-after"),
+    ("mask", 5): (["tab", *cell("3")], "only Q may change, and K did"),
+    ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
+    ("nanogpt", 3): ([*SOLVE[("nanogpt", 3)], "m"], "mask must stay causal"),
+}
+TASKS = [(n, k) for n in names() for k, s in enumerate(load(n).steps, start=1) if s.task]
+
+
+def test_every_task_has_its_keys():
+    assert sorted(SOLVE) == sorted(TASKS)
+
+
+async def _at(pilot, k: int) -> None:
+    await settle(pilot)
+    await press(pilot, *["n"] * (k - 1))
+    assert f"Step {k} of" in panel(pilot.app).border_title
+
+
+def _said(app) -> str:
+    return " ".join(panel(app).plain.split())
+
+
+@pytest.mark.parametrize(("name", "k"), TASKS, ids=[f"{n}-{k}" for n, k in TASKS])
+async def test_each_task_starts_unmet_and_its_keys_solve_it(name, k):
+    task = load(name).steps[k - 1].task
+    async with lesson_app(name).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, k)
+        said = _said(pilot.app)
+        assert task.goal in said and "○ Not yet." in said and "✓ Done." not in said
+        await press(pilot, *SOLVE[(name, k)])
+        said = _said(pilot.app)
+        assert "✓ Done." in said, said
+        assert task.why in said
+        assert f"Step {k} of" in panel(pilot.app).border_title  # no automatic advance
+
+
+@pytest.mark.parametrize(("name", "k"), sorted(FORBIDDEN), ids=[f"{n}-{k}" for n, k in
+                                                                 sorted(FORBIDDEN)])
+async def test_a_forbidden_route_is_refused_with_its_rule(name, k):
+    keys, rule = FORBIDDEN[(name, k)]
+    async with lesson_app(name).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, k)
+        await press(pilot, *keys)
+        said = _said(pilot.app)
+        assert f"✗ Rule broken: {rule}." in said, said
+        assert "✓ Done." not in said
+        await press(pilot, "ctrl+r")  # the step's start again: unmet, no rule broken
+        said = _said(pilot.app)
+        assert "○ Not yet." in said and "Rule broken" not in said
+
+
+async def test_two_hints_then_show_me_asks_and_u_undoes_it():
+    task = load("select").steps[3].task
+    async with lesson_app("select").run_test(size=(120, 40)) as pilot:
+        await _at(pilot, 4)
+        await press(pilot, "h")
+        assert f"Hint 1: {task.hints[0]}" in _said(pilot.app)
+        assert "Hint 2" not in _said(pilot.app)
+        await press(pilot, "h")
+        assert f"Hint 2: {task.hints[1]}" in _said(pilot.app)
+        assert "Show a state" not in _said(pilot.app)
+        await press(pilot, "h")
+        assert "Show a state that meets the goal? y shows it" in _said(pilot.app)
+        assert "y show me" in panel(pilot.app).border_subtitle
+        bench = pilot.app.workbench()
+        before = bench.workspace
+        await press(pilot, "y")
+        assert "✓ Done." in _said(pilot.app)
+        assert bench.workspace.k[2][2] == 2.0 and bench.workspace.q == before.q
+        await press(pilot, "u")  # one change: one u brings the start back
+        assert bench.workspace == before
+        assert "○ Not yet." in _said(pilot.app)
+
+
+async def test_y_does_nothing_before_it_is_offered():
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 4)
+        bench = pilot.app.workbench()
+        before = bench.workspace
+        await press(pilot, "y")
+        assert bench.workspace == before and "○ Not yet." in _said(pilot.app)
+
+
+async def test_ctrl_r_puts_the_start_back_and_u_undoes_the_reset():
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 4)
+        bench = pilot.app.workbench()
+        start = bench.workspace
+        await press(pilot, *SOLVE[("mask", 4)])
+        solved = bench.workspace
+        assert "✓ Done." in _said(pilot.app)
+        await press(pilot, "ctrl+r")
+        assert bench.workspace.q == start.q and "○ Not yet." in _said(pilot.app)
+        await press(pilot, "u")
+        assert bench.workspace.q == solved.q and "✓ Done." in _said(pilot.app)
+
+
+async def test_show_me_in_a_lab_meets_the_goal_and_ctrl_r_undoes_it():
+    async with lesson_app("params").run_test(size=(120, 40)) as pilot:
+        await _at(pilot, 6)
+        await press(pilot, "h", "h", "h", "y")
+        assert "✓ Done." in _said(pilot.app)
+        await press(pilot, "ctrl+r")
+        assert "○ Not yet." in _said(pilot.app)
+        assert pilot.app.screen.settings.D == 512
+
+
+async def test_a_refused_lab_setting_leaves_the_task_unmet_saying_why():
+    async with lesson_app("params").run_test(size=(120, 40)) as pilot:
+        await _at(pilot, 6)
+        await press(pilot, "right", "right", *typed("7"), *E)  # D, L, h: h = 7
+        said = _said(pilot.app)
+        assert "h = 7 does not divide D = 512" in said and "○ Not yet." in said
