@@ -20,6 +20,15 @@ TOLERANCES: dict[str, dict[str, float]] = {
 }
 
 
+@pytest.fixture(autouse=True)
+def progress_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Lesson progress goes to a fresh folder per test, never to the user's data directory."""
+    where = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("ATTN_TUI_DATA_DIR", str(where))
+    monkeypatch.delenv("ATTN_TUI_NO_PROGRESS", raising=False)
+    return where / "progress"
+
+
 @pytest.fixture(params=BACKEND_NAMES, scope="session")
 def backend(request: pytest.FixtureRequest) -> str:
     """A backend name accepted by ``attn_tui.compute`` (torch skipped when not installed)."""

@@ -107,6 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="open a lab: " + ", ".join(LABS))
     ap.add_argument("--lesson", metavar="NAME",
                     help="open a lesson at its first step; --lesson list shows every lesson")
+    ap.add_argument("--no-progress", action="store_true",
+                    help="keep no lesson progress (as ATTN_TUI_NO_PROGRESS=1 does): for a "
+                    "shared class account")
+    ap.add_argument("--progress", choices=["reset"],
+                    help="reset: clear every lesson's kept progress (asks first)")
     ap.add_argument("--theme", metavar="NAME", type=_theme,
                     help="a Textual theme, e.g. textual-light, nord, gruvbox (default: textual-dark)")
     ap.add_argument("--no-mouse", action="store_true",
@@ -158,7 +163,7 @@ def _fail(message: str) -> int:
 # building the parser cost a few ms and 0.4 MiB of the first screen, to read no flags
 NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
             "lab": None, "lesson": None, "theme": None, "no_mouse": False,
-            "no_confirm_quit": False, "command": None}
+            "no_confirm_quit": False, "no_progress": False, "progress": None, "command": None}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace | SimpleNamespace:
@@ -186,7 +191,7 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
                      "(a session brings its own values)")
     if args.lesson == "list":  # it prints and exits: a flag beside it would be ignored
         for dest, flag in APP_FLAGS.items():
-            if dest != "lesson" and getattr(args, dest) not in (None, False):
+            if dest not in ("lesson", "no_progress") and getattr(args, dest) not in (None, False):
                 parser.error(f"argument {flag}: not used by --lesson list, which only prints "
                              "the lessons")
     if args.lesson is not None and args.lesson != "list":
@@ -206,7 +211,8 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
 PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme"}}
 APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
              "session": "--session", "lab": "--lab", "lesson": "--lesson", "theme": "--theme",
-             "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit"}
+             "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit",
+             "no_progress": "--no-progress", "progress": "--progress"}
 # flags the command has its own copy of: written after the command, they mean the same thing
 OWN_COPY = {"print": {"backend", "dtype"}, "export": {"session", "preset", "backend"}}
 
@@ -235,12 +241,40 @@ def main(argv: list[str] | None = None) -> int:
         return run_export(args)
     if args.command == "serve":
         return _serve(args)
+    if args.progress == "reset":
+        return _progress_reset(args.no_progress)
     if args.lesson is not None:
         from attn_tui.lessons import lesson_cli
 
-        if (done := lesson_cli(args.lesson, build_parser())) is not None:
+        if (done := lesson_cli(args.lesson, build_parser(), args.no_progress)) is not None:
             return done
     return _run_app(args)
+
+
+def _progress_reset(no_progress: bool) -> int:
+    """--progress reset: say where, ask, then clear (no answer, or not y: nothing goes)."""
+    from attn_tui.core.progress import Progress
+
+    progress = Progress.from_env(no_progress)
+    if progress.where is None:
+        return _fail("no progress is kept here (--no-progress or ATTN_TUI_NO_PROGRESS), so "
+                     "there is none to clear")
+    files = sorted(progress.where.glob("*.json")) if progress.where.is_dir() else []
+    if not files:
+        print(f"No lesson progress is kept in {progress.where}: nothing to clear.")
+        return 0
+    try:
+        answer = input(f"Clear the progress of {len(files)} lesson(s) kept in "
+                       f"{progress.where}? [y/N] ")
+    except (EOFError, KeyboardInterrupt):
+        answer = ""
+        print()
+    if answer.strip().lower() not in ("y", "yes"):
+        print("Nothing cleared.")
+        return 1
+    progress.reset()
+    print("Lesson progress cleared: every lesson starts at its first step.")
+    return 0
 
 
 def _print(section: str, backend: str, dtype: str) -> int:
@@ -310,7 +344,8 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
 
     app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,
                    workspace=workspace, lesson=args.lesson, theme=args.theme,
-                   session_path=args.session, confirm_quit=not args.no_confirm_quit)
+                   session_path=args.session, confirm_quit=not args.no_confirm_quit,
+                   no_progress=args.no_progress)
     app.run(mouse=not args.no_mouse)
     return app.return_code or 0
 

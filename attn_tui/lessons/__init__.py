@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 
 from attn_tui.lessons.loader import Highlight, Lesson, LessonError, Question, Step, load_file
@@ -39,7 +40,13 @@ def load(name: str) -> Lesson:
         raise LessonError(f"{name}.toml", None,
                           f"no such lesson; choose one of: {', '.join(names())}")
     f = files[name]
-    return load_file(f.name, name=name, text=f.read_text(encoding="utf-8"))
+    return _parsed(f.name, name, f.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=32)
+def _parsed(file: str, name: str, text: str) -> Lesson:
+    # the same text is the same lesson: its tasks are checked (a lab's figures computed) once
+    return load_file(file, name=name, text=text)
 
 
 def catalog() -> list[Entry]:
@@ -52,8 +59,38 @@ def names() -> list[str]:
     return sorted(_files())
 
 
-def lesson_cli(name: str, parser: argparse.ArgumentParser) -> int | None:
-    """``--lesson list`` prints one line per lesson (0); an unknown name is a usage error (2).
+def standing(progress: object) -> list[tuple[Lesson, str, bool]]:
+    """Every lesson, in teaching order, with its progress in words and whether it is done."""
+    from attn_tui.core.progress import Progress
+
+    assert isinstance(progress, Progress)
+    out = []
+    for lesson in sorted((load(name) for name in _files()), key=lambda x: (x.order, x.name)):
+        r = progress.load(lesson.name)
+        tasks = {i for i, s in enumerate(lesson.steps) if s.task is not None}
+        questions = {i for i, s in enumerate(lesson.steps) if s.question is not None}
+        done, answered = len(r.tasks & tasks), len(set(r.answers) & questions)
+        words = f"tasks {done}/{len(tasks)} · questions {answered}/{len(questions)}"
+        if r.finished:
+            words += " · finished"
+        elif r.step:
+            words += f" · at step {min(r.step, len(lesson.steps) - 1) + 1}"
+        out.append((lesson, words, r.finished and done == len(tasks)))
+    return out
+
+
+def suggestion(rows: list[tuple[Lesson, str, bool]]) -> str:
+    nxt = next((lesson for lesson, _, done in rows if not done and lesson.missing() is None),
+               None)
+    if nxt is None:
+        return "Every lesson done: well done."
+    return f"Next: {nxt.name} ({nxt.title}): attn-tui --lesson {nxt.name}"
+
+
+def lesson_cli(name: str, parser: argparse.ArgumentParser,
+               no_progress: bool = False) -> int | None:
+    """``--lesson list`` prints one line per lesson with its progress (0); an unknown name is a
+    usage error (2).
 
     Returns None when ``name`` is a lesson the app should open.
     """
@@ -63,8 +100,17 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser) -> int | None:
         parser.exit(2, f"attn-tui: {exc}\n")
     if name == "list":
         from attn_tui.core.files import write_stdout
+        from attn_tui.core.progress import Progress
 
-        failed = write_stdout("".join(entry.line() + "\n" for entry in entries))
+        progress = Progress.from_env(no_progress)
+        text = "".join(entry.line() + "\n" for entry in entries)
+        if progress.kept:
+            rows = standing(progress)
+            words = {lesson.name: w for lesson, w, _ in rows}
+            text = "".join(f"{entry.line()}\n{'':9}{words[entry.name]}\n" for entry in entries)
+            text += "".join(f"{notice}\n" for notice in progress.notices)
+            text += suggestion(rows) + "\n"
+        failed = write_stdout(text)
         if failed:
             parser.exit(2, f"attn-tui: {failed}\n")
         return 0

@@ -69,6 +69,9 @@ class AttnApp(App[int]):
         self.closing = False  # exit() has been called
         self.reading_from_line = False  # reading a key handed back (see keys)
         self.tutor = LessonRunner(self)
+        from attn_tui.core.progress import Progress
+
+        self.progress = Progress.from_env()  # lessons' progress across runs (core.progress)
         self.session = SessionController(self)
 
     def get_default_screen(self) -> Screen:
@@ -223,7 +226,10 @@ class AttnApp(App[int]):
         entries = [("workbench", f"{'workbench':<14} edit Q, K, V and watch every stage")]
         entries += [(f"lab:{n}", f"lab {n:<10} {lab.line}") for n, lab in LABS.items()
                     if lab_available(n)]
-        entries += [(f"lesson:{n}", f"lesson {n:<7} {t}") for n, t, _ in self.tutor.entries()]
+        words, nxt = self.tutor.standing()
+        entries += [(f"lesson:{n}", f"lesson {n:<7} " + ("next: " if n == nxt else "") + t
+                     + (f" · {words[n]}" if n in words else ""))
+                    for n, t, _ in self.tutor.entries()]
         return entries
 
     def action_goto(self) -> None:
@@ -288,7 +294,7 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
              seed: int = 0, workspace: Workspace | None = None,
              lab: str | None = None, lesson: str | None = None,
              theme: str | None = None, session_path: str | None = None,
-             confirm_quit: bool = True) -> AttnApp:
+             confirm_quit: bool = True, no_progress: bool = False) -> AttnApp:
     if workspace is None and preset in LECTURE_EXAMPLES:
         from attn_tui.lessons.workspaces import build  # the lecture's tensors: torch, maybe
 
@@ -299,6 +305,10 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
     app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=None if lesson else lab,
                   session_path=session_path, confirm_quit=confirm_quit)
     app.initial_lesson = lesson
+    if no_progress:
+        from attn_tui.core.progress import Progress
+
+        app.progress = Progress(None)
     if theme:
         app.theme = theme
     return app

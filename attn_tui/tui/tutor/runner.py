@@ -60,6 +60,7 @@ class LessonRunner:
         # step); the step is None once the lesson is finished: opened again, it starts afresh
         self._memory: dict[str, tuple[int | None, dict[int, int]]] = {}
         self._done_tasks: dict[str, set[int]] = {}  # per lesson, the steps whose task was met
+        self._save_failed = False
         self._setup: object = None  # the host's state as the current step set it up
         self._keys_ahead = 0  # lesson keys put off until the keys typed before them are read
         self._own_title: str | None = None  # the host's sub-title before the lesson came
@@ -88,7 +89,9 @@ class LessonRunner:
         self._close()
         self.app.clear_notifications()  # "Lesson closed…" would cover the panel it names
         self.lesson = lesson
-        k, answers = self._memory.get(name, (0, {}))
+        if name not in self._memory:  # the first time this run: where the last run left it
+            self._memory[name], self._done_tasks[name] = self._kept(lesson)
+        k, answers = self._memory[name]
         if k is None:  # finished last time: from the top, fresh
             k, answers = 0, {}
         self._memory[name] = (k, answers)
@@ -96,6 +99,31 @@ class LessonRunner:
             self.app.notify(f"Back at step {k + 1} of {len(lesson.steps)}, where you left this "
                             "lesson: p goes back.", timeout=4)
         self._go(k)
+
+    def _kept(self, lesson: Lesson) -> tuple[tuple[int | None, dict[int, int]], set[int]]:
+        """The lesson's progress from earlier runs, fitted to the lesson as it is now."""
+        progress = self.app.progress
+        before = len(progress.notices)
+        r = progress.load(lesson.name)
+        for notice in progress.notices[before:]:
+            self.app.notify(notice, title="Progress", severity="warning", timeout=8,
+                            markup=False)
+        steps = lesson.steps
+        answers = {i: a for i, a in r.answers.items() if i < len(steps)
+                   and steps[i].question is not None and a < len(steps[i].question.choices)}
+        tasks = {i for i in r.tasks if i < len(steps) and steps[i].task is not None}
+        step = None if r.step is None else min(r.step, len(steps) - 1)
+        return (step, answers), tasks
+
+    def _save(self, **change: object) -> None:
+        """One change to the lesson's kept progress; a file that cannot be written says so once."""
+        if self.lesson is None:
+            return
+        failed = self.app.progress.save(self.lesson.name, **change)  # type: ignore[arg-type]
+        if failed and not self._save_failed:
+            self._save_failed = True
+            self.app.notify(failed, title="Progress", severity="warning", timeout=8,
+                            markup=False)
 
     def entries(self) -> list[tuple[str, str, str]]:
         """(name, title, summary) of every lesson that loads."""
@@ -109,6 +137,33 @@ class LessonRunner:
             self.app.notify(str(exc), title="A lesson file is broken", severity="error",
                             markup=False)
             return []
+
+    def standing(self) -> tuple[dict[str, str], str | None]:
+        """Per lesson, its progress in words (tasks done, questions answered), and the lesson
+        to take next: the first in order not finished with every task done."""
+        from attn_tui.lessons import LessonError, load, names
+
+        words: dict[str, str] = {}
+        nxt: str | None = None
+        try:
+            lessons = sorted((load(n) for n in names()), key=lambda x: (x.order, x.name))
+        except LessonError:
+            return {}, None
+        for lesson in lessons:
+            (step, answers), tasks = self._kept(lesson)  # from the file (empty if none kept)
+            finished = self.app.progress.load(lesson.name).finished or step is None
+            if lesson.name in self._memory:  # this run's, which the file may not keep
+                step, mine = self._memory[lesson.name]
+                answers = {**answers, **mine}
+                tasks = tasks | self._done_tasks.get(lesson.name, set())
+                finished = finished or step is None
+            done = len(tasks)
+            words[lesson.name] = f"{done}/{lesson.tasks} tasks · {len(answers)}/" \
+                f"{lesson.questions} answered"
+            if nxt is None and lesson.missing() is None and not (
+                    finished and done == lesson.tasks):
+                nxt = lesson.name
+        return words, nxt
 
     def commands(self) -> Iterable[SystemCommand]:
         for name, title, summary in self.entries():
@@ -173,7 +228,9 @@ class LessonRunner:
         self._verdict = verdict
         if verdict.done:
             self._offering = False
-            self._solved().add(self.index)
+            if self.index not in self._solved():
+                self._solved().add(self.index)
+                self._save(task=self.index)
         if self._view is not None:
             self._show(replace(self._view, verdict=verdict, offering=self._offering),
                        at_end=verdict.done or verdict.broken is not None)
@@ -276,6 +333,7 @@ class LessonRunner:
         elif not self.done:
             self.done, self._note = True, note
             self._memory[self.lesson.name] = (None, self._answers())
+            self._save(step=None, finished=True)
             if self._view is not None:
                 self._show(replace(self._view, done=True, note=note))
 
@@ -307,6 +365,7 @@ class LessonRunner:
             return
         self.chosen = LETTERS.index(letter)
         self._answers()[self.index] = self.chosen
+        self._save(answer=(self.index, self.chosen))
         host = self.host
         was_saved = host is not None and not host.has_unsaved_work()
         for action in q.reveal:
@@ -345,6 +404,7 @@ class LessonRunner:
         assert self.lesson is not None
         answers = self._answers()
         self._memory[self.lesson.name] = (k, answers)  # p after the end: in it again
+        self._save(step=k)
         self.index, self.chosen, self.done = k, answers.get(k), False
         self._start_live, self._verdict, self._hints, self._offering = None, None, 0, False
         if self.host is not None:  # a value Enter sent just before n is the learner's

@@ -1,0 +1,200 @@
+"""A learner's progress in the lessons, kept across runs: one small versioned JSON file per lesson.
+
+The files live in the user's data directory (platformdirs), or in ``$ATTN_TUI_DATA_DIR`` when it
+is set (a class account's per-student folder; the tests' tmp_path). ``--no-progress`` or
+``ATTN_TUI_NO_PROGRESS=1`` keeps nothing. Each file holds the step to resume at (None once the
+lesson was finished), the steps whose task was met and the letter answered at each question.
+
+A file that cannot be read, is not what this version writes, or comes from a newer version is
+set aside (``NAME.json.bad``) with a one-line notice, and that lesson starts fresh; the other
+lessons' files are never touched. Saving merges with the file as it is now, under a lock, so two
+attn-tui processes saving at once lose neither's tasks or answers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from attn_tui.core.files import FileError, atomic_write
+
+VERSION = 1
+APP = "attn-tui"
+DIR_ENV = "ATTN_TUI_DATA_DIR"
+OFF_ENV = "ATTN_TUI_NO_PROGRESS"
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_MAX_BYTES = 64_000  # a real record is a few hundred bytes
+
+
+@dataclass(frozen=True)
+class Record:
+    step: int | None = 0  # 0-based step to resume at; None: finished, start from the top
+    tasks: frozenset[int] = frozenset()  # 0-based steps whose task was met
+    answers: dict[int, int] = field(default_factory=dict)  # step -> letter index
+    finished: bool = False  # reached the end at least once
+
+
+def folder(no_progress: bool = False) -> Path | None:
+    """Where progress is kept, or None when nothing is to be kept."""
+    if no_progress or os.environ.get(OFF_ENV, "").strip() not in ("", "0"):
+        return None
+    if os.environ.get(DIR_ENV):
+        return Path(os.environ[DIR_ENV]).expanduser() / "progress"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP, appauthor=False)) / "progress"
+
+
+class Progress:
+    """Reads and saves the records; ``notices`` collects one line per file it had to set aside."""
+
+    def __init__(self, where: Path | None) -> None:
+        self.where = where
+        self.notices: list[str] = []
+        self._bad: set[str] = set()  # lessons whose file was unreadable: set aside on save
+
+    @classmethod
+    def from_env(cls, no_progress: bool = False) -> Progress:
+        return cls(folder(no_progress))
+
+    @property
+    def kept(self) -> bool:
+        return self.where is not None
+
+    def _path(self, lesson: str) -> Path:
+        assert self.where is not None and _NAME.match(lesson), lesson
+        return self.where / f"{lesson}.json"
+
+    def load(self, lesson: str) -> Record:
+        if self.where is None or not _NAME.match(lesson):
+            return Record()
+        record, problem = _read(self._path(lesson))
+        if problem is not None and lesson not in self._bad:
+            self._bad.add(lesson)
+            self.notices.append(f"Progress in lesson {lesson} could not be used ({problem}): "
+                                "that lesson starts fresh; the others keep theirs.")
+        return record or Record()
+
+    def save(self, lesson: str, *, step: int | None | type[Ellipsis] = ...,
+             task: int | None = None, answer: tuple[int, int] | None = None,
+             finished: bool = False) -> str | None:
+        """Merge one change into the lesson's file; the reason if it could not be written."""
+        if self.where is None or not _NAME.match(lesson):
+            return None
+        path = self._path(lesson)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with _locked(path.parent / ".lock"):
+                now, problem = _read(path)
+                if problem is not None and path.exists():
+                    with contextlib.suppress(OSError):  # kept for a look, out of the way
+                        os.replace(path, path.with_name(path.name + ".bad"))
+                now = now or Record()
+                answers = dict(now.answers)
+                if answer is not None:
+                    answers[answer[0]] = answer[1]
+                new = Record(
+                    step=now.step if step is ... else step,  # type: ignore[arg-type]
+                    tasks=now.tasks | ({task} if task is not None else set()),
+                    answers=answers, finished=now.finished or finished)
+                atomic_write(path, _dump(new).encode("utf-8"), verb="save progress to")
+        except (OSError, FileError) as exc:
+            return f"Progress not saved: {exc}"
+        return None
+
+    def reset(self) -> int:
+        """Remove every lesson's record; how many files went."""
+        if self.where is None or not self.where.is_dir():
+            return 0
+        gone = 0
+        with _locked(self.where / ".lock"):
+            for f in self.where.iterdir():
+                if f.name.endswith((".json", ".json.bad")):
+                    with contextlib.suppress(OSError):
+                        f.unlink()
+                        gone += 1
+        return gone
+
+
+def _dump(r: Record) -> str:
+    return json.dumps({"version": VERSION, "step": r.step, "tasks": sorted(r.tasks),
+                       "answers": {str(k): v for k, v in sorted(r.answers.items())},
+                       "finished": r.finished}, indent=1) + "\n"
+
+
+def _read(path: Path) -> tuple[Record | None, str | None]:
+    """The record in ``path`` (None if there is none), and what is wrong with it if anything."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_BYTES + 1)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"cannot be read: {exc.strerror or exc}"
+    if len(data) > _MAX_BYTES:
+        return None, "too large to be a progress file"
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None, "not valid JSON"
+    try:
+        return _record(raw), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
+def _record(raw: Any) -> Record:
+    if not isinstance(raw, dict):
+        raise ValueError("not a progress record")
+    version = raw.get("version")
+    if not _whole(version):
+        raise ValueError("no version")
+    if version > VERSION:
+        raise ValueError(f"written by a newer attn-tui, version {version}")
+    step, tasks, answers = raw.get("step", 0), raw.get("tasks", []), raw.get("answers", {})
+    finished = raw.get("finished", False)
+    if step is not None and not _whole(step):
+        raise ValueError("its step is not a whole number")
+    if not isinstance(tasks, list) or not all(_whole(t) for t in tasks):
+        raise ValueError("its tasks are not step numbers")
+    if not isinstance(answers, dict) or not all(
+            isinstance(k, str) and k.isdecimal() and len(k) < 6 and _whole(v) and v < 4
+            for k, v in answers.items()):
+        raise ValueError("its answers are not letters by step")
+    if not isinstance(finished, bool):
+        raise ValueError("'finished' is not true or false")
+    return Record(step, frozenset(tasks), {int(k): v for k, v in answers.items()}, finished)
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 100_000
+
+
+@contextlib.contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    """One saver at a time across processes (a lock file; advisory, as every attn-tui asks)."""
+    with open(lock, "a+b") as f:
+        try:
+            import fcntl
+        except ImportError:  # Windows: msvcrt locks a byte range instead
+            import msvcrt
+
+            f.seek(0)
+            msvcrt.locking(f.fileno(), msvcrt.LK_LOCK, 1)
+            try:
+                yield
+            finally:
+                f.seek(0)
+                msvcrt.locking(f.fileno(), msvcrt.LK_UNLCK, 1)
+            return
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)

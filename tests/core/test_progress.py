@@ -1,0 +1,160 @@
+"""Lesson progress kept across runs: versioned per-lesson JSON, saved atomically and merged under a
+lock; a bad or newer file is set aside with a notice and never touches another lesson's record."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from attn_tui.core.progress import VERSION, Progress, Record, folder
+from attn_tui.lessons import lesson_cli, standing
+from attn_tui.lessons.loader import LessonError  # noqa: F401  (lessons load for the listing)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_tests_keep_progress_in_a_tmp_folder_never_the_users(progress_dir):
+    assert folder() == progress_dir
+    assert "ATTN_TUI_DATA_DIR" in os.environ
+
+
+def test_no_progress_flag_or_env_keeps_nothing(progress_dir, monkeypatch):
+    assert folder(no_progress=True) is None
+    monkeypatch.setenv("ATTN_TUI_NO_PROGRESS", "1")
+    p = Progress.from_env()
+    assert p.where is None and p.save("one", step=3) is None
+    assert not progress_dir.exists()
+    assert p.load("one") == Record()
+
+
+def test_saved_changes_merge_and_come_back(progress_dir):
+    p = Progress.from_env()
+    p.save("select", step=3)
+    p.save("select", task=1)
+    p.save("select", answer=(2, 1))
+    p.save("select", task=3, step=4)
+    r = Progress.from_env().load("select")
+    assert r == Record(step=4, tasks=frozenset({1, 3}), answers={2: 1}, finished=False)
+    raw = json.loads((progress_dir / "select.json").read_text())
+    assert raw["version"] == VERSION
+    p.save("select", step=None, finished=True)
+    assert Progress.from_env().load("select").finished
+
+
+def _write(progress_dir: Path, name: str, data: bytes) -> None:
+    progress_dir.mkdir(parents=True, exist_ok=True)
+    (progress_dir / f"{name}.json").write_bytes(data)
+
+
+def test_a_corrupt_file_is_a_notice_and_a_fresh_start_for_that_lesson_only(progress_dir):
+    Progress.from_env().save("one", task=4, step=5)
+    _write(progress_dir, "mask", b"{not json")
+    p = Progress.from_env()
+    assert p.load("mask") == Record()
+    assert len(p.notices) == 1 and "\n" not in p.notices[0]
+    assert p.notices[0].startswith("Progress in lesson mask could not be used (not valid JSON)")
+    assert p.load("one").tasks == {4}  # another lesson's record is untouched
+    p.save("mask", step=1)  # the bad file is set aside, not lost
+    assert (progress_dir / "mask.json.bad").read_bytes() == b"{not json"
+    assert Progress.from_env().load("mask").step == 1
+
+
+def test_a_file_from_a_newer_version_is_a_notice_not_a_crash(progress_dir):
+    _write(progress_dir, "one", json.dumps({"version": VERSION + 1, "step": 2}).encode())
+    p = Progress.from_env()
+    assert p.load("one") == Record()
+    assert f"written by a newer attn-tui, version {VERSION + 1}" in p.notices[0]
+
+
+CONTENTS = st.one_of(
+    st.binary(max_size=300),
+    st.text(max_size=200).map(str.encode),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+                 lambda kids: st.lists(kids, max_size=4)
+                 | st.dictionaries(st.sampled_from(["version", "step", "tasks", "answers",
+                                                    "finished", "x", "1"]), kids, max_size=5),
+                 max_leaves=12).map(lambda x: json.dumps(x).encode()),
+)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=CONTENTS)
+def test_fuzzed_file_contents_never_crash_and_never_touch_another_lesson(progress_dir, data,
+                                                                          capsys):
+    good = Progress(progress_dir)
+    good.save("one", task=4, step=2, answer=(2, 0))
+    kept = (progress_dir / "one.json").read_bytes()
+    _write(progress_dir, "select", data)
+    p = Progress(progress_dir)
+    r = p.load("select")
+    assert isinstance(r, Record)
+    rows = standing(p)  # the --lesson list numbers
+    assert len(rows) == 6
+    assert lesson_cli("list", None, False) == 0  # type: ignore[arg-type]
+    out = capsys.readouterr().out
+    assert "Next: " in out and "tasks 1/2" in out.split("select")[0]  # one's 1 of 2
+    p.save("select", step=1)
+    assert (progress_dir / "one.json").read_bytes() == kept
+    assert Progress(progress_dir).load("one") == Record(2, frozenset({4}), {2: 0})
+    assert Progress(progress_dir).load("select").step == 1
+
+
+SAVER = """
+import sys
+from attn_tui.core.progress import Progress
+p = Progress.from_env()
+who, n = int(sys.argv[1]), int(sys.argv[2])
+for i in range(n):
+    failed = p.save("one", task=who * 1000 + i, answer=(who * 1000 + i, who))
+    assert failed is None, failed
+"""
+
+
+def test_two_processes_saving_at_once_lose_neither_ones_progress(progress_dir):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    n = 60
+    procs = [subprocess.Popen([sys.executable, "-c", SAVER, str(who), str(n)], env=env)
+             for who in (1, 2)]
+    assert [proc.wait(timeout=120) for proc in procs] == [0, 0]
+    r = Progress.from_env().load("one")
+    assert r.tasks == {w * 1000 + i for w in (1, 2) for i in range(n)}
+    assert len(r.answers) == 2 * n
+
+
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "attn_tui", *args], input=stdin, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_progress_reset_asks_then_clears(progress_dir):
+    Progress.from_env().save("one", task=4)
+    Progress.from_env().save("mask", step=2)
+    no = _cli("--progress", "reset", stdin="n\n")
+    assert no.returncode == 1 and "Clear the progress of 2 lesson(s)" in no.stdout
+    assert "Nothing cleared." in no.stdout and (progress_dir / "one.json").exists()
+    silent = _cli("--progress", "reset")  # no answer at all: nothing goes
+    assert silent.returncode == 1 and (progress_dir / "one.json").exists()
+    yes = _cli("--progress", "reset", stdin="y\n")
+    assert yes.returncode == 0 and "cleared" in yes.stdout
+    assert not list(progress_dir.glob("*.json"))
+
+
+def test_lesson_list_shows_tasks_and_questions_and_the_next_lesson(progress_dir):
+    p = Progress.from_env()
+    p.save("one", task=4)
+    p.save("one", task=5)
+    p.save("one", answer=(2, 1), step=None, finished=True)
+    out = _cli("--lesson", "list").stdout.splitlines()
+    assert out[1].split() == ["tasks", "2/2", "·", "questions", "1/1", "·", "finished"]
+    assert out[3].split() == ["tasks", "0/3", "·", "questions", "0/2"]
+    assert out[-1] == "Next: select (When attention selects): attn-tui --lesson select"
+    bare = _cli("--no-progress", "--lesson", "list").stdout.splitlines()
+    assert len(bare) == 6 and "tasks" not in bare[1]
