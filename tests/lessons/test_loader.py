@@ -158,7 +158,9 @@ def test_cli_lesson_list_prints_one_line_per_lesson_without_textual():
                           timeout=120)
     lines = done.stdout.strip().splitlines()
     assert lines[-1] == "False 0"
-    assert [line.split()[0] for line in lines[:-1]] == ORDER
+    assert lines[-2].startswith("Next: one")  # then each lesson's progress under its line
+    assert [line.split()[0] for line in lines[:-2:2]] == ORDER
+    assert all(line.split()[0] == "tasks" for line in lines[1:-2:2])
 
 
 def test_cli_unknown_lesson_is_a_usage_error():

@@ -55,6 +55,8 @@ class LessonPanel(VerticalScroll, can_focus=False):
     /* a question and its choices, and then the answer's feedback, are read in full: the panes
        give up rows for them */
     LessonPanel.-asking, LessonPanel.-answered { max-height: 65%; }
+    /* a task's live value and its ✓ are read while the panes change: room for them too */
+    LessonPanel.-task { max-height: 65%; }
     """
 
     def __init__(self, **kwargs) -> None:
@@ -106,6 +108,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.border_subtitle = self._keys
         self.set_class(view.chosen is not None, "-answered")
         self.set_class(asking, "-asking")
+        self.set_class(bool(view.goal) and not (view.done or view.busy), "-task")
         body = render(view)
         self.plain = body.plain
         self.query_one("#lesson-body", Static).update(body)

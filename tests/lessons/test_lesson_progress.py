@@ -1,0 +1,61 @@
+"""A lesson resumes at its step across runs, keeps its tasks and answers, and a bad progress file
+is a notice, never a crash; --no-progress keeps nothing."""
+
+from __future__ import annotations
+
+import json
+
+from lesson_pilot import lesson_app, panel, press, settle
+
+from attn_tui.core.progress import Progress
+from attn_tui.tui.app import make_app
+
+
+async def test_a_lesson_resumes_at_its_step_in_the_next_run(progress_dir):
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "b", "n", "enter", "0", "enter")  # step 2's task, met
+    assert Progress.from_env().load("select").step == 3
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Step 4 of 6" in panel(pilot.app).border_title
+        words, nxt = pilot.app.tutor.standing()
+        assert words["select"] == "0/3 tasks · 1/2 answered"
+        assert nxt == "one"
+        await press(pilot, "p")
+        assert "✓ Right." in panel(pilot.app).plain  # the answer came back too
+
+
+async def test_a_met_task_is_kept_and_counted(progress_dir):
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "n", "enter", "5", "enter")
+        assert "✓ Done." in panel(pilot.app).plain
+    assert Progress.from_env().load("mask").tasks == {3}
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert pilot.app.tutor.standing()[0]["mask"].startswith("1/2 tasks")
+        # the step starts afresh: unmet again, and says it was done before
+        assert "Done before" in " ".join(panel(pilot.app).plain.split())
+
+
+async def test_a_corrupt_progress_file_is_a_notice_and_the_lesson_starts_fresh(progress_dir):
+    Progress.from_env().save("one", step=4, task=4)
+    progress_dir.mkdir(parents=True, exist_ok=True)
+    (progress_dir / "select.json").write_text('{"version": 1, "step": "x"}')
+    async with lesson_app("select").run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert "Step 1 of 6" in panel(pilot.app).border_title
+        notices = [n.message for n in pilot.app._notifications]
+        assert any(m.startswith("Progress in lesson select could not be used") for m in notices)
+    assert Progress.from_env().load("one").step == 4  # another lesson keeps its record
+    assert json.loads((progress_dir / "select.json").read_text())["step"] == 0
+
+
+async def test_no_progress_keeps_nothing(progress_dir):
+    app = make_app(lesson="select", no_progress=True)
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n")
+    assert not progress_dir.exists()
