@@ -67,6 +67,10 @@ def extra_shots() -> list[Shot]:
     for lesson in catalog():
         shots.append(Shot(f"lesson-{lesson.name}", {"lesson": lesson.name}, ("n",)))
     shots.append(Shot("lesson-mask-80x24", {"lesson": "mask"}, ("n",), size=(80, 24)))
+    # a task met: select step 4, K[barked, d3] = 2 typed into the cell
+    shots.append(Shot("lesson-task", {"lesson": "select"},
+                      ("n", "n", "n", "tab", "down", "down", "right", "right", "enter", "2",
+                       "enter"), size=(80, 24)))
     return shots
 
 
@@ -77,7 +81,7 @@ def all_shots() -> list[Shot]:
 async def take(shot: Shot, out: Path = OUT) -> Path:
     from attn_tui.tui.app import make_app
 
-    app = make_app(**shot.kwargs)
+    app = make_app(**shot.kwargs, no_progress=True)  # the learner's own progress stays out
     async with app.run_test(size=shot.size) as pilot:
         app.animation_level = "none"
         await pilot.pause()
