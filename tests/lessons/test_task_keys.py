@@ -27,14 +27,14 @@ SOLVE = {
     ("select", 2): cell("0"),
     ("select", 4): ["tab", *cell("2", "down", "down", "right", "right")],
     ("select", 6): cell("10"),
-    ("scale", 4): ["right"] * 5 + typed("0.25") + E,
+    ("scale", 3): ["right"] * 5 + typed("0.25") + E,
     ("scale", 5): ["right"] * 5 + typed("16") + E,
     ("mask", 4): cell("5"),
     ("mask", 5): cell("3", "down", "down", "down"),
     ("params", 2): ["down"] * 5,
     ("params", 6): ["up"] * 7,
     ("nanogpt", 2): ["m"],
-    ("nanogpt", 3): [*cell("3", *["down"] * 5), "tab", *cell("3", *["down"] * 4)],
+    ("nanogpt", 1): [*cell("3", *["down"] * 5), "tab", *cell("3", *["down"] * 4)],
 }
 # (lesson, step): keys that reach the goal by a route the task forbids, and the rule said
 FORBIDDEN = {
@@ -42,11 +42,11 @@ FORBIDDEN = {
     ("one", 6): (["tab", "tab", *cell("0.7"), *cell("0.5", "down")],
                  "change at most one cell; 2 changed"),
     ("select", 4): (["s"], "÷√d_k must stay on"),
-    ("scale", 4): (["right", *typed("2"), *E], "keys must stay 8"),
+    ("scale", 3): (["right", *typed("2"), *E], "keys must stay 8"),
     ("mask", 4): (["m"], "mask must stay causal-after"),
     ("mask", 5): (["tab", *cell("3")], "only Q may change, and K did"),
     ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
-    ("nanogpt", 3): ([*SOLVE[("nanogpt", 3)], "m"], "mask must stay causal"),
+    ("nanogpt", 1): ([*SOLVE[("nanogpt", 1)], "m"], "mask must stay causal"),
 }
 TASKS = [(n, k) for n in names() for k, s in enumerate(load(n).steps, start=1) if s.task]
 

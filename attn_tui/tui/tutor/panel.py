@@ -56,7 +56,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
        give up rows for them */
     LessonPanel.-asking, LessonPanel.-answered { max-height: 65%; }
     /* a task's live value and its ✓ are read while the panes change: room for them too */
-    LessonPanel.-task { max-height: 65%; }
+    LessonPanel.-task { max-height: 50%; }
     """
 
     def __init__(self, **kwargs) -> None:
