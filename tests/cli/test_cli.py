@@ -184,7 +184,10 @@ def test_lesson_list_alone_lists_every_lesson():
 
     done = run("--lesson", "list")
     assert done.returncode == 0
-    assert [line.split()[0] for line in done.stdout.splitlines()] == [e.name for e in catalog()]
+    lines = done.stdout.splitlines()
+    # each lesson's line, its progress indented under it, then the lesson to take next
+    assert [line.split()[0] for line in lines[:-1:2]] == [e.name for e in catalog()]
+    assert lines[-1].startswith("Next: ")
 
 
 @pytest.mark.parametrize("args", [["print", "all"], ["export", "--format", "md"],

@@ -8,6 +8,8 @@ cursor was leaving, and `Tab 5 Enter` typed into Q instead of K.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from key_burst import burst, from_the_terminal, settle, typed_state
 from textual import events
@@ -383,13 +385,14 @@ async def test_keys_typed_while_the_app_starts_wait_for_the_first_focus():
     ("mask", "s m x u 5 Escape p 5"),  # u undid the step's set-up, then the x landed
 ])
 async def test_a_burst_in_a_lesson_does_what_the_same_keys_typed_slowly_do(
-        lesson, keys, tmp_path, monkeypatch):
+        lesson, keys, tmp_path, monkeypatch, progress_dir):
     # a lesson key (n, p, a-d) in a word or after a dialog key put the keys around it out of
     # order: those typed before it were handed back behind those held after it
     monkeypatch.chdir(tmp_path)
     slow = await typed_state(lesson, keys, True, tmp_path)
     for name in (tmp_path).iterdir():
         name.unlink()
+    shutil.rmtree(progress_dir, ignore_errors=True)  # the second run starts where the first did
     assert await typed_state(lesson, keys, False, tmp_path) == slow
 
 
