@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from attn_tui.compute.backend import namespace, resolve_dtype, to_numpy
+from attn_tui.compute.draws import lecture_draws
 from attn_tui.compute.softmax import softmax
 
 
@@ -74,7 +75,7 @@ def lecture(
 ) -> LectureRun:
     xp = namespace(backend)
     dt = resolve_dtype(xp, dtype)
-    draw = _TorchDraws(seed, dt) if backend == "torch" else _NumpyDraws(seed, xp, dt)
+    draw = lecture_draws(backend, seed, xp, dt)
 
     x = draw.normal((B, T, 2))
     # version 1: loops over batch and time, mean of the prefix
@@ -123,58 +124,3 @@ def _tril(xp: Any, n: int, dt: Any) -> Any:
     rows = xp.reshape(xp.arange(n), (n, 1))
     cols = xp.reshape(xp.arange(n), (1, n))
     return xp.astype(cols <= rows, dt)
-
-
-class _TorchDraws:
-    """torch's generator in the lecture's order: seed, x; seed 42, b; seed, x, key, query, value.
-
-    A private torch.Generator gives the same stream as the lecture's torch.manual_seed, without
-    touching torch's global one: two lectures computed at once in two threads (a lesson does
-    that) would otherwise interleave their draws and get other numbers.
-    """
-
-    def __init__(self, seed: int, dt: Any) -> None:
-        import torch
-
-        self.torch, self.seed, self.dt = torch, seed, dt
-        self.gen = torch.Generator()
-
-    def normal(self, shape: tuple[int, ...]) -> Any:
-        self.gen.manual_seed(self.seed)
-        return self.torch.randn(*shape, generator=self.gen).to(self.dt)
-
-    def toy_integers(self) -> Any:
-        gen = self.torch.Generator().manual_seed(42)
-        return self.torch.randint(low=0, high=10, size=(3, 2), generator=gen).to(self.dt)
-
-    def head_input(self, shape: tuple[int, ...]) -> Any:
-        return self.normal(shape)
-
-    def linear(self, fan_in: int, fan_out: int) -> Any:
-        # exactly what nn.Linear(fan_in, fan_out).reset_parameters() draws, from our generator
-        w = self.torch.empty(fan_out, fan_in)
-        self.torch.nn.init.kaiming_uniform_(w, a=math.sqrt(5), generator=self.gen)
-        return w.to(self.dt)
-
-
-class _NumpyDraws:
-    def __init__(self, seed: int, xp: Any, dt: Any) -> None:
-        self.seed, self.xp, self.dt = seed, xp, dt
-        self.rng = np.random.default_rng(seed)
-
-    def normal(self, shape: tuple[int, ...]) -> Any:
-        self.rng = np.random.default_rng(self.seed)
-        return self.xp.asarray(self.rng.standard_normal(shape), dtype=self.dt)
-
-    def toy_integers(self) -> Any:
-        b = np.random.default_rng(42).integers(0, 10, size=(3, 2))
-        return self.xp.asarray(b.astype(np.float64), dtype=self.dt)
-
-    def head_input(self, shape: tuple[int, ...]) -> Any:
-        return self.normal(shape)
-
-    def linear(self, fan_in: int, fan_out: int) -> Any:
-        # the same uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)) range nn.Linear uses
-        bound = 1 / math.sqrt(fan_in)
-        w = self.rng.uniform(-bound, bound, (fan_out, fan_in))
-        return self.xp.asarray(w, dtype=self.dt)

@@ -67,7 +67,8 @@ class Workspace:
         return self.query_tokens if name == "Q" else self.key_tokens
 
 
-def _m(a: np.ndarray) -> Matrix:
+def as_matrix(a: np.ndarray) -> Matrix:
+    """Any 2-D array as a workspace holds it: tuples of tuples of Python floats."""
     return tuple(tuple(float(x) for x in row) for row in np.asarray(a, dtype=np.float64))
 
 
@@ -101,9 +102,9 @@ def random_workspace(t: int, d: int, seed: int) -> Workspace:
 def random_values(ws: Workspace) -> Workspace:
     """``ws`` with Q, K and V filled with seeded N(0, 1) values (2 places), every shape, token
     name and setting kept: the same draws as the random example for the same shape and seed."""
-    return replace(ws, q=_m(_draw(ws.seed, 0, (ws.t_q, ws.d_k))),
-                   k=_m(_draw(ws.seed, 1, (ws.t_k, ws.d_k))),
-                   v=_m(_draw(ws.seed, 2, (ws.t_k, ws.d_v))))
+    return replace(ws, q=as_matrix(_draw(ws.seed, 0, (ws.t_q, ws.d_k))),
+                   k=as_matrix(_draw(ws.seed, 1, (ws.t_k, ws.d_k))),
+                   v=as_matrix(_draw(ws.seed, 2, (ws.t_k, ws.d_v))))
 
 
 def _token_names(t: int, start: int = 0) -> tuple[str, ...]:
@@ -122,7 +123,7 @@ def _fit(m: Matrix, rows: int, cols: int, seed: int, which: int) -> Matrix:
     old = np.asarray(m, dtype=np.float64)
     r, c = min(rows, old.shape[0]), min(cols, old.shape[1])
     out[:r, :c] = old[:r, :c]
-    return _m(out)
+    return as_matrix(out)
 
 
 def _fit_labels(labels: tuple[str, ...], n: int, taken: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -46,7 +46,7 @@ def build(name: str, backend: str | None = None) -> state.Workspace:
     if name == "lecture-bow":
         zeros = np.zeros((x.shape[0], 1))
         q, k, v = zeros, zeros, x
-    m = state._m  # tuples of tuples of floats, as every workspace holds them
+    m = state.as_matrix
     return state.Workspace(
         q=m(q), k=m(k), v=m(v), query_tokens=tokens, key_tokens=tokens, mask="causal",
         scale=True, backend=backend, dtype="float32", seed=LECTURE_SEED, preset=name,
@@ -58,13 +58,12 @@ def _lecture_tensors(backend: str) -> tuple[np.ndarray, ...]:
     """x[0] (T x 2) of the bag-of-words part, and q, k, v (T x 16) of the head, for batch 0."""
     from attn_tui.compute import namespace, to_numpy
     from attn_tui.compute.backend import resolve_dtype
-    from attn_tui.compute.nanogpt import _NumpyDraws, _TorchDraws
+    from attn_tui.compute.draws import lecture_draws
 
     xp = namespace(backend)
     dt = resolve_dtype(xp, "float32")
     # the same generator calls, in the same order, as attn_tui.compute.lecture
-    draw = (_TorchDraws(LECTURE_SEED, dt) if backend == "torch"
-            else _NumpyDraws(LECTURE_SEED, xp, dt))
+    draw = lecture_draws(backend, LECTURE_SEED, xp, dt)
     x = draw.normal((4, 8, 2))
     draw.toy_integers()
     hx = draw.head_input((4, 8, 32))
