@@ -1,17 +1,27 @@
-"""Why divide by sqrt(d_k): the chapter's random experiment, vectorised over trials."""
+"""Why divide by sqrt(d_k): the chapter's random experiment, vectorised over trials.
+
+The experiment is two parts: the draws and their dot products q·k (``score_blocks``, most of the
+time), and the softmax arithmetic on them (``scaling_rows``). The scores are kept for the last
+few (d_k sweep, keys, trials, seed, backend, dtype), so a change of temperature, or a second look
+at settings seen before, draws nothing.
+"""
 
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from attn_tui.compute.backend import namespace, resolve_dtype, to_numpy
+from attn_tui.compute.backend import namespace, resolve_dtype, to_numpy, xp_of
 from attn_tui.compute.softmax import entropy_bits, softmax
 
 CHAPTER_DIMS = (4, 16, 64, 256, 1024)
+KEPT = 16  # score sets kept: at most 500 trials x 64 keys x 5 d_k each, 1.3 MB
 
 
 @dataclass(frozen=True)
@@ -46,41 +56,109 @@ def scaling_experiment(
     temperature: float = 1.0,
     backend: str = "numpy",
     dtype: str = "float64",
-    should_stop: Any = None,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[float], None] | None = None,
+    reuse: bool = True,
 ) -> ScalingResult:
     """Random unit-variance queries and keys; how peaked is the softmax, raw and scaled?
 
     Draws come from ``numpy.random.default_rng(seed)`` in the chapter's order (for each d_k, for
     each trial: q then K), taken in one block per d_k, so the defaults reproduce its table.
     ``temperature`` divides the scores of both columns. ``should_stop`` is polled between rows
-    so a worker can abandon a stale run.
+    so a worker can abandon a stale run (its rows so far are returned); ``progress`` hears the
+    share of the draws done after each row. ``reuse=False`` draws afresh even when the scores
+    for these settings are kept.
     """
+    _check(dims, n_keys, trials, temperature)
+    blocks = score_blocks(dims, n_keys, trials, seed, backend=backend, dtype=dtype,
+                          should_stop=should_stop, progress=progress, reuse=reuse)
+    return scaling_rows(dims[:len(blocks)], blocks, n_keys, trials, seed, temperature)
+
+
+def _check(dims: tuple[int, ...], n_keys: int, trials: int, temperature: float) -> None:
     if n_keys < 1 or trials < 1:
         raise ValueError("need at least one key and one trial")
     if any(int(d) < 1 for d in dims):
         raise ValueError("every d_k must be at least 1")
     if not temperature > 0:
         raise ValueError("temperature must be greater than 0")
+
+
+_kept: OrderedDict[tuple, tuple[Any, ...]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _key(dims, n_keys, trials, seed, backend, dtype) -> tuple:
+    return (tuple(int(d) for d in dims), int(n_keys), int(trials), int(seed), backend, dtype)
+
+
+def kept_scores(dims: tuple[int, ...], n_keys: int, trials: int, seed: int, *,
+                backend: str = "numpy", dtype: str = "float64") -> tuple[Any, ...] | None:
+    """The scores ``score_blocks`` made for these settings, if they are still kept."""
+    key = _key(dims, n_keys, trials, seed, backend, dtype)
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
+    return None
+
+
+def forget_scores() -> None:
+    """Drop every kept score set (the next run of any settings draws afresh)."""
+    with _kept_lock:
+        _kept.clear()
+
+
+def score_blocks(
+    dims: tuple[int, ...], n_keys: int, trials: int, seed: int, *, backend: str = "numpy",
+    dtype: str = "float64", should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[float], None] | None = None, reuse: bool = True,
+) -> tuple[Any, ...]:
+    """q·k for every trial and key, one (trials, n_keys) array per d_k, in ``dtype``.
+
+    Only a complete sweep is kept: a run abandoned through ``should_stop`` returns the blocks
+    it made and keeps nothing.
+    """
+    if reuse and (found := kept_scores(dims, n_keys, trials, seed, backend=backend,
+                                       dtype=dtype)) is not None:
+        return found
     xp = namespace(backend)
     dt = resolve_dtype(xp, dtype)
     rng = np.random.default_rng(seed)
-    rows = []
-    for d in dims:
+    sizes = [int(d) * (1 + n_keys) for d in dims]
+    blocks = []
+    for i, d in enumerate(dims):
         if should_stop is not None and should_stop():
-            break
+            return tuple(blocks)
         d = int(d)
         # the chapter's rng.normal(0, 1, …) values exactly (0 + 1·z is z), from numpy's faster
         # fill loop: the draws are most of this function's time
         draws = rng.standard_normal((trials, d + n_keys * d))
         q = xp.asarray(draws[:, :d], dtype=dt)
         k = xp.asarray(np.reshape(draws[:, d:], (trials, n_keys, d)), dtype=dt)
-        s = xp.matmul(k, xp.reshape(q, (trials, d, 1)))[..., 0]  # (trials, n_keys)
-        s = s / temperature
+        blocks.append(xp.matmul(k, xp.reshape(q, (trials, d, 1)))[..., 0])  # (trials, n_keys)
+        if progress is not None:
+            progress(sum(sizes[: i + 1]) / sum(sizes))
+    found = tuple(blocks)
+    with _kept_lock:
+        _kept[_key(dims, n_keys, trials, seed, backend, dtype)] = found
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return found
+
+
+def scaling_rows(dims: tuple[int, ...], blocks: tuple[Any, ...], n_keys: int, trials: int,
+                 seed: int, temperature: float = 1.0) -> ScalingResult:
+    """The table from the scores: entropy and largest weight of the softmax, raw and ÷√d_k."""
+    rows = []
+    for d, raw in zip(dims, blocks, strict=True):
+        s = raw / temperature
         a_raw = softmax(s)
-        a_sc = softmax(s / math.sqrt(d))
+        a_sc = softmax(s / math.sqrt(int(d)))
+        xp = xp_of(s)
         rows.append(
             ScalingRow(
-                d_k=d,
+                d_k=int(d),
                 sd=_mean(xp.std(s * temperature, axis=-1)),
                 entropy_raw=_mean(entropy_bits(a_raw)),
                 entropy_scaled=_mean(entropy_bits(a_sc)),
