@@ -53,6 +53,9 @@ class HeadsSettings:
 
 class HeadsLabScreen(LabScreen):
     FIELDS = FIELDS
+    SETTERS = {"set_heads": "h", "set_width": "D", "set_tokens": "T", "set_head": "head",
+               "set_seed": "seed"}
+    TOGGLES = {"toggle_causal": "causal"}
     BINDINGS = bindings.LABS["heads"]
     DEFAULT_CSS = """
     HeadsLabScreen #heads-cols { height: auto; layout: vertical; }
@@ -166,27 +169,8 @@ class HeadsLabScreen(LabScreen):
             self.offer("head", event.row + 1)
 
     # ---- actions
-    def action_set_heads(self, value: int) -> None:
-        self.offer("h", value)
-
-    def action_set_width(self, value: int) -> None:
-        self.offer("D", value)
-
-    def action_set_tokens(self, value: int) -> None:
-        self.offer("T", value)
-
-    def action_set_head(self, value: int) -> None:
-        self.offer("head", value)
-
     def action_next_head(self) -> None:
         self.offer("head", self.settings.head % self.settings.h + 1)
 
     def action_previous_head(self) -> None:
         self.offer("head", (self.settings.head - 2) % self.settings.h + 1)
-
-    def action_toggle_causal(self) -> None:
-        self.offer("causal", not self.settings.causal)
-
-    def action_set_seed(self, value: int) -> None:
-        self.offer("seed", value)
-

@@ -4,10 +4,14 @@ A lab keeps its settings in one frozen dataclass held in a reactive; every chang
 the command palette or a lesson's ``screen.set_…(…)`` action, goes through ``offer``, which
 checks it with the field's own rules and either replaces the settings (the watcher recomputes)
 or shows why not and keeps the last valid settings.
+
+Every lab has ``set(field, value)`` and ``toggle(field)``; a lab's ``SETTERS`` and ``TOGGLES``
+give them the names its lessons and docs use (``set_dk(256)`` is ``set('d_k', 256)``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any, ClassVar
 
@@ -41,6 +45,8 @@ class LabScreen(Screen):
     """
     FIELDS: ClassVar[tuple[Field, ...]] = ()
     can_undo: ClassVar[bool] = False  # a LessonHost with no undo
+    SETTERS: ClassVar[dict[str, str]] = {}  # action name -> field: {"set_dk": "d_k"}
+    TOGGLES: ClassVar[dict[str, str]] = {}  # action name -> bool field: {"toggle_scale": "scale"}
 
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
 
@@ -49,6 +55,13 @@ class LabScreen(Screen):
         self.backend, self.dtype = backend, dtype
         self.message = ""  # the text of the message line, for tests and lessons
         self.set_reactive(LabScreen.settings, self.default_settings())
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, key in cls.__dict__.get("SETTERS", {}).items():
+            setattr(cls, f"action_{name}", _setter(name, key))
+        for name, key in cls.__dict__.get("TOGGLES", {}).items():
+            setattr(cls, f"action_{name}", _toggler(name, key))
 
     # ---- for subclasses
     def default_settings(self) -> Any:
@@ -92,6 +105,13 @@ class LabScreen(Screen):
         self.say("")
         self.settings = self.updated(key, value)
         return True
+
+    def action_set(self, key: str, value: Any) -> None:
+        """Offer ``value`` for the control ``key``: the one door for actions and lessons."""
+        self.offer(key, value)
+
+    def action_toggle(self, key: str) -> None:
+        self.offer(key, not getattr(self.settings, key))
 
     def refuse(self, reason: str) -> None:
         """Say why a value was not taken, and what still keeps the settings from being
@@ -190,3 +210,21 @@ class LabScreen(Screen):
 
     def action_focus_controls(self) -> None:
         self.set_focus(self.query_one(ControlBar))  # at once: the keys typed after c go there
+
+
+def _setter(name: str, key: str) -> Callable[[LabScreen, Any], None]:
+    def action(self: LabScreen, value: Any) -> None:
+        self.action_set(key, value)
+
+    action.__name__ = action.__qualname__ = f"action_{name}"
+    action.__doc__ = f"set('{key}', value)"
+    return action
+
+
+def _toggler(name: str, key: str) -> Callable[[LabScreen], None]:
+    def action(self: LabScreen) -> None:
+        self.action_toggle(key)
+
+    action.__name__ = action.__qualname__ = f"action_{name}"
+    action.__doc__ = f"toggle('{key}')"
+    return action

@@ -64,6 +64,8 @@ def big(n: int | float, width: int = 15) -> str:
 
 class ModelLabScreen(LabScreen):
     FIELDS = FIELDS
+    SETTERS = {"set_preset": "preset", "set_vocab": "V", "set_width": "D", "set_layers": "L",
+               "set_heads": "h", "set_hidden": "H", "set_tokens": "n"}
     BINDINGS = bindings.LABS["model"]
     DEFAULT_CSS = """
     ModelLabScreen #model-cols { height: auto; layout: vertical; }
@@ -210,27 +212,5 @@ class ModelLabScreen(LabScreen):
             self._custom = self.settings
         super().action_reset()
 
-    def action_set_preset(self, name: str) -> None:
-        self.offer("preset", name)
-
     def action_next_preset(self) -> None:
         self.offer("preset", FIELDS[0].stepped(self.settings.preset, 1))
-
-    def action_set_vocab(self, value: int) -> None:
-        self.offer("V", value)
-
-    def action_set_width(self, value: int) -> None:
-        self.offer("D", value)
-
-    def action_set_layers(self, value: int) -> None:
-        self.offer("L", value)
-
-    def action_set_heads(self, value: int) -> None:
-        self.offer("h", value)
-
-    def action_set_hidden(self, value: int) -> None:
-        self.offer("H", value)
-
-    def action_set_tokens(self, value: int) -> None:
-        self.offer("n", value)
-

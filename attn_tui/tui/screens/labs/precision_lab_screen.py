@@ -18,11 +18,9 @@ import math
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from attn_tui.compute import torch_available
 from attn_tui.compute.backend import INSTALL_TORCH
@@ -38,6 +36,7 @@ from attn_tui.compute.precision import (
 )
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings
+from attn_tui.tui.screens.labs.background import LatestRun
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.text_table import TextTable
@@ -83,13 +82,14 @@ def _compute(s: PrecisionSettings, lectures: tuple | None) -> PrecisionRun:
 
 class PrecisionLabScreen(LabScreen):
     FIELDS = FIELDS
+    SETTERS = {"set_multiplier": "multiplier", "set_seed": "seed", "set_backend": "backend"}
     BINDINGS = bindings.LABS["precision"]
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
         self.start_backend = backend if backend in BACKEND_CHOICES else "numpy"
         super().__init__(backend, dtype, **kwargs)
         self.outcome: PrecisionRun | None = None
-        self.generation = 0
+        self.runs = LatestRun(self, "precision-lab")
 
     def default_settings(self) -> PrecisionSettings:
         return PrecisionSettings(backend=self.start_backend)
@@ -110,20 +110,12 @@ class PrecisionLabScreen(LabScreen):
         yield Static(id="status", classes="lab-status")
 
     def recompute(self) -> None:
-        self.generation += 1
+        s, lectures = self.settings, self.outcome.lecture if self.outcome else None
         self.query_one("#status", Static).update("computing…")
-        self.run_lab(self.settings, self.generation)
+        self.runs.start(lambda job: _compute(s, lectures), lambda run: self.deliver(s, run),
+                        lambda error: self.say(str(error), error=True))
 
-    @work(thread=True, exclusive=True, group="precision-lab")
-    def run_lab(self, s: PrecisionSettings, generation: int) -> None:
-        worker = get_current_worker()
-        result = _compute(s, self.outcome.lecture if self.outcome else None)
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self.deliver, generation, s, result)
-
-    def deliver(self, generation: int, s: PrecisionSettings, run: PrecisionRun) -> None:
-        if generation != self.generation:
-            return
+    def deliver(self, s: PrecisionSettings, run: PrecisionRun) -> None:
         self.outcome = run
         self._show_dtypes(s, run.dtypes)
         self._show_softmax(s, run.softmax)
@@ -234,9 +226,6 @@ class PrecisionLabScreen(LabScreen):
         self.query_one("#lecture-text", Static).update("\n".join(lines))
 
     # ---- actions
-    def action_set_multiplier(self, value: float) -> None:
-        self.offer("multiplier", value)
-
     def action_step_multiplier(self, direction: int) -> None:
         field, now = self.FIELDS[0], self.settings.multiplier
         new = field.stepped(now, direction)
@@ -244,10 +233,3 @@ class PrecisionLabScreen(LabScreen):
             self.refuse(field.at_end(now, direction))
         else:
             self.offer("multiplier", new)
-
-    def action_set_seed(self, value: int) -> None:
-        self.offer("seed", value)
-
-    def action_set_backend(self, value: str) -> None:
-        self.offer("backend", value)
-

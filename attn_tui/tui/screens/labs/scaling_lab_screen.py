@@ -10,24 +10,27 @@ Actions (for keys, the command palette and lessons, as ``screen.<action>``):
 ``set_scale(True)``; ``set_temperature(1.0)`` 0.05 … 20; ``reset()``.
 State to read: ``settings`` (ScalingSettings), ``result`` (the ScalingResult shown), ``shown``
 (the settings it was run with), ``message`` (the refusal line, or "").
+
+A change that needs new draws runs in a thread while the table, marked stale, keeps the last
+run's numbers; ÷√d_k, the temperature and settings seen before reuse kept scores and answer at
+once.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, replace
 
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from attn_tui.compute import ScalingResult, scaling_experiment
+from attn_tui.compute.scaling import kept_scores, scaling_rows
 from attn_tui.report.fmt import num, plural
 from attn_tui.tui import bindings
+from attn_tui.tui.screens.labs.background import Job, LatestRun
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.series_plot import SeriesPlot
@@ -61,21 +64,23 @@ class ScalingSettings:
 
 class ScalingLabScreen(LabScreen):
     FIELDS = FIELDS
+    SETTERS = {"set_dk": "d_k", "set_keys": "keys", "set_trials": "trials", "set_seed": "seed",
+               "set_scale": "scale", "set_temperature": "temperature"}
+    TOGGLES = {"toggle_scale": "scale"}
     BINDINGS = bindings.LABS["scaling"]
     DEFAULT_CSS = """
     ScalingLabScreen #plots { height: auto; }
     ScalingLabScreen .plot-box { width: 1fr; height: auto; }
     ScalingLabScreen.-wide SeriesPlot { height: 15; }
+    ScalingLabScreen #table-box.-stale TextTable { text-style: dim; }
     """
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
         super().__init__(backend, dtype, **kwargs)
         self.result: ScalingResult | None = None
         self.shown: ScalingSettings | None = None  # the settings the table is showing
-        self.generation = 0
-        self.dropped = 0  # stale results thrown away (a newer request had been made)
-        self.elapsed = 0.0
-        self._one_at_a_time = threading.Lock()
+        self.runs = LatestRun(self, "scaling-lab")
+        self.elapsed = 0.0  # seconds the shown result took (draws included, if it drew)
 
     def default_settings(self) -> ScalingSettings:
         return ScalingSettings()
@@ -92,45 +97,53 @@ class ScalingLabScreen(LabScreen):
                 yield SeriesPlot(id="alpha-plot")
         yield Static(id="status", classes="lab-status")
 
-    # ---- work: every change starts a run; a newer run cancels an older one
+    # ---- work: the scores are drawn in a thread; the arithmetic on kept scores is done at once
     def recompute(self) -> None:
-        shown, new = self.shown, self.settings
-        if self.result is not None and shown is not None and replace(shown, scale=new.scale) == new:
-            # nothing to rerun; a run still going for other settings must not land after this
-            self.generation += 1
-            self.deliver(self.generation, new, self.result, self.elapsed)
+        s, shown = self.settings, self.shown
+        if self.result is not None and shown is not None and replace(shown, scale=s.scale) == s:
+            self.runs.supersede()  # both columns are in the result: only what is shown changes
+            self.deliver(s, (self.result, self.elapsed))
             return
-        self.generation += 1
+        kept = kept_scores(s.dims, s.keys, s.trials, s.seed, backend=self.backend,
+                           dtype=self.dtype)
+        if kept is not None:  # nothing to draw (÷√d_k, temperature, settings seen before)
+            self.runs.supersede()
+            start = time.perf_counter()
+            result = scaling_rows(s.dims, kept, s.keys, s.trials, s.seed, s.temperature)
+            self.deliver(s, (result, time.perf_counter() - start))
+            return
+        self._show_stale(s, 0.0)
         self.query_one("#status", Static).update(
             "computing… (the table shows the last finished run until this one is done)")
-        self.run_experiment(self.settings, self.generation)
+        self.runs.start(lambda job: self._experiment(s, job), lambda out: self.deliver(s, out),
+                        self._failed)
 
-    @work(thread=True, exclusive=True, group="scaling-lab")
-    def run_experiment(self, s: ScalingSettings, generation: int) -> None:
-        worker = get_current_worker()
-        # one experiment at a time: a cancelled run stops at its next row, and a held key
-        # never piles up threads that each draw a large block of random numbers
-        while not self._one_at_a_time.acquire(timeout=0.05):
-            if worker.is_cancelled:
-                return
-        try:
-            start = time.perf_counter()
-            result = scaling_experiment(
-                s.dims, s.keys, s.trials, s.seed, temperature=s.temperature,
-                backend=self.backend, dtype=self.dtype, should_stop=lambda: worker.is_cancelled,
-            )
-        finally:
-            self._one_at_a_time.release()
-        if not worker.is_cancelled:
-            self.app.call_from_thread(self.deliver, generation, s, result,
-                                      time.perf_counter() - start)
+    def _experiment(self, s: ScalingSettings, job: Job) -> tuple[ScalingResult, float]:
+        start = time.perf_counter()
+        result = scaling_experiment(
+            s.dims, s.keys, s.trials, s.seed, temperature=s.temperature, backend=self.backend,
+            dtype=self.dtype, should_stop=job.stopped,
+            progress=lambda done: job.tell(self._show_stale, s, done),
+        )
+        return result, time.perf_counter() - start
 
-    def deliver(self, generation: int, s: ScalingSettings, result: ScalingResult,
-                elapsed: float) -> None:
-        if generation != self.generation:  # a newer request is on its way: never show this one
-            self.dropped += 1
-            return
+    def _show_stale(self, s: ScalingSettings, done: float) -> None:
+        """Say, where the eye is, that the table below is the last run's and a new one is on
+        its way: the box's title (with how far the draws are) and its subtitle."""
+        box = self.query_one("#table-box")
+        box.add_class("-stale")
+        box.border_title = (f"computing {plural(s.trials, 'trial')} × {plural(s.keys, 'key')}, "
+                            f"d_k up to {s.d_k}… {done:.0%}")
+        box.border_subtitle = "stale: these are the last run's numbers"
+
+    def _failed(self, error: Exception) -> None:
+        self.say(str(error), error=True)
+        self.query_one("#status", Static).update("the run failed: the table is the last one")
+
+    def deliver(self, s: ScalingSettings, outcome: tuple[ScalingResult, float]) -> None:
+        result, elapsed = outcome
         self.result, self.shown, self.elapsed = result, s, elapsed
+        self.query_one("#table-box").remove_class("-stale")
         self._show_table(s, result)
         self._show_plots(s, result)
         self._explain(s, result)
@@ -201,25 +214,3 @@ class ScalingLabScreen(LabScreen):
         s, shown = self.settings, self.shown
         fresh = shown is not None and replace(shown, scale=s.scale) == s
         return (self.result if fresh else None), "computing…"
-
-    def action_set_dk(self, value: int) -> None:
-        self.offer("d_k", value)
-
-    def action_set_keys(self, value: int) -> None:
-        self.offer("keys", value)
-
-    def action_set_trials(self, value: int) -> None:
-        self.offer("trials", value)
-
-    def action_set_seed(self, value: int) -> None:
-        self.offer("seed", value)
-
-    def action_set_scale(self, value: bool) -> None:
-        self.offer("scale", value)
-
-    def action_toggle_scale(self) -> None:
-        self.offer("scale", not self.settings.scale)
-
-    def action_set_temperature(self, value: float) -> None:
-        self.offer("temperature", value)
-
