@@ -214,3 +214,50 @@ async def test_one_trial_and_one_head_are_singular() -> None:
         assert screen.query_one("#split-box").border_title == (
             "D = 512 split into h = 1 head of d_k = 512")
         assert "concat of 1 head " in str(screen.query_one("#shapes").render())
+
+
+@pytest.mark.parametrize("action", ["set_temperature(2.0)", "toggle_scale()"])
+async def test_a_change_that_needs_no_new_draws_is_answered_at_once(action: str) -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.app.run_action(f"screen.{action}")  # no waiting for any worker
+        assert screen.shown == screen.settings
+        assert not any(w.is_running for w in pilot.app.workers)
+        expected = scaling_experiment(temperature=screen.settings.temperature, reuse=False)
+        assert _table(pilot.app).column(1) == [num(r.entropy_raw) for r in expected.rows]
+
+
+async def test_a_slow_run_says_so_in_the_tables_title_and_marks_the_old_table_stale(
+        monkeypatch) -> None:
+    """top d_k 4096, 64 keys, 500 trials took seconds while the old table stayed captioned as
+    current, and the 'computing…' line sat below the fold at 80x24."""
+    import threading
+
+    from screen_text import screen_lines
+
+    from attn_tui.tui.screens.labs import scaling_lab_screen
+
+    go = threading.Event()
+    real = scaling_lab_screen.scaling_experiment
+
+    def held(*args, **kwargs):
+        go.wait(timeout=30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scaling_lab_screen, "scaling_experiment", held)
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        go.set()
+        await settle(pilot)
+        go.clear()
+        await pilot.app.run_action("screen.set_dk(4096)")
+        await pilot.pause()
+        top = "\n".join(screen_lines(pilot.app)[:16])  # what shows above the fold, unscrolled
+        assert "computing 200 trials × 8 keys, d_k up to 4096" in top
+        assert "stale" in top
+        go.set()
+        await settle(pilot)
+        top = "\n".join(screen_lines(pilot.app)[:16])
+        assert "computing" not in top and "stale" not in top
+        assert "200 trials of one query against 8 keys" in top
+        assert list(_table(pilot.app).row_labels)[-1] == "4096"
