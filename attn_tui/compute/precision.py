@@ -113,7 +113,8 @@ def compare_dtypes(multiplier: float = 1.0, seed: int = 0, backend: str = "numpy
             s = _run(q, k, v, be, dt)
         except ValueError:  # q * multiplier does not fit: float16 holds at most 65504
             rows.append(StageDiff(label, be, dt, finite=False,
-                                  error=f"Q x {multiplier:g} overflows {dt}"))
+                                  error=f"Q × {multiplier:g} overflows {dt} (its largest "
+                                        f"number is {float(_finfo(dt, be).max):g})"))
             continue
         rows.append(StageDiff(
             label, be, dt, scores=_diff(s.scores, ref.scores),

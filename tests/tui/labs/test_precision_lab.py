@@ -99,7 +99,8 @@ async def test_scores_past_float16s_range_are_explained() -> None:
         caption = str(pilot.app.screen.query_one("#softmax-caption").render())
         assert "In float16 the scores themselves are too large to store" in caption
         d = _dtypes(pilot.app)
-        assert "overflows float16" in d.column(3)[2]
+        assert "overflow" in d.column(3)[2]
+        assert "overflows float16" in str(pilot.app.screen.query_one("#dtype-caption").render())
 
 
 async def test_an_inf_or_nan_difference_is_marked_not_only_coloured() -> None:
@@ -142,3 +143,40 @@ async def test_plus_at_the_ladders_top_says_why_nothing_moved() -> None:
         await settle(pilot)
         assert pilot.app.screen.settings.multiplier == 10000
         assert pilot.app.screen.message.startswith("scores ×: ↑↓ step from 1 to 10000")
+
+
+@pytest.mark.parametrize("size", [(80, 60), (200, 60)])
+async def test_the_reason_float16_has_no_row_is_readable_on_screen(size) -> None:
+    """Scores × 100000: the float16 row read `float16 (torch)  —  —  —Q x 100000…` even at
+    200 columns; the reason was cut off in its cell."""
+    from screen_text import screen_text
+
+    async with lab_app("precision").run_test(size=size) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_multiplier(100000)")
+        text = " ".join(screen_text(pilot.app).split())
+        assert "Q × 100000 overflows float16 (its largest number is 65504)" in text
+        row = next(line for line in screen_text(pilot.app).splitlines()
+                   if "float16 (torch)" in line and "—" in line)
+        assert "…" not in row and "›overflow" in row
+        assert " —Q" not in row
+
+
+async def test_a_nan_stable_error_carries_the_mark_the_legend_promises() -> None:
+    async with lab_app("precision").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_multiplier(100000)")
+        s = _softmax(pilot.app)
+        row = list(s.row_labels).index("float16")
+        assert s.column(4)[row] == "nan" and (row, 4) in s.highlights
+
+
+async def test_float64_rounding_is_said_to_be_2_to_the_29_times_finer() -> None:
+    import numpy as np
+
+    ratio = np.finfo(np.float32).eps / np.finfo(np.float64).eps
+    assert ratio == 2**29 and f"{ratio:.1e}" == "5.4e+08"
+    async with lab_app("precision").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        lecture = str(pilot.app.screen.query_one("#lecture-text").render())
+        assert "2²⁹ ≈ 5.4×10⁸ times finer" in lecture and "billion" not in lecture
