@@ -15,6 +15,8 @@ from attn_tui.compute.backend import (
     namespace,
     to_numpy,
     torch_available,
+    torch_problem,
+    torch_usable,
 )
 from attn_tui.compute.softmax import entropy_bits, naive_softmax, softmax
 
@@ -23,7 +25,7 @@ __all__ = [
     "MASK_WORDS", "BackendUnavailable", "LectureRun", "ParamCount", "ScalingResult",
     "ScalingRow", "Steps", "attend", "count_params", "entropy_bits", "lecture", "namespace",
     "naive_softmax", "scaling_experiment", "sequence_cost", "softmax", "to_numpy",
-    "torch_available",
+    "torch_available", "torch_problem", "torch_usable",
 ]
 
 _LAZY = {

@@ -5,6 +5,7 @@ torch and array-api-strict are imported only when asked for, so the numpy path n
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -43,8 +44,8 @@ def namespace(backend: str = "numpy") -> Any:
     if backend == "torch":
         try:
             import torch  # noqa: F401
-        except ImportError as exc:
-            raise BackendUnavailable(INSTALL_TORCH) from exc
+        except (ImportError, OSError) as exc:  # a missing shared library raises OSError
+            raise BackendUnavailable(_torch_failed(exc)) from exc
         import array_api_compat.torch as xp
 
         return xp
@@ -59,11 +60,46 @@ def namespace(backend: str = "numpy") -> Any:
     raise ValueError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
 
 
+_torch_failure: str | None = None  # why an installed torch would not import, once tried
+
+
 def torch_available() -> bool:
-    """True when torch can be imported (checked without importing it)."""
+    """True when torch is installed and not known to fail its import (checked without
+    importing it: cheap enough for lists that say what needs torch)."""
     import importlib.util
 
-    return importlib.util.find_spec("torch") is not None
+    if "torch" in sys.modules:  # imported already, or blocked (None)
+        return sys.modules["torch"] is not None
+    return _torch_failure is None and importlib.util.find_spec("torch") is not None
+
+
+def torch_usable() -> bool:
+    """True when torch imports. Tries the import (seconds, once): for code about to use it."""
+    if not torch_available():
+        return False
+    try:
+        namespace("torch")
+    except BackendUnavailable:
+        return False
+    return True
+
+
+def torch_problem() -> str | None:
+    """Why torch cannot be used here (not installed, or installed but broken), or None."""
+    if torch_available() and torch_usable():
+        return None
+    return _torch_failure or INSTALL_TORCH
+
+
+def _torch_failed(exc: BaseException) -> str:
+    global _torch_failure
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:  # not installed (or blocked): nothing to fix
+        return INSTALL_TORCH
+    _torch_failure = (f"torch is installed but does not import ({type(exc).__name__}: {exc}); "
+                      "reinstall it with: pip install --force-reinstall 'attn-tui[torch]'")
+    return _torch_failure
 
 
 def resolve_dtype(xp: Any, dtype: str) -> Any:

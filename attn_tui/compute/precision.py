@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_tui.compute.attend import attend
-from attn_tui.compute.backend import namespace, resolve_dtype, to_numpy, torch_available
+from attn_tui.compute.backend import namespace, resolve_dtype, to_numpy, torch_usable
 from attn_tui.compute.softmax import naive_softmax, softmax
 
 TORCH_ONLY = ("float16", "bfloat16")
@@ -56,7 +56,8 @@ class SoftmaxRow:
 
 
 def available_dtypes() -> tuple[str, ...]:
-    return ALL_DTYPES if torch_available() else ALL_DTYPES[:2]
+    """Every dtype where torch imports; float64 and float32 where it does not."""
+    return ALL_DTYPES if torch_usable() else ALL_DTYPES[:2]
 
 
 def dtype_backend(dtype: str, backend: str) -> str:
@@ -126,7 +127,7 @@ def compare_dtypes(multiplier: float = 1.0, seed: int = 0, backend: str = "numpy
 
 def compare_backends(multiplier: float = 1.0, seed: int = 0) -> tuple[StageDiff, ...]:
     """numpy against torch on the same inputs, in float64 and float32 (empty without torch)."""
-    if not torch_available():
+    if not torch_usable():
         return ()
     q, k, v = attention_inputs(seed)
     q = q * multiplier

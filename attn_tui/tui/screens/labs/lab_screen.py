@@ -23,6 +23,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
+from attn_tui.compute.backend import STANDARD_DTYPES, torch_problem
 from attn_tui.core.labs import lab_of_module
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import take_once
@@ -52,6 +53,10 @@ class LabScreen(Screen):
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
         super().__init__(**kwargs)
+        self.fallback = ""  # why the lab computes on numpy when torch was asked for
+        if backend == "torch" and (problem := torch_problem()) is not None:
+            backend, dtype = "numpy", dtype if dtype in STANDARD_DTYPES else "float32"
+            self.fallback = f"{problem}. numpy computes in {dtype} instead"
         self.backend, self.dtype = backend, dtype
         self.message = ""  # the text of the message line, for tests and lessons
         self.set_reactive(LabScreen.settings, self.default_settings())
@@ -86,6 +91,8 @@ class LabScreen(Screen):
         self.title = "attn-tui"
         self.sub_title = f"lab: {lab_of_module(type(self).__module__)}   (Esc goes back)"
         self.query_one(ControlBar).focus()
+        if self.fallback:
+            self.say(self.fallback, error=True)
         self.recompute()
 
     def watch_settings(self) -> None:

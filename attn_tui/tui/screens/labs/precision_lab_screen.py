@@ -22,8 +22,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from attn_tui.compute import torch_available
-from attn_tui.compute.backend import INSTALL_TORCH
+from attn_tui.compute import torch_problem, torch_usable
 from attn_tui.compute.precision import (
     BASE_SCORES,
     MULTIPLIERS,
@@ -41,12 +40,18 @@ from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.text_table import TextTable
 
-BACKEND_CHOICES = ("numpy", "torch") if torch_available() else ("numpy",)
-FIELDS = (
-    Field("multiplier", "scores ×", "ladder", 0.001, 100_000, choices=MULTIPLIERS),
-    Field("seed", "seed", "int", 0, 2**31 - 1),
-    Field("backend", "backend", "choice", choices=BACKEND_CHOICES),
-)
+
+def fields(backends: tuple[str, ...]) -> tuple[Field, ...]:
+    return (
+        Field("multiplier", "scores ×", "ladder", 0.001, 100_000, choices=MULTIPLIERS),
+        Field("seed", "seed", "int", 0, 2**31 - 1),
+        Field("backend", "backend", "choice", choices=backends),
+    )
+
+
+def backend_choices() -> tuple[str, ...]:
+    """numpy, and torch where it imports (asked when the lab opens, not when it is loaded)."""
+    return ("numpy", "torch") if torch_usable() else ("numpy",)
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,7 @@ def sci(x: float) -> str:
 
 def _compute(s: PrecisionSettings, lectures: tuple | None) -> PrecisionRun:
     if lectures is None:  # the lecture's own draws need torch; it does not change with m
-        lb = "torch" if torch_available() else "numpy"
+        lb = "torch" if torch_usable() else "numpy"
         lectures = tuple(allclose_check(dt, lb) for dt in ("float32", "float64"))
     return PrecisionRun(compare_dtypes(s.multiplier, s.seed, s.backend),
                         compare_backends(s.multiplier, s.seed),
@@ -81,12 +86,14 @@ def _compute(s: PrecisionSettings, lectures: tuple | None) -> PrecisionRun:
 
 
 class PrecisionLabScreen(LabScreen):
-    FIELDS = FIELDS
+    FIELDS = fields(("numpy", "torch"))
     SETTERS = {"set_multiplier": "multiplier", "set_seed": "seed", "set_backend": "backend"}
     BINDINGS = bindings.LABS["precision"]
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
-        self.start_backend = backend if backend in BACKEND_CHOICES else "numpy"
+        choices = backend_choices()
+        self.FIELDS = fields(choices)
+        self.start_backend = backend if backend in choices else "numpy"
         super().__init__(backend, dtype, **kwargs)
         self.outcome: PrecisionRun | None = None
         self.runs = LatestRun(self, "precision-lab")
@@ -121,7 +128,8 @@ class PrecisionLabScreen(LabScreen):
         self._show_softmax(s, run.softmax)
         self._show_backends(run.backends)
         self._show_lecture(run)
-        extra = "" if torch_available() else f"  ({INSTALL_TORCH} for float16 and bfloat16)"
+        problem = torch_problem()
+        extra = f"  ({problem} for float16 and bfloat16)" if problem else ""
         # plain text: the install hint's [torch] is not a style
         self.query_one("#status", Static).update(Text(f"seed {s.seed} · scores × "
                                                       f"{s.multiplier:g}{extra}"))
@@ -198,7 +206,7 @@ class PrecisionLabScreen(LabScreen):
         if not rows:
             table.show([], (), [])
             self.query_one("#backend-caption", Static).update(
-                Text(f"torch is not installed here: {INSTALL_TORCH}."))
+                Text(f"No torch to compare with: {torch_problem()}."))
             return
         table.show([r.label for r in rows], ("q·k", "weights α", "output ζ"),
                    [(sci(r.scores), sci(r.weights), sci(r.output)) for r in rows])
