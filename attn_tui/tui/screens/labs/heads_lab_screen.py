@@ -82,7 +82,7 @@ class HeadsLabScreen(LabScreen):
                     yield Heatmap(id="head-map")
                     yield Static(id="head-note", classes="lab-text")
                 with Vertical(id="list-box", classes="pane"):
-                    yield TextTable(id="heads-table", cell_width=11, label_width=6,
+                    yield TextTable(id="heads-table", cell_width=12, label_width=6,
                                     corner="head", cursor=True)
             with Vertical(id="heads-side"):
                 with Vertical(id="split-box", classes="pane"):

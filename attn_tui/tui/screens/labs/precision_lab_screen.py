@@ -182,12 +182,12 @@ class PrecisionLabScreen(LabScreen):
                 flagged.add((i, 4))
         self.query_one("#softmax-table", TextTable).show(
             [r.dtype for r in rows],
-            ("ln max", "exp(max z)", "naive α₁", "stable α₁", "stable err", "ε"),
+            ("ln max", "e^(max z)", "naive α₁", "stable α₁", "stable Δ", "ε"),
             cells, flagged=frozenset(flagged))
         box = self.query_one("#softmax-box")
         box.border_title = "softmax: naive exp(z) / Σ exp(z) against stable exp(z − max z) / Σ …"
         box.border_subtitle = "› marks inf and nan"
-        verdict = (f"Now the naive softmax gives NaN in {', '.join(broken)}: exp(max z) became "
+        verdict = (f"Now the naive softmax gives NaN in {', '.join(broken)}: e^(max z) became "
                    "inf, and inf / inf is NaN." if broken else
                    "Every naive exp still fits. Raise the multiplier (+) past a dtype's ln max.")
         if unstorable:
@@ -197,7 +197,7 @@ class PrecisionLabScreen(LabScreen):
             f"{verdict}\nexp(x) is inf once x > ln(largest number): 709.78 (float64), 88.72 "
             "(float32, bfloat16), 11.09 (float16). The stable softmax subtracts max z first, so "
             "no exponent is above 0; its error against the exact softmax of the same stored "
-            "scores (stable err) stays within ε.")
+            "scores (stable Δ) stays within ε.")
 
     def _show_backends(self, rows: tuple[StageDiff, ...]) -> None:
         box = self.query_one("#backend-box")

@@ -87,7 +87,7 @@ class ScalingLabScreen(LabScreen):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="table-box", classes="pane"):
-            yield TextTable(id="scaling-table", cell_width=13, label_width=6, corner="d_k")
+            yield TextTable(id="scaling-table", cell_width=14, label_width=6, corner="d_k")
             yield Static(id="caption", classes="lab-text")
         yield Static(id="explain", classes="lab-text")
         with Horizontal(id="plots"):
