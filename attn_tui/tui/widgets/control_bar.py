@@ -68,6 +68,14 @@ class ControlBar(Widget, can_focus=True):
             super().__init__()
             self.bar, self.key, self.reason = bar, key, reason
 
+    class Kept(Message):
+        """A typed value the field accepts that is the value it has: nothing changes, but a
+        refusal shown for an earlier try no longer stands."""
+
+        def __init__(self, bar: ControlBar, key: str, value: Any) -> None:
+            super().__init__()
+            self.bar, self.key, self.value = bar, key, value
+
     def __init__(self, fields: tuple[Field, ...], values: dict[str, Any], **kwargs) -> None:
         super().__init__(**kwargs)
         self.fields = fields
@@ -239,6 +247,8 @@ class ControlBar(Widget, can_focus=True):
         if value != self.values[f.key]:
             self.values[f.key] = value
             self._announce(f.key, value)
+        else:
+            self.post_message(self.Kept(self, f.key, value))
         self.refresh()
         return True
 

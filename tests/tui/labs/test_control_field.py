@@ -112,3 +112,25 @@ def test_a_fields_refusal_speaks_of_the_field_not_of_cells() -> None:
     # "cells take finite numbers only" and "try … -2 …" on a field that refuses negatives
     assert MULT.parse("inf")[1] == "scores ×: 'inf' is not allowed: this takes finite numbers only"
     assert MULT.parse("abc")[1] == "scores ×: 'abc' is not a number (try 0.5, 1e-3 or 1/3)"
+
+
+@pytest.mark.parametrize("lab", ["scaling", "heads"])
+async def test_a_valid_value_typed_after_a_refused_one_clears_the_refusal(lab: str) -> None:
+    """-1 Enter on seed said '✗ seed must be between 0 and 2,147,483,647'; a valid 0 Enter (the
+    seed it already had) left that on screen."""
+    from lab_pilot import lab_app, settle
+
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app(lab).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        bar.field = [f.key for f in bar.fields].index("seed")
+        await pilot.press("enter", "minus", "1", "enter")
+        await settle(pilot)
+        assert "seed must be between 0 and 2,147,483,647" in screen.message
+        await pilot.press("0", "enter")
+        await settle(pilot)
+        assert screen.message == "" and screen.settings.seed == 0
+        assert not screen.query_one("#lab-message").has_class("-shown")

@@ -190,6 +190,12 @@ class LabScreen(Screen):
     def lesson_replaced_work(self, work: object) -> None:
         pass
 
+    @on(ControlBar.Kept)
+    def _control_kept(self, event: ControlBar.Kept) -> None:
+        # a valid value typed after a refused one: the refusal is over, a standing problem not
+        standing = self.standing_problem()
+        self.say(standing or "", error=bool(standing))
+
     @on(ControlBar.Rejected)
     def _control_rejected(self, event: ControlBar.Rejected) -> None:
         self.refuse(event.reason)
