@@ -12,7 +12,8 @@ is a report, not a gate. Progress goes to stderr, the table to stdout.
 1. launch → first usable screen in a pty, against a bare Textual app (bench_pty.py); 1b. no
    torch, lab or lesson module imported by the first frame (bench_edit.py)
 2. edit a Q cell → the step table repainted with the new α, T = 8, 64, 256 (bench_edit.py)
-3. the scaling experiment, vectorised, against the chapter's loop (bench_scaling.py)
+3. the scaling experiment's arithmetic against the chapter's loop's, each net of its draws;
+   the scaling lab's answer to a key that needs no new draws (bench_scaling.py)
 4. `attn-tui print all` against seeds/attention.py
 5. resident memory after the first screen (bench_pty.py)
 6. idle CPU with no input (bench_pty.py)
@@ -47,15 +48,16 @@ class Plan:
     screen_runs: int  # per app, alternated (figures 1 and 5)
     print_runs: int  # per command, alternated (figure 4)
     scaling_reps: int  # per implementation, alternated (figure 3)
+    lab_presses: int  # keys timed in the scaling lab, per setting (figure 3)
     edits: int  # per configuration (figure 2)
     edit_blocks: int  # interleaved rounds the edits are split into
     idle_seconds: float  # figure 6
 
 
-FULL = Plan(screen_runs=21, print_runs=9, scaling_reps=15, edits=100, edit_blocks=4,
-            idle_seconds=10.0)
-QUICK = Plan(screen_runs=3, print_runs=3, scaling_reps=3, edits=15, edit_blocks=1,
-             idle_seconds=3.0)
+FULL = Plan(screen_runs=21, print_runs=9, scaling_reps=15, lab_presses=40, edits=100,
+            edit_blocks=4, idle_seconds=10.0)
+QUICK = Plan(screen_runs=3, print_runs=3, scaling_reps=3, lab_presses=6, edits=15,
+             edit_blocks=1, idle_seconds=3.0)
 
 
 def _quartiles(xs: list[float]) -> tuple[float, float]:
@@ -101,8 +103,16 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
         notes.append(f"3: medians of {plan.scaling_reps} alternated repetitions; the 2.45 M "
                      f"normal draws both must make take {s['draws'] * 1e3:.1f} ms alone, so "
                      f"nothing that reproduces the chapter's numbers can beat "
-                     f"{s['loop'] / s['draws']:.1f}× the loop; net of the draws, the "
-                     f"vectorised arithmetic is ≈{s['compute_speedup']:.0f}× faster")
+                     f"{s['loop'] / s['draws']:.1f}× the loop in all; each run's arithmetic is "
+                     "its time outside its own draws, timed inside the run")
+        from bench_scaling import lab_answers
+
+        log("figure 3: the scaling lab, keys that need no new draws")
+        m["scaling_lab"] = lab_answers(plan.lab_presses)
+        notes.append(f"3: the lab headless at 120×40, medians of {plan.lab_presses} presses "
+                     "(s and ↑ on temp, alternated) from the key to the first frame with the "
+                     "new table, and to the one with the new plots (textual-plot draws them "
+                     "a frame later)")
     if "print_all" in only:
         if SEED.exists():
             log(f"figure 4: print all vs {SEED}")

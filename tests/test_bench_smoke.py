@@ -33,7 +33,9 @@ FAKE = {
     "lazy_imports": ["attn_tui.lessons", "attn_tui.lessons.loader"],
     "edit": {"bare": 0.002, "t8": 0.005, "t64": 0.007, "t256": 0.020, "t8_burst": 0.030},
     "scaling": {"loop": 0.100, "vectorised": 0.004, "draws": 0.003, "compute_speedup": 97.0,
-                "same": True},
+                "loop_arithmetic": 0.050, "arithmetic": 0.002, "same": True},
+    "scaling_lab": {"chapter": 0.009, "chapter_plots": 0.040, "chapter_sweeps": 0,
+                    "largest": 0.020, "largest_plots": 0.050, "largest_sweeps": 0},
     "print_all": (0.30, 0.28),
     "memory": (50_000, 40_000),
     "idle": (0.2, 0.1, 10.0),
@@ -45,6 +47,15 @@ def test_scaling_figure_agrees_with_the_chapter_loop_at_toy_size(bench):
     out = scaling.scaling_figure(dims=(4, 16), trials=10, reps=1)
     assert out["same"] is True
     assert out["loop"] > 0 and out["vectorised"] > 0 and out["draws"] > 0
+
+
+def test_the_lab_answers_a_key_that_needs_no_new_draws_without_drawing(bench):
+    import asyncio
+
+    _, _, scaling = bench
+    times, plot_times, sweeps = asyncio.run(scaling._lab_answers(2, {}))
+    assert len(times) == len(plot_times) == 2 and sweeps == 0
+    assert all(0 < t <= p for t, p in zip(times, plot_times, strict=True))
 
 
 def test_markdown_table_has_every_figure_and_target(bench):
@@ -73,14 +84,19 @@ def test_verdicts_follow_the_targets(bench):
         "edit_t64": "info",
         "edit_t256": "MISS",  # 4× against ≤ 3×
         "edit_burst": "info",
-        "scaling": "PASS",  # 25× faster
+        "scaling": "PASS",  # 25× faster, net of the draws
+        "scaling_whole": "info",
+        "scaling_answer": "PASS",  # 9 ms, within a frame
+        "scaling_answer_largest": "MISS",  # 20 ms, over a frame
+        "scaling_plots": "info",
+        "scaling_draws": "PASS",
         "print_all": "PASS",
         "memory": "PASS",
         "memory_floor": "info",
         "idle": "PASS",  # 0.2 % of a core
     }
     text = common.text_table(rows)
-    assert text.count("*** MISS:") == 4
+    assert text.count("*** MISS:") == 5
 
 
 def test_bench_parses_its_flags(bench):

@@ -58,7 +58,27 @@ def test_a_stopped_run_keeps_nothing(monkeypatch) -> None:
     assert [r.d_k for r in whole.rows] == [4, 16, 64] and len(made) == 2
 
 
-def test_progress_reaches_one_after_the_last_block() -> None:
+def test_progress_rises_in_steps_of_at_least_five_percent_to_one() -> None:
     seen: list[float] = []
-    scaling_experiment((4, 16, 64), trials=10, progress=seen.append)
-    assert seen == sorted(seen) and len(seen) == 3 and seen[-1] == 1.0
+    scaling_experiment((4, 16, 64, 256, 1024), n_keys=64, trials=50, progress=seen.append)
+    assert seen[-1] == 1.0 and len(seen) >= 5
+    assert all(b - a >= 0.05 for a, b in zip(seen, seen[1:-1], strict=False))
+
+
+def test_a_stop_asked_during_a_large_block_is_heard_before_it_ends() -> None:
+    polls: list[int] = []
+
+    def stop() -> bool:
+        polls.append(1)
+        return len(polls) > 3
+
+    part = scaling_experiment((4096,), n_keys=64, trials=500, should_stop=stop)
+    assert part.rows == () and len(polls) == 4  # three slices of trials drawn, not 500
+
+
+def test_draws_taken_a_slice_of_trials_at_a_time_are_the_chapters() -> None:
+    whole = np.random.default_rng(5).standard_normal((30, 9 * 64))
+    rng = np.random.default_rng(5)
+    sliced = np.concatenate([rng.standard_normal((7, 9 * 64)) for _ in range(4)]
+                            + [rng.standard_normal((2, 9 * 64))])
+    np.testing.assert_array_equal(whole, sliced)

@@ -145,8 +145,10 @@ class ScalingLabScreen(LabScreen):
         self.result, self.shown, self.elapsed = result, s, elapsed
         self.query_one("#table-box").remove_class("-stale")
         self._show_table(s, result)
-        self._show_plots(s, result)
         self._explain(s, result)
+        # the plots take longer to draw than the rest of the screen: the numbers go out in this
+        # frame, the plots in the next
+        self.call_after_refresh(self._show_plots, s, result)
         self.app.tutor.host_changed(self)
         self.query_one("#status", Static).update(
             f"{self.backend} {self.dtype} · {plural(len(result.rows), 'row')} × "
@@ -171,6 +173,8 @@ class ScalingLabScreen(LabScreen):
             f"(all keys equal). max α: the largest weight; 1 means one key takes everything.")
 
     def _show_plots(self, s: ScalingSettings, r: ScalingResult) -> None:
+        if not self.is_attached or r is not self.result:  # gone, or a newer result is shown
+            return
         dims = [str(row.d_k) for row in r.rows]
         raw_h = [row.entropy_raw for row in r.rows]
         raw_a = [row.max_alpha_raw for row in r.rows]
