@@ -81,6 +81,7 @@ class ScalingLabScreen(LabScreen):
         self.shown: ScalingSettings | None = None  # the settings the table is showing
         self.runs = LatestRun(self, "scaling-lab")
         self.elapsed = 0.0  # seconds the shown result took (draws included, if it drew)
+        self._texts: dict[str, str] = {}  # what each text line shows
 
     def default_settings(self) -> ScalingSettings:
         return ScalingSettings()
@@ -113,7 +114,7 @@ class ScalingLabScreen(LabScreen):
             self.deliver(s, (result, time.perf_counter() - start))
             return
         self._show_stale(s, 0.0)
-        self.query_one("#status", Static).update(
+        self._put("#status",
             "computing… (the table shows the last finished run until this one is done)")
         self.runs.start(lambda job: self._experiment(s, job), lambda out: self.deliver(s, out),
                         self._failed)
@@ -138,7 +139,7 @@ class ScalingLabScreen(LabScreen):
 
     def _failed(self, error: Exception) -> None:
         self.say(str(error), error=True)
-        self.query_one("#status", Static).update("the run failed: the table is the last one")
+        self._put("#status", "the run failed: the table is the last one")
 
     def deliver(self, s: ScalingSettings, outcome: tuple[ScalingResult, float]) -> None:
         result, elapsed = outcome
@@ -150,9 +151,15 @@ class ScalingLabScreen(LabScreen):
         # frame, the plots in the next
         self.call_after_refresh(self._show_plots, s, result)
         self.app.tutor.host_changed(self)
-        self.query_one("#status", Static).update(
+        self._put("#status",
             f"{self.backend} {self.dtype} · {plural(len(result.rows), 'row')} × "
             f"{plural(s.trials, 'trial')} · {plural(s.keys, 'key')} · seed {s.seed} · done")
+
+    def _put(self, selector: str, text: str) -> None:
+        """Update a text line only if it changes: each update lays the screen out again."""
+        if self._texts.get(selector) != text:
+            self._texts[selector] = text
+            self.query_one(selector, Static).update(text)
 
     def _show_table(self, s: ScalingSettings, r: ScalingResult) -> None:
         off = "off"
@@ -168,7 +175,7 @@ class ScalingLabScreen(LabScreen):
                             f"{plural(s.keys, 'key')}, N(0, 1) entries")
         box.border_subtitle = f"seed {s.seed}" + (
             f" · temperature {s.temperature:g}" if s.temperature != 1 else "")
-        self.query_one("#caption", Static).update(
+        self._put("#caption",
             f"H: entropy of α in bits, at most log₂ {s.keys} = {num(r.max_entropy)} "
             f"(all keys equal). max α: the largest weight; 1 means one key takes everything.")
 
@@ -211,7 +218,7 @@ class ScalingLabScreen(LabScreen):
         if s.temperature != 1:
             lines.append(f"Temperature {s.temperature:g} divides every score: above 1 flattens "
                          "both columns, below 1 sharpens them.")
-        self.query_one("#explain", Static).update("\n".join(lines))
+        self._put("#explain", "\n".join(lines))
 
     # ---- actions
     def lesson_shows(self) -> tuple[object, str]:
