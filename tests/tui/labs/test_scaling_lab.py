@@ -261,3 +261,38 @@ async def test_a_slow_run_says_so_in_the_tables_title_and_marks_the_old_table_st
         assert "computing" not in top and "stale" not in top
         assert "200 trials of one query against 8 keys" in top
         assert list(_table(pilot.app).row_labels)[-1] == "4096"
+
+
+@pytest.mark.parametrize("change", ["toggle_scale()", "set_temperature(2.0)"])
+async def test_a_change_that_needs_no_new_draws_during_a_run_does_not_start_it_again(
+        monkeypatch, change: str) -> None:
+    import threading
+
+    from attn_tui.tui.screens.labs import scaling_lab_screen
+
+    go, runs = threading.Event(), []
+    real = scaling_lab_screen.scaling_experiment
+
+    def held(*args, **kwargs):
+        runs.append(args[0])
+        go.wait(timeout=30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scaling_lab_screen, "scaling_experiment", held)
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        go.set()
+        await settle(pilot)
+        go.clear()
+        screen = pilot.app.screen
+        await pilot.app.run_action("screen.set_dk(64)")
+        await pilot.app.run_action(f"screen.{change}")
+        go.set()
+        await settle(pilot)
+        assert len(runs) == 2  # the defaults, then d_k 64 once
+        assert screen.shown == screen.settings
+        s = screen.settings
+        expected = scaling_experiment(s.dims, s.keys, s.trials, s.seed,
+                                      temperature=s.temperature, reuse=False)
+        assert _table(pilot.app).column(1) == [num(r.entropy_raw) for r in expected.rows]
+        assert _table(pilot.app).column(2)[0] == ("off" if not s.scale
+                                                  else num(expected.rows[0].entropy_scaled))

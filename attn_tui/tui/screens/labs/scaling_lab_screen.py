@@ -62,6 +62,11 @@ class ScalingSettings:
         return tuple(d for d in (self.d_k // 4**i for i in range(4, -1, -1)) if d >= 1)
 
 
+def _draws(s: ScalingSettings) -> tuple[int, int, int, int]:
+    """What the random numbers depend on: ÷√d_k and the temperature act on them after."""
+    return s.d_k, s.keys, s.trials, s.seed
+
+
 class ScalingLabScreen(LabScreen):
     FIELDS = FIELDS
     SETTERS = {"set_dk": "d_k", "set_keys": "keys", "set_trials": "trials", "set_seed": "seed",
@@ -82,6 +87,7 @@ class ScalingLabScreen(LabScreen):
         self.runs = LatestRun(self, "scaling-lab")
         self.elapsed = 0.0  # seconds the shown result took (draws included, if it drew)
         self._texts: dict[str, str] = {}  # what each text line shows
+        self._drawing: ScalingSettings | None = None  # the settings of the run going, if any
 
     def default_settings(self) -> ScalingSettings:
         return ScalingSettings()
@@ -102,22 +108,34 @@ class ScalingLabScreen(LabScreen):
     def recompute(self) -> None:
         s, shown = self.settings, self.shown
         if self.result is not None and shown is not None and replace(shown, scale=s.scale) == s:
+            self._drawing = None
             self.runs.supersede()  # both columns are in the result: only what is shown changes
             self.deliver(s, (self.result, self.elapsed))
             return
         kept = kept_scores(s.dims, s.keys, s.trials, s.seed, backend=self.backend,
                            dtype=self.dtype)
         if kept is not None:  # nothing to draw (÷√d_k, temperature, settings seen before)
+            self._drawing = None
             self.runs.supersede()
             start = time.perf_counter()
             result = scaling_rows(s.dims, kept, s.keys, s.trials, s.seed, s.temperature)
             self.deliver(s, (result, time.perf_counter() - start))
             return
         self._show_stale(s, 0.0)
+        if self._drawing is not None and _draws(self._drawing) == _draws(s):
+            return  # the run going draws these numbers: it lands as the settings are by then
+        self._drawing = s
         self._put("#status",
-            "computing… (the table shows the last finished run until this one is done)")
-        self.runs.start(lambda job: self._experiment(s, job), lambda out: self.deliver(s, out),
+                  "computing… (the table shows the last finished run until this one is done)")
+        self.runs.start(lambda job: self._experiment(s, job), lambda out: self._landed(s, out),
                         self._failed)
+
+    def _landed(self, s: ScalingSettings, outcome: tuple[ScalingResult, float]) -> None:
+        self._drawing = None
+        if s != self.settings:  # ÷√d_k or the temperature moved meanwhile: the scores are kept
+            self.recompute()
+        else:
+            self.deliver(s, outcome)
 
     def _experiment(self, s: ScalingSettings, job: Job) -> tuple[ScalingResult, float]:
         start = time.perf_counter()
@@ -138,7 +156,9 @@ class ScalingLabScreen(LabScreen):
         box.border_subtitle = "stale: these are the last run's numbers"
 
     def _failed(self, error: Exception) -> None:
+        self._drawing = None
         self.say(str(error), error=True)
+        self.query_one("#table-box").border_title = "the run failed: below, the last run's"
         self._put("#status", "the run failed: the table is the last one")
 
     def deliver(self, s: ScalingSettings, outcome: tuple[ScalingResult, float]) -> None:
@@ -152,8 +172,8 @@ class ScalingLabScreen(LabScreen):
         self.call_after_refresh(self._show_plots, s, result)
         self.app.tutor.host_changed(self)
         self._put("#status",
-            f"{self.backend} {self.dtype} · {plural(len(result.rows), 'row')} × "
-            f"{plural(s.trials, 'trial')} · {plural(s.keys, 'key')} · seed {s.seed} · done")
+                  f"{self.backend} {self.dtype} · {plural(len(result.rows), 'row')} × "
+                  f"{plural(s.trials, 'trial')} · {plural(s.keys, 'key')} · seed {s.seed} · done")
 
     def _put(self, selector: str, text: str) -> None:
         """Update a text line only if it changes: each update lays the screen out again."""
@@ -176,8 +196,8 @@ class ScalingLabScreen(LabScreen):
         box.border_subtitle = f"seed {s.seed}" + (
             f" · temperature {s.temperature:g}" if s.temperature != 1 else "")
         self._put("#caption",
-            f"H: entropy of α in bits, at most log₂ {s.keys} = {num(r.max_entropy)} "
-            f"(all keys equal). max α: the largest weight; 1 means one key takes everything.")
+                  f"H: entropy of α in bits, at most log₂ {s.keys} = {num(r.max_entropy)} "
+                  f"(all keys equal). max α: the largest weight; 1 means one key takes everything.")
 
     def _show_plots(self, s: ScalingSettings, r: ScalingResult) -> None:
         if not self.is_attached or r is not self.result:  # gone, or a newer result is shown
