@@ -25,7 +25,7 @@ from textual.widgets import Static
 from attn_tui.compute.heads import HeadsResult, heads_inputs, split_heads
 from attn_tui.report.fmt import count, num
 from attn_tui.tui import bindings
-from attn_tui.tui.screens.labs.lab_screen import LabScreen
+from attn_tui.tui.screens.labs.lab_screen import LabScreen, setter, toggler
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import Heatmap
@@ -53,9 +53,6 @@ class HeadsSettings:
 
 class HeadsLabScreen(LabScreen):
     FIELDS = FIELDS
-    SETTERS = {"set_heads": "h", "set_width": "D", "set_tokens": "T", "set_head": "head",
-               "set_seed": "seed"}
-    TOGGLES = {"toggle_causal": "causal"}
     BINDINGS = bindings.LABS["heads"]
     DEFAULT_CSS = """
     HeadsLabScreen #heads-cols { height: auto; layout: vertical; }
@@ -168,7 +165,14 @@ class HeadsLabScreen(LabScreen):
         if event.row == event.grid.cursor_row and event.row + 1 != self.settings.head:
             self.offer("head", event.row + 1)
 
-    # ---- actions
+    # ---- actions: the names lessons and the command palette use
+    action_set_heads = setter("h")
+    action_set_width = setter("D")
+    action_set_tokens = setter("T")
+    action_set_head = setter("head")
+    action_set_seed = setter("seed")
+    action_toggle_causal = toggler("causal")
+
     def action_next_head(self) -> None:
         self.offer("head", self.settings.head % self.settings.h + 1)
 

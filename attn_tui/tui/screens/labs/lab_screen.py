@@ -5,8 +5,9 @@ the command palette or a lesson's ``screen.set_…(…)`` action, goes through `
 checks it with the field's own rules and either replaces the settings (the watcher recomputes)
 or shows why not and keeps the last valid settings.
 
-Every lab has ``set(field, value)`` and ``toggle(field)``; a lab's ``SETTERS`` and ``TOGGLES``
-give them the names its lessons and docs use (``set_dk(256)`` is ``set('d_k', 256)``).
+Every lab has ``set(field, value)`` and ``toggle(field)``; ``setter`` and ``toggler`` give them
+the names a lab's lessons and docs use (``action_set_dk = setter("d_k")``: ``set_dk(256)`` is
+``set('d_k', 256)``).
 """
 
 from __future__ import annotations
@@ -46,8 +47,6 @@ class LabScreen(Screen):
     """
     FIELDS: ClassVar[tuple[Field, ...]] = ()
     can_undo: ClassVar[bool] = False  # a LessonHost with no undo
-    SETTERS: ClassVar[dict[str, str]] = {}  # action name -> field: {"set_dk": "d_k"}
-    TOGGLES: ClassVar[dict[str, str]] = {}  # action name -> bool field: {"toggle_scale": "scale"}
 
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
 
@@ -60,13 +59,6 @@ class LabScreen(Screen):
         self.backend, self.dtype = backend, dtype
         self.message = ""  # the text of the message line, for tests and lessons
         self.set_reactive(LabScreen.settings, self.default_settings())
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        for name, key in cls.__dict__.get("SETTERS", {}).items():
-            setattr(cls, f"action_{name}", _setter(name, key))
-        for name, key in cls.__dict__.get("TOGGLES", {}).items():
-            setattr(cls, f"action_{name}", _toggler(name, key))
 
     # ---- for subclasses
     def default_settings(self) -> Any:
@@ -225,19 +217,20 @@ class LabScreen(Screen):
         self.set_focus(self.query_one(ControlBar))  # at once: the keys typed after c go there
 
 
-def _setter(name: str, key: str) -> Callable[[LabScreen, Any], None]:
+
+def setter(key: str) -> Callable[[LabScreen, Any], None]:
+    """An action that sets the control ``key``: ``action_set_dk = setter("d_k")``."""
     def action(self: LabScreen, value: Any) -> None:
         self.action_set(key, value)
 
-    action.__name__ = action.__qualname__ = f"action_{name}"
     action.__doc__ = f"set('{key}', value)"
     return action
 
 
-def _toggler(name: str, key: str) -> Callable[[LabScreen], None]:
+def toggler(key: str) -> Callable[[LabScreen], None]:
+    """An action that flips the on/off control ``key``."""
     def action(self: LabScreen) -> None:
         self.action_toggle(key)
 
-    action.__name__ = action.__qualname__ = f"action_{name}"
     action.__doc__ = f"toggle('{key}')"
     return action

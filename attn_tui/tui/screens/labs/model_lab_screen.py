@@ -25,7 +25,7 @@ from attn_tui.compute import ParamCount, count_params, sequence_cost
 from attn_tui.compute.model_presets import MODEL_PRESETS, PRESET_NAMES, matching_preset
 from attn_tui.report.fmt import count
 from attn_tui.tui import bindings
-from attn_tui.tui.screens.labs.lab_screen import LabScreen
+from attn_tui.tui.screens.labs.lab_screen import LabScreen, setter
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.text_table import TextTable
 
@@ -64,8 +64,6 @@ def big(n: int | float, width: int = 15) -> str:
 
 class ModelLabScreen(LabScreen):
     FIELDS = FIELDS
-    SETTERS = {"set_preset": "preset", "set_vocab": "V", "set_width": "D", "set_layers": "L",
-               "set_heads": "h", "set_hidden": "H", "set_tokens": "n"}
     BINDINGS = bindings.LABS["model"]
     DEFAULT_CSS = """
     ModelLabScreen #model-cols { height: auto; layout: vertical; }
@@ -206,7 +204,15 @@ class ModelLabScreen(LabScreen):
         lines += ["", p.note]
         self.query_one("#preset-note", Static).update("\n".join(lines))
 
-    # ---- actions
+    # ---- actions: the names lessons and the command palette use
+    action_set_preset = setter("preset")
+    action_set_vocab = setter("V")
+    action_set_width = setter("D")
+    action_set_layers = setter("L")
+    action_set_heads = setter("h")
+    action_set_hidden = setter("H")
+    action_set_tokens = setter("n")
+
     def action_reset(self) -> None:
         if self.settings.preset == "custom":  # R keeps them for the preset cycle, as it goes
             self._custom = self.settings

@@ -36,7 +36,7 @@ from attn_tui.compute.precision import (
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.background import LatestRun
-from attn_tui.tui.screens.labs.lab_screen import LabScreen
+from attn_tui.tui.screens.labs.lab_screen import LabScreen, setter
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.text_table import TextTable
 
@@ -87,7 +87,6 @@ def _compute(s: PrecisionSettings, lectures: tuple | None) -> PrecisionRun:
 
 class PrecisionLabScreen(LabScreen):
     FIELDS = fields(("numpy", "torch"))
-    SETTERS = {"set_multiplier": "multiplier", "set_seed": "seed", "set_backend": "backend"}
     BINDINGS = bindings.LABS["precision"]
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
@@ -237,7 +236,11 @@ class PrecisionLabScreen(LabScreen):
                          "against 1.2e-7).")
         self.query_one("#lecture-text", Static).update("\n".join(lines))
 
-    # ---- actions
+    # ---- actions: the names lessons and the command palette use
+    action_set_multiplier = setter("multiplier")
+    action_set_seed = setter("seed")
+    action_set_backend = setter("backend")
+
     def action_step_multiplier(self, direction: int) -> None:
         field, now = self.FIELDS[0], self.settings.multiplier
         new = field.stepped(now, direction)

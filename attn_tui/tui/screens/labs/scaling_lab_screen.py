@@ -31,7 +31,7 @@ from attn_tui.compute.scaling import kept_scores, scaling_rows
 from attn_tui.report.fmt import num, plural
 from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.background import Job, LatestRun
-from attn_tui.tui.screens.labs.lab_screen import LabScreen
+from attn_tui.tui.screens.labs.lab_screen import LabScreen, setter, toggler
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.series_plot import SeriesPlot
 from attn_tui.tui.widgets.text_table import TextTable
@@ -69,9 +69,6 @@ def _draws(s: ScalingSettings) -> tuple[int, int, int, int]:
 
 class ScalingLabScreen(LabScreen):
     FIELDS = FIELDS
-    SETTERS = {"set_dk": "d_k", "set_keys": "keys", "set_trials": "trials", "set_seed": "seed",
-               "set_scale": "scale", "set_temperature": "temperature"}
-    TOGGLES = {"toggle_scale": "scale"}
     BINDINGS = bindings.LABS["scaling"]
     DEFAULT_CSS = """
     ScalingLabScreen #plots { height: auto; }
@@ -240,8 +237,11 @@ class ScalingLabScreen(LabScreen):
                          "both columns, below 1 sharpens them.")
         self._put("#explain", "\n".join(lines))
 
-    # ---- actions
-    def lesson_shows(self) -> tuple[object, str]:
-        s, shown = self.settings, self.shown
-        fresh = shown is not None and replace(shown, scale=s.scale) == s
-        return (self.result if fresh else None), "computing…"
+    # ---- actions: the names lessons and the command palette use
+    action_set_dk = setter("d_k")
+    action_set_keys = setter("keys")
+    action_set_trials = setter("trials")
+    action_set_seed = setter("seed")
+    action_set_scale = setter("scale")
+    action_set_temperature = setter("temperature")
+    action_toggle_scale = toggler("scale")
