@@ -143,7 +143,22 @@ async def test_two_quick_changes_show_only_the_last() -> None:
         assert screen.shown.d_k == 16
 
 
-async def test_the_screen_answers_keys_while_a_long_run_works() -> None:
+async def test_the_screen_answers_keys_while_a_long_run_works(monkeypatch) -> None:
+    import threading
+
+    from attn_tui.tui.screens.labs import scaling_lab_screen
+
+    # the run is held until the key has been answered: Pilot's press waits for the process to
+    # go idle, up to seconds, and an unheld run for d_k 4096 can finish within that
+    done = threading.Event()
+    real = scaling_lab_screen.scaling_experiment
+
+    def held(*args, **kwargs):
+        if args[0][-1] == 4096:
+            done.wait(timeout=30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scaling_lab_screen, "scaling_experiment", held)
     async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
@@ -154,6 +169,7 @@ async def test_the_screen_answers_keys_while_a_long_run_works() -> None:
         running = any(w.is_running for w in pilot.app.workers)
         assert screen.query_one(ControlBar).field == 1
         assert "computing" in str(screen.query_one("#status").render())
+        done.set()
         await settle(pilot)
         assert running
         assert list(_table(pilot.app).row_labels)[-1] == "4096"
