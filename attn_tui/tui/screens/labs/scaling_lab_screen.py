@@ -237,6 +237,11 @@ class ScalingLabScreen(LabScreen):
                          "both columns, below 1 sharpens them.")
         self._put("#explain", "\n".join(lines))
 
+    def lesson_shows(self) -> tuple[object, str]:
+        s, shown = self.settings, self.shown
+        fresh = shown is not None and replace(shown, scale=s.scale) == s
+        return (self.result if fresh else None), "computing…"
+
     # ---- actions: the names lessons and the command palette use
     action_set_dk = setter("d_k")
     action_set_keys = setter("keys")
