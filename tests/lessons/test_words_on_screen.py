@@ -19,7 +19,6 @@ from screen_text import screen_lines
 from attn_tui.lessons import load
 from attn_tui.lessons.facts import fill
 from attn_tui.lessons.loader import LETTERS, placeholders
-from attn_tui.tui.tutor.runner import LessonRunner
 
 LESSONS = ["one", "select", "scale", "mask", "params", "nanogpt"]
 
@@ -76,7 +75,7 @@ def _on(screen: str, way: str) -> bool:
 
 
 def _missing(app, texts: list[str], recalled: set[str] = frozenset()) -> list[str]:
-    context = LessonRunner._lesson_context(app)
+    context = app.tutor.context()
     screen = _off_panel(app)
     missing = []
     for text in texts:

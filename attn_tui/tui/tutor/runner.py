@@ -377,7 +377,7 @@ class LessonRunner:
                 host.lesson_owns_state()
         self._conceal(self._step().conceal)  # what later questions ask stays hidden
         if self._view is not None:
-            why = fill(q.why, self._context())
+            why = fill(q.why, self.context())
             self._show(replace(self._view, chosen=self.chosen, why=why), at_end=True)
         self._point(q.reveal_highlight or self._step().highlight)
 
@@ -463,7 +463,7 @@ class LessonRunner:
             for action in q.reveal:
                 await self._run(action)
             await self._settle()
-            view = replace(view, chosen=self.chosen, why=fill(q.why, self._context()))
+            view = replace(view, chosen=self.chosen, why=fill(q.why, self.context()))
         self._conceal(step.conceal + (q.conceal if q is not None and not answered else ()))
         self._setup = host.lesson_state()
         if was_saved or step.workspace is not None:
@@ -587,7 +587,8 @@ class LessonRunner:
         host.call_after_refresh(scroll)
 
     # ---- the panel
-    def _context(self) -> dict:
+    def context(self) -> dict:
+        """What a step's words are filled from: the panes as they are now."""
         from attn_tui.lessons.facts import Context, Wrapped, workbench_context
 
         host, bench = self.host, self.app.workbench()
@@ -605,7 +606,7 @@ class LessonRunner:
                          title=step.title, note=self._note, busy=busy)
         if busy:
             return view
-        ctx, q = self._context(), step.question
+        ctx, q = self.context(), step.question
         view = replace(view, text=fill(step.text, ctx), keys=step.keys)
         if q is not None:
             view = replace(view, prompt=fill(q.prompt, ctx), answer=q.answer,
