@@ -1,6 +1,6 @@
 """Figure 2 (edit → repaint) and figure 1b (what is imported by the first frame), in-process.
 
-How "repainted" is decided, honestly: ``App._display`` is the one place a compositor update
+How "repainted" is decided, honestly: Textual's ``App._display`` is the one place a compositor update
 leaves for the terminal (headless run_test skips the write, so the probe does the write's work
 itself: it renders the update to the escape-sequence string a terminal would receive). The clock
 stops at the first update, after the timed key, that (a) happens while the widget already holds
@@ -36,24 +36,22 @@ VALUES = ("0.7", "1.5", "2.3", "0.1", "3.9", "1.2", "2.8", "0.4", "3.1", "1.8")
 
 
 class RepaintProbe:
-    """Wraps ``app._display``; ``wait`` returns when a matching frame has been drawn."""
+    """Watches every frame the app draws; ``wait`` returns when a matching one has been drawn."""
 
     def __init__(self, app) -> None:
-        from textual._compositor import CompositorUpdate
+        from attn_tui.tui.textual_compat import on_each_frame
 
-        self.app, self._kind = app, CompositorUpdate
-        self._original = app._display
-        app._display = self._display
+        self.app = app
+        on_each_frame(app, self._frame)
         self._check: Callable[[], bool] | None = None
         self._needle = ""
         self._done = asyncio.Event()
         self.stamp = 0.0
 
-    def _display(self, screen, renderable) -> None:
-        self._original(screen, renderable)
-        if self._check is None or not isinstance(renderable, self._kind):
+    def _frame(self, screen, text: str | None) -> None:
+        # text: what a terminal is sent for a compositor update
+        if self._check is None or text is None:
             return
-        text = renderable.render_segments(self.app.console)  # what a terminal would be sent
         if self._check() and self._needle in text:
             self.stamp = time.perf_counter()
             self._check = None
@@ -78,9 +76,10 @@ async def _until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
 
 def _post_key(app, char: str) -> None:
     from textual import events
-    from textual.keys import _character_to_key
 
-    key = "enter" if char == "\r" else _character_to_key(char)
+    from attn_tui.tui.textual_compat import character_to_key
+
+    key = "enter" if char == "\r" else character_to_key(char)
     event = events.Key(key, char)
     event.set_sender(app)
     app.post_message(event)
@@ -189,17 +188,16 @@ def edit_latency(n: int, blocks: int, log=print) -> dict[str, list[float]]:
 async def _first_frame_modules() -> list[str]:
     import attn_tui.cli.main  # noqa: F401  (what `python -m attn_tui` imports before the app)
     from attn_tui.tui.app import make_app
+    from attn_tui.tui.textual_compat import after_each_update
 
     app = make_app()
     seen: list[set[str]] = []
-    original = app._display
 
     def display(screen, renderable) -> None:
-        original(screen, renderable)
         if renderable is not None and not seen:
             seen.append(set(sys.modules))
 
-    app._display = display
+    after_each_update(app, display)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
     mods = seen[0]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from textual import events
-from textual.keys import _character_to_key
+
+from attn_tui.tui.textual_compat import character_to_key, xterm_parser
 
 NAMED = {"Right": "right", "Down": "down", "End": "end", "Tab": "tab", "Enter": "enter",
          "C-s": "ctrl+s", "C-q": "ctrl+q", "C-p": "ctrl+p", "Escape": "escape", "C-u": "ctrl+u",
@@ -19,16 +20,14 @@ def burst(app, keys: str) -> None:
             key = NAMED[word]
             char = CHARS.get(key)
         else:
-            key, char = _character_to_key(word), word
+            key, char = character_to_key(word), word
         app.post_message(events.Key(key, char))
 
 
 def from_the_terminal(app, data: str) -> None:
     """Read ``data`` as one read of the terminal, with Textual's own parser, and post what it
     makes of it to the app, as the driver does."""
-    from textual._xterm_parser import XTermParser
-
-    parser = XTermParser()
+    parser = xterm_parser()()
     for event in [*parser.feed(data), *parser.feed("")]:  # "": the end, as after a pause
         event.set_sender(app)
         app.post_message(event)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from textual.app import App
 
+from attn_tui.tui.textual_compat import screen_strips
+
 
 def screen_lines(app: App) -> list[str]:
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app.screen)
     return ["".join(seg.text for seg in strip) for strip in strips]
 
 

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from textual import events
-from textual._context import active_message_pump
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen, Screen
@@ -19,7 +18,7 @@ from attn_tui.core import state
 from attn_tui.core.labs import LABS, lab_available
 from attn_tui.core.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
-from attn_tui.tui import bindings
+from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import (
     AfterKeys,
     after_keys,
@@ -85,7 +84,7 @@ class AttnApp(App[int]):
         presses of u showed eight "Nothing to undo." over the tables."""
         try:
             showing = any(n.message == message and n.title == title and n.severity == severity
-                          for n in self._notifications)
+                          for n in textual_compat.notifications(self))
         except RuntimeError:  # changed by the app's thread while a worker's thread looked
             showing = False
         if not showing:
@@ -107,6 +106,7 @@ class AttnApp(App[int]):
         if not gc.isenabled():  # the launcher paused the cycle collector for start-up
             self.screen.call_after_refresh(resume_gc)
             self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
+        self.call_after_refresh(textual_compat.warn_on_version_mismatch, self)
         if self.initial_lab:
             self.open_lab(self.initial_lab)
         self._check_size()
@@ -172,7 +172,7 @@ class AttnApp(App[int]):
         # have reached the focused widget: run after them, so a 7 typed and then ctrl+q
         # counts as unsaved work. q, run from a widget's own key handler (see key_order),
         # comes after them already.
-        if active_message_pump.get(None) is self:
+        if textual_compat.active_message_pump() is self:
             after_keys(self, self._quit_asked)
         else:
             self._quit_asked()

@@ -16,6 +16,7 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
+from attn_tui.tui import textual_compat
 from attn_tui.tui.screens import says_too_small
 
 
@@ -57,46 +58,40 @@ def read_escape_as_typed() -> None:
     """Make the terminal parser read ESC and a key no sequence starts with as Escape, then the
     key, and ignore a sequence it cannot read instead of ending the app (once per process: the
     parser is Textual's, shared by every driver)."""
-    from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
-    from textual._xterm_parser import XTermParser
     from textual.keys import Keys
 
-    for sequence in ESC_PAIRS_AS_TYPED:
-        ANSI_SEQUENCES_KEYS.pop(sequence, None)
-    original = XTermParser._sequence_to_key_events
-    if getattr(original, "reads_escape_as_typed", False):
-        return
+    textual_compat.forget_ansi_sequences(ESC_PAIRS_AS_TYPED)
+    known = textual_compat.ansi_sequence_keys()
 
-    def sequence_to_key_events(self, sequence: str, alt: bool = False):
-        if (len(sequence) == 2 and sequence[0] == "\x1b" and sequence[1] not in SEQUENCE_STARTS
-                and sequence not in ANSI_SEQUENCES_KEYS):
-            # complete at once: waiting for more, a second ESC or 32 held-down keys made
-            # Textual read the Escape back as a typed ^
-            sequence, alt = sequence[1], True
-        if alt and len(sequence) == 1:  # the one key after a lone ESC: Escape was typed too
-            yield events.Key("escape", "\x1b")
-            alt = False
-        try:
-            made = list(original(self, sequence, alt))
-        except (ValueError, OverflowError):  # a kitty key Textual cannot read (ESC [ 97:65;2 u)
-            made = [events.Key(Keys.Ignore, sequence)]  # raised, and ended the app
-        yield from made
+    def wrap(original):
+        def sequence_to_key_events(self, sequence: str, alt: bool = False):
+            if (len(sequence) == 2 and sequence[0] == "\x1b" and sequence[1] not in SEQUENCE_STARTS
+                    and sequence not in known):
+                # complete at once: waiting for more, a second ESC or 32 held-down keys made
+                # Textual read the Escape back as a typed ^
+                sequence, alt = sequence[1], True
+            if alt and len(sequence) == 1:  # the one key after a lone ESC: Escape was typed too
+                yield events.Key("escape", "\x1b")
+                alt = False
+            try:
+                made = list(original(self, sequence, alt))
+            except (ValueError, OverflowError):  # a kitty key Textual cannot read (ESC [ 97:65;2 u)
+                made = [events.Key(Keys.Ignore, sequence)]  # raised, and ended the app
+            yield from made
 
-    sequence_to_key_events.reads_escape_as_typed = True  # type: ignore[attr-defined]
-    XTermParser._sequence_to_key_events = sequence_to_key_events
+        return sequence_to_key_events
+
+    textual_compat.wrap_sequence_to_key_events(wrap)
 
 
 def takes_text(widget: object) -> bool:
     """Is the focused widget taking text? Then every key that types a character is that
     character, never a command: an Input, a Q/K/V cell being typed into (``editing_cell``),
     a lab control or the dimensions bar mid-edit (``editing`` holds the text)."""
-    import sys
-
     from textual.widgets import Input
 
-    # TextArea is only ever focused if its module was imported: don't import it to ask
-    text_area = sys.modules.get("textual.widgets._text_area")
-    kinds = (Input, text_area.TextArea) if text_area else (Input,)
+    text_area = textual_compat.text_area_if_loaded()
+    kinds = (Input, text_area) if text_area else (Input,)
     return (isinstance(widget, kinds) or bool(getattr(widget, "editing_cell", False))
             or getattr(widget, "editing", None) is not None)
 
@@ -135,8 +130,7 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
     if settle is not None and _bound(widget.app, event.key) and not _cancels_typing(
             widget.app, event.key):
         settle()
-    # App._check_bindings is that lookup; it is private, so textual is pinned (8.2.8)
-    if await widget.app._check_bindings(event.key):
+    if await textual_compat.run_binding(widget.app, event.key):
         event.stop()
         event.prevent_default()
         return True
@@ -150,13 +144,14 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
 
 def _bound(app, key: str) -> bool:
     """Is ``key`` bound anywhere from the focused widget up (the App's own lookup chain)?"""
-    return any(key in bindings.key_to_bindings for _, bindings in app.screen._modal_binding_chain)
+    return any(key in bindings.key_to_bindings
+               for _, bindings in textual_compat.binding_chain(app.screen))
 
 
 def _cancels_typing(app, key: str) -> bool:
     """Is the first binding of ``key`` from the focused widget up a typing widget's cancel
     (ctrl+c while a value is typed)?"""
-    for _, bindings in app.screen._modal_binding_chain:
+    for _, bindings in textual_compat.binding_chain(app.screen):
         for binding in bindings.key_to_bindings.get(key, ()):
             return binding.action == "typed('cancel')"
     return False
@@ -280,7 +275,7 @@ def _in_flight(app) -> bool:
     """The key handed back last has not yet taken effect: it is queued for the App, or on its
     way from the focused widget back up (a widget that reads it stops it there)."""
     key = key_line(app).posted
-    return key is not None and not key._stop_propagation
+    return key is not None and not textual_compat.propagation_stopped(key)
 
 
 STEP = 0.005  # seconds between looks at whether the next key can go

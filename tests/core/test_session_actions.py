@@ -16,6 +16,7 @@ from attn_tui.tui.app import AttnApp
 from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 from attn_tui.tui.screens.dialogs.file_modal import FileModal
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+from attn_tui.tui.textual_compat import notifications
 
 
 class Bench(WorkbenchScreen):
@@ -365,7 +366,7 @@ async def test_a_cell_that_is_not_a_number_is_not_saved(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert path.read_bytes() == before
-        assert any("Not saved" in str(n.message) for n in app._notifications)
+        assert any("Not saved" in str(n.message) for n in notifications(app))
         editor = bench.query_one("#editor-q")
         assert editor.editing == (0, 0) and editor.buffer.text == "1..2"  # nothing typed lost
 

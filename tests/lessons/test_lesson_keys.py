@@ -7,6 +7,7 @@ from screen_text import screen_text
 
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+from attn_tui.tui.textual_compat import notifications, visible_region
 from attn_tui.tui.tutor.panel import LessonPanel
 
 
@@ -204,7 +205,7 @@ async def test_a_lesson_left_and_opened_again_resumes_where_it_was():
         await settle(pilot)
         text = shown(pilot.app)
         assert "Step 3 of 5" in text and "✓ Right." in text
-        said = [str(n.message) for n in pilot.app._notifications]
+        said = [str(n.message) for n in notifications(pilot.app)]
         assert any("Back at step 3 of 5" in m for m in said)
         assert not any(m.startswith("Lesson closed") for m in said)  # not over the panel
         await press(pilot, "n", "n", "n")  # to the end: done
@@ -247,7 +248,7 @@ async def test_a_step_that_replaces_the_learners_edit_says_so():
         # in the panel, where the learner reads (a notice covered the choices)
         assert panel(pilot.app).plain.startswith(
             "Step 3 starts from its own numbers. u brings yours back")
-        assert not any("starts from" in str(n.message) for n in pilot.app._notifications)
+        assert not any("starts from" in str(n.message) for n in notifications(pilot.app))
         assert pilot.app.screen.workspace.q[0][0] == 0.1  # the step's own q
 
 
@@ -518,7 +519,7 @@ async def test_a_resize_beside_a_lesson_keeps_the_pane_the_learner_moved_to():
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert "V  values" in screen_text(pilot.app)
-        shown = pilot.app.screen._compositor.visible_widgets.get(grid)
+        shown = visible_region(grid)
         assert shown is not None and shown[1].height >= 3
 
 

@@ -84,4 +84,4 @@ async def test_a_on_a_step_without_a_question_says_that_it_added_a_token():
         await press(pilot, "a")
         assert app.workbench().workspace.t_q == before.t_q + 1  # the editor's a, as ever
         assert any("asks no question, so a added a token" in n.message
-                   for n in app._notifications)
+                   for n in notifications(app))

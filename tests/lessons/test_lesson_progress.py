@@ -9,6 +9,7 @@ from lesson_pilot import lesson_app, panel, press, settle
 
 from attn_tui.core.progress import Progress
 from attn_tui.tui.app import make_app
+from attn_tui.tui.textual_compat import notifications
 
 
 async def test_a_lesson_resumes_at_its_step_in_the_next_run(progress_dir):
@@ -46,7 +47,7 @@ async def test_a_corrupt_progress_file_is_a_notice_and_the_lesson_starts_fresh(p
     async with lesson_app("select").run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert "Step 1 of 6" in panel(pilot.app).border_title
-        notices = [n.message for n in pilot.app._notifications]
+        notices = [n.message for n in notifications(pilot.app)]
         assert any(m.startswith("Progress in lesson select could not be used") for m in notices)
     assert Progress.from_env().load("one").step == 4  # another lesson keeps its record
     assert json.loads((progress_dir / "select.json").read_text())["step"] == 0

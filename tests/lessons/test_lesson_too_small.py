@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens import says_too_small
+from attn_tui.tui.textual_compat import notifications
 
 
 async def _settle(pilot) -> None:
@@ -18,7 +19,7 @@ async def test_a_lab_lesson_sets_up_its_lab_under_the_too_small_screen():
     async with app.run_test(size=(30, 10)) as pilot:
         await _settle(pilot)
         assert says_too_small(app.screen)
-        assert not any("does not have" in n.message for n in app._notifications)
+        assert not any("does not have" in n.message for n in notifications(app))
         await pilot.resize_terminal(100, 30)
         await _settle(pilot)
         assert type(app.screen).__name__ == "ScalingLabScreen"
@@ -35,4 +36,4 @@ async def test_a_workbench_lesson_leaves_the_too_small_screen_up():
         await pilot.resize_terminal(100, 30)
         await _settle(pilot)
         assert app.screen is app.workbench() and app.tutor.index == 0
-        assert not any("does not have" in n.message for n in app._notifications)
+        assert not any("does not have" in n.message for n in notifications(app))

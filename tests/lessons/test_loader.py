@@ -12,6 +12,7 @@ import pytest
 
 from attn_tui.lessons import LessonError, catalog, load, names
 from attn_tui.lessons.loader import load_file, parse_action
+from attn_tui.tui.textual_compat import notifications
 
 ORDER = ["one", "select", "scale", "mask", "params", "nanogpt"]
 
@@ -212,7 +213,7 @@ async def test_without_torch_the_app_refuses_the_lecture_lesson_in_words(monkeyp
         app.tutor.start("nanogpt")
         await pilot.pause()
         assert app.tutor.lesson is None
-        said = [str(n.message) for n in app._notifications]
+        said = [str(n.message) for n in notifications(app)]
         assert any(m.startswith("Lesson nanogpt replays the lecture's torch tensors") for m in said)
         app.tutor.start("one")
         await app.workers.wait_for_complete()

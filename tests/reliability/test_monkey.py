@@ -11,13 +11,13 @@ import random
 import numpy as np
 import pytest
 from textual import events
-from textual.keys import _character_to_key, _get_unicode_name_from_key
 
 from attn_tui.compute import attend
 from attn_tui.core.labs import LABS
 from attn_tui.lessons import names
 from attn_tui.tui.app import make_app
 from attn_tui.tui.help_keys import sections
+from attn_tui.tui.textual_compat import app_exception, character_to_key, unicode_name_of_key
 
 NAMED = ["enter", "escape", "tab", "shift+tab", "up", "down", "left", "right", "pageup",
          "pagedown", "home", "end", "backspace", "delete", "ctrl+u", "ctrl+z", "ctrl+y",
@@ -53,10 +53,10 @@ CHARACTERS = {"enter": "\r", "tab": "\t", "shift+tab": None, "space": " ", "esca
 def key_event(key: str) -> events.Key:
     """The event a terminal's key press becomes (what Pilot.press sends, without its waits)."""
     if len(key) == 1:
-        return events.Key(_character_to_key(key), key)
+        return events.Key(character_to_key(key), key)
     if key in CHARACTERS:
         return events.Key(key, CHARACTERS[key])
-    char = _get_unicode_name_from_key(key)
+    char = unicode_name_of_key(key)
     return events.Key(key, char if len(char or "") == 1 else None)
 
 
@@ -75,7 +75,7 @@ async def storm(app, seed: int, n: int, monkeypatch, tmp_path) -> None:
                 await pilot.resize_terminal(*size)
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.is_running and app._exception is None
+        assert app.is_running and app_exception(app) is None
         bench = app.workbench()
         assert bench is not None
         ws = bench.workspace
@@ -153,5 +153,5 @@ async def test_every_bound_key_typed_with_q_leaves_a_clean_exit():
                 app.post_message(key_event(k))
             await pilot.pause()
             await pilot.pause()
-        assert app._exception is None, key
+        assert app_exception(app) is None, key
         assert app.return_code == 0, key

@@ -14,6 +14,7 @@ from textual.worker import WorkerCancelled
 from attn_tui.core.labs import LABS
 from attn_tui.lessons import catalog
 from attn_tui.tui.app import make_app
+from attn_tui.tui.textual_compat import app_exception
 
 CASES = ([{}, {"preset": "mask"}] + [{"lab": name} for name in LABS]
          + [{"lesson": entry.name} for entry in catalog()])
@@ -38,5 +39,5 @@ async def test_every_screen_draws_without_colour(kwargs, size, monkeypatch):
         await settle(app, pilot)
         await pilot.press("n")  # a lesson's second step; elsewhere n is at most a no-op
         await settle(app, pilot)
-        assert app.no_color and app.is_running and app._exception is None
+        assert app.no_color and app.is_running and app_exception(app) is None
         assert "attn-tui" in screen_text(app)

@@ -11,6 +11,7 @@ from screen_text import screen_text
 from attn_tui.core.labs import LABS
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+from attn_tui.tui.textual_compat import app_exception
 
 CASES = [({}, ()), ({"preset": "mask"}, ("m",)), ({}, ("question_mark",)),
          ({"lesson": "mask"}, ("n",))] + [({"lab": name}, ()) for name in LABS]
@@ -40,7 +41,7 @@ async def test_resize_storm(kwargs, keys):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.screen is top
-        assert app._exception is None
+        assert app_exception(app) is None
 
 
 async def test_the_too_small_screen_goes_when_a_dialog_over_it_closes_at_full_size():

@@ -456,14 +456,14 @@ async def test_escape_and_the_key_after_it_in_one_read_are_two_keys():
 
 
 def test_the_parser_reads_escape_and_the_key_after_it_as_typed_and_sequences_as_before():
-    from textual._xterm_parser import XTermParser
-
     from attn_tui.tui.keys import read_escape_as_typed
+    from attn_tui.tui.textual_compat import sequence_to_key_events, xterm_parser
 
+    XTermParser = xterm_parser()
     read_escape_as_typed()
-    patched = XTermParser._sequence_to_key_events
+    patched = sequence_to_key_events()
     read_escape_as_typed()  # again, as every app made in one process does: not wrapped twice
-    assert XTermParser._sequence_to_key_events is patched
+    assert sequence_to_key_events() is patched
 
     def keys(data):
         parser = XTermParser()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from screen_text import screen_text
 
 from attn_tui.tui.app import make_app
+from attn_tui.tui.textual_compat import visible_region
 from attn_tui.tui.widgets.grid_view import GridView
 
 
@@ -14,7 +15,7 @@ def _on_screen(grid: GridView, row: int, col: int) -> bool:
     top, _, _, left = grid.styles.gutter
     x = grid.region.x + left + grid.label_width + col * grid.cell_width - sx
     y = grid.region.y + top + 1 + row - sy
-    shown = grid.screen._compositor.visible_widgets.get(grid)  # (region, clip) as drawn
+    shown = visible_region(grid)  # (region, clip) as drawn
     if shown is None:
         return False
     # inside the panes' clip, and not under the grid's own scrollbars

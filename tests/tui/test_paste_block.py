@@ -11,6 +11,7 @@ from attn_tui.compute import attend
 from attn_tui.core.paste import BlockError, read_block
 from attn_tui.report.fmt import num
 from attn_tui.tui.app import make_app
+from attn_tui.tui.textual_compat import notifications
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.tui.widgets.step_table import StepTable
 
@@ -80,7 +81,7 @@ def _paste(app, matrix: str, text: str) -> None:
 
 
 def _messages(app) -> str:
-    return " | ".join(str(n.message) for n in app._notifications)
+    return " | ".join(str(n.message) for n in notifications(app))
 
 
 async def test_a_block_fills_k_from_the_cursor_recomputes_and_undoes_in_one_step():

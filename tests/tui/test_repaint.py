@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from screen_text import screen_text
 from textual import events
-from textual._compositor import CompositorUpdate
 
 from attn_tui.compute import attend
 from attn_tui.core.state import random_workspace
 from attn_tui.report.fmt import num
 from attn_tui.tui.app import make_app
+from attn_tui.tui.textual_compat import on_each_frame
 from attn_tui.tui.widgets.heatmap import Heatmap
 from attn_tui.tui.widgets.step_table import StepTable
 
@@ -17,14 +17,12 @@ from attn_tui.tui.widgets.step_table import StepTable
 def _frames(app) -> list[str]:
     """Every compositor update the app sends from now on, as the text a terminal receives."""
     sent: list[str] = []
-    original = app._display
 
-    def display(screen, update) -> None:
-        original(screen, update)
-        if isinstance(update, CompositorUpdate):
-            sent.append(update.render_segments(app.console))
+    def frame(_screen, text: str | None) -> None:
+        if text is not None:
+            sent.append(text)
 
-    app._display = display
+    on_each_frame(app, frame)
     return sent
 
 

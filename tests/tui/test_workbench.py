@@ -13,6 +13,7 @@ from attn_tui.core import state
 from attn_tui.report.fmt import num
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+from attn_tui.tui.textual_compat import app_exception, notifications
 from attn_tui.tui.widgets.heatmap import Heatmap
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
@@ -201,7 +202,7 @@ async def test_a_pending_edit_on_a_cell_that_goes_away_is_dropped(shrink: str):
         editor.grid.focus()
         await pilot.pause()
         assert any("you were typing into is gone" in n.message
-                   for n in pilot.app._notifications)
+                   for n in notifications(pilot.app))
         await _type_into(pilot, ["5", "enter"])  # a new edit, at the cursor, works
         ws = bench(pilot.app).workspace
         assert len({len(row) for row in ws.k}) == 1  # never ragged
@@ -339,7 +340,7 @@ async def test_torch_missing_keeps_numpy_and_says_how_to_install(monkeypatch):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         assert bench(pilot.app).workspace.backend == "numpy"
-        notes = [n.message for n in pilot.app._notifications]
+        notes = [n.message for n in notifications(pilot.app)]
         assert any("pip install 'attn-tui[torch]'" in m for m in notes)
         # as drawn: Textual markup read [torch] as a style and showed pip install 'attn-tui'
         await pilot.pause()
@@ -410,7 +411,7 @@ async def test_brackets_at_their_limit_say_so():
         await pilot.pause()
         ws = bench(pilot.app).workspace
         assert (ws.t_k, ws.d_k) == (1, 1)
-        said = [str(n.message) for n in pilot.app._notifications]
+        said = [str(n.message) for n in notifications(pilot.app)]
         assert "T is already the smallest it can be (1)." in said
         assert "d_k is already the smallest it can be (1)." in said
 
@@ -476,7 +477,7 @@ async def test_dims_bar_takes_a_typed_value_and_refuses_one_out_of_range():
         await pilot.press("9", "9", "9", "enter")
         await pilot.pause()
         assert bench(app).workspace.t_k == 64
-        notes = [n.message for n in app._notifications]
+        notes = [n.message for n in notifications(app)]
         assert "T must be between 1 and 256; 999 is outside." in notes
         await pilot.press("right", "3", "escape")  # d_k: typed, then abandoned
         await pilot.pause()
@@ -505,7 +506,7 @@ async def test_a_number_pasted_into_the_dims_bar_is_typed_there():
         await pilot.pause()
         assert bench(app).workspace.t_k == 32
         assert any("T must be" in n.message or "whole number" in n.message
-                   for n in app._notifications)
+                   for n in notifications(app))
 
 
 async def test_random_fill_is_seeded_and_reset_restores_the_preset():
@@ -576,7 +577,7 @@ async def test_a_key_that_arrives_with_q_opens_nothing_while_the_app_closes(afte
             app.post_message(event)
         await pilot.pause()
         await pilot.pause()
-    assert app._exception is None
+    assert app_exception(app) is None
     assert app.return_code == 0
 
 
@@ -608,13 +609,13 @@ async def test_the_same_notice_is_not_stacked_while_it_shows():
         for _ in range(30):
             await pilot.press("u")
         await pilot.pause()
-        notices = [n.message for n in pilot.app._notifications]
+        notices = [n.message for n in notifications(pilot.app)]
         assert notices == ["Nothing to undo."]
         assert len(pilot.app.screen.query("Toast")) == 1
         await pilot.press("U")  # a different notice is not held back by it
         await pilot.pause()
         # (the first may have timed out by now on a slow machine: its 2 s run from the first u)
-        notices = [n.message for n in pilot.app._notifications]
+        notices = [n.message for n in notifications(pilot.app)]
         assert "Nothing to redo." in notices and len(notices) == len(set(notices))
 
 
@@ -645,7 +646,7 @@ async def test_b_from_torch_bfloat16_computes_on_numpy_and_saves_a_file_that_ope
         bench_ws = bench(pilot.app).workspace
         assert (bench_ws.backend, bench_ws.dtype) == ("numpy", "float32")
         assert "numpy float32" in screen_text(pilot.app)
-        assert not any(n.title == "Not computed" for n in pilot.app._notifications)
+        assert not any(n.title == "Not computed" for n in notifications(pilot.app))
         session.save(bench_ws, tmp_path / "s.json")
         assert session.load(tmp_path / "s.json")[0] == bench_ws
 
@@ -698,7 +699,7 @@ async def test_b_again_while_torch_loads_stays_on_numpy(second):
             await pilot.pause()
             assert bench(pilot.app).workspace.backend == "numpy"
             if second == "b":
-                said = [str(n.message) for n in pilot.app._notifications]
+                said = [str(n.message) for n in notifications(pilot.app)]
                 assert any("Staying on numpy" in m for m in said)
     finally:
         backend_module.namespace = real
@@ -725,7 +726,7 @@ async def test_the_outputs_map_names_its_columns_and_a_limit_names_itself():
         await pilot.press("x")
         await pilot.pause()
         assert any(str(n.message) == "Q already has the fewest rows it can have (1)."
-                   for n in pilot.app._notifications)
+                   for n in notifications(pilot.app))
 
 
 async def test_undo_while_typing_undoes_the_typing_not_the_last_edit():
@@ -801,7 +802,7 @@ async def test_typing_in_the_dims_bar_keeps_ctrl_y_ctrl_u_and_unbound_keys_to_it
         assert bench(pilot.app).workspace.mask == "causal"  # the redo was still there
         await pilot.press("D", "9", "9", "9", "tab")
         await pilot.pause()
-        said = [str(n.message) for n in pilot.app._notifications]
+        said = [str(n.message) for n in notifications(pilot.app)]
         assert len([m for m in said if "T must be between 1 and 256" in m]) == 1
         # the terminal window losing focus is not leaving the bar: 1, away and back, 6 is 16
         await pilot.press("D", "1")

@@ -6,9 +6,11 @@ from textual import on
 from textual.command import CommandPalette
 from textual.widgets import Button, Input
 
+from attn_tui.tui import textual_compat
 from attn_tui.tui.screens.dialogs.modal import DismissOnce
 
 
+@textual_compat.guard_palette_choice
 class Palette(DismissOnce, CommandPalette):
     """ctrl+p. Enter Enter in one burst ran the chosen command twice and dismissed twice: that
     closed the lab under the palette, or crashed with nothing under it."""
@@ -20,11 +22,9 @@ class Palette(DismissOnce, CommandPalette):
             event.stop()
             event.prevent_default()  # CommandPalette's own handler would run it again
 
-    def _select_or_command(self, event: Input.Submitted | Button.Pressed | None = None) -> None:
-        # reached by name from a chosen list entry: two Enters on a highlighted hit both
-        # chose it, and each ran the command
-        if self._dismissed:
-            if event is not None:
-                event.stop()
-            return
-        super()._select_or_command(event)
+    def spare_choice(self, event: Input.Submitted | Button.Pressed | None) -> bool:
+        """True (and ``event`` stopped) for a choice made after the palette closed: two Enters
+        on a highlighted hit both chose it, and each ran the command."""
+        if self._dismissed and event is not None:
+            event.stop()
+        return self._dismissed

@@ -18,13 +18,13 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual._context import active_message_pump
 from textual.actions import SkipAction
 from textual.app import SystemCommand
 from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from attn_tui.tui import textual_compat
 from attn_tui.tui.bindings import LETTERS
 from attn_tui.tui.keys import after_keys, line_up, takes_text
 from attn_tui.tui.screens import says_too_small
@@ -299,7 +299,7 @@ class LessonRunner:
         App reads it again, as a lesson key, or as text if a cell or a dialog now has the
         keys (5 n types 5n, as typed slowly). True if put off."""
         app = self.app
-        if active_message_pump.get(None) is not app or app.reading_from_line:
+        if textual_compat.active_message_pump() is not app or app.reading_from_line:
             return False
         self._keys_ahead += 1
 

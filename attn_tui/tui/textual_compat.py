@@ -1,0 +1,271 @@
+"""Every private Textual name attn-tui uses, each behind one public-named function.
+
+Textual is pinned (``PINNED``). Each function here owns one private call and turns its failure
+into ``TextualCompatError``, which names the versions and says what to do. One canary test per
+function (tests/tui/test_textual_compat.py) fails first when an upgrade moves a name: the
+answer is then to fix the function here, or to install the pinned Textual.
+
+Nothing is imported from Textual's private modules until a function needs it: the parser
+names at app start, the rest when used.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.binding import BindingsMap
+    from textual.dom import DOMNode
+    from textual.message import Message
+    from textual.message_pump import MessagePump
+    from textual.notifications import Notification
+    from textual.screen import Screen
+    from textual.strip import Strip
+    from textual.widget import Widget
+
+PINNED = "8.2.8"
+PATCH_MARK = "attn_tui_patched"  # set on a function this module installed in Textual's place
+
+
+class TextualCompatError(RuntimeError):
+    """A private Textual name attn-tui relies on is gone or changed."""
+
+
+@cache
+def installed_version() -> str:
+    # importlib.metadata costs ~30 ms: asked only after the first frame, or on a failure
+    import textual
+
+    return textual.__version__
+
+
+def version_mismatch() -> str | None:
+    """What to do, if the installed Textual is not the pinned one; None if it is."""
+    found = installed_version()
+    if found == PINNED:
+        return None
+    return (f"attn-tui is built for Textual {PINNED} and uses some of its private API; "
+            f"Textual {found} is installed. Keys may misbehave. Install the pinned version "
+            f"(pip install textual=={PINNED}), or run tests/tui/test_textual_compat.py "
+            "to see what changed.")
+
+
+def check_version() -> None:
+    """Raise TextualCompatError unless the pinned Textual is installed."""
+    if (problem := version_mismatch()) is not None:
+        raise TextualCompatError(problem)
+
+
+def warn_on_version_mismatch(app: App) -> None:
+    """For the app, after its first frame: a notice if Textual is not the pinned version."""
+    if (problem := version_mismatch()) is not None:
+        app.notify(problem, title="Untested Textual", severity="warning", timeout=15,
+                   markup=False)
+
+
+@contextmanager
+def _door(name: str) -> Iterator[None]:
+    """Turn a missing or changed private name into one error that says what to do."""
+    try:
+        yield
+    except (AttributeError, ImportError, KeyError, TypeError) as exc:
+        raise TextualCompatError(
+            f"Textual's private {name} is not what attn-tui expects: attn-tui is built for "
+            f"Textual {PINNED}, and {installed_version()} is installed ({exc}). Install "
+            f"textual=={PINNED}, or update attn_tui/tui/textual_compat.py.") from exc
+
+
+# ---- the terminal parser (textual._xterm_parser, textual._ansi_sequences)
+
+def xterm_parser() -> type:
+    """Textual's terminal parser class (``XTermParser``): its ``feed`` reads what the terminal
+    sends."""
+    with _door("textual._xterm_parser.XTermParser"):
+        from textual._xterm_parser import XTermParser
+
+        return XTermParser
+
+
+def ansi_sequence_keys() -> dict[str, Any]:
+    """Textual's process-wide table of the sequences a terminal sends, and the keys they are."""
+    with _door("textual._ansi_sequences.ANSI_SEQUENCES_KEYS"):
+        from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
+
+        return ANSI_SEQUENCES_KEYS
+
+
+def forget_ansi_sequences(sequences: tuple[str, ...]) -> None:
+    """Read these sequences as their characters, typed one by one, rather than as one key."""
+    table = ansi_sequence_keys()
+    for sequence in sequences:
+        table.pop(sequence, None)
+
+
+def wrap_sequence_to_key_events(wrap: Callable[[Callable], Callable]) -> None:
+    """Put ``wrap(original)`` in place of the parser's ``_sequence_to_key_events`` (which turns
+    one sequence into key events), once per process: every app made in it shares the class."""
+    parser = xterm_parser()
+    with _door("XTermParser._sequence_to_key_events"):
+        original = parser._sequence_to_key_events
+        if getattr(original, PATCH_MARK, False):
+            return
+        patched = wrap(original)
+        setattr(patched, PATCH_MARK, True)
+        parser._sequence_to_key_events = patched
+
+
+def sequence_to_key_events() -> Callable:
+    """The parser's ``_sequence_to_key_events`` now in place (wrapped, once it is)."""
+    parser = xterm_parser()
+    with _door("XTermParser._sequence_to_key_events"):
+        return parser._sequence_to_key_events
+
+
+# ---- keys and bindings
+
+async def run_binding(app: App, key: str) -> bool:
+    """Look ``key``'s binding up as the App does once the key has bubbled up to it (from the
+    focused widget up, ``App._check_bindings``) and run it; True if one ran."""
+    with _door("App._check_bindings"):
+        check = app._check_bindings
+    return await check(key)
+
+
+def binding_chain(screen: Screen) -> list[tuple[DOMNode, BindingsMap]]:
+    """The nodes, with their bindings, that a key is looked up in, from the focused widget up
+    to the App, stopping below a modal screen (``Screen._modal_binding_chain``)."""
+    with _door("Screen._modal_binding_chain"):
+        return screen._modal_binding_chain
+
+
+def propagation_stopped(message: Message) -> bool:
+    """Has ``message.stop()`` been called (``Message._stop_propagation``)?"""
+    with _door("Message._stop_propagation"):
+        return message._stop_propagation
+
+
+def active_message_pump() -> MessagePump | None:
+    """The app, screen or widget whose handler is running now (``textual._context``)."""
+    with _door("textual._context.active_message_pump"):
+        from textual._context import active_message_pump as pump
+
+        return pump.get(None)
+
+
+def character_to_key(character: str) -> str:
+    """The key name Textual gives a typed character ("5" → "5", "?" → "question_mark")."""
+    with _door("textual.keys._character_to_key"):
+        from textual.keys import _character_to_key
+
+        return _character_to_key(character)
+
+
+def unicode_name_of_key(key: str) -> str:
+    """The Unicode name of the character a key name stands for ("question_mark" →
+    "QUESTION MARK"), for ``unicodedata.lookup``."""
+    with _door("textual.keys._get_unicode_name_from_key"):
+        from textual.keys import _get_unicode_name_from_key
+
+        return _get_unicode_name_from_key(key)
+
+
+def text_area_if_loaded() -> type | None:
+    """Textual's TextArea class if its module has been imported, else None (importing it only
+    to ask costs start-up time; nothing not imported can be focused)."""
+    module = sys.modules.get("textual.widgets._text_area")
+    if module is None:
+        return None
+    with _door("textual.widgets._text_area.TextArea"):
+        return module.TextArea
+
+
+# ---- the app's notices, its screen as drawn, its frames
+
+def notifications(app: App) -> list[Notification]:
+    """The notices the app is showing or about to show (``App._notifications``). May raise
+    RuntimeError when read from another thread while the app changes them."""
+    with _door("App._notifications"):
+        shown = app._notifications
+    return list(shown)
+
+
+def screen_strips(screen: Screen) -> list[Strip]:
+    """The screen as composited, one strip a line (``Screen._compositor``)."""
+    with _door("Screen._compositor.render_strips"):
+        render = screen._compositor.render_strips
+    return render()
+
+
+def visible_region(widget: Widget) -> Any:
+    """``(region, clip)`` of ``widget`` as last drawn, or None if it is not on screen."""
+    with _door("Screen._compositor.visible_widgets"):
+        shown = widget.screen._compositor.visible_widgets
+    return shown.get(widget)
+
+
+def app_exception(app: App) -> BaseException | None:
+    """The exception that ended (or is ending) the app, if any (``App._exception``)."""
+    with _door("App._exception"):
+        return app._exception
+
+
+def on_each_frame(app: App, callback: Callable[[Any, str | None], None]) -> None:
+    """Call ``callback(screen, text)`` after every update the app sends to the terminal, with
+    the text a terminal receives for a compositor update (None for other updates)
+    (``App._display``, ``textual._compositor.CompositorUpdate``)."""
+    with _door("textual._compositor.CompositorUpdate"):
+        from textual._compositor import CompositorUpdate
+
+    def frame(screen, update) -> None:
+        text = (update.render_segments(app.console) if isinstance(update, CompositorUpdate)
+                else None)
+        callback(screen, text)
+
+    after_each_update(app, frame)
+
+
+def count_frames(app: App) -> Callable[[], int]:
+    """From now on count the updates the app draws; returns a function reading the count."""
+    frames = [0]
+
+    def counted(_screen, _update) -> None:
+        frames[0] += 1
+
+    after_each_update(app, counted)
+    return lambda: frames[0]
+
+
+def after_each_update(app: App, callback: Callable[[Any, Any], None]) -> None:
+    """Call ``callback(screen, update)`` after every update the app sends to the terminal
+    (``App._display``)."""
+    with _door("App._display"):
+        original = app._display
+
+    def display(screen, update) -> None:
+        original(screen, update)
+        callback(screen, update)
+
+    app._display = display
+
+
+# ---- the command palette
+
+def guard_palette_choice(cls: type) -> type:
+    """Class decorator for a CommandPalette subclass: ``cls.spare_choice(event)`` returning
+    True skips running the chosen command (Textual reaches ``_select_or_command`` by name, from
+    Enter, a click, or a chosen list entry)."""
+    with _door("CommandPalette._select_or_command"):
+        original = cls._select_or_command
+
+    def select_or_command(self, event=None) -> None:
+        if self.spare_choice(event):
+            return
+        original(self, event)
+
+    cls._select_or_command = select_or_command
+    return cls

@@ -1,0 +1,220 @@
+"""Canaries: one per private Textual name attn-tui uses (all in attn_tui.tui.textual_compat).
+
+A Textual upgrade that moves or changes one of them fails here, by name, before it shows up as
+a key typed in the wrong order somewhere else.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Label
+
+from attn_tui.tui import textual_compat as compat
+
+
+class Tiny(App):
+    BINDINGS = [Binding("x", "mark", "Mark")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marked = 0
+        self.pump_in_handler = "unset"
+
+    def compose(self) -> ComposeResult:
+        yield Label("canary text", id="label")
+        yield Label("hidden", id="hidden")
+
+    def on_mount(self) -> None:
+        self.query_one("#hidden").display = False
+        self.pump_in_handler = compat.active_message_pump()
+
+    def action_mark(self) -> None:
+        self.marked += 1
+
+
+def test_the_installed_textual_is_the_pinned_one():
+    assert compat.installed_version() == compat.PINNED
+    compat.check_version()
+    assert compat.version_mismatch() is None
+
+
+def test_another_textual_is_named_with_what_to_do(monkeypatch):
+    monkeypatch.setattr(compat, "installed_version", lambda: "99.0.0")
+    said = compat.version_mismatch()
+    assert "99.0.0" in said and f"pip install textual=={compat.PINNED}" in said
+    with pytest.raises(compat.TextualCompatError, match="99.0.0"):
+        compat.check_version()
+
+
+def test_a_missing_private_name_is_one_error_that_says_what_to_do():
+    with pytest.raises(compat.TextualCompatError, match=f"textual=={compat.PINNED}"):
+        compat.propagation_stopped(object())  # type: ignore[arg-type]
+
+
+def test_xterm_parser_reads_a_sequence():
+    parser = compat.xterm_parser()()
+    keys = [e.key for e in [*parser.feed("\x1b[A"), *parser.feed("")]
+            if isinstance(e, events.Key)]
+    assert keys == ["up"]
+
+
+def test_ansi_sequence_keys_is_the_parsers_table():
+    table = compat.ansi_sequence_keys()
+    assert isinstance(table, dict) and "\x1b[A" in table
+
+
+def test_forget_ansi_sequences_takes_them_out_of_the_table(monkeypatch):
+    table = compat.ansi_sequence_keys()
+    monkeypatch.setitem(table, "\x1b~canary", ("up",))
+    compat.forget_ansi_sequences(("\x1b~canary",))
+    assert "\x1b~canary" not in table
+
+
+def test_the_parser_turns_each_sequence_into_keys_through_sequence_to_key_events(monkeypatch):
+    parser_cls = compat.xterm_parser()
+    assert "sequence" in inspect.signature(compat.sequence_to_key_events()).parameters
+    seen = []
+    original = parser_cls._sequence_to_key_events
+
+    def recording(self, sequence, alt=False):
+        seen.append((sequence, alt))
+        yield from original(self, sequence, alt)
+
+    monkeypatch.setattr(parser_cls, "_sequence_to_key_events", recording)
+    list(parser_cls().feed("\x1b[B"))
+    assert ("\x1b[B", False) in seen
+
+
+def test_wrap_sequence_to_key_events_wraps_once(monkeypatch):
+    parser_cls = compat.xterm_parser()
+    monkeypatch.setattr(parser_cls, "_sequence_to_key_events",
+                        lambda self, sequence, alt=False: iter(()))  # not wrapped yet
+    wrapped = []
+
+    def wrap(original):
+        wrapped.append(original)
+        return lambda self, sequence, alt=False: original(self, sequence, alt)
+
+    compat.wrap_sequence_to_key_events(wrap)
+    compat.wrap_sequence_to_key_events(wrap)
+    assert len(wrapped) == 1
+    assert getattr(compat.sequence_to_key_events(), compat.PATCH_MARK)
+
+
+async def test_run_binding_runs_the_binding_from_the_focused_widget_up():
+    app = Tiny()
+    async with app.run_test() as pilot:
+        assert await compat.run_binding(app, "x") is True
+        assert await compat.run_binding(app, "z") is False
+        await pilot.pause()
+        assert app.marked == 1
+
+
+async def test_binding_chain_lists_the_nodes_and_their_bindings_up_to_the_app():
+    app = Tiny()
+    async with app.run_test():
+        chain = compat.binding_chain(app.screen)
+        assert chain[-1][0] is app
+        assert any("x" in bindings.key_to_bindings for _, bindings in chain)
+
+
+def test_propagation_stopped_follows_stop():
+    message = Message()
+    assert compat.propagation_stopped(message) is False
+    message.stop()
+    assert compat.propagation_stopped(message) is True
+
+
+async def test_active_message_pump_is_whoever_runs_a_handler():
+    app = Tiny()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.pump_in_handler is app
+    assert compat.active_message_pump() is None
+
+
+def test_character_to_key_and_back():
+    assert compat.character_to_key("?") == "question_mark"
+    assert compat.character_to_key("5") == "5"
+    assert compat.unicode_name_of_key("question_mark") == "QUESTION MARK"
+
+
+def test_text_area_if_loaded_is_textuals_text_area():
+    from textual.widgets import TextArea
+
+    assert compat.text_area_if_loaded() is TextArea
+
+
+async def test_notifications_are_the_notices_shown():
+    app = Tiny()
+    async with app.run_test() as pilot:
+        app.notify("canary notice", title="t")
+        await pilot.pause()
+        assert [n.message for n in compat.notifications(app)] == ["canary notice"]
+
+
+async def test_screen_strips_and_visible_region_read_the_screen_as_drawn():
+    app = Tiny()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        text = ["".join(seg.text for seg in strip) for strip in compat.screen_strips(app.screen)]
+        assert len(text) == 5 and text[0].startswith("canary text")
+        region, _clip = compat.visible_region(app.query_one("#label"))
+        assert (region.x, region.y, region.width) == (0, 0, len("canary text"))
+        assert compat.visible_region(app.query_one("#hidden")) is None
+
+
+async def test_app_exception_holds_what_ended_the_app():
+    class Failing(Tiny):
+        def action_mark(self) -> None:
+            raise ValueError("canary")
+
+    app = Failing()
+    with pytest.raises(ValueError, match="canary"):
+        async with app.run_test() as pilot:
+            assert compat.app_exception(app) is None
+            await pilot.press("x")
+            await pilot.pause()
+    assert isinstance(compat.app_exception(app), ValueError)
+
+
+async def test_every_frame_is_seen_with_its_text():
+    app = Tiny()
+    texts: list[str] = []
+    compat.on_each_frame(app, lambda _screen, text: texts.append(text) if text else None)
+    frames = compat.count_frames(app)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert frames() >= 1
+        assert any("canary text" in text for text in texts)
+
+
+def test_guard_palette_choice_skips_a_spare_choice():
+    from textual.command import CommandPalette
+
+    # Textual runs a choice through this method by name (Enter, a click, a chosen entry)
+    assert "self._select_or_command()" in inspect.getsource(CommandPalette)
+    ran = []
+
+    class Base:
+        def _select_or_command(self, event=None):
+            ran.append(event)
+
+    @compat.guard_palette_choice
+    class Guarded(Base):
+        spare = False
+
+        def spare_choice(self, event):
+            return self.spare
+
+    palette = Guarded()
+    palette._select_or_command("first")
+    palette.spare = True
+    palette._select_or_command("second")
+    assert ran == ["first"]
