@@ -38,6 +38,8 @@ def _shown(text: str, limit: int = 24) -> str:
 
 
 def _normalise(text: str) -> str:
+    if text.isascii():  # nothing to change, and a pasted page need not be walked
+        return text.strip()
     text = unicodedata.normalize("NFKC", text).strip()
     out = []
     for ch in text:
@@ -57,11 +59,27 @@ def _underflowed(token: str, value: float) -> bool:
     return value == 0.0 and re.search(r"[1-9]", mantissa) is not None
 
 
+def one_number(text: str) -> bool:
+    """Does ``text`` read as one number (or fraction), whatever its length?"""
+    norm = _normalise(text)
+    return bool(_NUMBER_RE.match(norm) or _FRACTION_RE.match(norm))
+
+
+def too_long(text: str) -> str:
+    """Why ``text``, over MAX_LEN characters, is not taken: one number with too many digits,
+    or more than a number."""
+    body = text.strip()
+    if one_number(body):
+        return (f"'{_shown(body)}' is a number, but too long ({len(body):,} characters; a cell "
+                f"takes {MAX_LEN}): round it")
+    return f"too long ({len(text):,} characters): type one number"
+
+
 def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
     """``cell_limit``: refuse |x| > MAX_ABS, as a matrix cell does; a lab's field turns it off
     and checks its own range."""
     if len(text) > MAX_LEN:
-        return Parsed(None, f"too long ({len(text):,} characters): type one number")
+        return Parsed(None, too_long(text))
     if not text.strip():
         return Parsed(None, "empty: type a number (Escape keeps the old value)")
     norm = _normalise(text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from attn_tui.core.parse import parse_cell
+from attn_tui.core.parse import one_number, parse_cell, too_long
 
 Block = tuple[tuple[float, ...], ...]
 
@@ -94,6 +94,15 @@ def read_block(text: str) -> Block | None:
             values.append(parsed.value)
         block.append(tuple(values))
     return tuple(block)
+
+
+def paste_too_long(text: str) -> str:
+    """Why ``text``, neither a block (read_block gave None) nor short enough for a cell, is not
+    pasted: a number with too many digits, or words."""
+    body = text.strip()
+    if one_number(body):
+        return too_long(body)
+    return f"{len(body):,} characters are neither a number nor a block of numbers"
 
 
 _RULE = re.compile(r":?-+:?")

@@ -192,3 +192,35 @@ async def test_full_width_digits_being_typed_keep_the_row_in_its_columns():
         line = grid.render_line(1)
         assert sum(cell_len(seg.text) for seg in line) == grid.scrollable_content_region.width
         assert line.text.split()[-2:] == ["0.2", "0.3"]  # the other cells where they were
+
+
+async def test_a_5000_digit_number_pasted_on_a_cell_is_called_a_number_too_long():
+    digits = "1234567890" * 500
+    async with make_app().run_test(size=(100, 30), notifications=True) as pilot:
+        app = pilot.app
+        _paste(app, "q", digits)
+        await pilot.pause()
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        assert editor.editing is None and app.screen.workspace.q[0][0] == 0.1
+        said = _messages(app)
+        assert "is a number, but too long (5,000 characters; a cell takes 64)" in said
+        assert "neither a number" not in said
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("1234567890" * 500, True),
+    ("0." + "3" * 70, True),
+    ("-" + "9" * 80 + "e-3", True),
+    ("1" * 40 + "/" + "3" * 40, True),
+    ("１２３" * 30, True),  # full-width digits are digits
+    ("lorem ipsum " * 10, False),
+    ("12" * 40 + "x", False),
+])
+def test_a_long_paste_says_whether_it_was_one_number(text, number):
+    from attn_tui.core.parse import parse_cell
+    from attn_tui.core.paste import paste_too_long
+
+    said = paste_too_long(text)
+    assert ("is a number, but too long" in said) is number
+    assert ("neither a number nor a block" in said) is not number
+    assert ("is a number, but too long" in parse_cell(text).error) is number

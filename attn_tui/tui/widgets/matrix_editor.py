@@ -271,6 +271,7 @@ class MatrixEditor(Vertical, can_focus=False):
         if self.editing is None:
             from attn_tui.core.paste import (  # on first paste, not at start-up
                 BlockError,
+                paste_too_long,
                 read_block,
             )
 
@@ -284,9 +285,8 @@ class MatrixEditor(Vertical, can_focus=False):
                 g = self.grid
                 self._send(self.BlockPasted(self, g.cursor_row, g.cursor_col, block))
                 return
-            if len(event.text.strip()) > MAX_LEN:  # pages of words: no use in a cell
-                self.notify(f"Nothing pasted: {len(event.text.strip()):,} characters are "
-                            "neither a number nor a block of numbers.",
+            if len(event.text.strip()) > MAX_LEN:  # no use in a cell's edit line
+                self.notify(f"Nothing pasted: {paste_too_long(event.text)}.",
                             title=f"Paste into {self.matrix}", severity="warning", timeout=6,
                             markup=False)
                 return
