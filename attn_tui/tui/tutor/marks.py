@@ -1,7 +1,7 @@
 """Point at cells: a lesson step's highlights put on the grids of a screen, and scrolled to.
 
-A marked cell is drawn bold and underlined with a '›' in front (GridView's highlight), so the
-pointing never depends on colour.
+A marked cell is drawn bold and underlined, a run of them starting with a '›' (GridView's
+highlight), so the pointing never depends on colour.
 """
 
 from __future__ import annotations

@@ -291,7 +291,10 @@ class GridView(ScrollView, can_focus=True):
                 text = "?" if col in hidden else cell_text(row, col)
                 if col in marked:
                     style += mark
-                    text = "›" + text if len(text) < cw else text
+                    # a › starts a run of marked cells; inside the run it goes only where
+                    # it leaves the space that parts two numbers (the underline joins the run)
+                    if len(text) < cw - 1 or (len(text) < cw and col - 1 not in marked):
+                        text = "›" + text
                 if col == cursor_col:
                     style += cursor
                 if len(text) > cw:  # cut visibly, never silently (a number's sign first)
