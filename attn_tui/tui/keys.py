@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import ClassVar
 
 from textual import events
 from textual.message import Message
@@ -111,6 +112,30 @@ def key_line(app) -> KeyLine:
     if line is None:
         line = app._key_line = KeyLine()
     return line
+
+
+class KeysInOrder:
+    """For a widget (or dialog) that reads some keys itself: what its ``on_key`` must do so
+    that keys typed in one burst take effect in the order typed. ``read_own_key`` reads the
+    keys it reads itself; any other key has its binding run now, as the App would later."""
+
+    # False where another widget reads this one's keys (a matrix's grid: its editor does)
+    KEYS_IN_ORDER: ClassVar[bool] = True
+
+    def hands_back(self, event: events.Key) -> bool:
+        """True (and ``event`` handed back to the App) if the key is not this one's to read:
+        it was handed over before a binding read ahead of it moved the focus."""
+        return forward_if_unfocused(self, event)  # type: ignore[arg-type]
+
+    async def read_own_key(self, event: events.Key) -> bool:
+        """Read ``event`` if it is a key this widget reads itself; True if it did."""
+        return False
+
+    async def on_key(self, event: events.Key) -> None:
+        if not self.KEYS_IN_ORDER or self.hands_back(event):
+            return
+        if not await self.read_own_key(event):
+            await run_binding_now(self, event)  # type: ignore[arg-type]
 
 
 def from_the_line(app, event: events.Event) -> bool:

@@ -8,21 +8,20 @@ The bar never decides anything itself: it posts ``Changed`` for a value its fiel
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
+from textual.visual import visualize
 from textual.widget import Widget
 
 from attn_tui.tui import bindings
-from attn_tui.tui.keys import (
-    AfterKeys,
-    forward_if_unfocused,
-    run_after_keys,
-    run_binding_now,
-)
+from attn_tui.tui.keys import AfterKeys, KeysInOrder, run_after_keys
 from attn_tui.tui.widgets.control_field import Field
+from attn_tui.tui.widgets.editor_message import EditorMessage
 
 # keys that edit the typed text (or do nothing to it) while a value is typed; any other key
 # that is not a character keeps its meaning
@@ -31,7 +30,7 @@ TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "righ
                          "ctrl+y"})
 
 
-class ControlBar(Widget, can_focus=True):
+class ControlBar(KeysInOrder, Widget, can_focus=True):
     BINDINGS = bindings.CONTROL_BAR
     EDIT_ACTIONS = frozenset({"pick", "step", "scale", "activate"})  # none while typing
     DEFAULT_CSS = """
@@ -39,17 +38,19 @@ class ControlBar(Widget, can_focus=True):
     ControlBar:focus { background: $boost; }
     """
 
-    class Changed(Message):
+    @dataclass(eq=False)
+    class Changed(EditorMessage):
         """A field was given a value it accepts; the screen decides what follows."""
 
-        def __init__(self, bar: ControlBar, key: str, value: Any) -> None:
-            super().__init__()
-            self.bar, self.key, self.value = bar, key, value
-            self.settled = False  # taken already, by a screen that could not wait for it
+        key: str
+        """The field's key (its name in the screen's settings)."""
+        value: Any
+        """The value it was given."""
 
         @property
-        def control(self) -> ControlBar:
-            return self.bar
+        def bar(self) -> ControlBar:
+            """Alias for ``editor``."""
+            return self.editor  # type: ignore[return-value]
 
         def can_replace(self, message: Message) -> bool:
             # a held key sends many of these; only the newest for a field matters
@@ -61,12 +62,19 @@ class ControlBar(Widget, can_focus=True):
             R does): a key read in the same burst must not undo that."""
             return self.bar.values.get(self.key) != self.value
 
-    class Rejected(Message):
+    @dataclass(eq=False)
+    class Rejected(EditorMessage):
         """A typed value or a step the field refuses, with the reason in words."""
 
-        def __init__(self, bar: ControlBar, key: str, reason: str) -> None:
-            super().__init__()
-            self.bar, self.key, self.reason = bar, key, reason
+        key: str
+        """The field's key."""
+        reason: str
+        """Why, in words, for the screen to show."""
+
+        @property
+        def bar(self) -> ControlBar:
+            """Alias for ``editor``."""
+            return self.editor  # type: ignore[return-value]
 
     class Kept(Message):
         """A typed value the field accepts that is the value it has: nothing changes, but a
@@ -104,33 +112,84 @@ class ControlBar(Widget, can_focus=True):
     def field_named(self, key: str) -> Field:
         return next(f for f in self.fields if f.key == key)
 
+    # what differs in a bar of one line (the dimensions bar): the hint shares the fields' line
+    ONE_LINE: ClassVar[bool] = False
+    GAP: ClassVar[str] = "  "  # between two fields
+    TYPED_SHOWN: ClassVar[int] = 24  # of the text being typed; a longer one shows its end, …
+
     def show(self, **values: Any) -> None:
+        if self.ONE_LINE:
+            # called on every edit of the workbench: repaint only when a value changed, and
+            # never lay out again (the bar is one line whatever it shows)
+            if any(self.values.get(k) != v for k, v in values.items()):
+                self.values.update(values)
+                self.refresh()
+            return
         self.values.update(values)
         self.refresh(layout=True)
 
-    def render(self) -> Text:
-        out = Text()
+    def units(self) -> list[Text]:
+        """Each field as its name and value: one unit, never parted by a line break."""
+        out = []
         for i, f in enumerate(self.fields):
             picked = self.has_focus and i == self.field
             shown = f.text(self.values[f.key])
             if picked and self.editing is not None:
-                shown = self.editing + "▏"
-            out.append(f"{f.label} ", style="bold" if picked else "")
-            out.append(f"‹{shown}›{f.unit}", style="reverse bold" if picked else "bold")
-            out.append("  ")
-        out.append("\n")
+                typed, most = self.editing, self.TYPED_SHOWN
+                shown = (typed if len(typed) <= most else "…" + typed[-(most - 1):]) + "▏"
+            unit = Text()
+            unit.append(f"{self.label_of(f)} ", style="bold" if picked else "")
+            unit.append(f"‹{shown}›{f.unit}", style="reverse bold" if picked else "bold")
+            out.append(unit)
+        return out
+
+    def label_of(self, field: Field) -> str:
+        """The field's name as drawn on the bar."""
+        return field.label
+
+    def hints(self) -> tuple[str, ...]:
+        """What the keys do here, longest first: the longest that fits is shown."""
         if self.editing is not None:
-            hint = "typing: Enter sets it, Escape cancels"
-        elif self.has_focus:
+            return ("typing: Enter sets it, Escape cancels",)
+        if self.has_focus:
             f = self.current
-            hint = {"choice": f"←→ field  ↑↓ or Enter: another {f.label}",
-                    "bool": f"←→ field  ↑↓ or Enter: {f.label} on or off",
-                    # a ladder's PgUp/PgDn take one rung, as ↑↓ do
-                    "ladder": "←→ field  ↑↓ step  type a number or Enter"}.get(
-                f.kind, "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter")
+            return ({"choice": f"←→ field  ↑↓ or Enter: another {f.label}",
+                     "bool": f"←→ field  ↑↓ or Enter: {f.label} on or off",
+                     # a ladder's PgUp/PgDn take one rung, as ↑↓ do
+                     "ladder": "←→ field  ↑↓ step  type a number or Enter"}.get(
+                f.kind, "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter"),)
+        return ("Tab here (or press c) to change the controls",)
+
+    def render(self) -> Text:
+        return self.laid_out(self.size.width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # the fields are broken into lines for the width given, not the width drawn last
+        return visualize(self, self.laid_out(width)).get_height(self.styles, width)
+
+    def laid_out(self, width: int) -> Text:
+        """The fields, as many to a line as fit in ``width`` (a field too wide for any line
+        gets one of its own), then the hint: on the last line in a bar of ONE_LINE, else on
+        a line below."""
+        lines = [Text()]
+        for unit in self.units():
+            line = lines[-1]
+            if line.cell_len and line.cell_len + unit.cell_len > width:
+                line.right_crop(len(self.GAP))
+                lines.append(line := Text())
+            line.append_text(unit)
+            line.append(self.GAP)
+        if (over := lines[-1].cell_len - width) > 0:  # the last gap, past the edge
+            lines[-1].right_crop(min(over, len(self.GAP)))
+        out = Text("\n").join(lines)
+        hints = self.hints()
+        if self.ONE_LINE:
+            # the longest hint that fits whole: a cut one ("(Tab here or press") reads as broken
+            room = width - lines[-1].cell_len
+            out.append(next((h for h in hints if len(h) <= room), ""), style="italic")
         else:
-            hint = "Tab here (or press c) to change the controls"
-        out.append(hint, style="italic dim")
+            out.append("\n")
+            out.append(hints[0], style="italic dim")
         return out
 
     # ---- actions
@@ -176,10 +235,7 @@ class ControlBar(Widget, can_focus=True):
     def on_after_keys(self, event: AfterKeys) -> None:
         run_after_keys(event)  # the keys before it have been read here
 
-    async def on_key(self, event: events.Key) -> None:
-        # keys typed in one burst act in order: see attn_tui.tui.keys
-        if forward_if_unfocused(self, event):
-            return
+    async def read_own_key(self, event: events.Key) -> bool:
         f = self.current
         if self.editing is None:
             if f.kind not in ("bool", "choice") and event.character and (
@@ -190,14 +246,12 @@ class ControlBar(Widget, can_focus=True):
                 event.stop()
                 event.prevent_default()
                 self.refresh()
-            else:
-                await run_binding_now(self, event)
-            return
+                return True
+            return False
         if not event.is_printable and event.key not in TYPING_KEYS:
             # Tab, ctrl+s, F1 … keep their meaning: the workbench takes the typed value first
             # (settle_edits), or leaving the bar does (on_blur)
-            await run_binding_now(self, event)
-            return
+            return False
         event.stop()
         event.prevent_default()
         if event.key in ("escape", "ctrl+z"):  # as in a cell: undo while typing drops the typing
@@ -213,6 +267,7 @@ class ControlBar(Widget, can_focus=True):
             self.editing = (event.character if self._replace else self.editing + event.character)
             self._replace = False
         self.refresh()
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "typed":

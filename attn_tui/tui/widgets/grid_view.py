@@ -8,12 +8,11 @@ what the visible part costs. Subclasses say what a cell shows (`cell_text`) and 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
-from textual import events
 from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -22,12 +21,7 @@ from textual.widget import Widget
 
 from attn_tui.report.fmt import fit
 from attn_tui.tui import bindings
-from attn_tui.tui.keys import (
-    AfterKeys,
-    forward_if_unfocused,
-    run_after_keys,
-    run_binding_now,
-)
+from attn_tui.tui.keys import AfterKeys, KeysInOrder, run_after_keys
 from attn_tui.tui.widgets.titles import set_border_text
 
 # added to a cell's style: a highlighted cell (keeps the cell's colours, which a heatmap picks
@@ -64,7 +58,7 @@ def cut_label(text: str, width: int) -> str:
     return head + "…" + tail
 
 
-class GridView(ScrollView, can_focus=True):
+class GridView(KeysInOrder, ScrollView, can_focus=True):
     BINDINGS = bindings.GRID
     # Only the parts coloured by the theme are component classes: Textual styles every
     # component class again on each style update of each grid (a dozen times per grid before
@@ -78,13 +72,20 @@ class GridView(ScrollView, can_focus=True):
     GridView > .grid--muted { color: $text-disabled; }
     """
 
+    @dataclass(eq=False)
     class CursorMoved(Message):
-        def __init__(self, grid: GridView, row: int, col: int) -> None:
-            super().__init__()
-            self.grid, self.row, self.col = grid, row, col
+        """The cursor moved to another cell (not sent when the screen moved it: ``quiet``)."""
+
+        grid: GridView
+        """The grid whose cursor moved."""
+        row: int
+        """The row it is on now."""
+        col: int
+        """The column it is on now."""
 
         @property
         def control(self) -> GridView:
+            """Alias for ``grid``."""
             return self.grid
 
     def __init__(self, *, cell_width: int = 8, label_width: int = 8, corner: str = "",
@@ -303,14 +304,8 @@ class GridView(ScrollView, can_focus=True):
         strip = Strip(segs).crop(scroll_x - first * cw, scroll_x - first * cw + room)
         return list(strip.extend_cell_length(room, base))
 
-    # ---- keys typed in one burst act in order (see key_order); a matrix's grid leaves this
-    # to its editor, which reads digits and Enter too
-    KEYS_IN_ORDER: ClassVar[bool] = True
-
-    async def on_key(self, event: events.Key) -> None:
-        if self.KEYS_IN_ORDER and not forward_if_unfocused(self, event):
-            await run_binding_now(self, event)
-
+    # ---- keys typed in one burst act in order (KeysInOrder); a matrix's grid leaves this to
+    # its editor, which reads digits and Enter too
     def on_after_keys(self, event: AfterKeys) -> None:
         if self.KEYS_IN_ORDER:  # else the editor reading this grid's keys runs it
             run_after_keys(event)

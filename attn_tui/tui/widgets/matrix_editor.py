@@ -6,6 +6,8 @@ that does not parse stays in the edit line with a message; the cell keeps its ol
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.cells import cell_len
 from rich.style import Style
 from textual import events, on
@@ -13,7 +15,6 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
-from textual.message import Message
 from textual.widgets import Static
 
 from attn_tui.core.parse import MAX_LEN, parse_cell
@@ -21,11 +22,12 @@ from attn_tui.report.fmt import squeeze
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import (
     AfterKeys,
+    KeysInOrder,
     forward_if_unfocused,
     run_after_keys,
-    run_binding_now,
 )
 from attn_tui.tui.widgets.edit_buffer import EditBuffer
+from attn_tui.tui.widgets.editor_message import EditorMessage
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.titles import set_border_text
 
@@ -81,7 +83,7 @@ class MatrixGrid(GridView):
         return None
 
 
-class MatrixEditor(Vertical, can_focus=False):
+class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
     """Q, K or V. Posts what the learner asks for; the screen decides what it means."""
 
     BINDINGS = bindings.EDITOR
@@ -93,51 +95,45 @@ class MatrixEditor(Vertical, can_focus=False):
     MatrixEditor.-invalid > .editor--message { display: block; }
     """
 
-    class CellChanged(Message):
+    @dataclass(eq=False)
+    class CellChanged(EditorMessage):
         """A cell was given a new, valid value."""
 
-        def __init__(self, editor: MatrixEditor, row: int, col: int, value: float) -> None:
-            super().__init__()
-            self.editor, self.row, self.col, self.value = editor, row, col, value
-            self.settled = False  # stored already, by a screen that could not wait for it
+        row: int
+        """The cell's row (its token)."""
+        col: int
+        """The cell's column (its dimension)."""
+        value: float
+        """The value it was given."""
 
-        @property
-        def control(self) -> MatrixEditor:
-            return self.editor
-
-    class BlockPasted(Message):
+    @dataclass(eq=False)
+    class BlockPasted(EditorMessage):
         """Several numbers were pasted onto the grid: they go into the cells from the cursor."""
 
-        def __init__(self, editor: MatrixEditor, row: int, col: int,
-                     block: tuple[tuple[float, ...], ...]) -> None:
-            super().__init__()
-            self.editor, self.row, self.col, self.block = editor, row, col, block
-            self.settled = False
+        row: int
+        """The cursor's row: the block's top."""
+        col: int
+        """The cursor's column: the block's left edge."""
+        block: tuple[tuple[float, ...], ...]
+        """The numbers, row by row."""
 
-        @property
-        def control(self) -> MatrixEditor:
-            return self.editor
-
-    class StructureRequested(Message):
+    @dataclass(eq=False)
+    class StructureRequested(EditorMessage):
         """Add or remove a row (token) or a column (dimension) at the cursor."""
 
-        def __init__(self, editor: MatrixEditor, op: str, row: int, col: int) -> None:
-            super().__init__()
-            self.editor, self.op, self.row, self.col = editor, op, row, col
-            self.settled = False
+        op: str
+        """What to do: the action's name (add or remove a row or a column)."""
+        row: int
+        """The cursor's row."""
+        col: int
+        """The cursor's column."""
 
-        @property
-        def control(self) -> MatrixEditor:
-            return self.editor
+    @dataclass(eq=False)
+    class RowSelected(EditorMessage):
+        """The cursor moved to another row (token) of the matrix."""
 
-    class RowSelected(Message):
-        def __init__(self, editor: MatrixEditor, row: int) -> None:
-            super().__init__()
-            self.editor, self.row = editor, row
-
-        @property
-        def control(self) -> MatrixEditor:
-            return self.editor
+        row: int
+        """The row the cursor is on now."""
 
     def __init__(self, matrix: str, title: str, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -150,7 +146,7 @@ class MatrixEditor(Vertical, can_focus=False):
         self._settled = True  # False after a commit, until the screen answers with show()
         # what was sent (a value, a row added, a paste) and not yet taken by the screen, in
         # order: a key's binding run early (see key_order) has the screen take these first
-        self.in_flight: list[Message] = []
+        self.in_flight: list[EditorMessage] = []
         self._stale_rows: tuple[int, ...] = ()  # the row of that commit
         self._keys_due = False  # the key bar changes with the commit's answer, not before it
 
@@ -223,20 +219,20 @@ class MatrixEditor(Vertical, can_focus=False):
     def on_after_keys(self, event: AfterKeys) -> None:
         run_after_keys(event)  # the keys before it have been read here
 
-    async def on_key(self, event: events.Key) -> None:
-        # keys typed in one burst act in order: see attn_tui.tui.keys
-        if forward_if_unfocused(self.grid, event):
-            return
+    def hands_back(self, event: events.Key) -> bool:
+        return forward_if_unfocused(self.grid, event)  # the grid has the focus, not the editor
+
+    async def read_own_key(self, event: events.Key) -> bool:
         if self.editing is None:
             if event.character in STARTS_EDIT:
                 self._swallow(event)
                 self.begin_edit(event.character)
-            elif event.key == "enter":
+                return True
+            if event.key == "enter":
                 self._swallow(event)
                 self.begin_edit(None)
-            else:
-                await run_binding_now(self, event)
-            return
+                return True
+            return False
         key, buf = event.key, self.buffer
         if key == "enter":
             self.commit()
@@ -257,10 +253,10 @@ class MatrixEditor(Vertical, can_focus=False):
         elif key in ("up", "down", "pageup", "pagedown"):
             pass  # the cursor stays on the cell being edited
         else:  # tab, ctrl+q, F1 ... keep their meaning
-            await run_binding_now(self, event)
-            return
+            return False
         self._swallow(event)
         self._show_buffer()
+        return True
 
     def on_paste(self, event: events.Paste) -> None:
         """On the grid, several numbers fill cells from the cursor (see attn_tui.core.paste); one
@@ -357,7 +353,7 @@ class MatrixEditor(Vertical, can_focus=False):
         self._send(self.CellChanged(self, *taken))
         return True
 
-    def _send(self, change: Message) -> None:
+    def _send(self, change: EditorMessage) -> None:
         self.in_flight.append(change)
         del self.in_flight[:-16]  # taken or lost by then
         self.post_message(change)

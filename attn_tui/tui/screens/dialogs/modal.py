@@ -9,7 +9,7 @@ from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen
 from textual.widgets import OptionList
 
-from attn_tui.tui.keys import hand_back, run_binding_now
+from attn_tui.tui.keys import KeysInOrder, hand_back
 
 ResultType = TypeVar("ResultType")
 
@@ -28,7 +28,7 @@ class DismissOnce:
         return super().dismiss(result)
 
 
-class AttnModal(DismissOnce, ModalScreen[ResultType]):
+class AttnModal(KeysInOrder, DismissOnce, ModalScreen[ResultType]):
     """A dialog of attn-tui's, dismissed once (see DismissOnce).
 
     Keys typed in one burst keep their order across the dialog: a key that closes it (Escape,
@@ -41,11 +41,10 @@ class AttnModal(DismissOnce, ModalScreen[ResultType]):
         """Dismissed, or under another screen: keys that reach it were meant for what is next."""
         return self._dismissed or self.app.screen is not self
 
-    async def _on_key(self, event: events.Key) -> None:
+    def hands_back(self, event: events.Key) -> bool:
         if self.closed:
             hand_back(self.app, event)
-        else:
-            await run_binding_now(self, event)
+        return self.closed
 
 
 class ChoiceList(OptionList):
