@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
+from textual.coordinate import Coordinate
 from textual.geometry import Offset, Region, Size
 from textual.message import Message
+from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
@@ -99,8 +101,6 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         self.corner = corner
         self.row_labels: Sequence[str] = ()
         self.col_labels: Sequence[str] = ()
-        self.cursor_row = 0
-        self.cursor_col = 0
         self.show_cursor = True
         self.highlights: frozenset[tuple[int, int]] = frozenset()
         self.concealed: frozenset[tuple[int, int]] = frozenset()  # drawn "?" (a lesson's)
@@ -122,6 +122,22 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
                 self._styles[part] = self.get_component_rich_style(f"grid--{part}")
         return self._styles[name]
 
+    # ---- the cursor: clamped to the grid where it is set, so a move need not
+    cursor_coordinate: var[Coordinate] = var(Coordinate(0, 0), init=False)
+    """The cell the cursor is on (row, column), always inside the grid."""
+
+    def validate_cursor_coordinate(self, value: Coordinate) -> Coordinate:
+        return Coordinate(max(0, min(self.n_rows - 1, value.row)),
+                          max(0, min(self.n_cols - 1, value.column)))
+
+    @property
+    def cursor_row(self) -> int:
+        return self.cursor_coordinate.row
+
+    @property
+    def cursor_col(self) -> int:
+        return self.cursor_coordinate.column
+
     # ---- data
     @property
     def n_rows(self) -> int:
@@ -139,8 +155,7 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         self._shaped_width = self.cell_width
         self.row_labels, self.col_labels = shape[0], shape[1]
         self._fit_label_width()
-        self.cursor_row = min(self.cursor_row, max(0, self.n_rows - 1))
-        self.cursor_col = min(self.cursor_col, max(0, self.n_cols - 1))
+        self.cursor_coordinate = self.cursor_coordinate  # into the new shape
         self.invalidate()
         return True
 
@@ -326,10 +341,10 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         that answers CursorMoved by moving the cursor would otherwise hear itself)."""
         if not self.n_rows or not self.n_cols:
             return
-        row = max(0, min(self.n_rows - 1, row))
-        col = max(0, min(self.n_cols - 1, col))
-        changed = (row, col) != (self.cursor_row, self.cursor_col)
-        self.cursor_row, self.cursor_col = row, col
+        before = self.cursor_coordinate
+        self.cursor_coordinate = Coordinate(row, col)
+        row, col = self.cursor_coordinate
+        changed = self.cursor_coordinate != before
         self._scroll_to_cursor()
         self.refresh()
         if changed and not quiet:
