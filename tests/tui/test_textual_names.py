@@ -27,6 +27,7 @@ HOOK_PREFIXES = ("on_", "action_", "watch_", "validate_", "compute_", "key_")
 # Textual's methods attn-tui replaces on purpose (beyond the hook prefixes), and why
 METHODS = {
     "__init__": "every class takes its own arguments and passes Textual's on",
+    "__post_init__": "Textual's Message is built as a dataclass: its own fields, then Textual's",
     "compose": "Textual builds a widget's children from it",
     "render": "Textual paints a widget from it",
     "render_line": "the Line API: ScrollView paints one line at a time from it",
