@@ -8,6 +8,8 @@ import pytest
 from lesson_pilot import lesson_app, press, settle
 from screen_text import screen_text
 
+from attn_tui.tui.textual_compat import notifications
+
 
 def _steps_naming_a_control() -> list[tuple[str, int, str]]:
     """(lesson, step index, control) for each lab step whose keys say what to do "on" a
