@@ -72,3 +72,12 @@ def _steady_terminal_env(monkeypatch: pytest.MonkeyPatch) -> None:
             name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")
         ):
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def minilm() -> Any:
+    """The MiniLM model, loaded once per test process (a missing package fails, never skips:
+    `make test` installs it)."""
+    from attn_tui.models import load_model
+
+    return load_model("minilm")

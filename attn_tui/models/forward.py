@@ -1,0 +1,132 @@
+"""The BERT encoder's forward pass, written once against the Array API (numpy or torch).
+
+embeddings (word + position + token type) -> LayerNorm -> per layer: Q, K, V projections,
+attention per head through attn_tui.compute's own ``attend``, output projection, residual,
+LayerNorm, GELU feed-forward, residual, LayerNorm; then mean pooling and L2 normalising, as the
+model's sentence-transformers modules (Pooling mean, Normalize) define its sentence embedding.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from attn_tui.compute import attend, namespace
+from attn_tui.compute.backend import resolve_dtype, to_backend, to_numpy
+from attn_tui.models.weights import Layer, Weights
+
+# Numerical Recipes' Chebyshev fit of erfc (fractional error below 1.2e-7 everywhere): the Array
+# API has no erf, and BERT's GELU is the exact erf form, not the tanh approximation.
+_ERFC = (
+    -1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806,
+    0.27886807, -1.13520398, 1.48851587, -0.82215223, 0.17087277,
+)
+
+
+def _erfc(x: Any, xp: Any) -> Any:
+    z = xp.abs(x)
+    t = 1.0 / (1.0 + 0.5 * z)
+    poly = _ERFC[-1] * t
+    for c in reversed(_ERFC[1:-1]):
+        poly = t * (c + poly)
+    ans = t * xp.exp(-z * z + (_ERFC[0] + poly))
+    return xp.where(x >= 0, ans, 2.0 - ans)
+
+
+def gelu(x: Any, xp: Any) -> Any:
+    """x * Phi(x) = x * (1 - erfc(x / sqrt 2) / 2): exact where x is very negative too."""
+    return x * (1.0 - 0.5 * _erfc(x * (1.0 / math.sqrt(2.0)), xp))
+
+
+def layer_norm(x: Any, g: Any, b: Any, eps: float, xp: Any) -> Any:
+    mean = xp.mean(x, axis=-1, keepdims=True)
+    centred = x - mean
+    var = xp.mean(centred * centred, axis=-1, keepdims=True)
+    return centred / xp.sqrt(var + eps) * g + b
+
+
+def linear(x: Any, w: Any, b: Any, xp: Any) -> Any:
+    """Weights are stored (out, in), as torch's Linear keeps them: x @ W.T + b."""
+    return xp.matmul(x, xp.matrix_transpose(w)) + b
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """The dense weights moved into one namespace and dtype, done once per backend and dtype."""
+
+    xp: Any
+    dtype: Any
+    positions: Any
+    type0: Any
+    ln_g: Any
+    ln_b: Any
+    layers: tuple[dict[str, Any], ...]
+
+
+def prepare(weights: Weights, backend: str, dtype: str) -> Prepared:
+    xp = namespace(backend)
+    dt = resolve_dtype(xp, dtype)
+
+    def move(a: np.ndarray) -> Any:
+        return to_backend(xp, a, dt)
+
+    layers = tuple(
+        {f.name: move(getattr(layer, f.name)) for f in fields(Layer)} for layer in weights.layers
+    )
+    return Prepared(
+        xp=xp, dtype=dt, positions=move(weights.positions), type0=move(weights.types[0]),
+        ln_g=move(weights.ln_g), ln_b=move(weights.ln_b), layers=layers,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Forward:
+    """Every intermediate the UI shows, as numpy: (L, H, T, T), (L, H, T, d_head), (L + 1, T, d)."""
+
+    weights: np.ndarray
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    hidden: np.ndarray
+    embedding: np.ndarray
+
+
+def forward(
+    weights: Weights, prepared: Prepared, ids: list[int], *, backend: str, dtype: str
+) -> Forward:
+    xp, dt, c = prepared.xp, prepared.dtype, weights.config
+    t, heads, d_head = len(ids), c.heads, c.d_head
+    words = to_backend(xp, weights.word_rows(ids), dt)
+    x = words + prepared.positions[:t, :] + prepared.type0
+    x = layer_norm(x, prepared.ln_g, prepared.ln_b, c.eps, xp)
+    hidden, alphas, qs, ks, vs = [to_numpy(x)], [], [], [], []
+
+    def split(a: Any) -> Any:  # (T, d_model) -> (heads, T, d_head)
+        return xp.permute_dims(xp.reshape(a, (t, heads, d_head)), (1, 0, 2))
+
+    for p in prepared.layers:
+        q = split(linear(x, p["wq"], p["bq"], xp))
+        k = split(linear(x, p["wk"], p["bk"], xp))
+        v = split(linear(x, p["wv"], p["bv"], xp))
+        steps = attend(q, k, v, backend=backend, dtype=dtype)  # the heads are attend's batch
+        context = to_backend(xp, steps.output, dt)
+        context = xp.reshape(xp.permute_dims(context, (1, 0, 2)), (t, heads * d_head))
+        x = layer_norm(x + linear(context, p["wo"], p["bo"], xp), p["ln1_g"], p["ln1_b"], c.eps, xp)
+        ff = linear(gelu(linear(x, p["wi"], p["bi"], xp), xp), p["wf"], p["bf"], xp)
+        x = layer_norm(x + ff, p["ln2_g"], p["ln2_b"], c.eps, xp)
+        alphas.append(steps.weights)
+        qs.append(to_numpy(q))
+        ks.append(to_numpy(k))
+        vs.append(to_numpy(v))
+        hidden.append(to_numpy(x))
+
+    pooled = xp.mean(x, axis=0)
+    norm = xp.sqrt(xp.sum(pooled * pooled))
+    embedding = pooled / xp.maximum(norm, xp.asarray(1e-12, dtype=dt))
+    return Forward(
+        weights=np.stack(alphas), q=np.stack(qs), k=np.stack(ks), v=np.stack(vs),
+        hidden=np.stack(hidden), embedding=to_numpy(embedding),
+    )

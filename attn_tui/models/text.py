@@ -1,0 +1,83 @@
+"""A sentence made ready for the model: terminal escapes and control characters removed, then
+WordPiece tokens through the model's own tokenizer.json (padding off, at most 128 tokens).
+
+What was changed is said in notices, so the screen and the command line can tell the learner.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from attn_tui.models.files import ModelDamaged
+
+MAX_TOKENS = 128  # what the model was trained on; positions beyond are never used here
+
+# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character ESC sequences
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?")
+_SPACES = re.compile(r"[\t\n\r\v\f]")
+
+
+class EmptySentence(ValueError):
+    """The text has nothing the tokenizer could read."""
+
+
+@dataclass(frozen=True)
+class Tokens:
+    tokens: tuple[str, ...]
+    ids: tuple[int, ...]
+    text: str  # the cleaned text the tokenizer saw
+    notices: tuple[str, ...] = ()
+    truncated: bool = False
+
+
+def clean(text: str) -> tuple[str, tuple[str, ...]]:
+    """``text`` without escape sequences and control characters (tabs and newlines become spaces)."""
+    notices = []
+    without, escapes = _ESCAPES.subn("", text)
+    if escapes:
+        notices.append(f"removed {escapes} terminal escape sequence{'s' * (escapes != 1)}")
+    without = _SPACES.sub(" ", without)
+    kept = "".join(ch for ch in without if unicodedata.category(ch) not in ("Cc", "Cs"))
+    dropped = len(without) - len(kept)
+    if dropped:
+        notices.append(f"removed {dropped} control character{'s' * (dropped != 1)}")
+    return kept, tuple(notices)
+
+
+class Tokenizer:
+    """The model's WordPiece tokenizer, read from its tokenizer.json."""
+
+    def __init__(self, path: Path, limit: int = MAX_TOKENS) -> None:
+        from tokenizers import Tokenizer as HFTokenizer
+
+        if not path.is_file():
+            raise ModelDamaged(f"{path.name} is missing from {path.parent}")
+        try:
+            self._tok = HFTokenizer.from_file(str(path))
+        except Exception as exc:  # tokenizers raises a plain Exception for a bad file
+            reason = " ".join(str(exc).split())[:160] or type(exc).__name__
+            raise ModelDamaged(f"{path.name} cannot be read: {reason}") from None
+        self._tok.no_padding()  # the shipped file pads every input to 128 [PAD]s
+        self._tok.no_truncation()  # cut below instead, to say by how much
+        self.limit = limit
+
+    def encode(self, text: str) -> Tokens:
+        cleaned, notices = clean(text)
+        if not cleaned.strip():
+            raise EmptySentence("type a sentence: there is nothing to read in it")
+        encoding = self._tok.encode(cleaned)
+        ids, tokens = list(encoding.ids), list(encoding.tokens)
+        if len(ids) <= 2:  # only [CLS] and [SEP]: the normaliser removed everything
+            raise EmptySentence("type a sentence: there is nothing to read in it")
+        truncated = len(ids) > self.limit
+        if truncated:
+            notices += (
+                f"cut to {self.limit} tokens: the sentence has {len(ids)} and the model reads "
+                f"at most {self.limit} ([CLS], the first {self.limit - 2} pieces, [SEP])",
+            )
+            ids = ids[: self.limit - 1] + ids[-1:]
+            tokens = tokens[: self.limit - 1] + tokens[-1:]
+        return Tokens(tuple(tokens), tuple(ids), cleaned, tuple(notices), truncated)

@@ -1,0 +1,93 @@
+"""The public API the UI, the tests and users' scripts share: shapes, dtypes, and each head's
+steps from its real q and k."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import attn_tui.models
+from attn_tui.models import HeadSummary, summarise, summarise_all
+
+MODELS_DIR = Path(attn_tui.models.__file__).resolve().parent
+
+
+def test_a_run_has_the_shapes_the_issue_promises(minilm: Any) -> None:
+    run = minilm.run("Real heads, offline.")
+    t = len(run.tokens)
+    assert run.tokens == ["[CLS]", "real", "heads", ",", "off", "##line", ".", "[SEP]"]
+    assert run.weights.shape == (6, 12, t, t)
+    assert run.q.shape == run.k.shape == run.v.shape == (6, 12, t, 32)
+    assert run.hidden.shape == (7, t, 384)
+    assert run.embedding.shape == (384,)
+    for a in (run.weights, run.q, run.k, run.v, run.hidden, run.embedding):
+        assert isinstance(a, np.ndarray) and a.dtype == np.float32
+    np.testing.assert_allclose(run.weights.sum(axis=-1), 1.0, atol=1e-5)
+    assert abs(float(np.linalg.norm(run.embedding)) - 1.0) < 1e-5
+
+
+def test_the_word_table_is_not_copied(minilm: Any) -> None:
+    assert not isinstance(minilm.weights.words, np.ndarray)
+
+
+def test_head_steps_recompute_a_head_from_its_q_and_k(minilm: Any) -> None:
+    run = minilm.run("the dog chased the ball")
+    steps = run.head_steps(2, 7)
+    np.testing.assert_allclose(steps.weights, run.weights[2, 7], atol=1e-6)
+    np.testing.assert_allclose(
+        steps.scaled, run.q[2, 7] @ run.k[2, 7].T / np.sqrt(32), rtol=1e-5, atol=1e-5
+    )
+    assert steps.d_k == 32
+
+
+def test_float64_runs_agree_with_float32(minilm: Any) -> None:
+    a = minilm.run("precision matters here")
+    b = minilm.run("precision matters here", dtype="float64")
+    assert b.weights.dtype == np.float64
+    assert float(np.max(np.abs(a.weights - b.weights))) <= 1e-5
+
+
+def test_summary_of_made_up_weights() -> None:
+    t = 4
+    previous = np.zeros((t, t))
+    previous[0, 0] = 1.0
+    for i in range(1, t):
+        previous[i, i - 1] = 1.0
+    s = summarise(previous, 1, 2)
+    assert (s.layer, s.head, s.previous, s.itself, s.cls, s.sep) == (1, 2, 1.0, 0.25, 0.5, 0.0)
+    assert s.entropy == 0.0 and s.max_entropy == 2.0 and s.label == "previous token"
+    uniform = summarise(np.full((t, t), 0.25))
+    assert uniform.entropy == pytest.approx(2.0) and uniform.label == "spread"
+
+
+def test_every_head_is_summarised(minilm: Any) -> None:
+    run = minilm.run("find the heads that look back one token")
+    table = summarise_all(run.weights)
+    assert len(table) == 6 and all(len(row) == 12 for row in table)
+    assert all(isinstance(s, HeadSummary) for row in table for s in row)
+    # what this model does, measured: layer 0 head 2 looks at the previous token, and its
+    # attention sink is [CLS] (BERT-base's is [SEP]; MiniLM's distillation moved it)
+    assert table[0][2].previous > 0.95 and table[0][2].label == "previous token"
+    assert max(s.cls for row in table for s in row) > 0.8
+    assert max(s.sep for row in table for s in row) < 0.5
+
+
+def test_models_never_import_textual_rich_or_the_ui() -> None:
+    offenders = []
+    for path in MODELS_DIR.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                if name.split(".")[0] in {"textual", "rich"} or name.startswith(
+                    ("attn_tui.tui", "attn_tui.cli", "attn_tui.lessons", "attn_tui.report")
+                ):
+                    offenders.append(f"{path.name}: {name}")
+    assert offenders == []
