@@ -22,7 +22,7 @@ PRESETS = EXAMPLE_NAMES
 BACKENDS = ("numpy", "torch")
 DTYPES = ("float64", "float32")
 
-SECTIONS = ("one", "select", "scale", "mask", "params", "nanogpt", "all")
+SECTIONS = ("one", "select", "scale", "mask", "params", "nanogpt", "all", "heads")
 
 EPILOG = """\
 examples:
@@ -31,6 +31,8 @@ examples:
   attn-tui print all            every table of the course material, as plain text
   attn-tui print nanogpt --backend torch --dtype float32
                                 the lecture's tensors, draw for draw
+  attn-tui print heads --text "The cat sat on the mat." --layer 0 --head 2
+                                a trained model's head: each token's strongest key
 """
 
 
@@ -84,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
             return super()._format_args(action, default_metavar)
 
     from attn_tui.cli.export import add_export_parser
+    from attn_tui.cli.heads import add_heads_arguments
 
     ap = argparse.ArgumentParser(
         prog="attn-tui",
@@ -120,15 +123,18 @@ def build_parser() -> argparse.ArgumentParser:
                     help="quit without asking, even with unsaved changes")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     pr = sub.add_parser(
-        "print", help="print the course material's tables as plain text",
-        description="Print one section of the course material, or all of them, as plain text.",
+        "print", help="print the course material's tables, or a trained model's heads, as "
+        "plain text",
+        description="Print one section of the course material, or all of them, as plain text; "
+        "'heads' prints a trained model's attention heads on a sentence (--text).",
     )
     pr.add_argument("section", nargs="?", default="all", choices=SECTIONS,
                     help="which part to print (default: all)")
     pr.add_argument("--backend", choices=BACKENDS, default="numpy", dest="print_backend",
                     help="array library (default: numpy)")
-    pr.add_argument("--dtype", choices=DTYPES, default="float64", dest="print_dtype",
-                    help="precision (default: float64)")
+    pr.add_argument("--dtype", choices=DTYPES, default=None, dest="print_dtype",
+                    help="precision (default: float64; float32, the weights' own, for heads)")
+    add_heads_arguments(pr)
     add_export_parser(sub)
     sv = sub.add_parser(
         "serve", help="serve attn-tui in the browser (needs attn-tui[serve])",
@@ -181,9 +187,14 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
     if extra:  # after a command, said with that command's usage (export's, not the app's)
         (args.commands.get(args.command) or parser).error(
             f"unrecognized arguments: {' '.join(extra)}")
+    commands = args.commands
     del args.commands
     if args.command:
         _app_flags_with_a_command(parser, args)
+    if args.command == "print":
+        from attn_tui.cli.heads import check_heads_flags
+
+        check_heads_flags(commands["print"], args)
     if args.session == "":
         parser.error("argument --session: expected a file name, got an empty one")
     if args.session and args.preset is not None:
@@ -233,8 +244,12 @@ def _app_flags_with_a_command(parser: argparse.ArgumentParser, args: argparse.Na
 def main(argv: list[str] | None = None) -> int:
     one_blas_thread()  # before anything imports numpy
     args = parse_args(argv)
+    if args.command == "print" and args.section == "heads":
+        from attn_tui.cli.heads import run_heads
+
+        return run_heads(args)
     if args.command == "print":
-        return _print(args.section, args.print_backend, args.print_dtype)
+        return _print(args.section, args.print_backend, args.print_dtype or "float64")
     if args.command == "export":
         from attn_tui.cli.export import run_export
 

@@ -1,0 +1,117 @@
+"""`attn-tui print heads --text "…"`: a trained model's heads on a sentence, as plain text, or
+one head exported as md, csv or npz. textual is never imported here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HEAD_FORMATS = ("text", "md", "csv", "npz")
+
+
+def add_heads_arguments(pr: argparse.ArgumentParser) -> None:
+    """Flags only `print heads` reads; their dests start with heads_ (see check_heads_flags)."""
+    pr.add_argument("--text", dest="heads_text", metavar="SENTENCE",
+                    help="heads: the sentence the model reads")
+    pr.add_argument("--model", dest="heads_model", default=None, metavar="NAME",
+                    help="heads: the model (default: minilm)")
+    pr.add_argument("--layer", dest="heads_layer", type=int, default=None, metavar="L",
+                    help="heads: only layer L (from 0)")
+    pr.add_argument("--head", dest="heads_head", type=int, default=None, metavar="H",
+                    help="heads: only head H (from 0)")
+    pr.add_argument("--query", dest="heads_query", type=int, default=None, metavar="I",
+                    help="heads, with --format md/csv: the query token whose steps are shown "
+                    "(default: 0)")
+    pr.add_argument("--format", dest="heads_format", choices=HEAD_FORMATS, default=None,
+                    help="heads: text (default), or one head (--layer and --head) as md, csv "
+                    "or npz like the workbench's export")
+    pr.add_argument("-o", "--output", dest="heads_output", metavar="FILE", default=None,
+                    help="heads: write here (atomically) instead of to standard output")
+
+
+HEADS_FLAGS = {"heads_text": "--text", "heads_model": "--model", "heads_layer": "--layer",
+               "heads_head": "--head", "heads_query": "--query", "heads_format": "--format",
+               "heads_output": "-o"}
+
+
+def check_heads_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Usage errors (exit 2) for flags that do not fit together, before anything loads."""
+    if args.section != "heads":
+        for dest, flag in HEADS_FLAGS.items():
+            if getattr(args, dest, None) is not None:
+                parser.error(f"argument {flag}: only 'attn-tui print heads' reads it")
+        return
+    if args.heads_text is None:
+        parser.error("print heads needs --text \"a sentence\"")
+    fmt = args.heads_format or "text"
+    if fmt != "text" and (args.heads_layer is None or args.heads_head is None):
+        parser.error(f"argument --format {fmt}: exports one head; give --layer and --head")
+    if args.heads_query is not None and fmt not in ("md", "csv"):
+        parser.error("argument --query: only --format md or csv shows one query's steps")
+    if fmt == "npz" and args.heads_output is None:
+        parser.error("argument --format npz: it is binary; give -o FILE (or -o - for "
+                     "standard output)")
+    if args.heads_output == "":
+        parser.error("argument -o: expected a file name, got an empty one")
+
+
+def _fail(message: str) -> int:
+    print(f"attn-tui: {message}", file=sys.stderr)
+    return 2
+
+
+def run_heads(args: argparse.Namespace) -> int:
+    from attn_tui.compute import BackendUnavailable
+    from attn_tui.models import EmptySentence, ModelDamaged, ModelUnavailable, load_model
+
+    try:
+        model = load_model(args.heads_model or "minilm")
+    except (ModelUnavailable, ModelDamaged, ValueError) as exc:
+        return _fail(str(exc))
+    c = model.config
+    for flag, value, most in (("--layer", args.heads_layer, c.layers),
+                              ("--head", args.heads_head, c.heads)):
+        if value is not None and not 0 <= value < most:
+            return _fail(f"{flag} {value} is out of range: {model.spec.title} has {most} "
+                         f"({'layers' if flag == '--layer' else 'heads'} 0-{most - 1})")
+    try:
+        run = model.run(args.heads_text, backend=args.print_backend,
+                        dtype=args.print_dtype or "float32")
+    except (EmptySentence, BackendUnavailable) as exc:
+        return _fail(str(exc))
+    if args.heads_query is not None and not 0 <= args.heads_query < len(run.tokens):
+        return _fail(f"--query {args.heads_query} is out of range: the sentence has "
+                     f"{len(run.tokens)} tokens (0-{len(run.tokens) - 1})")
+    fmt = args.heads_format or "text"
+    data: str | bytes
+    if fmt == "text":
+        from attn_tui.report.heads import heads_text
+
+        data = heads_text(run, model.spec.title, args.heads_layer, args.heads_head)
+    else:
+        for note in run.notices:
+            print(f"attn-tui: note: {note}", file=sys.stderr)
+        from attn_tui.report import export
+        from attn_tui.report.heads import head_workspace
+
+        ws = head_workspace(run, args.heads_layer, args.heads_head, args.heads_query or 0)
+        output = None if args.heads_output == "-" else args.heads_output
+        try:
+            if output:
+                export.export_file(ws, output, fmt)
+                return 0
+            data = export.export_bytes(ws, fmt)
+        except ValueError as exc:
+            return _fail(str(exc))
+    if fmt == "text" and args.heads_output not in (None, "-"):
+        from attn_tui.core.files import atomic_write
+
+        try:
+            atomic_write(args.heads_output, data.encode("utf-8"))
+        except ValueError as exc:
+            return _fail(str(exc))
+        return 0
+    from attn_tui.core.files import write_stdout
+
+    failed = write_stdout(data)
+    return _fail(failed) if failed else 0

