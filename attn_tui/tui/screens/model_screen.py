@@ -1,0 +1,247 @@
+"""A trained model's heads on a sentence you type: all 72 at once, one large, and the
+workbench's step table for one query token on that head's real q and k.
+
+Actions (for keys, the command palette and lessons, as ``screen.<action>``):
+``set_text("…")``; ``pick(layer, head)``; ``query(±1)``; ``open_in_workbench()``.
+State to read: ``run`` (attn_tui.models.Run or None), ``layer_index``, ``head_index``, ``query_index``,
+``message``, ``summary`` (the chosen head's HeadSummary).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Input, Static
+from textual.worker import get_current_worker
+
+from attn_tui.models import (
+    EmptySentence,
+    ModelDamaged,
+    ModelUnavailable,
+    Run,
+    load_model,
+    summarise,
+)
+from attn_tui.report.fmt import num
+from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
+from attn_tui.tui.widgets.key_bar import KeyBar
+from attn_tui.tui.widgets.step_table import StepTable
+from attn_tui.tui.widgets.title_bar import TitleBar
+
+MODEL = "minilm"
+FIRST_SENTENCE = "The cat sat on the mat because it was tired."
+
+_models: dict[str, object] = {}  # loaded once per process: reopening the screen is instant
+_loading = threading.Lock()
+
+
+def cached_model(name: str):
+    with _loading:
+        if name not in _models:
+            _models[name] = load_model(name)
+        return _models[name]
+
+
+class ModelScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("slash,i", "focus_sentence", "Sentence", tooltip="type a new sentence"),
+        Binding("right_square_bracket", "query(1)", "Next token",
+                tooltip="the next query token's steps"),
+        Binding("left_square_bracket", "query(-1)", "Prev token", show=False,
+                tooltip="the previous query token's steps"),
+        Binding("w", "open_in_workbench", "To workbench",
+                tooltip="open this head's real Q, K, V in the workbench, to edit"),
+    ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    DEFAULT_CSS = """
+    ModelScreen #sentence { height: 1; border: none; padding: 0 1; margin: 0; }
+    ModelScreen #model-message { height: auto; padding: 0 1; display: none; }
+    ModelScreen #model-message.-shown { display: block; }
+    ModelScreen #model-message.-invalid { color: $text-error; text-style: bold; }
+    ModelScreen #tokens { height: auto; padding: 0 1; color: $text-muted; }
+    ModelScreen #model-body { height: 1fr; scrollbar-size-vertical: 1; }
+    ModelScreen #model-top { height: auto; layout: vertical; }
+    ModelScreen.-wide #model-top { layout: horizontal; }
+    ModelScreen #grid-box { height: auto; width: 1fr; padding: 0 1; }
+    ModelScreen.-wide #grid-box { width: 68; }
+    ModelScreen #head-box { height: auto; width: 1fr; padding: 0 1; }
+    ModelScreen .model-title { height: 1; text-style: bold; }
+    ModelScreen #head-summary { height: auto; padding: 0 1; }
+    ModelScreen #steps-title { height: 1; padding: 0 1; text-style: bold; margin-top: 1; }
+    ModelScreen #model-steps { margin: 0 1; }
+    """
+
+    def __init__(self, backend: str = "numpy", dtype: str = "float64", model: str = MODEL,
+                 text: str = FIRST_SENTENCE, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.backend, self.dtype, self.model_name = backend, dtype, model
+        self.text = text
+        self.model = None
+        self.run: Run | None = None
+        self.layer_index, self.head_index, self.query_index = 0, 0, 0
+        self.message = ""
+        self.summary = None
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar(icon="α")
+        yield Input(self.text, placeholder="type a sentence; the maps follow as you type",
+                    id="sentence", max_length=2000)
+        yield Static(id="model-message")
+        yield Static(id="tokens")
+        with VerticalScroll(id="model-body", can_focus=False):
+            with Horizontal(id="model-top"):
+                with Vertical(id="grid-box"):
+                    yield Static("every head: layers ↓, heads →", classes="model-title")
+                    yield HeadGrid(id="heads")
+                with Vertical(id="head-box"):
+                    yield Static(id="head-title", classes="model-title")
+                    yield HeadPicture(id="head")
+            yield Static(id="head-summary")
+            yield Static(id="steps-title")
+            yield StepTable(id="model-steps")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.title = "attn-tui"
+        self.sub_title = f"model {self.model_name}: loading…   (Esc goes back)"
+        self.query_one(HeadGrid).focus()
+        self._load()
+
+    # ---- loading and running, off the app's thread
+    @work(thread=True, exclusive=True, group="model-load")
+    def _load(self) -> None:
+        try:
+            model = cached_model(self.model_name)
+        except (ModelUnavailable, ModelDamaged, ValueError) as exc:
+            self.app.call_from_thread(self._unavailable, str(exc))
+            return
+        self.app.call_from_thread(self._loaded, model)
+
+    def _unavailable(self, reason: str) -> None:
+        self.sub_title = f"model {self.model_name}: not available   (Esc goes back)"
+        self.say(reason, error=True)
+
+    def _loaded(self, model) -> None:
+        self.model = model
+        self.sub_title = f"model {model.spec.title}, {self.backend} {self.dtype}   (Esc back)"
+        self._start_run(self.text)
+
+    def _start_run(self, text: str) -> None:
+        if self.model is not None:
+            self._run_text(text)
+
+    @work(thread=True, exclusive=True, group="model-run")
+    def _run_text(self, text: str) -> None:
+        try:
+            run = self.model.run(text, backend=self.backend, dtype=self.dtype)
+        except EmptySentence as exc:
+            if not get_current_worker().is_cancelled:
+                self.app.call_from_thread(self.say, str(exc), error=True)
+            return
+        except Exception as exc:  # a backend that will not load: said, never a crash
+            if not get_current_worker().is_cancelled:
+                self.app.call_from_thread(self.say, str(exc).splitlines()[0], error=True)
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_run, run)
+
+    def _show_run(self, run: Run) -> None:
+        self.run = run
+        self.query_index = min(self.query_index, len(run.tokens) - 1)
+        self.say("; ".join(run.notices))
+        tokens = Text(no_wrap=False)
+        tokens.append(f"{len(run.tokens)} tokens: ")
+        tokens.append("  ".join(f"{i}:{t}" for i, t in enumerate(run.tokens)))
+        self.query_one("#tokens", Static).update(tokens)
+        self.query_one(HeadGrid).show(run.weights)
+        self._show_head()
+
+    # ---- state flows down
+    def _show_head(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        grid = self.query_one(HeadGrid)
+        grid.at_layer, grid.at_head = self.layer_index, self.head_index
+        alpha = run.weights[self.layer_index, self.head_index]
+        self.summary = s = summarise(alpha, self.layer_index, self.head_index)
+        self.query_one("#head-title", Static).update(
+            f"layer {self.layer_index} head {self.head_index}: α, queries ↓ keys →")
+        self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
+        self.query_one("#head-summary", Static).update(Text(
+            f"entropy {num(s.entropy)} bits of at most {num(s.max_entropy)} · share on the "
+            f"previous token {num(s.previous)} · itself {num(s.itself)} · [CLS] {num(s.cls)}"
+            f" · [SEP] {num(s.sep)} · mostly: {s.label}"))
+        i = self.query_index
+        self.query_one("#steps-title", Static).update(Text(
+            f"steps for query {i} '{run.tokens[i]}' on this head's real q and k "
+            f"(d_k = 32; [ ] picks the query)"))
+        steps = run.head_steps(self.layer_index, self.head_index)
+        self.query_one(StepTable).show(steps, i, tuple(run.tokens))
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """One line under the sentence: a refusal (marked ✗, not only by colour) or a note."""
+        self.message = text
+        line = self.query_one("#model-message", Static)
+        line.update(Text(("✗ " if error else "") + text))
+        line.set_class(bool(text), "-shown")
+        line.set_class(error and bool(text), "-invalid")
+
+    # ---- messages and keys
+    @on(Input.Changed, "#sentence")
+    def _typed(self, event: Input.Changed) -> None:
+        self.text = event.value
+        self._start_run(event.value)
+
+    @on(Input.Submitted, "#sentence")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.query_one(HeadGrid).focus()
+
+    @on(HeadGrid.Picked)
+    def _picked(self, event: HeadGrid.Picked) -> None:
+        self.pick(event.layer, event.head)
+
+    def set_text(self, text: str) -> None:
+        self.query_one("#sentence", Input).value = text  # Input.Changed runs it
+
+    def pick(self, layer: int, head: int) -> None:
+        self.layer_index, self.head_index = layer, head
+        self._show_head()
+
+    def action_query(self, step: int) -> None:
+        if self.run is None:
+            return
+        self.query_index = max(0, min(len(self.run.tokens) - 1, self.query_index + step))
+        self._show_head()
+
+    def action_focus_sentence(self) -> None:
+        self.set_focus(self.query_one("#sentence", Input))
+
+    def action_back(self) -> None:
+        if self.focused is self.query_one("#sentence", Input):
+            self.query_one(HeadGrid).focus()  # Escape leaves the sentence first
+            return
+        if self.app.screen is self:
+            self.app.pop_screen()
+
+    def action_open_in_workbench(self) -> None:
+        from attn_tui.report.heads import head_workspace
+
+        run, bench = self.run, self.app.workbench()
+        if run is None or bench is None:
+            self.say("nothing to open yet: the model has not run", error=True)
+            return
+        ws = head_workspace(run, self.layer_index, self.head_index, self.query_index)
+        while self.app.screen is not bench and len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+        words = " ".join(run.tokens[1:-1])
+        words = words if len(words) <= 30 else words[:29] + "…"
+        bench.apply(ws, note=f"layer {self.layer_index} head {self.head_index} of '{words}': its real Q, K, "
+                             "V (u undoes)")

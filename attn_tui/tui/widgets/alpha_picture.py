@@ -1,0 +1,198 @@
+"""α matrices drawn with shade characters (·░▒▓█): every head of a model at once, or one head
+large with its tokens. Shades carry the picture, so it reads without colour (NO_COLOR, a
+16-colour terminal); colour only tints it."""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from attn_tui.tui.widgets.grid_view import cut_label
+
+SHADES = "·░▒▓█"  # the dot: next to nothing, so each picture keeps its outline
+
+
+def resample(alpha: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``alpha`` averaged (or repeated) onto a rows x cols picture."""
+    a = np.asarray(alpha, dtype=np.float64)
+    t_q, t_k = a.shape
+
+    def edges(n: int, parts: int) -> list[tuple[int, int]]:
+        cuts = np.linspace(0, n, parts + 1)
+        out = []
+        for i in range(parts):
+            lo = min(int(np.floor(cuts[i])), n - 1)
+            out.append((lo, max(lo + 1, int(np.ceil(cuts[i + 1] - 1e-9)))))
+        return out
+
+    r_edges, c_edges = edges(t_q, rows), edges(t_k, cols)
+    return np.array([[a[r0:r1, c0:c1].mean() for c0, c1 in c_edges] for r0, r1 in r_edges])
+
+
+def shades(picture: np.ndarray, top: float | None = None) -> list[str]:
+    """One string per row: each value as a shade against ``top`` (the largest by default)."""
+    top = float(picture.max()) if top is None else top
+    scaled = picture / top if top > 0 else np.zeros_like(picture)
+    levels = np.clip(np.rint(scaled * (len(SHADES) - 1)), 0, len(SHADES) - 1).astype(int)
+    return ["".join(SHADES[v] for v in row) for row in levels]
+
+
+class HeadGrid(Widget, can_focus=True):
+    """Every head of a model: one small α picture per head, layers down, heads across."""
+
+    BINDINGS = [
+        Binding("up,k", "step(-1, 0)", "Layer up", show=False),
+        Binding("down,j", "step(1, 0)", "Layer down", show=False),
+        Binding("left,h", "step(0, -1)", "Head left", show=False),
+        Binding("right,l", "step(0, 1)", "Head right", show=False),
+    ]
+    DEFAULT_CSS = """
+    HeadGrid { height: auto; width: 1fr; }
+    HeadGrid:focus { background-tint: $foreground 5%; }
+    """
+    at_layer: reactive[int] = reactive(0)
+    at_head: reactive[int] = reactive(0)
+
+    class Picked(Message):
+        """The learner moved to another head."""
+
+        def __init__(self, grid: HeadGrid, layer: int, head: int) -> None:
+            super().__init__()
+            self.grid = grid
+            self.layer = layer  #: the layer picked, from 0
+            self.head = head  #: the head picked, from 0
+
+        @property
+        def control(self) -> HeadGrid:
+            return self.grid
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.weights: np.ndarray | None = None  # (L, H, T, T)
+        self._pictures: list[list[list[str]]] = []
+        self._drawn_for: tuple[int, int] = (0, 0)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (0, 0) if self.weights is None else self.weights.shape[:2]
+
+    def cell_size(self, width: int) -> tuple[int, int]:
+        """(columns, rows) of one picture: as large as the width allows, from 2 x 1 to 7 x 3."""
+        heads = self.shape[1] or 12
+        w = max(2, min(7, (width - 3) // heads - 1))
+        return w, (1 if w <= 2 else 2 if w <= 5 else 3)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 1 + (self.shape[0] or 6) * self.cell_size(width)[1]
+
+    def show(self, weights: np.ndarray) -> None:
+        self.weights = weights
+        self._pictures = []
+        self.refresh(layout=True)
+
+    def _draw_pictures(self, w: int, h: int) -> None:
+        if self._drawn_for == (w, h) and self._pictures:
+            return
+        layers, heads = self.shape
+        self._pictures = [[shades(resample(self.weights[i, j], h, w)) for j in range(heads)]
+                          for i in range(layers)]
+        self._drawn_for = (w, h)
+
+    def render(self) -> Text:
+        if self.weights is None:
+            return Text("")
+        layers, heads = self.shape
+        w, h = self.cell_size(self.size.width)
+        self._draw_pictures(w, h)
+        marked = Style(bold=True, reverse=True)
+        out = Text(no_wrap=True, overflow="crop")
+        out.append("   ")
+        for j in range(heads):
+            label = str(j).center(w + 1)
+            out.append(label, marked if j == self.at_head else None)
+        for i in range(layers):
+            for r in range(h):
+                out.append("\n")
+                out.append(f"L{i} " if r == 0 else "   ", marked if i == self.at_layer else None)
+                for j in range(heads):
+                    chosen = (i, j) == (self.at_layer, self.at_head)
+                    left = "[" if chosen else ("]" if (i, j - 1) == (self.at_layer, self.at_head)
+                                               else " ")
+                    out.append(left, Style(bold=True) if left != " " else None)
+                    out.append(self._pictures[i][j][r])
+                if (i, heads - 1) == (self.at_layer, self.at_head):
+                    out.append("]", Style(bold=True))
+        return out
+
+    def watch_at_layer(self) -> None:
+        self.refresh()
+
+    def watch_at_head(self) -> None:
+        self.refresh()
+
+    def action_step(self, d_layer: int, d_head: int) -> None:
+        layers, heads = self.shape
+        if not layers:
+            return
+        layer = max(0, min(layers - 1, self.at_layer + d_layer))
+        head = max(0, min(heads - 1, self.at_head + d_head))
+        if (layer, head) != (self.at_layer, self.at_head):
+            # moved here at once: the next arrow in the same burst steps from the new head
+            self.at_layer, self.at_head = layer, head
+            self.post_message(self.Picked(self, layer, head))
+
+
+class HeadPicture(Widget):
+    """One head large: a row per query with its token, a column per key, the query marked."""
+
+    DEFAULT_CSS = """
+    HeadPicture { height: auto; width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.alpha: np.ndarray | None = None
+        self.tokens: list[str] = []
+        self.query = 0
+
+    def show(self, alpha: np.ndarray, tokens: list[str], query: int) -> None:
+        self.alpha, self.tokens, self.query = alpha, list(tokens), query
+        self.refresh(layout=True)
+
+    def _layout(self, width: int) -> tuple[int, int, int]:
+        """(label width, columns per key, pictured keys) for ``width``."""
+        t = len(self.tokens)
+        label = min(12, max((cell_len(f"{i} {tok}") for i, tok in enumerate(self.tokens)),
+                            default=3)) + 2
+        room = max(1, width - label)
+        per = 3 if 3 * t <= room else 2 if 2 * t <= room else 1
+        return label, per, min(t, room // per) if per == 1 else t
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.tokens) + 1 if self.alpha is not None else 1
+
+    def render(self) -> Text:
+        if self.alpha is None:
+            return Text("")
+        t = len(self.tokens)
+        label, per, keys = self._layout(self.size.width)
+        picture = resample(self.alpha, t, keys) if keys < t else self.alpha
+        rows = shades(np.asarray(picture, dtype=np.float64))
+        out = Text(no_wrap=True, overflow="crop")
+        header = "".join(str(j % 10 if per == 1 else j).rjust(per) for j in range(keys))
+        out.append(" " * label + header[: max(0, self.size.width - label)])
+        for i, row in enumerate(rows):
+            mark = "▶" if i == self.query else " "
+            name = cut_label(f"{i} {self.tokens[i]}", label - 2)
+            out.append("\n")
+            style = Style(bold=True, reverse=True) if i == self.query else None
+            out.append(f"{mark}{name}" + " " * (label - 1 - cell_len(name)), style)
+            out.append("".join(ch * per for ch in row))
+        return out

