@@ -34,6 +34,11 @@ SHOTS = [
     Shot("heatmap-random", {"preset": "random"}, ("D", "pageup", "pageup", "escape")),
     Shot("help", keys=("question_mark",)),
     Shot("too-small", size=(30, 10)),
+    Shot("model-80x24", {"lab": "minilm"}, size=(80, 24)),
+    # layer 0 head 2, the previous-token head, and the steps for query 3 'sat'
+    Shot("model-step-table", {"lab": "minilm"},
+         ("right", "right", "right_square_bracket", "right_square_bracket",
+          "right_square_bracket")),
 ]
 
 # every module under attn_tui/tui/screens/ named *_screen.py, and the picture that shows it; a test
@@ -47,6 +52,7 @@ SCREEN_SHOTS = {
     "model_lab_screen": "lab-model",
     "precision_lab_screen": "lab-precision",
     "heads_lab_screen": "lab-heads",
+    "model_screen": "lab-minilm",
 }
 
 

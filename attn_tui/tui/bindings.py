@@ -171,4 +171,23 @@ LABS = {
         Binding("p", "next_preset", "Next preset", id="model.next_preset"),
         Binding("R", "reset", "Defaults", id="model.reset"),
     ],
+    "minilm": [
+        Binding("escape", "back", "Back", id="minilm.back"),
+        Binding("slash,i", "focus_sentence", "Sentence", tooltip="type a new sentence", id="minilm.sentence"),
+        Binding("right_square_bracket", "query(1)", "Next token",
+                tooltip="the next query token's steps", id="minilm.next_token"),
+        Binding("left_square_bracket", "query(-1)", "Prev token", show=False,
+                tooltip="the previous query token's steps", id="minilm.previous_token"),
+        Binding("w", "open_in_workbench", "To workbench",
+                tooltip="open this head's real Q, K, V in the workbench, to edit", id="minilm.workbench"),
+    ],
 }
+
+# keys a screen's own widgets read, for the keyboard reference (they have no binding to list)
+HELP_EXTRAS = {
+    "minilm": (("↑↓←→ (h j k l)", "in the grid of heads: pick a layer and a head"),
+              ("Enter", "in the sentence: back to the heads (the maps follow as you type)")),
+}
+
+# a section title in the keyboard reference, where "<Name> lab" would not say what it is
+HELP_TITLES = {"minilm": "Model screen (--model minilm)"}

@@ -74,8 +74,9 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
                         "← h", "→ l", "↑ k", "↓ j", "PgUp", "PgDn", "Enter space")]))
     for name in labs:
         own = [r for r in rows(bindings.LABS.get(name, ())) if r not in base]
+        own = list(bindings.HELP_EXTRAS.get(name, ())) + own
         if own:
-            out.append((f"{name.capitalize()} lab", own))
+            out.append((bindings.HELP_TITLES.get(name, f"{name.capitalize()} lab"), own))
     return out
 
 

@@ -61,7 +61,7 @@ async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
         assert (screen.layer_index, screen.head_index) == (0, 2)
         # layer 0 head 2 is the model's previous-token head
         assert screen.summary.previous > 0.99 and screen.summary.label == "previous token"
-        assert "layer 0 head 2: α" in screen_text(pilot.app)
+        assert "layer 0 head 2 α  q↓ k→" in screen_text(pilot.app)
         assert "mostly: previous token" in screen_text(pilot.app)
         await pilot.press("left", "left", "left", "up")  # clamped at the edges
         await settle(pilot)
@@ -87,7 +87,7 @@ async def test_the_step_table_is_the_heads_real_q_and_k() -> None:
         np.testing.assert_allclose(table.steps.weights[2], run.weights[3, 7, 2], atol=1e-6)
         assert table.query == 2
         assert table.cell_text(0, 0) == table.number(float(expected[0]))
-        assert "steps for query 2 'cat'" in screen_text(pilot.app)
+        assert "steps for query 2 'cat' on the head's real q, k ([ ] picks)" in screen_text(pilot.app)
 
 
 async def test_typing_a_sentence_redraws_every_map() -> None:

@@ -14,7 +14,6 @@ import threading
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
@@ -29,6 +28,7 @@ from attn_tui.models import (
     summarise,
 )
 from attn_tui.report.fmt import num
+from attn_tui.tui import bindings
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.step_table import StepTable
@@ -49,17 +49,9 @@ def cached_model(name: str):
 
 
 class ModelScreen(Screen):
-    BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("slash,i", "focus_sentence", "Sentence", tooltip="type a new sentence"),
-        Binding("right_square_bracket", "query(1)", "Next token",
-                tooltip="the next query token's steps"),
-        Binding("left_square_bracket", "query(-1)", "Prev token", show=False,
-                tooltip="the previous query token's steps"),
-        Binding("w", "open_in_workbench", "To workbench",
-                tooltip="open this head's real Q, K, V in the workbench, to edit"),
-    ]
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS = bindings.LABS["minilm"]
+    # side by side from 76 columns: at 80x24 the grid's pictures shrink to 3 x 2 to make room
+    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (76, "-narrow"), (110, "-wide")]
     DEFAULT_CSS = """
     ModelScreen #sentence { height: 1; border: none; padding: 0 1; margin: 0; }
     ModelScreen #model-message { height: auto; padding: 0 1; display: none; }
@@ -67,10 +59,11 @@ class ModelScreen(Screen):
     ModelScreen #model-message.-invalid { color: $text-error; text-style: bold; }
     ModelScreen #tokens { height: auto; padding: 0 1; color: $text-muted; }
     ModelScreen #model-body { height: 1fr; scrollbar-size-vertical: 1; }
-    ModelScreen #model-top { height: auto; layout: vertical; }
-    ModelScreen.-wide #model-top { layout: horizontal; }
-    ModelScreen #grid-box { height: auto; width: 1fr; padding: 0 1; }
+    ModelScreen #model-top { height: auto; layout: horizontal; }
+    ModelScreen.-stacked #model-top { layout: vertical; }
+    ModelScreen #grid-box { height: auto; width: 54; padding: 0 1; }
     ModelScreen.-wide #grid-box { width: 68; }
+    ModelScreen.-stacked #grid-box { width: 1fr; }
     ModelScreen #head-box { height: auto; width: 1fr; padding: 0 1; }
     ModelScreen .model-title { height: 1; text-style: bold; }
     ModelScreen #head-summary { height: auto; padding: 0 1; }
@@ -173,7 +166,7 @@ class ModelScreen(Screen):
         alpha = run.weights[self.layer_index, self.head_index]
         self.summary = s = summarise(alpha, self.layer_index, self.head_index)
         self.query_one("#head-title", Static).update(
-            f"layer {self.layer_index} head {self.head_index}: α, queries ↓ keys →")
+            f"layer {self.layer_index} head {self.head_index} α  q↓ k→")
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
         self.query_one("#head-summary", Static).update(Text(
             f"entropy {num(s.entropy)} bits of at most {num(s.max_entropy)} · share on the "
@@ -181,8 +174,7 @@ class ModelScreen(Screen):
             f" · [SEP] {num(s.sep)} · mostly: {s.label}"))
         i = self.query_index
         self.query_one("#steps-title", Static).update(Text(
-            f"steps for query {i} '{run.tokens[i]}' on this head's real q and k "
-            f"(d_k = 32; [ ] picks the query)"))
+            f"steps for query {i} '{run.tokens[i]}' on the head's real q, k ([ ] picks)"))
         steps = run.head_steps(self.layer_index, self.head_index)
         self.query_one(StepTable).show(steps, i, tuple(run.tokens))
 
