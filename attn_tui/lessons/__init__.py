@@ -23,10 +23,11 @@ class Entry:
     title: str
     summary: str
     missing: str | None = None  # why it cannot run here
+    needs: str = "torch"  # what it needs, in words
 
     def line(self) -> str:
-        note = " (needs torch, not installed)" if self.missing else ""
-        return f"{self.name:<9}{self.title} — {self.summary}{note}"
+        note = f" (needs {self.needs}, not installed)" if self.missing else ""
+        return f"{self.name + ' ':<9}{self.title} — {self.summary}{note}"
 
 
 def _files() -> dict[str, object]:
@@ -52,7 +53,7 @@ def _parsed(file: str, name: str, text: str) -> Lesson:
 def catalog() -> list[Entry]:
     """Every lesson, in teaching order (a broken file raises LessonError naming it)."""
     lessons = sorted((load(name) for name in _files()), key=lambda x: (x.order, x.name))
-    return [Entry(x.name, x.title, x.summary, x.missing()) for x in lessons]
+    return [Entry(x.name, x.title, x.summary, x.missing(), x.needs_words) for x in lessons]
 
 
 def names() -> list[str]:

@@ -73,7 +73,7 @@ class Lesson:
     order: int
     steps: tuple[Step, ...]
     file: str
-    needs: tuple[str, ...] = ()  # "torch": it replays the lecture's own torch draws
+    needs: tuple[str, ...] = ()  # "torch": the lecture's own torch draws; "minilm": the model
 
     @property
     def tasks(self) -> int:
@@ -90,7 +90,20 @@ class Lesson:
 
             if not torch_available():
                 return f"lesson {self.name} replays the lecture's torch tensors, and {INSTALL_TORCH}"
+        if "minilm" in self.needs:
+            from attn_tui.models.files import MINILM, ModelUnavailable, locate, require_readers
+
+            try:
+                require_readers()
+                locate(MINILM)
+            except ModelUnavailable as exc:
+                return f"lesson {self.name} runs a trained model, and {exc}"
         return None
+
+    @property
+    def needs_words(self) -> str:
+        """What the lesson needs, for "(needs …)" beside its name."""
+        return " and ".join("the minilm model" if n == "minilm" else n for n in self.needs)
 
 
 def parse_action(action: str) -> tuple[str, str, tuple[Any, ...]]:

@@ -37,7 +37,7 @@ ROOTS = {"workbench": ("row", "s", "ws", "lec", "lec64")}
 LAB_ROOTS = ("lab",)
 
 LESSON_KEYS = {"title", "summary", "order", "screen", "workspace", "steps", "needs"}
-NEEDS = ("torch",)  # what a lesson may need beyond numpy
+NEEDS = ("torch", "minilm")  # what a lesson may need beyond numpy: a library, a model
 STEP_KEYS = {"title", "text", "screen", "workspace", "actions", "highlight", "keys", "question",
              "conceal", "task"}
 QUESTION_KEYS = {"prompt", "choices", "answer", "why", "reveal", "reveal_highlight", "conceal"}

@@ -1,5 +1,5 @@
 """What one head does, computed from its weights: how spread its attention is (entropy) and how
-much of it lands on the previous token, on the query itself, on [CLS] and on [SEP]."""
+much of it lands on the previous token, the next one, the query itself, [CLS] and [SEP]."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ class HeadSummary:
     entropy: float  # bits, the mean over queries
     max_entropy: float  # log2 T: every key weighted alike
     previous: float  # mean over queries 1..T-1 of alpha[i, i-1]
+    next: float  # mean over queries 0..T-2 of alpha[i, i+1]: what a causal mask would hide
     itself: float  # mean over queries of alpha[i, i]
     cls: float  # mean over queries of alpha[i, 0]
     sep: float  # mean over queries of alpha[i, T-1]
@@ -24,8 +25,8 @@ class HeadSummary:
     @property
     def label(self) -> str:
         """The strongest pattern in words, when one holds at least half of the attention."""
-        shares = {"previous token": self.previous, "itself": self.itself,
-                  "[CLS]": self.cls, "[SEP]": self.sep}
+        shares = {"previous token": self.previous, "next token": self.next,
+                  "itself": self.itself, "[CLS]": self.cls, "[SEP]": self.sep}
         best = max(shares, key=lambda name: shares[name])
         return best if shares[best] >= 0.5 else "spread"
 
@@ -39,6 +40,7 @@ def summarise(alpha: np.ndarray, layer: int = 0, head: int = 0) -> HeadSummary:
         layer=layer, head=head,
         entropy=float(np.mean(entropy_bits(a))), max_entropy=float(np.log2(t)),
         previous=float(np.mean(a[idx[1:], idx[:-1]])) if t > 1 else 0.0,
+        next=float(np.mean(a[idx[:-1], idx[1:]])) if t > 1 else 0.0,
         itself=float(np.mean(a[idx, idx])),
         cls=float(np.mean(a[:, 0])), sep=float(np.mean(a[:, -1])),
     )

@@ -102,6 +102,13 @@ def steps() -> dict[str, dict[int, list[str]]]:
             7: _lower(weights, range(5)),
             8: [f4(weights[r][c]) for r in range(5, 8) for c in range(5, 8) if c <= r],
         },
+        # the model's own numbers, checked against transformers' BertModel on the same files
+        # (tests/models); the sentence and heads are the lesson's
+        "real-heads": {
+            1: ["6 layers of 12 heads", "13 tokens", "0:[CLS]", "12:[SEP]"],
+            3: ["3.70: spread evenly over all 13", "previous token 0.9997"],
+            6: ["13 tokens × 32"],
+        },
     }
 
 
@@ -117,4 +124,7 @@ REVEALS: dict[tuple[str, int], list[str]] = {
     ("nanogpt", 4): ["0.2500"],
     ("nanogpt", 5): ["float64", "prints True"],
     ("nanogpt", 6): ["1.0000"],
+    ("real-heads", 2): ["0.9998 of its weight to 'cat'", "0.9997"],
+    ("real-heads", 4): ["0.8965", "|v| = 0.06", "4.22", "in 30 of its 72"],
+    ("real-heads", 5): ["0.5791"],
 }

@@ -10,7 +10,7 @@ from lesson_pilot import lesson_app, press, settle
 
 from attn_tui.lessons import load
 
-LESSONS = ["one", "select", "scale", "mask", "params", "nanogpt"]
+LESSONS = ["one", "select", "scale", "mask", "params", "nanogpt", "real-heads"]
 FIRST_QUESTION = {name: next(k for k, s in enumerate(load(name).steps, start=1) if s.question)
                   for name in LESSONS}
 
@@ -24,6 +24,8 @@ FIRST = {
     "mask": "the 4×4 scores 2.0000 … marked on the map, mask none; 'Step 1 of 5'.",
     "params": "the model lab: attention 4 D² = 1,048,576 marked; panel with V, D, L, h, H.",
     "nanogpt": "torch float32, V = x[0] with all eight rows marked; panel lists x[0] to 4 places.",
+    "real-heads": "the model screen: 13 tokens, the grid of 72 shade pictures above the panel; "
+                  "'Step 1 of 6', 6 layers of 12 heads, 13 tokens.",
 }
 QUESTION = {
     "one": "step 3: the ÷√d_k column marked; the question and its three choices; the panel's "
@@ -34,6 +36,8 @@ QUESTION = {
             "the question about row 'the'.",
     "params": "step 3: attention's 1,048,576 marked; the question about 16 heads.",
     "nanogpt": "step 4: the masked scores, 0 and -inf, row t3 marked; the question.",
+    "real-heads": "step 2: layer 0 head 2 in brackets in the grid, the large picture and the "
+                  "summary hidden; the question about 'sat' and its four choices.",
 }
 
 

@@ -14,10 +14,10 @@ from attn_tui.lessons import LessonError, catalog, load, names
 from attn_tui.lessons.loader import load_file, parse_action
 from attn_tui.tui.textual_compat import notifications
 
-ORDER = ["one", "select", "scale", "mask", "params", "nanogpt"]
+ORDER = ["one", "select", "scale", "mask", "params", "nanogpt", "real-heads"]
 
 
-def test_catalog_lists_the_six_lessons_in_teaching_order():
+def test_catalog_lists_the_lessons_in_teaching_order():
     entries = catalog()
     assert [e.name for e in entries] == ORDER
     for e in entries:

@@ -58,7 +58,8 @@ def test_summary_of_made_up_weights() -> None:
     for i in range(1, t):
         previous[i, i - 1] = 1.0
     s = summarise(previous, 1, 2)
-    assert (s.layer, s.head, s.previous, s.itself, s.cls, s.sep) == (1, 2, 1.0, 0.25, 0.5, 0.0)
+    assert (s.layer, s.head, s.previous, s.next, s.itself, s.cls, s.sep) == (
+        1, 2, 1.0, 0.0, 0.25, 0.5, 0.0)
     assert s.entropy == 0.0 and s.max_entropy == 2.0 and s.label == "previous token"
     uniform = summarise(np.full((t, t), 0.25))
     assert uniform.entropy == pytest.approx(2.0) and uniform.label == "spread"

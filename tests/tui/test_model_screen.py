@@ -75,7 +75,7 @@ async def test_the_step_table_is_the_heads_real_q_and_k() -> None:
     async with model_app(dtype="float32").run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
-        screen.pick(3, 7)
+        screen.action_pick(3, 7)
         await pilot.press("right_square_bracket", "right_square_bracket")
         await settle(pilot)
         assert screen.query_index == 2
@@ -116,7 +116,7 @@ async def test_an_empty_sentence_is_said_and_the_last_maps_stay(text: str, messa
         await settle(pilot)
         screen = pilot.app.screen
         before = screen.run
-        screen.set_text(text)
+        screen.action_set_text(text)
         await settle(pilot)
         assert "✗ " + screen.message == message
         assert message in screen_text(pilot.app)
@@ -127,7 +127,7 @@ async def test_a_long_sentence_is_cut_and_the_screen_says_so() -> None:
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
-        screen.set_text("word " * 150)
+        screen.action_set_text("word " * 150)
         await settle(pilot)
         assert len(screen.run.tokens) == 128
         assert screen.message.startswith("cut to 128 tokens: the sentence has 152")
@@ -137,7 +137,7 @@ async def test_escape_sequences_typed_are_removed_and_said() -> None:
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
-        screen.set_text("red \x1b[31malert")
+        screen.action_set_text("red \x1b[31malert")
         await settle(pilot)
         assert screen.run.tokens == ["[CLS]", "red", "alert", "[SEP]"]
         assert screen.message == "removed 1 terminal escape sequence"
@@ -148,7 +148,7 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         await settle(pilot)
         screen = pilot.app.screen
         run = screen.run
-        screen.pick(0, 2)
+        screen.action_pick(0, 2)
         await pilot.press("right_square_bracket", "w")
         await settle(pilot)
         bench = pilot.app.workbench()

@@ -2,9 +2,11 @@
 workbench's step table for one query token on that head's real q and k.
 
 Actions (for keys, the command palette and lessons, as ``screen.<action>``):
-``set_text("…")``; ``pick(layer, head)``; ``query(±1)``; ``open_in_workbench()``.
-State to read: ``run`` (attn_tui.models.Run or None), ``layer_index``, ``head_index``, ``query_index``,
-``message``, ``summary`` (the chosen head's HeadSummary).
+``set_text("…")``; ``pick(layer, head)``; ``set_query(i)``; ``query(±1)``;
+``open_in_workbench()``.
+State to read: ``run`` (attn_tui.models.Run or None), ``layer_index``, ``head_index``,
+``query_index``, ``message``, ``summary`` (the chosen head's HeadSummary), ``value_norms`` (|v| of
+each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads put over half on [CLS]).
 """
 
 from __future__ import annotations
@@ -115,16 +117,28 @@ class ModelScreen(Screen):
         except (ModelUnavailable, ModelDamaged, ValueError) as exc:
             self.app.call_from_thread(self._unavailable, str(exc))
             return
-        self.app.call_from_thread(self._loaded, model)
+        # the first sentence runs in this worker too: whoever waits for the load (a lesson's
+        # first step) finds its numbers ready
+        text = self.text
+        try:
+            run, reason = model.run(text, backend=self.backend, dtype=self.dtype), ""
+        except Exception as exc:  # an empty sentence, a backend that will not load: said
+            run, reason = None, str(exc).splitlines()[0]
+        self.app.call_from_thread(self._loaded, model, text, run, reason)
 
     def _unavailable(self, reason: str) -> None:
         self.sub_title = f"model {self.model_name}: not available   (Esc goes back)"
         self.say(reason, error=True)
 
-    def _loaded(self, model) -> None:
+    def _loaded(self, model, text: str, run: Run | None, reason: str) -> None:
         self.model = model
         self.sub_title = f"model {model.spec.title}, {self.backend} {self.dtype}   (Esc back)"
-        self._start_run(self.text)
+        if text != self.text:  # typed (or set by a lesson) while the model loaded
+            self._start_run(self.text)
+        elif run is None:
+            self.say(reason, error=True)
+        else:
+            self._show_run(run)
 
     def _start_run(self, text: str) -> None:
         if self.model is not None:
@@ -198,14 +212,40 @@ class ModelScreen(Screen):
 
     @on(HeadGrid.Picked)
     def _picked(self, event: HeadGrid.Picked) -> None:
-        self.pick(event.layer, event.head)
+        self.action_pick(event.layer, event.head)
 
-    def set_text(self, text: str) -> None:
-        self.query_one("#sentence", Input).value = text  # Input.Changed runs it
+    def action_set_text(self, text: str) -> None:
+        field = self.query_one("#sentence", Input)
+        with self.prevent(Input.Changed):  # run here, so a lesson's settle waits for it
+            field.value = text
+        self.text = text
+        self._start_run(text)
 
-    def pick(self, layer: int, head: int) -> None:
+    def action_pick(self, layer: int, head: int) -> None:
         self.layer_index, self.head_index = layer, head
         self._show_head()
+
+    def action_set_query(self, index: int) -> None:
+        self.query_index = index
+        self.action_query(0)
+
+    @property
+    def value_norms(self):
+        if self.run is None:
+            return None
+        import numpy as np
+
+        return np.linalg.norm(self.run.v[self.layer_index, self.head_index], axis=-1)
+
+    @property
+    def token_count(self) -> int:
+        return 0 if self.run is None else len(self.run.tokens)
+
+    @property
+    def cls_heads(self) -> int:
+        if self.run is None:
+            return 0
+        return int((self.run.weights[..., 0].mean(axis=-1) > 0.5).sum())
 
     def action_query(self, step: int) -> None:
         if self.run is None:

@@ -131,7 +131,7 @@ class LessonRunner:
 
         try:
             # the go-to list and the palette say what one cannot run here before it is chosen
-            return [(e.name, e.title + (" (needs torch)" if e.missing else ""), e.summary)
+            return [(e.name, e.title + (f" (needs {e.needs})" if e.missing else ""), e.summary)
                     for e in catalog()]
         except LessonError as exc:
             self.app.notify(str(exc), title="A lesson file is broken", severity="error",
