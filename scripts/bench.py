@@ -17,6 +17,9 @@ is a report, not a gate. Progress goes to stderr, the table to stdout.
 4. `attn-tui print all` against seeds/attention.py
 5. resident memory after the first screen (bench_pty.py)
 6. idle CPU with no input (bench_pty.py)
+7. the trained model (all-MiniLM-L6-v2): first result, load and forward pass against
+   transformers' BertModel on the same files; a 32-token sentence against one frame
+   (bench_model.py; needs the model package and transformers)
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ one_blas_thread()
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT.parent / "shared" / "seeds" / "attention.py"
-ALL = ("scaling", "print_all", "first_screen", "idle", "imports", "edit")
+ALL = ("scaling", "print_all", "first_screen", "idle", "imports", "edit", "model")
 
 
 @dataclass(frozen=True)
@@ -52,12 +55,14 @@ class Plan:
     edits: int  # per configuration (figure 2)
     edit_blocks: int  # interleaved rounds the edits are split into
     idle_seconds: float  # figure 6
+    model_cold: int = 5  # fresh interpreters per side (figure 7)
+    model_warm: int = 50  # forward passes per side (figure 7)
 
 
 FULL = Plan(screen_runs=21, print_runs=9, scaling_reps=15, lab_presses=40, edits=100,
             edit_blocks=4, idle_seconds=10.0)
 QUICK = Plan(screen_runs=3, print_runs=3, scaling_reps=3, lab_presses=6, edits=15,
-             edit_blocks=1, idle_seconds=3.0)
+             edit_blocks=1, idle_seconds=3.0, model_cold=1, model_warm=10)
 
 
 def _quartiles(xs: list[float]) -> tuple[float, float]:
@@ -163,6 +168,22 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
                      "same way. Typed at machine speed from the first key: "
                      + ", ".join(f"{k} {m['edit'][k + '_burst'] * 1e3:.1f} ms"
                                  for k in ("t8", "t64", "t256")))
+    if "model" in only:
+        from bench_model import model_figure
+
+        log(f"figure 7: the model, {plan.model_cold} cold starts and {plan.model_warm} forward "
+            "passes per side, against transformers")
+        try:
+            m["model"] = md = model_figure(plan.model_cold, plan.model_warm)
+        except (ImportError, subprocess.CalledProcessError) as exc:
+            notes.append(f"7: skipped: {exc}")
+        else:
+            notes.append(f"7: medians, alternated; float32 on one thread each; cold: "
+                         f"{plan.model_cold} fresh interpreters per side, from start to the "
+                         f"first attention maps (transformers' import is most of its time); "
+                         f"warm: {plan.model_warm} forward passes each, transformers with "
+                         f"output_attentions=True; the 32-token run ({md['t_long']} tokens) is "
+                         "the numbers only, not their drawing")
     return m, notes
 
 

@@ -37,11 +37,20 @@ FIGURES: dict[str, tuple[str, str, str]] = {
     "memory_floor": ("5. the same, bare Textual app that imports numpy", "bare Textual app",
                      "— (info)"),
     "idle": ("6. idle CPU, no input", "bare Textual app", "< 1 % of a core"),
+    "model_first": ("7. model: process start → first α, 12 tokens", "transformers BertModel",
+                    "≤ 1×"),
+    "model_load": ("7. model: load weights and tokenizer", "BertModel.from_pretrained",
+                   "— (info)"),
+    "model_forward": ("7. model: forward pass with every α, 12 tokens", "BertModel forward",
+                      "≤ 1×"),
+    "model_frame": ("7. model: new sentence → 72 maps, 32 tokens", "one frame at 60 fps",
+                    "≤ 1×"),
 }
 FRAME = 1 / 60  # seconds: Textual paints at most 60 frames a second
 LIMITS = {"first_screen": 1.3, "edit_t8": 2.0, "edit_frame": 1.0, "edit_t256": 3.0,
           "scaling": 1 / 15, "scaling_answer": 1.0, "scaling_answer_largest": 1.0,
-          "print_all": 1.2, "memory": 1.5}
+          "print_all": 1.2, "memory": 1.5, "model_first": 1.0, "model_forward": 1.0,
+          "model_frame": 1.0}
 IDLE_LIMIT = 1.0  # percent of one core
 HEADERS = ("figure", "attn-tui", "baseline", "ratio", "target", "result")
 
@@ -150,6 +159,12 @@ def build_rows(m: dict) -> list[Row]:
         pct = lambda x: f"{x:.2f} %"  # noqa: E731
         rows.append(Row(f"{figure} ({seconds:g} s)", pct(a), f"{pct(b)} ({base_label})", ratio,
                         target, _verdict(a < IDLE_LIMIT)))
+    if "model" in m:
+        md = m["model"]
+        rows.append(_ratio_row("model_first", *md["first"], ms))
+        rows.append(_ratio_row("model_load", *md["load"], ms))
+        rows.append(_ratio_row("model_forward", *md["forward"], ms))
+        rows.append(_ratio_row("model_frame", md["frame"], FRAME, ms))
     return rows
 
 

@@ -39,6 +39,8 @@ FAKE = {
     "print_all": (0.30, 0.28),
     "memory": (50_000, 40_000),
     "idle": (0.2, 0.1, 10.0),
+    "model": {"first": (1.2, 6.0), "load": (0.17, 0.11), "forward": (0.050, 0.040),
+              "frame": 0.012, "t_long": 32},
 }
 
 
@@ -94,6 +96,10 @@ def test_verdicts_follow_the_targets(bench):
         "memory": "PASS",
         "memory_floor": "info",
         "idle": "PASS",  # 0.2 % of a core
+        "model_first": "PASS",  # 0.2×
+        "model_load": "info",
+        "model_forward": "MISS",  # 1.25× against ≤ 1×
+        "model_frame": "PASS",  # 12 ms, within 16.7 ms
     }
     text = common.text_table(rows)
     assert text.count("*** MISS:") == 5
