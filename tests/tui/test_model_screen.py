@@ -194,3 +194,25 @@ def test_pictures_shade_against_the_largest_weight() -> None:
     assert shades(alpha) == ["█···", "·█··", "··█·", "···█"]
     assert shades(resample(alpha, 2, 2)) == ["█·", "·█"]
     assert resample(np.eye(2), 4, 4).shape == (4, 4)
+
+
+async def test_keys_pressed_while_the_model_loads_are_kept(monkeypatch: Any, minilm: Any) -> None:
+    import threading
+
+    ready = threading.Event()
+
+    def slow(name: str):
+        ready.wait(timeout=30)
+        return minilm
+
+    monkeypatch.setattr(model_screen, "cached_model", slow)
+    async with model_app().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert screen.run is None
+        await pilot.press("right", "right", "down", "right_square_bracket", "right_square_bracket")
+        await pilot.pause()
+        ready.set()
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index, screen.query_index) == (1, 2, 2)
+        assert "layer 1 head 2 α" in screen_text(pilot.app)

@@ -38,6 +38,7 @@ from attn_tui.tui.widgets.title_bar import TitleBar
 
 MODEL = "minilm"
 FIRST_SENTENCE = "The cat sat on the mat because it was tired."
+MODEL_SHAPES = {"minilm": (6, 12)}  # (layers, heads), for the grid before the model has loaded
 
 _models: dict[str, object] = {}  # loaded once per process: reopening the screen is instant
 _loading = threading.Lock()
@@ -94,7 +95,7 @@ class ModelScreen(Screen):
             with Horizontal(id="model-top"):
                 with Vertical(id="grid-box"):
                     yield Static("every head: layers ↓, heads →", classes="model-title")
-                    yield HeadGrid(id="heads")
+                    yield HeadGrid(MODEL_SHAPES.get(self.model_name, (6, 12)), id="heads")
                 with Vertical(id="head-box"):
                     yield Static(id="head-title", classes="model-title")
                     yield HeadPicture(id="head")
@@ -248,9 +249,9 @@ class ModelScreen(Screen):
         return int((self.run.weights[..., 0].mean(axis=-1) > 0.5).sum())
 
     def action_query(self, step: int) -> None:
-        if self.run is None:
-            return
-        self.query_index = max(0, min(len(self.run.tokens) - 1, self.query_index + step))
+        # before the first maps (the model loading) the index is kept, and clamped on arrival
+        most = len(self.run.tokens) - 1 if self.run is not None else 10**6
+        self.query_index = max(0, min(most, self.query_index + step))
         self._show_head()
 
     def action_focus_sentence(self) -> None:

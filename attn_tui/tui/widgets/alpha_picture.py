@@ -73,24 +73,26 @@ class HeadGrid(Widget, can_focus=True):
         def control(self) -> HeadGrid:
             return self.grid
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, heads_shape: tuple[int, int] = (6, 12), *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.heads_shape = heads_shape  # arrows move before the first maps arrive
         self.weights: np.ndarray | None = None  # (L, H, T, T)
         self._pictures: list[list[list[str]]] = []
         self._drawn_for: tuple[int, int] = (0, 0)
 
     @property
     def shape(self) -> tuple[int, int]:
-        return (0, 0) if self.weights is None else self.weights.shape[:2]
+        """(layers, heads): the model's, known before its first maps arrive."""
+        return self.heads_shape if self.weights is None else self.weights.shape[:2]
 
     def cell_size(self, width: int) -> tuple[int, int]:
         """(columns, rows) of one picture: as large as the width allows, from 2 x 1 to 7 x 3."""
-        heads = self.shape[1] or 12
+        heads = self.shape[1]
         w = max(2, min(7, (width - 3) // heads - 1))
         return w, (1 if w <= 2 else 2 if w <= 5 else 3)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 1 + (self.shape[0] or 6) * self.cell_size(width)[1]
+        return 1 + self.shape[0] * self.cell_size(width)[1]
 
     def show(self, weights: np.ndarray) -> None:
         self.weights = weights
