@@ -316,7 +316,7 @@ async def test_enter_enter_in_the_command_palette_runs_the_command_once(lab, mon
         burst(app, "Enter Enter")  # nothing searched: the first Enter only shows the list
         await settle(pilot)
         assert app.is_running and app.screen is under
-        burst(app, "C-p h e a d s")
+        burst(app, "C-p l a b h e a d s")  # not the real-heads lesson, which "heads" finds
         for _ in range(200):  # the search runs in a worker
             await pilot.pause()
             if isinstance(app.screen, Palette) and app.screen.query_one(
