@@ -85,7 +85,7 @@ async def test_the_step_table_is_the_heads_real_q_and_k() -> None:
         expected = q[2] @ k.T
         np.testing.assert_allclose(table.steps.scores[2], expected, rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(table.steps.weights[2], run.weights[3, 7, 2], atol=1e-6)
-        assert table.query == 2
+        assert table.query_index == 2
         assert table.cell_text(0, 0) == table.number(float(expected[0]))
         assert "steps for query 2 'cat' on the head's real q, k ([ ] picks)" in screen_text(pilot.app)
 
