@@ -162,10 +162,10 @@ class HeadPicture(Widget):
         super().__init__(id=id)
         self.alpha: np.ndarray | None = None
         self.tokens: list[str] = []
-        self.query = 0
+        self.query_index = 0
 
     def show(self, alpha: np.ndarray, tokens: list[str], query: int) -> None:
-        self.alpha, self.tokens, self.query = alpha, list(tokens), query
+        self.alpha, self.tokens, self.query_index = alpha, list(tokens), query
         self.refresh(layout=True)
 
     def _layout(self, width: int) -> tuple[int, int, int]:
@@ -191,10 +191,10 @@ class HeadPicture(Widget):
         header = "".join(str(j % 10 if per == 1 else j).rjust(per) for j in range(keys))
         out.append(" " * label + header[: max(0, self.size.width - label)])
         for i, row in enumerate(rows):
-            mark = "▶" if i == self.query else " "
+            mark = "▶" if i == self.query_index else " "
             name = cut_label(f"{i} {self.tokens[i]}", label - 2)
             out.append("\n")
-            style = Style(bold=True, reverse=True) if i == self.query else None
+            style = Style(bold=True, reverse=True) if i == self.query_index else None
             out.append(f"{mark}{name}" + " " * (label - 1 - cell_len(name)), style)
             out.append("".join(ch * per for ch in row))
         return out
