@@ -25,9 +25,10 @@ class Entry:
     missing: str | None = None  # why it cannot run here
     needs: str = "torch"  # what it needs, in words
 
-    def line(self) -> str:
+    def line(self, width: int = 9) -> str:
+        """The lesson's line in ``--lesson list``, its name padded to ``width`` columns."""
         note = f" (needs {self.needs}, not installed)" if self.missing else ""
-        return f"{self.name + ' ':<9}{self.title} — {self.summary}{note}"
+        return f"{self.name + ' ':<{width}}{self.title} — {self.summary}{note}"
 
 
 def _files() -> dict[str, object]:
@@ -104,11 +105,13 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser,
         from attn_tui.core.progress import Progress
 
         progress = Progress.from_env(no_progress)
-        text = "".join(entry.line() + "\n" for entry in entries)
+        width = max(len(entry.name) for entry in entries) + 2  # the names in one column
+        text = "".join(entry.line(width) + "\n" for entry in entries)
         if progress.kept:
             rows = standing(progress)
             words = {lesson.name: w for lesson, w, _ in rows}
-            text = "".join(f"{entry.line()}\n{'':9}{words[entry.name]}\n" for entry in entries)
+            text = "".join(f"{entry.line(width)}\n{'':{width}}{words[entry.name]}\n"
+                           for entry in entries)
             text += "".join(f"{notice}\n" for notice in progress.notices)
             text += suggestion(rows) + "\n"
         failed = write_stdout(text)

@@ -36,18 +36,24 @@ LAB_FIGURES: dict[str, dict[str, str]] = {
                   "attention": "attention parameters", "feed_forward": "feed-forward parameters",
                   "layers": "all layers' parameters", "embeddings": "embedding parameters",
                   "attention_share": "attention's share of a layer"},
+    "lab:minilm": {"entropy": "entropy (bits)", "previous": "share on the previous token",
+                   "next": "share on the next token", "itself": "share on itself",
+                   "cls": "share on [CLS]", "sep": "share on [SEP]"},
 }
+MODEL_SENTENCE = "The cat sat on the mat because it was tired."  # the model screen's first
 # each lab's settings as it opens (checked against the lab screens by a test), and the actions
 # a step may run that change one of them; other actions only move the view
 LAB_DEFAULTS: dict[str, dict[str, Any]] = {
     "lab:scaling": dict(d_k=1024, keys=8, trials=200, seed=0, scale=True, temperature=1.0),
     "lab:model": dict(preset="chapter", V=50000, D=512, L=6, h=8, H=2048, n=512),
+    "lab:minilm": dict(text=MODEL_SENTENCE, layer=0, head=0, query=0),
 }
 LAB_ACTIONS: dict[str, dict[str, str]] = {
     "lab:scaling": {"set_dk": "d_k", "set_keys": "keys", "set_trials": "trials",
                     "set_seed": "seed", "set_scale": "scale", "set_temperature": "temperature"},
     "lab:model": {"set_vocab": "V", "set_width": "D", "set_layers": "L", "set_heads": "h",
                   "set_hidden": "H", "set_tokens": "n"},
+    "lab:minilm": {"set_text": "text", "set_query": "query"},  # pick(layer, head) sets two
 }
 TASK_KEYS = {"goal", "stage", "cell", "row", "reduce", "op", "value", "tol", "change",
              "max_cells", "keep", "why", "hints", "solution"}
@@ -295,6 +301,8 @@ def simulate_start(screen: str, workspace: Any, actions: tuple[tuple[str, tuple]
     for name, args in actions:
         if name == "reset":
             settings = dict(LAB_DEFAULTS[screen])
+        elif name == "pick" and screen == "lab:minilm":
+            settings["layer"], settings["head"] = args
         elif name in LAB_ACTIONS[screen]:
             settings[LAB_ACTIONS[screen][name]] = args[0]
     return lab_live(screen, settings, lab_compute(screen, settings))
@@ -309,6 +317,11 @@ def lab_compute(screen: str, settings: dict[str, Any]) -> Any:
         dims = tuple(x for x in (d // 4**i for i in range(4, -1, -1)) if x >= 1)
         return scaling_experiment(dims, settings["keys"], settings["trials"], settings["seed"],
                                   temperature=settings["temperature"])
+    if screen == "lab:minilm":
+        from attn_tui.models import shared_model, summarise
+
+        run = shared_model("minilm").run(settings["text"])
+        return summarise(run.weights[settings["layer"], settings["head"]])
     from attn_tui.compute import count_params
 
     try:
@@ -344,6 +357,8 @@ def workspace_of(live: Live) -> Any:
 def label(task: Task, live: Live) -> str:
     if live.screen != "workbench":
         words = LAB_FIGURES.get(live.screen, {}).get(task.stage, task.stage)
+        if live.screen == "lab:minilm" and task.stage in LAB_FIGURES[live.screen]:
+            words += f" of layer {live.settings['layer']} head {live.settings['head']}"
         if live.figures and "d_ks" in live.figures and task.stage in LAB_FIGURES[live.screen]:
             d_ks = live.figures["d_ks"]
             r = task.row if task.row is not None else -1
@@ -401,7 +416,7 @@ def target(task: Task, live: Live) -> tuple[str, float | tuple[float, float] | N
         v = float(task.value)  # type: ignore[arg-type]
         words = fmt(v)
     if task.op == "near":
-        return f"within {fmt(task.tol)} of {words}", v
+        return f"{words} ± {fmt(task.tol)}", v
     return f"{OPS[task.op]} {words}", v
 
 
@@ -462,10 +477,11 @@ def _cells_changed(a: Any, b: Any) -> int:
 
 
 def _setting(key: str) -> str:
-    return {"scale": "÷√d_k", "d_k": "top d_k", "temperature": "temp"}.get(key, key)
+    return {"scale": "÷√d_k", "d_k": "top d_k", "temperature": "temp",
+            "text": "the sentence"}.get(key, key)
 
 
 def _value(v: Any) -> str:
     if isinstance(v, bool):
         return "on" if v else "off"
-    return str(v)
+    return repr(v) if isinstance(v, str) and " " in v else str(v)

@@ -14,7 +14,7 @@ import importlib
 _LAZY = {
     "MODELS": "files", "ModelDamaged": "files", "ModelSpec": "files",
     "ModelUnavailable": "files", "install_line": "files", "spec_for": "files",
-    "Model": "model", "Run": "model", "load_model": "model",
+    "Model": "model", "Run": "model", "load_model": "model", "shared_model": "model",
     "HeadSummary": "summary", "summarise": "summary", "summarise_all": "summary",
     "MAX_TOKENS": "text", "EmptySentence": "text", "clean": "text",
 }

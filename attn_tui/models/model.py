@@ -5,6 +5,7 @@ Nothing here touches the network: the files come from an installed package (see 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,3 +112,16 @@ def load_model(name: str = "minilm", *, folder: Any = None) -> Model:
     weights = read_weights(files.weights, config)
     tokenizer = Tokenizer(files.tokenizer)
     return Model(spec=spec, files=files, config=config, weights=weights, tokenizer=tokenizer)
+
+
+_shared: dict[str, Model] = {}
+_sharing = threading.Lock()
+
+
+def shared_model(name: str = "minilm") -> Model:
+    """``load_model(name)`` once per process: the model screen, reopened, and a lesson's task
+    checks read the same weights."""
+    with _sharing:
+        if name not in _shared:
+            _shared[name] = load_model(name)
+        return _shared[name]

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attn_tui.core.progress import VERSION, Progress, Record, folder
-from attn_tui.lessons import lesson_cli, standing
+from attn_tui.lessons import lesson_cli, names, standing
 from attn_tui.lessons.loader import LessonError  # noqa: F401  (lessons load for the listing)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,7 +96,7 @@ def test_fuzzed_file_contents_never_crash_and_never_touch_another_lesson(progres
     r = p.load("select")
     assert isinstance(r, Record)
     rows = standing(p)  # the --lesson list numbers
-    assert len(rows) == 6
+    assert len(rows) == len(names())
     assert lesson_cli("list", None, False) == 0  # type: ignore[arg-type]
     out = capsys.readouterr().out
     assert "Next: " in out and "tasks 1/2" in out.split("select")[0]  # one's 1 of 2
@@ -157,4 +157,4 @@ def test_lesson_list_shows_tasks_and_questions_and_the_next_lesson(progress_dir)
     assert out[3].split() == ["tasks", "0/3", "·", "questions", "0/2"]
     assert out[-1] == "Next: select (When attention selects): attn-tui --lesson select"
     bare = _cli("--no-progress", "--lesson", "list").stdout.splitlines()
-    assert len(bare) == 6 and "tasks" not in bare[1]
+    assert len(bare) == len(names()) and "tasks" not in bare[1]

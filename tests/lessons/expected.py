@@ -107,7 +107,7 @@ def steps() -> dict[str, dict[int, list[str]]]:
         "real-heads": {
             1: ["6 layers of 12 heads", "13 tokens", "0:[CLS]", "12:[SEP]"],
             3: ["3.70: spread evenly over all 13", "previous token 0.9997"],
-            6: ["13 tokens × 32"],
+            7: ["13 tokens × 32"],
         },
     }
 
@@ -126,5 +126,5 @@ REVEALS: dict[tuple[str, int], list[str]] = {
     ("nanogpt", 6): ["1.0000"],
     ("real-heads", 2): ["0.9998 of its weight to 'cat'", "0.9997"],
     ("real-heads", 4): ["0.8965", "|v| = 0.06", "4.22", "in 30 of its 72"],
-    ("real-heads", 5): ["0.5791"],
+    ("real-heads", 6): ["0.5791"],
 }

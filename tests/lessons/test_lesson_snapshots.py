@@ -25,7 +25,7 @@ FIRST = {
     "params": "the model lab: attention 4 D² = 1,048,576 marked; panel with V, D, L, h, H.",
     "nanogpt": "torch float32, V = x[0] with all eight rows marked; panel lists x[0] to 4 places.",
     "real-heads": "the model screen: 13 tokens, the grid of 72 shade pictures above the panel; "
-                  "'Step 1 of 6', 6 layers of 12 heads, 13 tokens.",
+                  "'Step 1 of 7', 6 layers of 12 heads, 13 tokens.",
 }
 QUESTION = {
     "one": "step 3: the ÷√d_k column marked; the question and its three choices; the panel's "

@@ -11,7 +11,7 @@ import pytest
 from screen_text import screen_text
 from textual.widgets import Input
 
-from attn_tui.models import files
+from attn_tui.models import files, model
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens import model_screen
 from attn_tui.tui.screens.model_screen import ModelScreen
@@ -21,7 +21,7 @@ from attn_tui.tui.widgets.step_table import StepTable
 
 @pytest.fixture(autouse=True)
 def _model_loaded_once(monkeypatch: pytest.MonkeyPatch, minilm: Any) -> None:
-    monkeypatch.setitem(model_screen._models, "minilm", minilm)
+    monkeypatch.setitem(model._shared, "minilm", minilm)
 
 
 async def settle(pilot) -> None:
@@ -176,7 +176,7 @@ async def test_escape_goes_back_and_escape_in_the_sentence_only_leaves_it() -> N
 
 
 async def test_the_model_absent_is_a_message_not_a_crash(monkeypatch: Any) -> None:
-    monkeypatch.delitem(model_screen._models, "minilm")
+    monkeypatch.delitem(model._shared, "minilm")
     monkeypatch.setitem(files.MODELS, "minilm", replace(files.MINILM, package="gt_absent_y"))
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -205,7 +205,7 @@ async def test_keys_pressed_while_the_model_loads_are_kept(monkeypatch: Any, min
         ready.wait(timeout=30)
         return minilm
 
-    monkeypatch.setattr(model_screen, "cached_model", slow)
+    monkeypatch.setattr(model_screen, "shared_model", slow)
     async with model_app().run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = pilot.app.screen

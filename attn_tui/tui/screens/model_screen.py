@@ -11,7 +11,7 @@ each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads p
 
 from __future__ import annotations
 
-import threading
+from dataclasses import asdict, dataclass
 
 from rich.text import Text
 from textual import on, work
@@ -22,11 +22,12 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from attn_tui.models import (
+    MODELS,
     EmptySentence,
     ModelDamaged,
     ModelUnavailable,
     Run,
-    load_model,
+    shared_model,
     summarise,
 )
 from attn_tui.report.fmt import num
@@ -36,20 +37,20 @@ from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.step_table import StepTable
 from attn_tui.tui.widgets.title_bar import TitleBar
 
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """What the learner picks here, in a lesson's terms (its task's settings)."""
+
+    text: str
+    layer: int
+    head: int
+    query: int
+
+
 MODEL = "minilm"
 FIRST_SENTENCE = "The cat sat on the mat because it was tired."
 MODEL_SHAPES = {"minilm": (6, 12)}  # (layers, heads), for the grid before the model has loaded
-
-_models: dict[str, object] = {}  # loaded once per process: reopening the screen is instant
-_loading = threading.Lock()
-
-
-def cached_model(name: str):
-    with _loading:
-        if name not in _models:
-            _models[name] = load_model(name)
-        return _models[name]
-
 
 class ModelScreen(Screen):
     BINDINGS = bindings.LABS["minilm"]
@@ -84,6 +85,7 @@ class ModelScreen(Screen):
         self.layer_index, self.head_index, self.query_index = 0, 0, 0
         self.message = ""
         self.summary = None
+        self.run_text: str | None = None  # the sentence ``run`` is for
 
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
@@ -106,7 +108,11 @@ class ModelScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "attn-tui"
-        self.sub_title = f"model {self.model_name}: loading…   (Esc goes back)"
+        # the title is set once, so a lesson's title (which replaces it) is never overwritten
+        spec = MODELS.get(self.model_name)
+        named = spec.title if spec is not None else self.model_name
+        self.sub_title = f"model {named}, {self.backend} {self.dtype}   (Esc goes back)"
+        self.say("loading the model…")
         self.query_one(HeadGrid).focus()
         self._load()
 
@@ -114,7 +120,7 @@ class ModelScreen(Screen):
     @work(thread=True, exclusive=True, group="model-load")
     def _load(self) -> None:
         try:
-            model = cached_model(self.model_name)
+            model = shared_model(self.model_name)
         except (ModelUnavailable, ModelDamaged, ValueError) as exc:
             self.app.call_from_thread(self._unavailable, str(exc))
             return
@@ -128,18 +134,18 @@ class ModelScreen(Screen):
         self.app.call_from_thread(self._loaded, model, text, run, reason)
 
     def _unavailable(self, reason: str) -> None:
-        self.sub_title = f"model {self.model_name}: not available   (Esc goes back)"
         self.say(reason, error=True)
 
     def _loaded(self, model, text: str, run: Run | None, reason: str) -> None:
         self.model = model
-        self.sub_title = f"model {model.spec.title}, {self.backend} {self.dtype}   (Esc back)"
+        if self.message == "loading the model…":
+            self.say("")
         if text != self.text:  # typed (or set by a lesson) while the model loaded
             self._start_run(self.text)
         elif run is None:
             self.say(reason, error=True)
         else:
-            self._show_run(run)
+            self._show_run(run, text)
 
     def _start_run(self, text: str) -> None:
         if self.model is not None:
@@ -158,10 +164,10 @@ class ModelScreen(Screen):
                 self.app.call_from_thread(self.say, str(exc).splitlines()[0], error=True)
             return
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_run, run)
+            self.app.call_from_thread(self._show_run, run, text)
 
-    def _show_run(self, run: Run) -> None:
-        self.run = run
+    def _show_run(self, run: Run, text: str) -> None:
+        self.run, self.run_text = run, text
         self.query_index = min(self.query_index, len(run.tokens) - 1)
         self.say("; ".join(run.notices))
         tokens = Text(no_wrap=False)
@@ -192,6 +198,7 @@ class ModelScreen(Screen):
             f"steps for query {i} '{run.tokens[i]}' on the head's real q, k ([ ] picks)"))
         steps = run.head_steps(self.layer_index, self.head_index)
         self.query_one(StepTable).show(steps, i, tuple(run.tokens))
+        self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
 
     def say(self, text: str, *, error: bool = False) -> None:
         """One line under the sentence: a refusal (marked ✗, not only by colour) or a note."""
@@ -200,6 +207,8 @@ class ModelScreen(Screen):
         line.update(Text(("✗ " if error else "") + text))
         line.set_class(bool(text), "-shown")
         line.set_class(error and bool(text), "-invalid")
+        if error:  # a refused sentence: a task waiting on it says so
+            self.app.tutor.host_changed(self)
 
     # ---- messages and keys
     @on(Input.Changed, "#sentence")
@@ -263,6 +272,44 @@ class ModelScreen(Screen):
             return
         if self.app.screen is self:
             self.app.pop_screen()
+
+    # ---- as a LessonHost (see attn_tui.tui.tutor.host): the sentence and the chosen head,
+    # never saved work, and no undo
+    can_undo = False
+
+    def settle_edits(self) -> bool:
+        return True
+
+    def lesson_state(self) -> object:
+        return ModelChoice(self.text, self.layer_index, self.head_index, self.query_index)
+
+    def lesson_work(self) -> object:
+        return self.lesson_state()
+
+    def has_unsaved_work(self) -> bool:
+        return False
+
+    def lesson_owns_state(self) -> None:
+        pass
+
+    def lesson_replaced_work(self, work: object) -> None:
+        pass
+
+    def lesson_live(self) -> object:
+        from attn_tui.lessons.tasks import lab_live
+
+        if self.run is not None and self.run_text == self.text:
+            return lab_live("lab:minilm", self.lesson_state(), self.summary)
+        # loading, running, or the sentence refused: the message says which
+        return lab_live("lab:minilm", self.lesson_state(), None, self.message or "computing…")
+
+    def lesson_restore(self, state: object, edits: tuple = ()) -> None:
+        assert isinstance(state, ModelChoice)
+        choice = asdict(state) | {e.target: e.value for e in edits}
+        if choice["text"] != self.text:
+            self.action_set_text(choice["text"])
+        self.query_index = choice["query"]
+        self.action_pick(choice["layer"], choice["head"])
 
     def action_open_in_workbench(self) -> None:
         from attn_tui.report.heads import head_workspace

@@ -536,10 +536,14 @@ class LessonRunner:
         host = self.host
         if host is None:
             return
-        for worker in [w for w in self.app.workers if w.node is host and not w.is_finished]:
-            # cancelled: a newer request replaced it; failed: the screen says what went wrong
-            with contextlib.suppress(WorkerCancelled, WorkerFailed):
-                await worker.wait()
+        for _ in range(3):  # a finished worker may start the next (a model loaded, then run)
+            pending = [w for w in self.app.workers if w.node is host and not w.is_finished]
+            if not pending:
+                break
+            for worker in pending:
+                # cancelled: a newer request replaced it; failed: the screen says what went wrong
+                with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                    await worker.wait()
 
     def _conceal(self, items: tuple[Highlight, ...]) -> None:
         from attn_tui.tui.tutor.marks import conceal
