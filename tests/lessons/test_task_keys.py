@@ -35,6 +35,8 @@ SOLVE = {
     ("params", 6): ["up"] * 7,
     ("nanogpt", 2): ["m"],
     ("nanogpt", 1): [*cell("3", *["down"] * 5), "tab", *cell("3", *["down"] * 4)],
+    ("real-heads", 3): ["right"],
+    ("real-heads", 5): ["right"] * 5,
 }
 # (lesson, step): keys that reach the goal by a route the task forbids, and the rule said
 FORBIDDEN = {
@@ -47,6 +49,7 @@ FORBIDDEN = {
     ("mask", 5): (["tab", *cell("3")], "only Q may change, and K did"),
     ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
     ("nanogpt", 1): ([*SOLVE[("nanogpt", 1)], "m"], "mask must stay causal"),
+    ("real-heads", 5): (["up", "up", *["right"] * 7], "layer must stay 4"),
 }
 TASKS = [(n, k) for n in names() for k, s in enumerate(load(n).steps, start=1) if s.task]
 
@@ -71,10 +74,11 @@ async def test_each_task_starts_unmet_and_its_keys_solve_it(name, k):
     async with lesson_app(name).run_test(size=(80, 24)) as pilot:
         await _at(pilot, k)
         said = _said(pilot.app)
-        assert task.goal in said and "○ Not yet." in said and "✓ Done." not in said
+        assert task.goal in said and "Not yet:" in said and "Done:" not in said
+        assert "Task ○" in said  # the mark, not colour alone
         await press(pilot, *SOLVE[(name, k)])
         said = _said(pilot.app)
-        assert "✓ Done." in said, said
+        assert "Done:" in said and "Task ✓" in said, said
         assert task.why in said
         assert f"Step {k} of" in panel(pilot.app).border_title  # no automatic advance
 
@@ -87,11 +91,11 @@ async def test_a_forbidden_route_is_refused_with_its_rule(name, k):
         await _at(pilot, k)
         await press(pilot, *keys)
         said = _said(pilot.app)
-        assert f"✗ Rule broken: {rule}." in said, said
-        assert "✓ Done." not in said
+        assert f"Rule broken: {rule}." in said and "Task ✗" in said, said
+        assert "Done:" not in said
         await press(pilot, "ctrl+r")  # the step's start again: unmet, no rule broken
         said = _said(pilot.app)
-        assert "○ Not yet." in said and "Rule broken" not in said
+        assert "Not yet:" in said and "Rule broken" not in said
 
 
 async def test_two_hints_then_show_me_asks_and_u_undoes_it():
@@ -110,11 +114,11 @@ async def test_two_hints_then_show_me_asks_and_u_undoes_it():
         bench = pilot.app.workbench()
         before = bench.workspace
         await press(pilot, "y")
-        assert "✓ Done." in _said(pilot.app)
+        assert "Done:" in _said(pilot.app)
         assert bench.workspace.k[2][2] == 2.0 and bench.workspace.q == before.q
         await press(pilot, "u")  # one change: one u brings the start back
         assert bench.workspace == before
-        assert "○ Not yet." in _said(pilot.app)
+        assert "Not yet:" in _said(pilot.app)
 
 
 async def test_y_does_nothing_before_it_is_offered():
@@ -123,7 +127,7 @@ async def test_y_does_nothing_before_it_is_offered():
         bench = pilot.app.workbench()
         before = bench.workspace
         await press(pilot, "y")
-        assert bench.workspace == before and "○ Not yet." in _said(pilot.app)
+        assert bench.workspace == before and "Not yet:" in _said(pilot.app)
 
 
 async def test_ctrl_r_puts_the_start_back_and_u_undoes_the_reset():
@@ -133,20 +137,20 @@ async def test_ctrl_r_puts_the_start_back_and_u_undoes_the_reset():
         start = bench.workspace
         await press(pilot, *SOLVE[("mask", 4)])
         solved = bench.workspace
-        assert "✓ Done." in _said(pilot.app)
+        assert "Done:" in _said(pilot.app)
         await press(pilot, "ctrl+r")
-        assert bench.workspace.q == start.q and "○ Not yet." in _said(pilot.app)
+        assert bench.workspace.q == start.q and "Not yet:" in _said(pilot.app)
         await press(pilot, "u")
-        assert bench.workspace.q == solved.q and "✓ Done." in _said(pilot.app)
+        assert bench.workspace.q == solved.q and "Done:" in _said(pilot.app)
 
 
 async def test_show_me_in_a_lab_meets_the_goal_and_ctrl_r_undoes_it():
     async with lesson_app("params").run_test(size=(120, 40)) as pilot:
         await _at(pilot, 6)
         await press(pilot, "h", "h", "h", "y")
-        assert "✓ Done." in _said(pilot.app)
+        assert "Done:" in _said(pilot.app)
         await press(pilot, "ctrl+r")
-        assert "○ Not yet." in _said(pilot.app)
+        assert "Not yet:" in _said(pilot.app)
         assert pilot.app.screen.settings.D == 512
 
 
@@ -155,4 +159,4 @@ async def test_a_refused_lab_setting_leaves_the_task_unmet_saying_why():
         await _at(pilot, 6)
         await press(pilot, "right", "right", *typed("7"), *E)  # D, L, h: h = 7
         said = _said(pilot.app)
-        assert "h = 7 does not divide D = 512" in said and "○ Not yet." in said
+        assert "h = 7 does not divide D = 512" in said and "Not yet:" in said

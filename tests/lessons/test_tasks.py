@@ -82,7 +82,7 @@ def test_near_compares_with_another_stage_and_reduce_reads_a_row():
                  change=["Q"], solution=[{"cell": ["Q", 0, 0], "value": 0.0}])
     start = t.bench_live(ws)
     v = t.evaluate(task, start, start)
-    assert v.line() == "H(animal?) 0.75 · goal within 0.01 of log₂n = 1.58"
+    assert v.line() == "H(animal?) 0.75 · goal log₂n = 1.58 ± 0.01"
     assert t.evaluate(task, t.solved(task, start), start).done
     top = _task(cell=None, row=2, reduce="max")
     assert t.evaluate(top, start, None).value == pytest.approx(1 / 3)

@@ -98,7 +98,6 @@ def _missing(app, texts: list[str], recalled: set[str] = frozenset()) -> list[st
     return missing + [f"a number cut: {c}" for c in cut]
 
 
-@pytest.mark.xfail(strict=False, reason="open: with the task line the lesson panel takes more rows at 80x24, and one/select/mask lose a number or the step table header off screen")
 @pytest.mark.parametrize("name", LESSONS)
 async def test_every_number_the_words_print_is_on_the_panes_at_80x24(name):
     lesson = load(name)
@@ -116,7 +115,6 @@ async def test_every_number_the_words_print_is_on_the_panes_at_80x24(name):
     assert not problems, f"{name} at 80×24, off screen or cut:\n" + "\n".join(problems)
 
 
-@pytest.mark.xfail(strict=False, reason="open: with the task line the lesson panel takes more rows at 80x24, and one/select/mask lose a number or the step table header off screen")
 async def test_mask_keeps_the_step_tables_title_header_and_first_row_beside_the_map():
     # steps 2 to 5 showed the step table's last rows alone: no title, no header, no 'the'
     async with lesson_app("mask").run_test(size=(80, 24)) as pilot:

@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from attn_tui.tui.keys import takes_text
@@ -98,11 +99,14 @@ class LessonPanel(VerticalScroll, can_focus=False):
         """Show a step; ``at_end`` scrolls to the last line (the feedback after an answer)."""
         self.view = view
         state = " · done" if view.done else (" · …" if view.busy else "")
-        self.border_title = f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}"
+        # plain words, never markup: a title may name [CLS]
+        self.border_title = Content(
+            f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}")
         asking = bool(view.prompt) and view.chosen is None and not (view.done or view.busy)
         letters = "abcd"[: len(view.choices)]
-        task = ("y show me · " if view.offering else "h hint · ") + "ctrl+r reset · " \
-            if view.goal and not (view.done or view.busy) else ""
+        solved = view.verdict is not None and view.verdict.done
+        task = ("" if solved else "y show me · " if view.offering else "h hint · ") + \
+            "ctrl+r reset · " if view.goal and not (view.done or view.busy) else ""
         self._keys = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
                       if asking else "") + task + "n next · p back · Esc keep playing"
         self.border_subtitle = self._keys
@@ -110,7 +114,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.set_class(asking, "-asking")
         self.set_class(bool(view.goal) and not (view.done or view.busy), "-task")
         body = render(view)
-        self.plain = body.plain
+        self.plain = body.plain.replace("\xa0", " ")  # as read: the no-break spaces are spaces
         self.query_one("#lesson-body", Static).update(body)
         self.call_after_refresh(self._edge)
         if at_end:
@@ -129,8 +133,11 @@ def render(view: PanelView) -> Text:
                    "lesson; p goes back a step.")
         return out
     out.append(view.text)
-    # on a question, the keys to try come with the answer: they often show it (m, s, v)
-    if view.keys and (not view.prompt or view.chosen is not None):
+    # on a question, the keys to try come with the answer: they often show it (m, s, v); on
+    # a task, with its hints or once it is done: at 80 x 24 the panes need the row meanwhile
+    v = view.verdict
+    task_open = bool(view.goal) and not view.hints and not (v is not None and v.done)
+    if view.keys and (not view.prompt or view.chosen is not None) and not task_open:
         out.append("\nTry ", style="bold")
         for i, (key, does) in enumerate(view.keys):
             out.append("  " if i else "")
@@ -145,21 +152,23 @@ def render(view: PanelView) -> Text:
 
 def _task(out: Text, view: PanelView) -> None:
     """The goal, the live value against its target, and ✓ / the broken rule: in words and
-    marks, never by colour alone."""
-    out.append("\nTask ", style="reverse bold")
-    out.append(f" {view.goal}", style="bold")
+    marks, never by colour alone. The mark rides in the label, at the start of a line: after
+    the goal it could wrap away from its words."""
     v = view.verdict
+    mark = "" if v is None else " ✗" if v.broken is not None else " ✓" if v.met else " ○"
+    out.append(f"\nTask{mark} ", style="reverse bold")
+    out.append(f" {view.goal}", style="bold")
     if v is None:
         return
-    out.append("\n")
+    out.append("  ")  # the check follows the goal on its line: a row kept for the panes
     if v.broken is not None:
-        out.append("✗ Rule broken: ", style="bold")
+        out.append("Rule broken: ", style="bold")
         out.append(f"{v.broken}. ")
     elif v.met:
-        out.append("✓ Done. ", style="bold")
+        out.append("Done: ", style="bold")
     else:
-        out.append("○ Not yet. " + ("(Done before; the step started afresh.) "
-                                   if view.solved_before else ""), style="bold")
+        out.append("Not yet: " + ("(done before; the step started afresh) "
+                                  if view.solved_before else ""), style="bold")
     out.append(v.line())
     if v.broken is not None:
         out.append(" ctrl+r starts the step again.")
