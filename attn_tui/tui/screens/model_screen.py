@@ -111,7 +111,8 @@ class ModelScreen(Screen):
         # the title is set once, so a lesson's title (which replaces it) is never overwritten
         spec = MODELS.get(self.model_name)
         named = spec.title if spec is not None else self.model_name
-        self.sub_title = f"model {named}, {self.backend} {self.dtype}   (Esc goes back)"
+        # no "(Esc goes back)" as in a lab: at 80 columns it would be cut, and the key bar says it
+        self.sub_title = f"model {named} · {self.backend} {self.dtype}"
         self.say("loading the model…")
         self.query_one(HeadGrid).focus()
         self._load()
