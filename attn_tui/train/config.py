@@ -1,0 +1,106 @@
+"""What a training run is asked to do: the tasks, their defaults, and the checks on a config.
+
+No torch here, so the command line and the lab can check flags and say what to install first.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, replace
+from typing import NamedTuple
+
+INSTALL_TORCH_TRAIN = "training needs torch, which is not installed; install it with: pip install 'attn-tui[torch]'"
+
+DIGITS = tuple(str(i) for i in range(10))
+SEP = ">"
+VOCAB = (*DIGITS, SEP)  # token id i is VOCAB[i]; the separator is id 10
+
+
+class Task(NamedTuple):
+    name: str
+    line: str  # what the task is, and the pattern that solves it
+    pattern: str  # the attention pattern to look for
+    layers: int
+    heads: int
+    d_model: int
+    steps: int
+    lr: float
+    target: float  # held-out accuracy it reaches within its default steps
+
+
+TASKS: dict[str, Task] = {t.name: t for t in (
+    Task("previous", "copy the token one back", "a sub-diagonal: each token looks one back",
+         1, 1, 32, 200, 1e-2, 0.99),
+    Task("reverse", "six digits, '>', then the six backwards",
+         "an anti-diagonal after '>'", 1, 1, 32, 300, 1e-2, 0.99),
+    Task("sort", "six digits, '>', then the same digits sorted",
+         "after '>', each token looks at the next digit in order", 2, 2, 48, 2000, 3e-3, 0.95),
+    Task("induction", "eight distinct digits, then the same eight again",
+         "in layer 2, the token after the earlier copy of this one", 2, 1, 32, 1000, 3e-3, 0.95),
+)}
+
+MAX_LR = 1e6  # far past divergence, so the learner can see one
+LIMITS = {"layers": (1, 8), "heads": (1, 16), "d_model": (1, 512), "steps": (1, 1_000_000),
+          "batch": (1, 4096), "seed": (0, 2**31 - 1)}
+
+
+class TrainConfigError(ValueError):
+    """A config that cannot be trained, said in one line."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    task: str = "sort"
+    layers: int = 2
+    heads: int = 2
+    d_model: int = 48
+    steps: int = 2000
+    lr: float = 3e-3
+    seed: int = 0
+    batch: int = 64
+    frames: int = 50  # about this many α frames are captured over the run
+    evals: int = 20  # and this many held-out accuracies
+
+    @property
+    def head_size(self) -> int:
+        return self.d_model // self.heads
+
+    @property
+    def frame_every(self) -> int:
+        return max(1, self.steps // self.frames)
+
+    @property
+    def eval_every(self) -> int:
+        return max(1, self.steps // self.evals)
+
+    def checked(self) -> TrainConfig:
+        """This config, or TrainConfigError saying what is wrong with it."""
+        if self.task not in TASKS:
+            raise TrainConfigError(
+                f"unknown task {self.task!r}; choose one of: {', '.join(TASKS)}")
+        for name, (lo, hi) in LIMITS.items():
+            value = getattr(self, name)
+            if not isinstance(value, int) or not lo <= value <= hi:
+                what = "steps: train for at least one step" if name == "steps" and value == 0 \
+                    else f"{name} must be a whole number from {lo} to {hi}, not {value!r}"
+                raise TrainConfigError(what)
+        if self.d_model % self.heads:
+            raise TrainConfigError(
+                f"d_model {self.d_model} does not split into {self.heads} heads: each head gets "
+                f"d_model / heads columns, so pick a d_model divisible by {self.heads}")
+        if not (isinstance(self.lr, int | float) and math.isfinite(self.lr) and 0 < self.lr <= MAX_LR):
+            raise TrainConfigError(f"learning rate must be above 0 and at most {MAX_LR:g}, not {self.lr!r}")
+        return self
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def default_config(task: str = "sort", **changes) -> TrainConfig:
+    """The task's own defaults (layers, heads, width, steps, learning rate), then ``changes``."""
+    if task not in TASKS:
+        raise TrainConfigError(f"unknown task {task!r}; choose one of: {', '.join(TASKS)}")
+    t = TASKS[task]
+    base = TrainConfig(task=task, layers=t.layers, heads=t.heads, d_model=t.d_model,
+                       steps=t.steps, lr=t.lr)
+    return replace(base, **changes)

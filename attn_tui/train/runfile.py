@@ -1,0 +1,102 @@
+"""A training run as numpy arrays, and its .npz file: the config, the losses, the held-out
+accuracies, the α frames and the weights. Reading one needs no torch."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from attn_tui.core.files import FileError, atomic_write, os_reason
+from attn_tui.train.config import VOCAB, TrainConfig, TrainConfigError
+
+FORMAT = "attn-tui train run 1"
+
+
+@dataclass(frozen=True, eq=False)
+class RunRecord:
+    config: TrainConfig
+    losses: np.ndarray  # (steps done,) float64, one per step
+    eval_steps: np.ndarray  # (E,) int64
+    accuracy: np.ndarray  # (E,) held-out accuracy at those steps
+    frame_steps: np.ndarray  # (F,) int64
+    frames: np.ndarray  # (F, layers, heads, T, T) float32: α for the example sequence
+    example: np.ndarray  # (T,) token ids
+    weights: dict[str, np.ndarray]  # the model's state dict, float32
+    diverged: bool = False
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return tuple(VOCAB[int(i)] for i in self.example)
+
+    @property
+    def steps_done(self) -> int:
+        return len(self.losses)
+
+
+def save(record: RunRecord, path: str) -> None:
+    arrays = {f.name: getattr(record, f.name) for f in fields(record)
+              if f.name not in ("config", "weights", "diverged")}
+    arrays["meta"] = np.asarray(json.dumps({"format": FORMAT, "config": record.config.as_dict(),
+                                            "diverged": record.diverged}))
+    arrays.update({f"w:{name}": a for name, a in record.weights.items()})
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    atomic_write(path, buf.getvalue(), "save")
+
+
+def load(path: str) -> RunRecord:
+    """The run saved in ``path``, or FileError in one sentence."""
+    try:
+        with np.load(os.path.expanduser(path), allow_pickle=False) as z:
+            data = {name: z[name] for name in z.files}
+    except OSError as exc:
+        raise FileError(os_reason(exc), path) from exc
+    except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+        raise FileError("it is not a saved training run (not a readable .npz)", path) from exc
+    try:
+        return _record(data)
+    except (KeyError, ValueError, TypeError, TrainConfigError) as exc:
+        raise FileError(f"it is not a saved training run ({_why(exc)})", path) from exc
+
+
+def _why(exc: Exception) -> str:
+    return f"no {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc).rstrip(".")
+
+
+def _record(data: dict[str, np.ndarray]) -> RunRecord:
+    meta = json.loads(str(data["meta"]))
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ValueError("it was written by something else")
+    known = {f.name for f in fields(TrainConfig)}
+    config = TrainConfig(**{k: v for k, v in meta["config"].items() if k in known}).checked()
+    frames = data["frames"].astype(np.float32)
+    example = data["example"].astype(np.int64)
+    t = len(example)
+    if frames.ndim != 5 or frames.shape[1:] != (config.layers, config.heads, t, t):
+        raise ValueError(f"frames have shape {frames.shape}, not (F, {config.layers}, "
+                         f"{config.heads}, {t}, {t})")
+    if len(data["frame_steps"]) != len(frames) or len(frames) == 0:
+        raise ValueError("the frame steps do not match the frames")
+    if len(data["eval_steps"]) != len(data["accuracy"]):
+        raise ValueError("the accuracy steps do not match the accuracies")
+    if t == 0 or example.min() < 0 or example.max() >= len(VOCAB):
+        raise ValueError("the example has tokens outside the vocabulary")
+    if not np.all(np.isfinite(frames)):
+        raise ValueError("a frame holds a value that is not a number")
+    weights = {k[2:]: v.astype(np.float32) for k, v in data.items() if k.startswith("w:")}
+    from attn_tui.train.replay import check_weights
+
+    diverged = bool(meta.get("diverged", False))
+    check_weights(config, t, weights, finite=not diverged)  # a diverged run's are nan
+    return RunRecord(
+        config=config, losses=data["losses"].astype(np.float64),
+        eval_steps=data["eval_steps"].astype(np.int64),
+        accuracy=data["accuracy"].astype(np.float64),
+        frame_steps=data["frame_steps"].astype(np.int64), frames=frames, example=example,
+        weights=weights, diverged=diverged,
+    )

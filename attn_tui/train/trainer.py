@@ -1,0 +1,123 @@
+"""A training run, one AdamW step at a time: losses, held-out accuracy and α frames.
+
+Deterministic for a seed on one machine: torch.manual_seed for the weights, a private
+torch.Generator for the batches, and one torch thread while stepping (a thread count changes the
+order of float sums, and with it the last bits of every loss).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from attn_tui.train import tasks
+from attn_tui.train.config import VOCAB, TrainConfig
+from attn_tui.train.model import TinyTransformer
+from attn_tui.train.runfile import RunRecord
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def build_model(config: TrainConfig) -> TinyTransformer:
+    torch.manual_seed(config.seed)
+    return TinyTransformer(len(VOCAB), tasks.seq_len(config.task), config.d_model,
+                           config.heads, config.layers)
+
+
+def accuracy(model: TinyTransformer, x: torch.Tensor, y: torch.Tensor) -> float:
+    """The share of asked-for tokens predicted right (the argmax of the logits)."""
+    with torch.no_grad():
+        logits, _ = model(x)
+    asked = y != tasks.IGNORE
+    return float((logits.argmax(-1)[asked] == y[asked]).float().mean())
+
+
+class Run:
+    """One run of ``config``; ``advance`` trains, ``record`` is everything so far as numpy."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.config = config.checked()
+        with one_thread():
+            self.model = build_model(config)
+            self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=config.lr)
+            self.data = torch.Generator().manual_seed(config.seed)
+            self.held_out = tasks.batch(config.task, tasks.HELD_OUT_N,
+                                        torch.Generator().manual_seed(tasks.HELD_OUT_SEED),
+                                        held_out=True)
+            self.example, self.example_y = tasks.example(config.task)
+        self.step = 0
+        self.losses: list[float] = []
+        self.evals: list[tuple[int, float]] = []
+        self.frames: list[tuple[int, np.ndarray]] = []
+        self.diverged = False
+        self._capture()
+
+    @property
+    def done(self) -> bool:
+        return self.diverged or self.step >= self.config.steps
+
+    @property
+    def last_accuracy(self) -> float | None:
+        return self.evals[-1][1] if self.evals else None
+
+    def _capture(self, frame: bool = True, evaluate: bool = True) -> None:
+        if frame:
+            with torch.no_grad():
+                _, alpha = self.model(self.example[None])
+            self.frames.append((self.step, alpha[0].numpy().copy()))
+        if evaluate:
+            self.evals.append((self.step, accuracy(self.model, *self.held_out)))
+
+    def _one_step(self) -> None:
+        x, y = tasks.batch(self.config.task, self.config.batch, self.data)
+        logits, _ = self.model(x)
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1),
+                               ignore_index=tasks.IGNORE)
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        self.optimizer.step()
+        self.step += 1
+        value = float(loss.detach())
+        self.losses.append(value)
+        if not math.isfinite(value):
+            self.diverged = True  # the frames so far are kept; the weights are not trusted
+            return
+        c = self.config
+        last = self.step >= c.steps
+        frame, evaluate = self.step % c.frame_every == 0, self.step % c.eval_every == 0
+        if frame or evaluate or last:
+            self._capture(frame or last, evaluate or last)
+
+    def advance(self, n: int | None = None, stop: Callable[[], bool] | None = None) -> None:
+        """Train up to ``n`` more steps (all that are left without it), until ``stop()``."""
+        left = self.config.steps - self.step if n is None else n
+        with one_thread():
+            while left > 0 and not self.done and not (stop and stop()):
+                self._one_step()
+                left -= 1
+
+    def record(self) -> RunRecord:
+        weights = {name: t.detach().numpy().copy()
+                   for name, t in self.model.state_dict().items() if not name.endswith("tril")}
+        return RunRecord(
+            config=self.config, losses=np.asarray(self.losses, dtype=np.float64),
+            eval_steps=np.asarray([s for s, _ in self.evals], dtype=np.int64),
+            accuracy=np.asarray([a for _, a in self.evals], dtype=np.float64),
+            frame_steps=np.asarray([s for s, _ in self.frames], dtype=np.int64),
+            frames=np.stack([f for _, f in self.frames]).astype(np.float32),
+            example=self.example.numpy().astype(np.int64), weights=weights,
+            diverged=self.diverged,
+        )

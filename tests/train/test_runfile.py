@@ -1,0 +1,74 @@
+"""A run saved to .npz comes back the same; a damaged file is one sentence."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attn_tui.core.files import FileError
+from attn_tui.train import default_config
+from attn_tui.train.runfile import load, save
+from attn_tui.train.trainer import Run
+
+
+@pytest.fixture(scope="module")
+def record():
+    run = Run(default_config("previous", steps=6, d_model=8))
+    run.advance()
+    return run.record()
+
+
+def test_a_saved_run_loads_back_the_same(record, tmp_path) -> None:
+    path = str(tmp_path / "run.npz")
+    save(record, path)
+    back = load(path)
+    assert back.config == record.config
+    assert back.tokens == record.tokens
+    for name in ("losses", "eval_steps", "accuracy", "frame_steps", "frames", "example"):
+        assert np.array_equal(getattr(back, name), getattr(record, name)), name
+    assert back.weights.keys() == record.weights.keys()
+    assert all(np.array_equal(back.weights[k], record.weights[k]) for k in record.weights)
+
+
+def test_a_diverged_run_saves_and_loads(tmp_path) -> None:
+    run = Run(default_config("previous", steps=20, lr=1e3))
+    run.advance()
+    path = str(tmp_path / "nan.npz")
+    save(run.record(), path)
+    assert load(path).diverged
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (b"not a zip at all", "it is not a saved training run (not a readable .npz)"),
+    (b"", "it is not a saved training run (not a readable .npz)"),
+])
+def test_a_damaged_file_is_one_sentence(tmp_path, content, words) -> None:
+    path = tmp_path / "bad.npz"
+    path.write_bytes(content)
+    with pytest.raises(FileError) as err:
+        load(str(path))
+    assert str(err.value) == f"Cannot open {path}: {words}."
+
+
+def test_a_truncated_or_altered_run_is_one_sentence(record, tmp_path) -> None:
+    path = tmp_path / "run.npz"
+    save(record, str(path))
+    data = path.read_bytes()
+    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(FileError, match="not a saved training run") as err:
+        load(str(tmp_path / "cut.npz"))
+    assert "\n" not in str(err.value)
+    arrays = dict(np.load(path))
+    arrays["frames"] = arrays["frames"][..., :3]
+    np.savez(tmp_path / "shape.npz", **arrays)
+    with pytest.raises(FileError, match=r"frames have shape \(7, 1, 1, 12, 3\)"):
+        load(str(tmp_path / "shape.npz"))
+    del arrays["meta"]
+    np.savez(tmp_path / "meta.npz", **arrays)
+    with pytest.raises(FileError, match="no 'meta'"):
+        load(str(tmp_path / "meta.npz"))
+
+
+def test_a_missing_file_is_one_sentence(tmp_path) -> None:
+    with pytest.raises(FileError, match="no such file"):
+        load(str(tmp_path / "none.npz"))
