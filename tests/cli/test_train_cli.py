@@ -1,0 +1,95 @@
+"""`attn-tui train`: flags, the printed run, a pipe, a saved file, and a missing torch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import attn_tui.compute
+from attn_tui.cli.main import main
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--steps", "0"], "0 steps trains nothing"),
+    (["--heads", "3", "--d-model", "32"], "d_model 32 does not split into 3 heads"),
+    (["--task", "copy"], "invalid choice: 'copy'"),
+    (["--lr", "nan"], "not a learning rate"),
+    (["--lr", "-1"], "not a learning rate"),
+    (["--layers", "two"], "'two' is not a whole number"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_bad_train_flags_get_usage_and_exit_2(capsys, args, words) -> None:
+    assert _exit_code(["train", *args]) == 2
+    err = capsys.readouterr().err
+    assert "usage: attn-tui train" in err and words in err
+    assert "Traceback" not in err
+
+
+def _exit_code(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse's own errors
+        return exc.code
+
+
+def test_load_goes_only_with_the_train_lab(capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--load", "run.npz"])
+    assert done.value.code == 2
+    assert "--load: only with --lab train" in capsys.readouterr().err
+
+
+def test_without_torch_train_says_what_to_install(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(attn_tui.compute, "torch_available", lambda: False)
+    assert main(["train", "--task", "previous"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("attn-tui: training needs torch, which is not installed; install it with: "
+                   "pip install 'attn-tui[torch]'\n")
+
+
+def test_a_run_prints_progress_then_each_heads_alpha(capsys, tmp_path) -> None:
+    pytest.importorskip("torch")
+    path = tmp_path / "run.npz"
+    code = main(["train", "--task", "previous", "--steps", "40", "--d-model", "16",
+                 "--heads", "2", "--save", str(path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "TRAINING: previous (copy the token one back)"
+    assert lines[1] == (" 1 layer, 2 heads of 8 (d_model 16), AdamW lr 0.01, batch 64, "
+                        "40 steps, seed 0")
+    assert "    step      loss   held-out accuracy" in out
+    assert lines[5].split() == ["0", "-", lines[5].split()[2]]  # no loss before a step
+    assert "layer 1, head 1: alpha at step 40 (queries down, keys across)" in out
+    assert "layer 1, head 2: alpha at step 40" in out
+    assert lines[-1] == f"saved {path}: attn-tui --lab train --load {path}"
+    first_row = next(line for line in lines if line.startswith(" 9      "))
+    assert first_row.split()[1:3] == ["1.0000", "."]
+    from attn_tui.train.runfile import load
+
+    assert load(str(path)).steps_done == 40
+
+
+def test_a_diverging_run_says_so_and_exits_1(capsys) -> None:
+    pytest.importorskip("torch")
+    assert main(["train", "--task", "previous", "--steps", "30", "--lr", "1000"]) == 1
+    out = capsys.readouterr().out
+    assert "The loss became nan at step 5: the learning rate 1000 is too large. Training " \
+        "stopped; the frames up to step 4 are kept." in out
+
+
+def test_train_in_a_pipe_stops_quietly_and_loads_no_textual() -> None:
+    pytest.importorskip("torch")
+    code = ("import sys, attn_tui.cli.main as m; rc = m.main(sys.argv[1:]); "
+            "sys.stderr.write(f'textual={\"textual\" in sys.modules} rc={rc}')")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "train", "--task", "previous", "--steps", "400"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    head = [proc.stdout.readline() for _ in range(3)]
+    proc.stdout.close()  # the reader goes away, as `| head -3` does
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    assert head[0].startswith("TRAINING: previous")
+    assert err == "textual=False rc=0"
