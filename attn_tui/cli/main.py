@@ -386,6 +386,21 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
             locate(spec_for(args.model))
         except ModelUnavailable as exc:
             return _fail(str(exc))
+    lab_options = {}
+    if lab == "train":
+        from attn_tui.compute import torch_available
+        from attn_tui.train.config import INSTALL_TORCH_TRAIN
+
+        if not torch_available():
+            return _fail(INSTALL_TORCH_TRAIN)
+        if args.load:  # before any terminal set-up, so a damaged file is one line on stderr
+            from attn_tui.core.files import FileError
+            from attn_tui.train.runfile import load
+
+            try:
+                lab_options["record"] = load(args.load)
+            except FileError as exc:
+                return _fail(str(exc))
     from attn_tui.cli.terminal import terminal_problem
 
     if (problem := terminal_problem()) is not None:
@@ -395,7 +410,7 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
     app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,
                    workspace=workspace, lesson=args.lesson, theme=args.theme,
                    session_path=args.session, confirm_quit=not args.no_confirm_quit,
-                   no_progress=args.no_progress)
+                   no_progress=args.no_progress, lab_options=lab_options)
     app.run(mouse=not args.no_mouse)
     return app.return_code or 0
 

@@ -33,6 +33,8 @@ LABS: dict[str, Lab] = {lab.name: lab for lab in (
     # a trained model's heads (attn_tui.models); the screen says how to install the model
     Lab("minilm", "attn_tui.tui.screens.model_screen", "ModelScreen",
         "a trained model's 72 heads on a sentence you type"),
+    Lab("train", f"{_SCREENS}.train_lab_screen", "TrainLabScreen",
+        "train a tiny transformer; watch its heads learn"),
 )}
 
 LAB_NAMES: tuple[str, ...] = tuple(LABS)

@@ -57,11 +57,13 @@ class AttnApp(App[int]):
     BINDINGS = [*bindings.APP, *bindings.LESSON]
 
     def __init__(self, workspace: Workspace, lab: str | None = None,
-                 session_path: str | None = None, confirm_quit: bool = True) -> None:
+                 session_path: str | None = None, confirm_quit: bool = True,
+                 lab_options: dict | None = None) -> None:
         super().__init__()
         read_escape_as_typed()
         self.initial_workspace = workspace
         self.initial_lab = lab
+        self.initial_lab_options = lab_options or {}  # e.g. the train lab's loaded run
         self.session_path = session_path
         self.confirm_quit = confirm_quit
         self.initial_lesson: str | None = None
@@ -108,7 +110,7 @@ class AttnApp(App[int]):
             self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
         self.call_after_refresh(textual_compat.warn_on_version_mismatch, self)
         if self.initial_lab:
-            self.open_lab(self.initial_lab)
+            self.open_lab(self.initial_lab, **self.initial_lab_options)
         self._check_size()
         if self.initial_lesson:
             self.tutor.start(self.initial_lesson)
@@ -211,7 +213,7 @@ class AttnApp(App[int]):
     def _quit_asked(self) -> None:
         self.session.quit_or_ask(self.workbench(), confirm=self.confirm_quit)
 
-    def open_lab(self, name: str) -> None:
+    def open_lab(self, name: str, **options) -> None:
         """Open a lab over the workbench; Escape in the lab comes back."""
         lab = LABS[name]
         screen_cls = getattr(importlib.import_module(lab.module), lab.screen_class)
@@ -219,7 +221,7 @@ class AttnApp(App[int]):
         while self.screen is not bench and len(self.screen_stack) > 1:
             self.pop_screen()
         ws = bench.workspace if bench is not None else self.initial_workspace
-        self.push_screen(screen_cls(backend=ws.backend, dtype=ws.dtype))
+        self.push_screen(screen_cls(backend=ws.backend, dtype=ws.dtype, **options))
 
     def goto_entries(self) -> list[tuple[str, str]]:
         # one column for the descriptions: "lab precision " and "lesson nanogpt " are 15 wide
@@ -294,7 +296,8 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
              seed: int = 0, workspace: Workspace | None = None,
              lab: str | None = None, lesson: str | None = None,
              theme: str | None = None, session_path: str | None = None,
-             confirm_quit: bool = True, no_progress: bool = False) -> AttnApp:
+             confirm_quit: bool = True, no_progress: bool = False,
+             lab_options: dict | None = None) -> AttnApp:
     if workspace is None and preset in LECTURE_EXAMPLES:
         from attn_tui.lessons.workspaces import build  # the lecture's tensors: torch, maybe
 
@@ -303,7 +306,8 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
     # a lesson opens the screens it needs: a lab saved in a session would only be popped by it
     # half-way through mounting (--lab with --lesson is refused on the command line)
     app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=None if lesson else lab,
-                  session_path=session_path, confirm_quit=confirm_quit)
+                  session_path=session_path, confirm_quit=confirm_quit,
+                  lab_options=lab_options)
     app.initial_lesson = lesson
     if no_progress:
         from attn_tui.core.progress import Progress

@@ -82,10 +82,14 @@ class LabScreen(Screen):
     def on_mount(self) -> None:
         self.title = "attn-tui"
         self.sub_title = f"lab: {lab_of_module(type(self).__module__)}   (Esc goes back)"
-        self.query_one(ControlBar).focus()
+        self.first_focus().focus()
         if self.fallback:
             self.say(self.fallback, error=True)
         self.recompute()
+
+    def first_focus(self):
+        """What has the keys when the lab opens: the controls, unless a lab says otherwise."""
+        return self.query_one(ControlBar)
 
     def watch_settings(self) -> None:
         self.query_one(ControlBar).show(**asdict(self.settings))

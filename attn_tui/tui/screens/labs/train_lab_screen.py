@@ -1,0 +1,382 @@
+"""The train lab: train a tiny causal transformer and watch its heads' α take shape.
+
+Enter starts a run with the settings on the bar (a run in progress: Enter pauses it, and again
+resumes). Training runs in a worker thread, a step at a time, and the screen is told what
+happened about ten times a second: the progress bar, the loss and held-out accuracy, and α for
+the task's example sequence in every head. Paused or done, ←→ walk through the captured frames
+and ↑↓ pick a head; w opens the picked head's Q, K and V in the workbench.
+
+Actions (for keys, the command palette and lessons, as ``screen.<action>``):
+``set_task("sort")`` (also puts that task's defaults on the bar), ``set_layers(2)``,
+``set_heads(2)``, ``set_width(48)``, ``set_steps(2000)``, ``set_lr(0.003)``, ``set_seed(0)``;
+``start()``, ``pause()``, ``scrub(±1)``, ``pick_head(±1)``, ``to_workbench()``, ``reset()``.
+State to read: ``settings`` (TrainConfig), ``state`` (idle, loading, running, paused, done,
+diverged, loaded), ``step``, ``losses``, ``evals``, ``frames``, ``frame`` (the index shown, None
+for the newest), ``head``, ``message``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import ProgressBar, Static
+from textual.worker import get_current_worker
+
+from attn_tui.compute import torch_available
+from attn_tui.report.fmt import num
+from attn_tui.train.config import INSTALL_TORCH_TRAIN, TASKS, TrainConfig, TrainConfigError
+from attn_tui.train.config import default_config as task_defaults
+from attn_tui.tui.screens.labs.lab_screen import LabScreen
+from attn_tui.tui.widgets.alpha_maps import AlphaMaps
+from attn_tui.tui.widgets.control_field import Field
+from attn_tui.tui.widgets.line_plot import LinePlot
+
+LR_STEPS = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 10.0, 100.0, 1000.0)
+FIELDS = (
+    Field("task", "task", "choice", choices=tuple(TASKS)),
+    Field("layers", "L", "int", 1, 4),
+    Field("heads", "h", "int", 1, 8),
+    Field("d_model", "D", "int", 4, 256, step=8),
+    Field("steps", "steps", "int", 1, 100_000, step=100),
+    Field("lr", "lr", "ladder", 1e-5, 1e6, choices=LR_STEPS),
+    Field("seed", "seed", "int", 0, 2**31 - 1),
+)
+TELL_EVERY = 0.1  # seconds between the worker's reports to the screen
+
+
+class TrainLabScreen(LabScreen):
+    FIELDS = FIELDS
+    BINDINGS = [
+        # priority: the bar would read Enter as "type a value"; it still does while typing
+        Binding("enter", "start", "Train / pause", priority=True),
+        Binding("w", "to_workbench", "Head → workbench"),
+        Binding("R", "reset", "Defaults"),
+    ]
+    DEFAULT_CSS = """
+    TrainLabScreen #train-top { height: 1; padding: 0 1; }
+    TrainLabScreen #train-progress { width: 22; }
+    TrainLabScreen #train-progress Bar { width: 16; }
+    TrainLabScreen #train-status { width: 1fr; }
+    TrainLabScreen #train-cols { height: auto; layout: vertical; }
+    TrainLabScreen.-wide #train-cols { layout: horizontal; }
+    TrainLabScreen #maps-box { height: auto; }
+    TrainLabScreen.-wide #maps-box { width: 1fr; }
+    TrainLabScreen #plot-box { height: auto; }
+    TrainLabScreen.-wide #plot-box { width: 52; }
+    """
+
+    def __init__(self, backend: str = "numpy", dtype: str = "float64", record=None,
+                 **kwargs) -> None:
+        super().__init__(backend, dtype, **kwargs)
+        self.state = "idle"
+        self.run = None  # the trainer's Run: touched by the worker only while one runs
+        self.record = record  # a loaded run, or the last finished one (numpy only)
+        self.step = 0
+        self.losses: list[float] = []
+        self.evals: list[tuple[int, float]] = []
+        self.frames: list[tuple[int, np.ndarray]] = []
+        self.tokens: tuple[str, ...] = ()
+        self.frame: int | None = None
+        self.head = 0
+        self.reports = 0  # reports from the worker shown so far
+        self._pause_asked = False
+        if record is not None:
+            self.set_reactive(LabScreen.settings, record.config)
+            self._take_record(record)
+            self.state = "loaded"
+
+    def default_settings(self) -> TrainConfig:
+        return task_defaults("sort")
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="train-top"):
+            yield ProgressBar(id="train-progress", total=1, show_eta=False)
+            yield Static(id="train-status")
+        with Horizontal(id="train-cols"):
+            with Vertical(id="maps-box", classes="pane"):
+                yield AlphaMaps(id="train-maps")
+            with Vertical(id="plot-box", classes="pane"):
+                yield LinePlot(id="train-plot")
+        yield Static(id="train-note", classes="lab-text")
+
+    def on_mount(self) -> None:  # LabScreen.on_mount runs too (Textual calls each class's)
+        if not torch_available():
+            self.say(INSTALL_TORCH_TRAIN, error=True)
+
+    def first_focus(self):
+        # a loaded run: ←→ walk its frames at once
+        return self.query_one(AlphaMaps) if self.frames else super().first_focus()
+
+    def on_unmount(self) -> None:
+        self.workers.cancel_node(self)  # leaving the lab stops the run at its next step
+
+    # ---- settings
+    def updated(self, key: str, value: Any) -> TrainConfig:
+        if key == "task":  # a task brings the model and the steps it is known to train with
+            return replace(task_defaults(value), seed=self.settings.seed)
+        return replace(self.settings, **{key: value})
+
+    def standing_problem(self) -> str | None:
+        try:
+            self.settings.checked()
+        except TrainConfigError as exc:
+            return str(exc)
+        return None
+
+    def recompute(self) -> None:
+        problem = self.standing_problem()
+        if problem:
+            self.say(problem, error=True)
+        self._draw()
+
+    # ---- training
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":  # while a number is typed, Enter sets it
+            return self.query_one("#controls").editing is None
+        return super().check_action(action, parameters)
+
+    def action_start(self) -> None:
+        if self.state in ("loading", "running"):
+            self.action_pause()
+            return
+        if self.state == "paused" and self.run is not None and \
+                self.run.config == self.settings:
+            self._go()
+            return
+        if not torch_available():
+            self.say(INSTALL_TORCH_TRAIN, error=True)
+            return
+        try:
+            config = self.settings.checked()
+        except TrainConfigError as exc:
+            self.say(f"{exc}.", error=True)
+            return
+        self.say("")
+        self.run, self.record = None, None
+        self.step, self.losses, self.evals, self.frames = 0, [], [], []
+        self.frame, self.head = None, min(self.head, config.layers * config.heads - 1)
+        self.query_one(ProgressBar).update(total=config.steps, progress=0)
+        self.state = "loading"
+        self._draw()
+        self._train(config)
+
+    def _go(self) -> None:
+        self._pause_asked = False
+        self.frame = None
+        self.state = "running"
+        self._draw()
+        self._train(self.run.config)
+
+    def action_pause(self) -> None:
+        if self.state in ("loading", "running"):
+            self._pause_asked = True
+        elif self.state == "paused":
+            self._go()
+
+    @work(thread=True, exclusive=True, group="train-lab")
+    def _train(self, config: TrainConfig) -> None:
+        worker = get_current_worker()
+        if self.run is None:
+            from attn_tui.train.trainer import Run  # torch loads here, not on the UI thread
+
+            run = Run(config)
+            if worker.is_cancelled:
+                return
+            self.run = run
+        run = self.run
+        self._pause_asked = False
+        self._tell(self._started)
+        due = [time.monotonic() + TELL_EVERY]
+
+        def stop() -> bool:
+            return worker.is_cancelled or self._pause_asked or time.monotonic() >= due[0]
+
+        while not run.done and not worker.is_cancelled and not self._pause_asked:
+            run.advance(stop=stop)
+            due[0] = time.monotonic() + TELL_EVERY
+            self._tell(self._report, self._snapshot(run))
+        if not worker.is_cancelled:
+            self._tell(self._stopped, self._snapshot(run), run.done)
+
+    def _tell(self, callback, *args) -> None:
+        with contextlib.suppress(RuntimeError):  # the app is closing: nobody is left to tell
+            self.app.call_from_thread(callback, *args)
+
+    @staticmethod
+    def _snapshot(run) -> tuple:
+        return (run.step, run.losses[:], run.evals[:], run.frames[:], run.diverged)
+
+    def _started(self) -> None:
+        if self.is_mounted and self.state == "loading":
+            self.state = "running"
+            self.tokens = _tokens(self.run.example.tolist())
+            self._draw()
+
+    def _report(self, snap: tuple) -> None:
+        if not self.is_mounted:
+            return
+        self.step, self.losses, self.evals, self.frames, _ = snap
+        self.reports += 1
+        self.query_one(ProgressBar).update(progress=self.step)
+        self._draw()
+
+    def _stopped(self, snap: tuple, done: bool) -> None:
+        if not self.is_mounted:
+            return
+        self._report(snap)
+        diverged = snap[4]
+        self.state = "diverged" if diverged else "done" if done else "paused"
+        if done:
+            self.record = self.run.record()
+        if diverged:
+            self.say(f"The loss became {num(self.losses[-1])} at step {self.step}: learning "
+                     f"rate {self.settings.lr:g} is too large. Stopped; the frames up to step "
+                     f"{self.frames[-1][0]} are kept (←→).", error=True)
+        self.query_one(AlphaMaps).focus()  # ←→ scrub from here; c goes back to the controls
+        self._draw()
+
+    def _take_record(self, r) -> None:
+        self.step = r.steps_done
+        self.losses = r.losses.tolist()
+        self.evals = list(zip(r.eval_steps.tolist(), r.accuracy.tolist(), strict=True))
+        self.frames = list(zip(r.frame_steps.tolist(), list(r.frames), strict=True))
+        self.tokens = r.tokens
+
+    # ---- drawing
+    def _draw(self) -> None:
+        c = self.run.config if self.run is not None else (
+            self.record.config if self.record is not None else self.settings)
+        shown = self.frame if self.frame is not None else len(self.frames) - 1
+        maps = self.query_one(AlphaMaps)
+        heads = c.layers * c.heads
+        self.head = min(self.head, heads - 1)
+        if self.frames:
+            step, alpha = self.frames[shown]
+            where = f"frame {shown + 1} of {len(self.frames)}, step {step}"
+            hint = "←→ frames  ↑↓ head  w: head → workbench" if self.state not in (
+                "running", "loading") else "Enter pauses"
+            maps.show(alpha, self.tokens, self.head, f"{where} · {hint}")
+        else:
+            maps.show(None, (), 0, "Enter trains: α for one example sequence appears here, "
+                      "per head, as it learns.")
+        box = self.query_one("#maps-box")
+        box.border_title = f"α per head ({c.task}: {TASKS[c.task].pattern})"
+        box.border_subtitle = "█ ≥ .75 ▓ ▒ ░ < .05 blank · masked"
+        self._draw_status(c)
+        self._draw_plot(c, shown)
+
+    def _draw_status(self, c: TrainConfig) -> None:
+        acc = self.evals[-1][1] if self.evals else math.nan
+        loss = self.losses[-1] if self.losses else math.nan
+        words = {"idle": "Enter trains", "loading": "loading torch…",
+                 "running": "training", "paused": "paused",
+                 "done": "done", "diverged": "diverged",
+                 "loaded": "loaded"}[self.state]
+        self.query_one("#train-status", Static).update(
+            f"step {self.step}/{c.steps} · loss {num(loss) if self.losses else '–'} · "
+            f"acc {num(acc) if self.evals else '–'} · {words}")
+        bar = self.query_one(ProgressBar)
+        if bar.total != c.steps:
+            bar.update(total=c.steps, progress=self.step)
+
+    def _draw_plot(self, c: TrainConfig, shown: int) -> None:
+        plot = self.query_one(LinePlot)
+        first = self.losses[0] if self.losses else 1.0
+        steps = list(range(1, len(self.losses) + 1))
+        scaled = [x / first for x in self.losses] if first > 0 else self.losses
+        at = self.frames[shown][0] if self.frames and self.frame is not None else None
+        plot.show_lines([("l", steps, scaled), ("a", [s for s, _ in self.evals],
+                                                [a for _, a in self.evals])],
+                        xmax=c.steps, top=1.0, at=at)
+        box = self.query_one("#plot-box")
+        box.border_title = "l loss ÷ first loss   a held-out accuracy"
+        box.border_subtitle = f"steps 0 … {c.steps}"
+
+    # ---- frames and heads
+    @on(AlphaMaps.Scrubbed)
+    def _scrubbed(self, event: AlphaMaps.Scrubbed) -> None:
+        self.scrub(event.by)
+
+    @on(AlphaMaps.HeadPicked)
+    def _head_picked(self, event: AlphaMaps.HeadPicked) -> None:
+        self.pick_head(event.by)
+
+    def scrub(self, by: int) -> None:
+        if self.state in ("running", "loading"):
+            self.say("Frames can be walked through when paused or done: Enter pauses.")
+            return
+        if not self.frames:
+            return
+        now = self.frame if self.frame is not None else len(self.frames) - 1
+        self.frame = max(0, min(len(self.frames) - 1, now + by))
+        self._draw()
+
+    def pick_head(self, by: int) -> None:
+        c = self.settings if self.run is None and self.record is None else (
+            self.run.config if self.run is not None else self.record.config)
+        self.head = (self.head + by) % (c.layers * c.heads)
+        self._draw()
+
+    def action_scrub(self, by: int) -> None:
+        self.scrub(by)
+
+    def action_pick_head(self, by: int) -> None:
+        self.pick_head(by)
+
+    def action_to_workbench(self) -> None:
+        if self.state in ("running", "loading"):
+            self.say("Pause first (Enter): the weights change with every step.", error=True)
+            return
+        record = self.record or (self.run.record() if self.run is not None else None)
+        if record is None:
+            self.say("Train first (Enter): there is no trained head yet.", error=True)
+            return
+        if record.diverged:
+            self.say("This run diverged: its weights are not numbers any more.", error=True)
+            return
+        from attn_tui.tui.screens.labs.train_workspace import head_workspace
+
+        bench = self.app.workbench()
+        layer, head = divmod(self.head, record.config.heads)
+        ws = head_workspace(record, layer, head, bench.workspace)
+        while self.app.screen is not bench:
+            self.app.pop_screen()
+        bench.apply(ws, note=f"Layer {layer + 1}, head {head + 1} of the {record.config.task} "
+                    f"run at step {record.steps_done} (u undoes)")
+
+    # ---- actions for the bar's fields
+    def action_set_task(self, value: str) -> None:
+        self.offer("task", value)
+
+    def action_set_layers(self, value: int) -> None:
+        self.offer("layers", value)
+
+    def action_set_heads(self, value: int) -> None:
+        self.offer("heads", value)
+
+    def action_set_width(self, value: int) -> None:
+        self.offer("d_model", value)
+
+    def action_set_steps(self, value: int) -> None:
+        self.offer("steps", value)
+
+    def action_set_lr(self, value: float) -> None:
+        self.offer("lr", value)
+
+    def action_set_seed(self, value: int) -> None:
+        self.offer("seed", value)
+
+
+def _tokens(ids: list[int]) -> tuple[str, ...]:
+    from attn_tui.train.config import VOCAB
+
+    return tuple(VOCAB[i] for i in ids)

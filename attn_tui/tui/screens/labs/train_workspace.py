@@ -1,0 +1,21 @@
+"""One trained head as a workbench workspace: its Q, K and V for the example sequence."""
+
+from __future__ import annotations
+
+from attn_tui.core.state import Workspace
+from attn_tui.train.replay import forward
+from attn_tui.train.runfile import RunRecord
+
+
+def head_workspace(record: RunRecord, layer: int, head: int, like: Workspace) -> Workspace:
+    """Q, K, V of ``head`` in ``layer`` (counted from 0), causal, with the tokens named by
+    position and token ('3:>'), in ``like``'s backend and precision."""
+    h = forward(record.config, record.weights, record.example)[layer][head]
+    names = tuple(f"{i}:{t}" for i, t in enumerate(record.tokens))
+
+    def m(a):
+        return tuple(tuple(float(x) for x in row) for row in a)
+
+    return Workspace(q=m(h.q), k=m(h.k), v=m(h.v), query_tokens=names, key_tokens=names,
+                     mask="causal", scale=True, backend=like.backend, dtype=like.dtype,
+                     selected=len(names) - 1, seed=like.seed, preset="random")

@@ -1,0 +1,121 @@
+"""Every head's α for one sequence, side by side, in glyphs: ' ░▒▓█' by weight, '·' where the
+causal mask hides a key. Readable without colour; the picked head is marked with ▶.
+
+The widget shows what the screen gives it (``show``) and posts ``Scrubbed`` (←→, Home, End) and
+``HeadPicked`` (↑↓); the screen decides which frame and head that means.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widget import Widget
+
+GLYPHS = " ░▒▓█"
+
+
+def glyph(a: float) -> str:
+    """' ' below 0.05, then ░ ▒ ▓ up to 0.75, █ from 0.75: one cell of the map."""
+    if a < 0.05:
+        return GLYPHS[0]
+    return GLYPHS[min(4, 1 + int(a * 4))] if a < 0.75 else GLYPHS[4]
+
+
+class AlphaMaps(Widget, can_focus=True):
+    BINDINGS = [
+        Binding("left", "scrub(-1)", "Earlier frame", show=False),
+        Binding("right", "scrub(1)", "Later frame", show=False),
+        Binding("home", "scrub(-1000000)", "First frame", show=False),
+        Binding("end", "scrub(1000000)", "Last frame", show=False),
+        Binding("up", "head(-1)", "Previous head", show=False),
+        Binding("down", "head(1)", "Next head", show=False),
+    ]
+    DEFAULT_CSS = """
+    AlphaMaps { height: auto; width: 1fr; padding: 0 1; }
+    AlphaMaps:focus { background: $boost; }
+    """
+
+    class Scrubbed(Message):
+        """←→: a frame earlier (-1) or later (+1); Home/End go to the ends."""
+
+        def __init__(self, maps: AlphaMaps, by: int) -> None:
+            super().__init__()
+            self.maps, self.by = maps, by
+
+        @property
+        def control(self) -> AlphaMaps:
+            return self.maps
+
+    class HeadPicked(Message):
+        """↑↓: the head before (-1) or after (+1) the picked one."""
+
+        def __init__(self, maps: AlphaMaps, by: int) -> None:
+            super().__init__()
+            self.maps, self.by = maps, by
+
+        @property
+        def control(self) -> AlphaMaps:
+            return self.maps
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.alpha: np.ndarray | None = None  # (layers, heads, T, T)
+        self.tokens: tuple[str, ...] = ()
+        self.picked = 0  # the head marked ▶, counted across layers
+        self.caption = ""
+
+    def show(self, alpha: np.ndarray | None, tokens: tuple[str, ...], picked: int,
+             caption: str) -> None:
+        self.alpha, self.tokens, self.picked, self.caption = alpha, tokens, picked, caption
+        self.refresh(layout=True)
+
+    def blocks(self) -> list[list[str]]:
+        """Each head as lines of text, the title first."""
+        if self.alpha is None:
+            return []
+        layers, heads, t, _ = self.alpha.shape
+        out = []
+        for i in range(layers * heads):
+            a = self.alpha[i // heads, i % heads]
+            mark = "▶" if i == self.picked else " "
+            lines = [f"{mark}L{i // heads + 1} h{i % heads + 1}".ljust(t + 2),
+                     "  " + "".join(tok[-1] for tok in self.tokens)]
+            for q in range(t):
+                cells = "".join("·" if k > q else glyph(float(a[q, k])) for k in range(t))
+                lines.append(f"{self.tokens[q][-1]} {cells}")
+            out.append(lines)
+        return out
+
+    def render(self) -> Text:
+        blocks = self.blocks()
+        if not blocks:
+            return Text(self.caption)
+        width = max(1, self.size.width)
+        block_w = len(blocks[0][1]) + 2
+        per_row = max(1, width // block_w)
+        out = Text()
+        for start in range(0, len(blocks), per_row):
+            row = blocks[start:start + per_row]
+            for n in range(len(row[0])):
+                for j, block in enumerate(row):
+                    style = "bold" if start + j == self.picked else ""
+                    out.append(block[n].ljust(block_w), style=style)
+                out.append("\n")
+        out.append(self.caption, style="italic")
+        return out
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        blocks = self.blocks()
+        if not blocks:
+            return 1
+        per_row = max(1, width // (len(blocks[0][1]) + 2))
+        rows = -(-len(blocks) // per_row)
+        return rows * len(blocks[0]) + 1
+
+    def action_scrub(self, by: int) -> None:
+        self.post_message(self.Scrubbed(self, by))
+
+    def action_head(self, by: int) -> None:
+        self.post_message(self.HeadPicked(self, by))

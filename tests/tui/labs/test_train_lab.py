@@ -1,0 +1,196 @@
+"""The train lab under Pilot: a run from Enter to done, pause and resume, frames, a head to the
+workbench, a loaded run, bad settings, divergence, and leaving mid-run."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from lab_pilot import lab_app, run_action, settle
+
+from attn_tui.train import default_config
+from attn_tui.tui.widgets.alpha_maps import AlphaMaps
+
+torch = pytest.importorskip("torch")
+from attn_tui.train.trainer import Run  # noqa: E402
+
+
+async def _small(pilot, steps=60, *more) -> None:
+    await settle(pilot)
+    for action in ("set_task('previous')", "set_width(16)", f"set_steps({steps})", *more):
+        await run_action(pilot, action)
+
+
+async def _until(pilot, ready) -> None:
+    while not ready():
+        await pilot.pause(0.05)
+
+
+async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.step == 60
+        assert screen.evals[-1][1] >= 0.99
+        expected = Run(default_config("previous", d_model=16, steps=60))
+        expected.advance()
+        assert screen.losses == expected.losses  # the lab's run is the plain run, bit for bit
+        assert len(screen.frames) == 61
+        assert screen.query_one("#train-progress").progress == 60
+        maps = screen.query_one(AlphaMaps)
+        assert screen.focused is maps
+        assert "frame 61 of 61, step 60" in maps.caption
+        await pilot.press("home")
+        await pilot.pause()
+        assert screen.frame == 0 and "frame 1 of 61, step 0" in maps.caption
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert screen.frame == 2
+        np.testing.assert_array_equal(maps.alpha, screen.frames[2][1])
+        text = "\n".join(line for block in maps.blocks() for line in block)
+        assert "▶L1 h1" in text
+
+
+async def test_enter_pauses_and_resumes_the_same_run() -> None:
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, steps=400)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await _until(pilot, lambda: screen.state == "running" and screen.step > 0)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "paused" and 0 < screen.step < 400
+        paused_at = screen.step
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.frame == len(screen.frames) - 2
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.step == 400 and paused_at < 400
+        expected = Run(default_config("previous", d_model=16, steps=400))
+        expected.advance()
+        assert screen.losses == expected.losses
+
+
+async def test_keys_are_answered_while_it_trains() -> None:
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, steps=2000)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await _until(pilot, lambda: screen.state == "running" and screen.step > 0)
+        await pilot.press("c", "right", "up")  # the bar, while the worker steps
+        await pilot.pause()
+        assert screen.settings.layers == 2 and screen.state == "running"
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.frame is None  # the newest frame still follows the run
+        await pilot.press("escape")
+        await settle(pilot)
+
+
+async def test_leaving_mid_run_stops_the_worker_and_leaks_no_thread() -> None:
+    before = threading.active_count()
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, steps=100_000)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await _until(pilot, lambda: screen.state == "running" and screen.step > 0)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert pilot.app.screen is not screen
+        assert screen.run.step < 100_000
+        stopped_at = screen.run.step
+        await pilot.pause(0.3)
+        assert screen.run.step == stopped_at
+        assert threading.active_count() <= before + 1  # Textual's own input thread at most
+
+
+async def test_settings_that_cannot_train_say_why() -> None:
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await run_action(pilot, "set_heads(5)")
+        assert "d_model 48 does not split into 5 heads" in screen.message
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "idle" and screen.run is None
+        assert "d_model 48 does not split into 5 heads" in screen.message
+
+
+async def test_a_task_brings_its_defaults() -> None:
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await run_action(pilot, "set_seed(7)")
+        await run_action(pilot, "set_task('induction')")
+        assert screen.settings == default_config("induction", seed=7)
+
+
+async def test_a_diverging_rate_stops_and_keeps_the_frames() -> None:
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, 60, "set_lr(1000)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "diverged" and screen.step == 5
+        assert screen.message.startswith("The loss became nan at step 5: learning rate 1000 "
+                                         "is too large.")
+        assert len(screen.frames) == 5
+        await pilot.press("w")
+        await pilot.pause()
+        assert "diverged" in screen.message and pilot.app.screen is screen
+
+
+async def test_w_opens_the_picked_head_in_the_workbench() -> None:
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, 10, "set_heads(2)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("down")  # head 2
+        await pilot.pause()
+        assert screen.head == 1
+        await pilot.press("w")
+        await settle(pilot)
+        bench = pilot.app.workbench()
+        assert pilot.app.screen is bench
+        ws = bench.workspace
+        from attn_tui.train.replay import forward
+
+        r = screen.record
+        head = forward(r.config, r.weights, r.example)[0][1]
+        assert ws.mask == "causal" and ws.t_q == 12 and ws.d_k == 8
+        assert ws.query_tokens[:2] == (f"0:{r.tokens[0]}", f"1:{r.tokens[1]}")
+        np.testing.assert_array_equal(np.asarray(ws.q), head.q.astype(np.float64))
+        np.testing.assert_array_equal(np.asarray(ws.v), head.v.astype(np.float64))
+
+
+async def test_a_loaded_run_opens_on_its_frames() -> None:
+    run = Run(default_config("previous", d_model=16, steps=6))
+    run.advance()
+    record = run.record()
+    app = lab_app("train", lab_options={"record": record})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.state == "loaded" and screen.settings == record.config
+        assert screen.focused is screen.query_one(AlphaMaps)
+        await pilot.press("home")
+        await pilot.pause()
+        assert screen.frame == 0
+
+
+async def test_without_torch_the_lab_says_what_to_install(monkeypatch) -> None:
+    import attn_tui.tui.screens.labs.train_lab_screen as lab
+
+    monkeypatch.setattr(lab, "torch_available", lambda: False)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert "training needs torch" in screen.message
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "idle" and "pip install 'attn-tui[torch]'" in screen.message
