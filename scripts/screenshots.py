@@ -53,7 +53,22 @@ SCREEN_SHOTS = {
     "precision_lab_screen": "lab-precision",
     "heads_lab_screen": "lab-heads",
     "model_screen": "lab-minilm",
+    "train_lab_screen": "train-after",
 }
+
+# the README's before-and-after pictures: the run that
+#   attn-tui train --task reverse --steps 300 --seed 0 --save reverse.npz
+# makes, opened with attn-tui --lab train --load reverse.npz (Home: the first frame)
+TRAINED = {"task": "reverse", "steps": 300, "seed": 0}
+
+
+def trained_run() -> dict:
+    from attn_tui.train import default_config
+    from attn_tui.train.trainer import Run
+
+    run = Run(default_config(TRAINED["task"], steps=TRAINED["steps"], seed=TRAINED["seed"]))
+    run.advance()
+    return {"record": run.record()}
 
 
 def extra_shots() -> list[Shot]:
@@ -66,6 +81,12 @@ def extra_shots() -> list[Shot]:
     for name in LABS:
         if lab_available(name):
             shots.append(Shot(f"lab-{name}", {"lab": name}))
+    import importlib.util
+
+    if lab_available("train") and importlib.util.find_spec("torch") is not None:
+        shots.append(Shot("train-before", {"lab": "train", "lab_options": trained_run},
+                          ("home",)))
+        shots.append(Shot("train-after", {"lab": "train", "lab_options": trained_run}))
     try:
         from attn_tui.lessons import catalog
     except ImportError:
@@ -87,7 +108,9 @@ def all_shots() -> list[Shot]:
 async def take(shot: Shot, out: Path = OUT) -> Path:
     from attn_tui.tui.app import make_app
 
-    app = make_app(**shot.kwargs, no_progress=True)  # the learner's own progress stays out
+    # a callable stands for something made only when its picture is taken (a trained run)
+    kwargs = {k: v() if callable(v) else v for k, v in shot.kwargs.items()}
+    app = make_app(**kwargs, no_progress=True)  # the learner's own progress stays out
     async with app.run_test(size=shot.size) as pilot:
         app.animation_level = "none"
         await pilot.pause()

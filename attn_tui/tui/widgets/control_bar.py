@@ -84,9 +84,11 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             super().__init__()
             self.bar, self.key, self.value = bar, key, value
 
-    def __init__(self, fields: tuple[Field, ...], values: dict[str, Any], **kwargs) -> None:
+    def __init__(self, fields: tuple[Field, ...], values: dict[str, Any],
+                 enter_cycles: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
         self.fields = fields
+        self.enter_cycles = enter_cycles  # False where the screen takes Enter (the train lab)
         self.values = dict(values)
         self.field = 0
         self._editing: str | None = None  # the text being typed, when an edit is open
@@ -153,8 +155,9 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             return ("typing: Enter sets it, Escape cancels",)
         if self.has_focus:
             f = self.current
-            return ({"choice": f"←→ field  ↑↓ or Enter: another {f.label}",
-                     "bool": f"←→ field  ↑↓ or Enter: {f.label} on or off",
+            keys = "↑↓ or Enter" if self.enter_cycles else "↑↓"
+            return ({"choice": f"←→ field  {keys}: another {f.label}",
+                     "bool": f"←→ field  {keys}: {f.label} on or off",
                      # a ladder's PgUp/PgDn take one rung, as ↑↓ do
                      "ladder": "←→ field  ↑↓ step  type a number or Enter"}.get(
                 f.kind, "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter"),)

@@ -33,7 +33,7 @@ class LinePlot(SeriesPlot):
         self.lines, self.xmax, self.top, self.at = tuple(lines), xmax, top, at
         self.clear()
         self.set_xlimits(0.0, max(1.0, float(xmax)))
-        self.set_ylimits(0.0, top * 1.08)
+        self.set_ylimits(-0.08 * top, top * 1.08)  # room below 0: a line at 0 is not the axis
         theme = self.app.theme_variables
         for i, (marker, xs, ys) in enumerate(self.lines):
             x, y = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)

@@ -65,3 +65,44 @@ def test_heads_lab(snap_compare, size):
     """D = 512, h = 8, d_k = 64: head 1's 6x6 weights with row sums 1.0000, mean entropy
     1.9761 bits; the list of heads; the shapes and 4 D² = 1,048,576 for any h."""
     assert snap_compare(lab_app("heads"), terminal_size=size, run_before=_then())
+
+
+def _trained():
+    pytest.importorskip("torch")
+    from attn_tui.train import default_config
+    from attn_tui.train.trainer import Run
+
+    run = Run(default_config("previous", d_model=16, steps=60))
+    run.advance()
+    return run.record()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_train_lab_idle(snap_compare, size):
+    """Before a run: sort's defaults on the bar (L 2, h 2, D 48, steps 2000, lr 0.003), an
+    empty progress bar, 'step 0/2000 · loss – · acc – · Enter trains', the α box saying what
+    will appear, and an empty loss/accuracy plot."""
+    pytest.importorskip("torch")
+    assert snap_compare(lab_app("train"), terminal_size=size, run_before=_then())
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_train_lab_trained(snap_compare, size):
+    """A loaded previous-token run (D 16, 60 steps): the bar full, acc 1.0000; one head whose
+    α is a sub-diagonal of █ (each token looks one back), '·' above the diagonal; 'frame 61 of
+    61, step 60'; the l line falling and the a line rising to 1.0."""
+    app = lab_app("train", lab_options={"record": _trained()})
+    assert snap_compare(app, terminal_size=size, run_before=_then())
+
+
+def test_train_lab_first_frame(snap_compare):
+    """The same run at its first frame (Home), 80x24: α is the flat causal triangle of an
+    untrained head (░ ▒ spread over the past), and ◆ marks step 0 on the plot."""
+    app = lab_app("train", lab_options={"record": _trained()})
+
+    async def home(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("home")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=home)

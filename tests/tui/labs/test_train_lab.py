@@ -42,7 +42,7 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
         assert screen.query_one("#train-progress").progress == 60
         maps = screen.query_one(AlphaMaps)
         assert screen.focused is maps
-        assert "frame 61 of 61, step 60" in maps.caption
+        assert "frame 61 of 61, step 60 ·" in maps.caption
         await pilot.press("home")
         await pilot.pause()
         assert screen.frame == 0 and "frame 1 of 61, step 0" in maps.caption

@@ -47,6 +47,7 @@ class LabScreen(Screen):
     """
     FIELDS: ClassVar[tuple[Field, ...]] = ()
     can_undo: ClassVar[bool] = False  # a LessonHost with no undo
+    ENTER_ON_BAR: ClassVar[bool] = True  # False: the lab binds Enter itself
 
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
 
@@ -73,7 +74,8 @@ class LabScreen(Screen):
     # ---- layout
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
-        yield ControlBar(self.FIELDS, asdict(self.settings), id="controls")
+        yield ControlBar(self.FIELDS, asdict(self.settings), enter_cycles=self.ENTER_ON_BAR,
+                         id="controls")
         yield Static(id="lab-message")
         with VerticalScroll(id="lab-body"):
             yield from self.compose_body()

@@ -55,6 +55,7 @@ TELL_EVERY = 0.1  # seconds between the worker's reports to the screen
 
 class TrainLabScreen(LabScreen):
     FIELDS = FIELDS
+    ENTER_ON_BAR = False
     BINDINGS = [
         # priority: the bar would read Enter as "type a value"; it still does while typing
         Binding("enter", "start", "Train / pause", priority=True),
@@ -262,12 +263,11 @@ class TrainLabScreen(LabScreen):
         if self.frames:
             step, alpha = self.frames[shown]
             where = f"frame {shown + 1} of {len(self.frames)}, step {step}"
-            hint = "←→ frames  ↑↓ head  w: head → workbench" if self.state not in (
+            hint = "←→ frame ↑↓ head w: to workbench" if self.state not in (
                 "running", "loading") else "Enter pauses"
             maps.show(alpha, self.tokens, self.head, f"{where} · {hint}")
         else:
-            maps.show(None, (), 0, "Enter trains: α for one example sequence appears here, "
-                      "per head, as it learns.")
+            maps.show(None, (), 0, "Enter trains: each head's α for one example shows here.")
         box = self.query_one("#maps-box")
         box.border_title = f"α per head ({c.task}: {TASKS[c.task].pattern})"
         box.border_subtitle = "█ ≥ .75 ▓ ▒ ░ < .05 blank · masked"
