@@ -20,6 +20,8 @@ is a report, not a gate. Progress goes to stderr, the table to stdout.
 7. the trained model (all-MiniLM-L6-v2): first result, load and forward pass against
    transformers' BertModel on the same files; a 32-token sentence against one frame
    (bench_model.py; needs the model package and transformers)
+8. training steps in the train lab against a bare torch loop; a key → repaint while it trains
+   against the same key with no run (bench_train.py; needs torch)
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ one_blas_thread()
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT.parent / "shared" / "seeds" / "attention.py"
-ALL = ("scaling", "print_all", "first_screen", "idle", "imports", "edit", "model")
+ALL = ("scaling", "print_all", "first_screen", "idle", "imports", "edit", "model", "train")
 
 
 @dataclass(frozen=True)
@@ -57,12 +59,15 @@ class Plan:
     idle_seconds: float  # figure 6
     model_cold: int = 5  # fresh interpreters per side (figure 7)
     model_warm: int = 50  # forward passes per side (figure 7)
+    train_reps: int = 3  # alternated rounds of the three training loops (figure 8)
+    train_keys: int = 30  # key presses timed, idle and while training (figure 8)
 
 
 FULL = Plan(screen_runs=21, print_runs=9, scaling_reps=15, lab_presses=40, edits=100,
             edit_blocks=4, idle_seconds=10.0)
 QUICK = Plan(screen_runs=3, print_runs=3, scaling_reps=3, lab_presses=6, edits=15,
-             edit_blocks=1, idle_seconds=3.0, model_cold=1, model_warm=10)
+             edit_blocks=1, idle_seconds=3.0, model_cold=1, model_warm=10, train_reps=1,
+             train_keys=8)
 
 
 def _quartiles(xs: list[float]) -> tuple[float, float]:
@@ -184,6 +189,21 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
                          f"warm: {plan.model_warm} forward passes each, transformers with "
                          f"output_attentions=True; the 32-token run ({md['t_long']} tokens) is "
                          "the numbers only, not their drawing")
+    if "train" in only:
+        import importlib.util
+
+        if importlib.util.find_spec("torch") is None:
+            notes.append("8: skipped, torch is not installed")
+        else:
+            from bench_train import STEPS, train_figures
+
+            log("figure 8: training speed and key → repaint in the train lab")
+            m["train"] = t = train_figures(plan.train_reps, plan.train_keys, log=log)
+            notes.append(f"8: medians of {plan.train_reps} alternated rounds of {STEPS} sort "
+                         f"steps (L 2, h 2, D 48, batch 64, one torch thread); the Run alone, "
+                         f"frames and accuracy included but no screen: "
+                         f"{t['run'] * 1e3:.2f} ms/step; keys: {plan.train_keys} presses of ↑ "
+                         "on the seed field, each timed to the frame showing the new seed")
     return m, notes
 
 

@@ -2,7 +2,7 @@
 
 Enter starts a run with the settings on the bar (a run in progress: Enter pauses it, and again
 resumes). Training runs in a worker thread, a step at a time, and the screen is told what
-happened about ten times a second: the progress bar, the loss and held-out accuracy, and α for
+happened four times a second: the progress bar, the loss and held-out accuracy, and α for
 the task's example sequence in every head. Paused or done, ←→ walk through the captured frames
 and ↑↓ pick a head; w opens the picked head's Q, K and V in the workbench.
 
@@ -50,7 +50,7 @@ FIELDS = (
     Field("lr", "lr", "ladder", 1e-5, 1e6, choices=LR_STEPS),
     Field("seed", "seed", "int", 0, 2**31 - 1),
 )
-TELL_EVERY = 0.1  # seconds between the worker's reports to the screen
+TELL_EVERY = 0.25  # seconds between the worker's reports: each redraws the plot and maps
 
 
 class TrainLabScreen(LabScreen):
