@@ -50,6 +50,7 @@ FIELDS = (
     Field("lr", "lr", "ladder", 1e-5, 1e6, choices=LR_STEPS),
     Field("seed", "seed", "int", 0, 2**31 - 1),
 )
+PLOT_EVERY = 4  # reports per redraw of the loss and accuracy plot
 TELL_EVERY = 0.25  # seconds between the worker's reports: each redraws the plot and maps
 
 
@@ -228,7 +229,8 @@ class TrainLabScreen(LabScreen):
         self.step, self.losses, self.evals, self.frames, _ = snap
         self.reports += 1
         self.query_one(ProgressBar).update(progress=self.step)
-        self._draw()
+        # the plot costs most of a redraw (≈10 ms): once a second is live enough for a curve
+        self._draw(plot=self.reports % PLOT_EVERY == 0)
 
     def _stopped(self, snap: tuple, done: bool) -> None:
         if not self.is_mounted:
@@ -253,7 +255,7 @@ class TrainLabScreen(LabScreen):
         self.tokens = r.tokens
 
     # ---- drawing
-    def _draw(self) -> None:
+    def _draw(self, plot: bool = True) -> None:
         c = self.run.config if self.run is not None else (
             self.record.config if self.record is not None else self.settings)
         shown = self.frame if self.frame is not None else len(self.frames) - 1
@@ -272,7 +274,8 @@ class TrainLabScreen(LabScreen):
         box.border_title = f"α per head ({c.task}: {TASKS[c.task].pattern})"
         box.border_subtitle = "█ ≥ .75 ▓ ▒ ░ < .05 blank · masked"
         self._draw_status(c)
-        self._draw_plot(c, shown)
+        if plot:
+            self._draw_plot(c, shown)
 
     def _draw_status(self, c: TrainConfig) -> None:
         acc = self.evals[-1][1] if self.evals else math.nan
