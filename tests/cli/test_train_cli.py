@@ -93,3 +93,19 @@ def test_train_in_a_pipe_stops_quietly_and_loads_no_textual() -> None:
     assert proc.wait(timeout=120) == 0
     assert head[0].startswith("TRAINING: previous")
     assert err == "textual=False rc=0"
+
+
+def test_a_damaged_load_file_is_one_line_and_exit_2(capsys, tmp_path) -> None:
+    pytest.importorskip("torch")
+    bad = tmp_path / "run.npz"
+    bad.write_bytes(b"PK\x03\x04 not really a zip")
+    assert main(["--lab", "train", "--load", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"attn-tui: Cannot open {bad}: it is not a saved training run (not a "
+                   "readable .npz).\n")
+
+
+def test_without_torch_the_train_lab_says_what_to_install(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(attn_tui.compute, "torch_available", lambda: False)
+    assert main(["--lab", "train"]) == 2
+    assert "training needs torch" in capsys.readouterr().err
