@@ -181,6 +181,13 @@ LABS = {
         Binding("w", "open_in_workbench", "To workbench",
                 tooltip="open this head's real Q, K, V in the workbench, to edit", id="minilm.workbench"),
     ],
+    "train": [
+        # priority: the bar would read Enter as "type a value"; it still does while typing
+        Binding("enter", "start", "Train / pause", priority=True, id="train.start"),
+        Binding("w", "to_workbench", "Head → workbench",
+                tooltip="open the chosen head's real Q, K, V (causal) in the workbench, to edit", id="train.workbench"),
+        Binding("R", "reset", "Defaults", id="train.reset"),
+    ],
 }
 
 # keys a screen's own widgets read, for the keyboard reference (they have no binding to list)

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
@@ -35,6 +34,7 @@ from attn_tui.compute import torch_available
 from attn_tui.report.fmt import num
 from attn_tui.train.config import INSTALL_TORCH_TRAIN, TASKS, TrainConfig, TrainConfigError
 from attn_tui.train.config import default_config as task_defaults
+from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.alpha_maps import AlphaMaps
 from attn_tui.tui.widgets.control_field import Field
@@ -57,12 +57,7 @@ TELL_EVERY = 0.25  # seconds between the worker's reports: each redraws the plot
 class TrainLabScreen(LabScreen):
     FIELDS = FIELDS
     ENTER_ON_BAR = False
-    BINDINGS = [
-        # priority: the bar would read Enter as "type a value"; it still does while typing
-        Binding("enter", "start", "Train / pause", priority=True),
-        Binding("w", "to_workbench", "Head → workbench"),
-        Binding("R", "reset", "Defaults"),
-    ]
+    BINDINGS = bindings.LABS["train"]
     DEFAULT_CSS = """
     TrainLabScreen #train-top { height: 1; padding: 0 1; }
     TrainLabScreen #train-progress { width: 22; }
