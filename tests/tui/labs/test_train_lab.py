@@ -3,6 +3,7 @@ workbench, a loaded run, bad settings, divergence, and leaving mid-run."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import numpy as np
@@ -22,8 +23,14 @@ async def _small(pilot, steps=60, *more) -> None:
         await run_action(pilot, action)
 
 
-async def _until(pilot, ready) -> None:
+async def _until(pilot, ready, what: str = "the run to get there", seconds: float = 120) -> None:
+    """Let the app run until ``ready()`` (the worker reports four times a second); fail,
+    never hang, if it does not come."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
     while not ready():
+        if loop.time() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
         await pilot.pause(0.05)
 
 
@@ -56,28 +63,31 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
 
 async def test_enter_pauses_and_resumes_the_same_run() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, steps=400)
+        # long enough that the first report (after 0.25 s) comes before the end on any machine
+        await _small(pilot, steps=600)
         screen = pilot.app.screen
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.state == "running" and screen.step > 0)
+        await _until(pilot, lambda: screen.step >= 30 or screen.state == "done",
+                     "a report at step 30 or later")
+        assert screen.state == "running", "the run ended before its first report"
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.state == "paused" and 0 < screen.step < 400
+        assert screen.state == "paused" and 30 <= screen.step < 600
         paused_at = screen.step
         await pilot.press("left")
         await pilot.pause()
         assert screen.frame == len(screen.frames) - 2
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.state == "done" and screen.step == 400 and paused_at < 400
-        expected = Run(default_config("previous", d_model=16, steps=400))
+        assert screen.state == "done" and screen.step == 600 and paused_at < 600
+        expected = Run(default_config("previous", d_model=16, steps=600))
         expected.advance()
         assert screen.losses == expected.losses
 
 
 async def test_keys_are_answered_while_it_trains() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, steps=2000)
+        await _small(pilot, steps=100_000)
         screen = pilot.app.screen
         await pilot.press("enter")
         await _until(pilot, lambda: screen.state == "running" and screen.step > 0)

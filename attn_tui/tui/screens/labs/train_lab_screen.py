@@ -163,6 +163,7 @@ class TrainLabScreen(LabScreen):
         self.frame, self.head = None, min(self.head, config.layers * config.heads - 1)
         self.query_one(ProgressBar).update(total=config.steps, progress=0)
         self.state = "loading"
+        self._pause_asked = False
         self._draw()
         self._train(config)
 
@@ -190,7 +191,7 @@ class TrainLabScreen(LabScreen):
                 return
             self.run = run
         run = self.run
-        self._pause_asked = False
+        # a pause asked while torch loaded is kept: the run stops before its first step
         self._tell(self._started)
         due = [time.monotonic() + TELL_EVERY]
 
