@@ -315,6 +315,8 @@ def _hand_back(app, since: float) -> None:
     ctrl+p m a s k searched for "ask"), and a key that closes a dialog must have closed it
     before the next is read (p Escape 5 typed the 5 into the closing dialog)."""
     line = key_line(app)
+    if not app.screen_stack:  # the app closed while keys waited: nobody is left to read them
+        return
     if says_too_small(app.screen):
         # a window made too small drops what is typed there, as when typed slowly; keys
         # typed before it are dropped too rather than land, after the resize, on whatever

@@ -48,6 +48,10 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
             widget.set_concealed(widget.concealed | h.cells)
         else:
             widget.add_class("-concealed")
+            focused = host.focused
+            if focused is not None and (focused is widget or widget in focused.ancestors):
+                # a hidden pane cannot keep focus: without any, keys wait for one (a, b …)
+                host.focus_next()
 
 
 def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
