@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from attn_tui.train.config import default_config as train_defaults
+
 STAGES = {  # workbench stages: their symbol in the panel and whether they are key-by-key
     "scores": ("q·k", True), "scaled": ("q·k/√d", True), "weights": ("α", True),
     "row_sums": ("Σα", False), "entropy": ("H", False), "max_entropy": ("log₂n", False),
@@ -39,6 +41,8 @@ LAB_FIGURES: dict[str, dict[str, str]] = {
     "lab:minilm": {"entropy": "entropy (bits)", "previous": "share on the previous token",
                    "next": "share on the next token", "itself": "share on itself",
                    "cls": "share on [CLS]", "sep": "share on [SEP]"},
+    "lab:train": {"accuracy": "held-out accuracy", "share": "weight on the pattern",
+                  "diverged": "diverged (1 yes, 0 no)"},
 }
 MODEL_SENTENCE = "The cat sat on the mat because it was tired."  # the model screen's first
 # each lab's settings as it opens (checked against the lab screens by a test), and the actions
@@ -47,6 +51,7 @@ LAB_DEFAULTS: dict[str, dict[str, Any]] = {
     "lab:scaling": dict(d_k=1024, keys=8, trials=200, seed=0, scale=True, temperature=1.0),
     "lab:model": dict(preset="chapter", V=50000, D=512, L=6, h=8, H=2048, n=512),
     "lab:minilm": dict(text=MODEL_SENTENCE, layer=0, head=0, query=0),
+    "lab:train": asdict(train_defaults("sort")),
 }
 LAB_ACTIONS: dict[str, dict[str, str]] = {
     "lab:scaling": {"set_dk": "d_k", "set_keys": "keys", "set_trials": "trials",
@@ -54,6 +59,9 @@ LAB_ACTIONS: dict[str, dict[str, str]] = {
     "lab:model": {"set_vocab": "V", "set_width": "D", "set_layers": "L", "set_heads": "h",
                   "set_hidden": "H", "set_tokens": "n"},
     "lab:minilm": {"set_text": "text", "set_query": "query"},  # pick(layer, head) sets two
+    # set_task brings the task's defaults
+    "lab:train": {"set_layers": "layers", "set_heads": "heads", "set_width": "d_model",
+                  "set_steps": "steps", "set_lr": "lr", "set_seed": "seed"},
 }
 TASK_KEYS = {"goal", "stage", "cell", "row", "reduce", "op", "value", "tol", "change",
              "max_cells", "keep", "why", "hints", "solution"}
@@ -303,6 +311,8 @@ def simulate_start(screen: str, workspace: Any, actions: tuple[tuple[str, tuple]
             settings = dict(LAB_DEFAULTS[screen])
         elif name == "pick" and screen == "lab:minilm":
             settings["layer"], settings["head"] = args
+        elif name == "set_task" and screen == "lab:train":
+            settings = asdict(train_defaults(args[0])) | {"seed": settings["seed"]}
         elif name in LAB_ACTIONS[screen]:
             settings[LAB_ACTIONS[screen][name]] = args[0]
     return lab_live(screen, settings, lab_compute(screen, settings))
@@ -317,6 +327,17 @@ def lab_compute(screen: str, settings: dict[str, Any]) -> Any:
         dims = tuple(x for x in (d // 4**i for i in range(4, -1, -1)) if x >= 1)
         return scaling_experiment(dims, settings["keys"], settings["trials"], settings["seed"],
                                   temperature=settings["temperature"])
+    if screen == "lab:train":  # trains the run, as Enter in the lab does
+        from attn_tui.train.config import TrainConfig, TrainConfigError
+        from attn_tui.train.patterns import run_figures
+        from attn_tui.train.trainer import Run
+
+        try:
+            run = Run(TrainConfig(**settings))
+        except TrainConfigError:
+            return None
+        run.advance()
+        return run_figures(run.config.task, run.evals, run.frames, run.diverged)
     if screen == "lab:minilm":
         from attn_tui.models import shared_model, summarise
 
@@ -391,6 +412,8 @@ def _read(task: Task, live: Live, stage: str | None = None) -> float | None:
         if live.figures is None:
             return None
         v = live.figures[stage]
+        if v is None:  # a figure this run has not got (a task without a pattern)
+            return None
         if isinstance(v, tuple):
             v = v[task.row if task.row is not None else -1]
         return float(v)

@@ -109,6 +109,13 @@ def steps() -> dict[str, dict[int, list[str]]]:
             3: ["3.70: spread evenly over all 13", "previous token 0.9997"],
             7: ["13 tokens × 32"],
         },
+        # the train lab's settings as each task brings them (the trained numbers: test_learning)
+        "learning": {
+            1: ["1 layer, 1 head, 32 numbers per token"],
+            2: ["200 steps"],
+            5: ["1 layer, 1 head, 300 steps"],
+            7: ["6 fair questions", "384 per training step"],
+        },
     }
 
 

@@ -10,7 +10,7 @@ from lesson_pilot import lesson_app, press, settle
 
 from attn_tui.lessons import load
 
-LESSONS = ["one", "select", "scale", "mask", "params", "nanogpt", "real-heads"]
+LESSONS = ["one", "select", "scale", "mask", "params", "nanogpt", "real-heads", "learning"]
 FIRST_QUESTION = {name: next(k for k, s in enumerate(load(name).steps, start=1) if s.question)
                   for name in LESSONS}
 
@@ -26,6 +26,8 @@ FIRST = {
     "nanogpt": "torch float32, V = x[0] with all eight rows marked; panel lists x[0] to 4 places.",
     "real-heads": "the model screen: 13 tokens, the grid of 72 shade pictures above the panel; "
                   "'Step 1 of 7', 6 layers of 12 heads, 13 tokens.",
+    "learning": "the train lab on previous (L 1, h 1, D 32, 200 steps) before training: no "
+                "maps yet, the plot empty; 'Step 1 of 7' names the model and the task.",
 }
 QUESTION = {
     "one": "step 3: the ÷√d_k column marked; the question and its three choices; the panel's "
@@ -38,6 +40,8 @@ QUESTION = {
     "nanogpt": "step 4: the masked scores, 0 and -inf, row t3 marked; the question.",
     "real-heads": "step 2: layer 0 head 2 in brackets in the grid, the large picture and the "
                   "summary hidden; the question about 'sat' and its four choices.",
+    "learning": "step 2: the maps pane hidden (its title names the pattern); the question "
+                "about where a trained row's weight goes, four choices.",
 }
 
 

@@ -14,7 +14,7 @@ from attn_tui.lessons import LessonError, catalog, load, names
 from attn_tui.lessons.loader import load_file, parse_action
 from attn_tui.tui.textual_compat import notifications
 
-ORDER = ["one", "select", "scale", "mask", "params", "nanogpt", "real-heads"]
+ORDER = ["one", "select", "scale", "mask", "params", "nanogpt", "real-heads", "learning"]
 
 
 def test_catalog_lists_the_lessons_in_teaching_order():
@@ -136,7 +136,7 @@ def test_a_good_file_beside_them_loads(tmp_path: Path):
 
 
 def test_an_unknown_lesson_name_lists_the_real_ones():
-    with pytest.raises(LessonError, match="no such lesson; choose one of: mask, nanogpt"):
+    with pytest.raises(LessonError, match="no such lesson; choose one of: learning, mask, nanogpt"):
         load("nope")
     assert sorted(names()) == sorted(ORDER)
 

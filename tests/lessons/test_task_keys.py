@@ -37,6 +37,9 @@ SOLVE = {
     ("nanogpt", 1): [*cell("3", *["down"] * 5), "tab", *cell("3", *["down"] * 4)],
     ("real-heads", 3): ["right"],
     ("real-heads", 5): ["right"] * 5,
+    # the bar, its lr field (the sixth), then Enter trains
+    ("learning", 4): ["c", *["right"] * 5, *["down"] * 3, "enter"],
+    ("learning", 6): ["c", *["right"] * 5, *["up"] * 7, "enter"],
 }
 # (lesson, step): keys that reach the goal by a route the task forbids, and the rule said
 FORBIDDEN = {
@@ -50,6 +53,8 @@ FORBIDDEN = {
     ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
     ("nanogpt", 1): ([*SOLVE[("nanogpt", 1)], "m"], "mask must stay causal"),
     ("real-heads", 5): (["up", "up", *["right"] * 7], "layer must stay 4"),
+    ("learning", 6): (["c", *["right"] * 5, *["up"] * 7, "right", "up", "enter"],
+                      "seed must stay 0"),
 }
 TASKS = [(n, k) for n in names() for k, s in enumerate(load(n).steps, start=1) if s.task]
 

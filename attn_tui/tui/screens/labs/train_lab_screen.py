@@ -242,6 +242,7 @@ class TrainLabScreen(LabScreen):
                      f"{self.frames[-1][0]} are kept (←→).", error=True)
         self.query_one(AlphaMaps).focus()  # ←→ scrub from here; c goes back to the controls
         self._draw()
+        self.app.tutor.host_changed(self)  # a lesson's task reads the finished run
 
     def _take_record(self, r) -> None:
         self.step = r.steps_done
@@ -351,6 +352,76 @@ class TrainLabScreen(LabScreen):
             self.app.pop_screen()
         bench.apply(ws, note=f"Layer {layer + 1}, head {head + 1} of the {record.config.task} "
                     f"run at step {record.steps_done} (u undoes)")
+
+    # ---- for lessons: what a finished run shows, and the numbers a step's words read
+    def lesson_shows(self) -> tuple[object, str]:
+        from attn_tui.train.patterns import run_figures
+
+        if self.state in ("loading", "running"):
+            return None, f"training… step {self.step}"
+        if self.state in ("done", "diverged") and self.run is not None \
+                and self.run.config == self.settings:
+            return run_figures(self.settings.task, self.evals, self.frames,
+                               self.state == "diverged"), ""
+        if self.state == "paused":
+            return None, "paused: Enter goes on"
+        return None, "not trained yet: Enter trains these settings"
+
+    def _share(self, frame: int) -> float:
+        from attn_tui.train.patterns import pattern_share
+
+        if not self.frames:
+            return 0.0
+        task = self.run.config.task if self.run is not None else self.settings.task
+        share = pattern_share(task, self.frames[frame][1][0, 0])
+        return 0.0 if share is None else share
+
+    @property
+    def accuracy(self) -> float:
+        return float(self.evals[-1][1]) if self.evals else 0.0
+
+    @property
+    def first_share(self) -> float:
+        return self._share(0)
+
+    @property
+    def final_share(self) -> float:
+        return self._share(-1)
+
+    @property
+    def frame_count(self) -> int:
+        return len(self.frames)
+
+    @property
+    def formed_at(self) -> int:
+        """The step of the first frame with half the weight on the pattern (the last if none)."""
+        for k, (step, _) in enumerate(self.frames):
+            if self._share(k) >= 0.5:
+                return step
+        return self.frames[-1][0] if self.frames else 0
+
+    @property
+    def pattern_count(self) -> int:
+        from attn_tui.train.patterns import pattern_pairs
+
+        return len(pattern_pairs(self.settings.task, len(self.tokens))) if self.tokens else 0
+
+    @property
+    def questions_per_step(self) -> int:
+        return self.pattern_count * self.settings.batch
+
+    def action_stop(self) -> None:
+        """Pause a run in progress, and nothing else (a lesson's step starts on a still lab)."""
+        if self.state in ("loading", "running"):
+            self._pause_asked = True
+
+    def action_ensure_trained(self) -> None:
+        """Train the settings on the bar, unless their run is done or on its way (lessons)."""
+        if self.state in ("loading", "running"):
+            return
+        if self.state == "done" and self.run is not None and self.run.config == self.settings:
+            return
+        self.action_start()
 
     # ---- actions for the bar's fields
     def action_set_task(self, value: str) -> None:

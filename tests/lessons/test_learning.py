@@ -1,0 +1,59 @@
+"""The learning lesson's numbers are its training runs': the same config trained without the
+app gives the accuracy and the pattern's share the panel prints."""
+
+from __future__ import annotations
+
+import pytest
+from lesson_pilot import lesson_app, panel, press, settle
+
+from attn_tui.train import default_config
+from attn_tui.train.patterns import pattern_pairs, pattern_share
+
+torch = pytest.importorskip("torch")
+from attn_tui.train.trainer import Run  # noqa: E402
+
+
+def _trained(task: str) -> tuple[float, float, float]:
+    run = Run(default_config(task))
+    run.advance()
+    alpha = lambda k: run.frames[k][1][0, 0]  # noqa: E731  (layer 1, head 1)
+    return run.evals[-1][1], pattern_share(task, alpha(0)), pattern_share(task, alpha(-1))
+
+
+def test_the_patterns_are_the_sub_and_anti_diagonal():
+    assert pattern_pairs("previous", 4) == ((1, 0), (2, 1), (3, 2))
+    assert pattern_pairs("reverse", 12) == ((6, 5), (7, 4), (8, 3), (9, 2), (10, 1), (11, 0))
+    assert pattern_pairs("sort", 12) == ()
+    import numpy as np
+
+    eye_below = np.eye(4, k=-1)
+    eye_below[0, 0] = 1
+    assert pattern_share("previous", eye_below) == 1.0
+    assert pattern_share("previous", np.tril(np.ones((4, 4))) / np.arange(1, 5)[:, None]) == \
+        pytest.approx((1 / 2 + 1 / 3 + 1 / 4) / 3)
+    assert pattern_share("induction", eye_below) is None
+
+
+@pytest.mark.parametrize(("task", "k"), [("previous", 2), ("reverse", 5)])
+async def test_a_reveal_prints_the_runs_own_accuracy_and_shares(task, k):
+    accuracy, first, final = _trained(task)
+    assert accuracy >= 0.99 and final > 0.9 > first  # the task's stated target, and learning
+    async with lesson_app("learning").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, *["n"] * (k - 1), "b")
+        said = " ".join(panel(pilot.app).plain.split())
+        assert "✓ Right." in said
+        assert f"{accuracy:.4f}" in said and f"{first:.4f}" in said and f"{final:.4f}" in said
+        screen = pilot.app.screen
+        assert screen.state == "done" and screen.settings.task == task
+
+
+async def test_a_step_stops_a_run_the_learner_left_going():
+    async with lesson_app("learning").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.app.run_action("screen.set_steps(100000)", screen)
+        await pilot.press("enter")  # a long run, then n: the next step must not wait for it
+        await press(pilot, "n")
+        assert screen.state in ("paused", "done") and screen.step < 100_000
+        assert "Step 2 of" in panel(pilot.app).border_title
