@@ -150,6 +150,22 @@ LAB = [
     Binding("c", "focus_controls", "Controls", show=False, id="lab.controls"),
 ]
 
+# the pictures of heads: the model screen's grid of 72, the train lab's maps and frames
+HEAD_GRID = [
+    Binding("up,k", "step(-1, 0)", "Layer up", show=False, id="head_grid.up"),
+    Binding("down,j", "step(1, 0)", "Layer down", show=False, id="head_grid.down"),
+    Binding("left,h", "step(0, -1)", "Head left", show=False, id="head_grid.left"),
+    Binding("right,l", "step(0, 1)", "Head right", show=False, id="head_grid.right"),
+]
+ALPHA_MAPS = [
+    Binding("left", "scrub(-1)", "Earlier frame", show=False, id="alpha_maps.earlier"),
+    Binding("right", "scrub(1)", "Later frame", show=False, id="alpha_maps.later"),
+    Binding("home", "scrub(-1000000)", "First frame", show=False, id="alpha_maps.first"),
+    Binding("end", "scrub(1000000)", "Last frame", show=False, id="alpha_maps.last"),
+    Binding("up", "head(-1)", "Previous head", show=False, id="alpha_maps.previous_head"),
+    Binding("down", "head(1)", "Next head", show=False, id="alpha_maps.next_head"),
+]
+
 # each lab's own, by its name in attn_tui.core.labs
 LABS = {
     "scaling": [

@@ -7,11 +7,14 @@ The widget shows what the screen gives it (``show``) and posts ``Scrubbed`` (←
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from rich.text import Text
-from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
+
+from attn_tui.tui import bindings
 
 GLYPHS = " ░▒▓█"
 
@@ -24,40 +27,28 @@ def glyph(a: float) -> str:
 
 
 class AlphaMaps(Widget, can_focus=True):
-    BINDINGS = [
-        Binding("left", "scrub(-1)", "Earlier frame", show=False),
-        Binding("right", "scrub(1)", "Later frame", show=False),
-        Binding("home", "scrub(-1000000)", "First frame", show=False),
-        Binding("end", "scrub(1000000)", "Last frame", show=False),
-        Binding("up", "head(-1)", "Previous head", show=False),
-        Binding("down", "head(1)", "Next head", show=False),
-    ]
+    BINDINGS = bindings.ALPHA_MAPS
     DEFAULT_CSS = """
     AlphaMaps { height: auto; width: 1fr; padding: 0 1; }
     AlphaMaps:focus { background: $boost; }
     """
 
-    class Scrubbed(Message):
+    @dataclass(eq=False)  # a message is itself, not its fields
+    class Moved(Message):
+        """A step through what the maps show, ``by`` places (negative: back)."""
+
+        maps: AlphaMaps
+        by: int
+
+        @property
+        def control(self) -> AlphaMaps:
+            return self.maps
+
+    class Scrubbed(Moved):
         """←→: a frame earlier (-1) or later (+1); Home/End go to the ends."""
 
-        def __init__(self, maps: AlphaMaps, by: int) -> None:
-            super().__init__()
-            self.maps, self.by = maps, by
-
-        @property
-        def control(self) -> AlphaMaps:
-            return self.maps
-
-    class HeadPicked(Message):
+    class HeadPicked(Moved):
         """↑↓: the head before (-1) or after (+1) the picked one."""
-
-        def __init__(self, maps: AlphaMaps, by: int) -> None:
-            super().__init__()
-            self.maps, self.by = maps, by
-
-        @property
-        def control(self) -> AlphaMaps:
-            return self.maps
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

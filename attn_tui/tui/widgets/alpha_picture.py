@@ -8,12 +8,12 @@ import numpy as np
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from attn_tui.tui import bindings
 from attn_tui.tui.widgets.grid_view import cut_label
 
 SHADES = "·░▒▓█"  # the dot: next to nothing, so each picture keeps its outline
@@ -47,12 +47,7 @@ def shades(picture: np.ndarray, top: float | None = None) -> list[str]:
 class HeadGrid(Widget, can_focus=True):
     """Every head of a model: one small α picture per head, layers down, heads across."""
 
-    BINDINGS = [
-        Binding("up,k", "step(-1, 0)", "Layer up", show=False),
-        Binding("down,j", "step(1, 0)", "Layer down", show=False),
-        Binding("left,h", "step(0, -1)", "Head left", show=False),
-        Binding("right,l", "step(0, 1)", "Head right", show=False),
-    ]
+    BINDINGS = bindings.HEAD_GRID
     DEFAULT_CSS = """
     HeadGrid { height: auto; width: 1fr; }
     HeadGrid:focus { background-tint: $foreground 5%; }
