@@ -16,7 +16,7 @@ PACKAGE = ROOT / "attn_tui"
 
 
 def test_the_import_contracts_hold() -> None:
-    """cli → tui → lessons | report → core → compute, and textual and rich only in the UI."""
+    """cli → tui → lessons | report → models | train → core → compute, and textual and rich only in the UI."""
     lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or "lint-imports"
     done = subprocess.run([lint, "--no-cache"], capture_output=True, text=True, cwd=ROOT,
                           timeout=120)
