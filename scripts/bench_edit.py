@@ -66,12 +66,13 @@ class RepaintProbe:
         return self.stamp
 
 
-async def _until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
+async def _until(cond: Callable[[], bool], timeout: float = 5.0, pause: float = 0) -> None:
+    """Let the app run until ``cond()``; ``pause`` 0 looks again at once (a frame's timing)."""
     end = time.perf_counter() + timeout
     while not cond():
         if time.perf_counter() > end:
             raise TimeoutError("the app never got there")
-        await asyncio.sleep(0)
+        await asyncio.sleep(pause)
 
 
 def _post_key(app, char: str) -> None:
