@@ -23,6 +23,7 @@ from attn_tui.report.fmt import num
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.screens.session_actions import SessionFile
+from attn_tui.tui.widgets.alpha_picture import HeadPicture
 from attn_tui.tui.widgets.dims_bar import DimsBar
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import VIEWS, Heatmap, view_title
@@ -78,6 +79,7 @@ class WorkbenchScreen(Screen):
                     yield StepTable(id="steps")
                     yield Summary(id="summary")
                 yield Heatmap(id="heatmap", classes="pane")
+                yield HeadPicture(id="map-picture", classes="pane")
         yield DimsBar(id="dims")
         yield StatusLine(id="status")
         yield KeyBar()
@@ -173,12 +175,21 @@ class WorkbenchScreen(Screen):
         self.query_one(Summary).show(zeta, said)
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
-        box = self.query_one(Heatmap)
+        box, picture = self.query_one(Heatmap), self.query_one("#map-picture", HeadPicture)
         title = view_title(self.view, steps.mask, steps.scale)
-        set_border_text(box, f"all queries: {title}")
-        box.edge = "v: change view"
-        box.show(steps, ws.query_tokens, ws.key_tokens, self.view)
-        box.show_edge()
+        drawn = box if self.view != "picture" else picture
+        box.display, picture.display = self.view != "picture", self.view == "picture"
+        if self.view == "picture":
+            # every query in sight: at T = 64 or 256 the rows are averaged in bands that fit
+            fits = max(6, self.app.size.height - 10)
+            picture.show(np.asarray(steps.weights, dtype=np.float64), list(ws.query_tokens),
+                         ws.selected, max_rows=fits)
+            set_border_text(picture, subtitle="v: change view")
+        else:
+            box.edge = "v: change view"
+            box.show(steps, ws.query_tokens, ws.key_tokens, self.view)
+            box.show_edge()
+        set_border_text(drawn, f"all queries: {title}")
 
     # ---- changes: every one goes through here, so undo sees them all
     def apply(self, new: Workspace, note: str | None = None) -> None:
@@ -335,7 +346,11 @@ class WorkbenchScreen(Screen):
     def action_set_view(self, view: str) -> None:
         if view in VIEWS:
             self.view = view
-            self._map_into_view()
+            if view == "picture":  # below a long step table too: the picture is the point
+                self.call_after_refresh(self.query_one("#map-picture").scroll_visible,
+                                        animate=False, top=True)
+            else:
+                self._map_into_view()
 
     def _map_into_view(self) -> None:
         """Stacked in a narrow window, the map may be below the fold, and v would seem to do

@@ -153,15 +153,26 @@ class HeadPicture(Widget):
     HeadPicture { height: auto; width: 1fr; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.alpha: np.ndarray | None = None
         self.tokens: list[str] = []
         self.query_index = 0
+        self.max_rows: int | None = None  # more queries than this: rows averaged in bands
 
-    def show(self, alpha: np.ndarray, tokens: list[str], query: int) -> None:
+    def show(self, alpha: np.ndarray, tokens: list[str], query: int,
+             max_rows: int | None = None) -> None:
         self.alpha, self.tokens, self.query_index = alpha, list(tokens), query
+        self.max_rows = max_rows
         self.refresh(layout=True)
+
+    def _bands(self) -> list[tuple[int, int]]:
+        """The queries each row pictures, (first, end): one each, or bands when there are
+        more than ``max_rows``, so a long sequence's whole α is in sight at once."""
+        t = len(self.tokens)
+        n = t if self.max_rows is None or t <= self.max_rows else max(1, self.max_rows)
+        cuts = np.floor(np.linspace(0, t, n + 1) + 1e-9).astype(int)
+        return [(int(a), int(b)) for a, b in zip(cuts, cuts[1:], strict=False)]
 
     def _layout(self, width: int) -> tuple[int, int, int]:
         """(label width, columns per key, pictured keys) for ``width``."""
@@ -173,23 +184,36 @@ class HeadPicture(Widget):
         return label, per, min(t, room // per) if per == 1 else t
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.tokens) + 1 if self.alpha is not None else 1
+        return len(self._bands()) + 1 if self.alpha is not None else 1
 
     def render(self) -> Text:
         if self.alpha is None:
             return Text("")
         t = len(self.tokens)
         label, per, keys = self._layout(self.size.width)
-        picture = resample(self.alpha, t, keys) if keys < t else self.alpha
-        rows = shades(np.asarray(picture, dtype=np.float64))
+        bands = self._bands()
+        picture = np.asarray(self.alpha, dtype=np.float64)
+        if len(bands) < t:  # each row the mean of its band's queries
+            picture = np.array([picture[a:b].mean(axis=0) for a, b in bands])
+        if keys < t:
+            picture = resample(picture, len(bands), keys)
+        if self.max_rows is None:
+            rows = shades(picture)
+        else:  # each row against its own largest weight, and blank where it is exactly 0
+            # (a masked key): a row spread over 200 keys still shows, and so does the triangle
+            rows = ["".join(" " if x == 0 else ch for x, ch in zip(r, shades(r[None])[0],
+                                                                     strict=True))
+                    for r in picture]
         out = Text(no_wrap=True, overflow="crop")
-        header = "".join(str(j % 10 if per == 1 else j).rjust(per) for j in range(keys))
+        header = "".join(str(j % 10 if per == 1 else j).rjust(per) for j in range(keys)) \
+            if keys == t or self.max_rows is None else f"keys 0 … {t - 1}, {t / keys:.1f} a column"
         out.append(" " * label + header[: max(0, self.size.width - label)])
-        for i, row in enumerate(rows):
-            mark = "▶" if i == self.query_index else " "
-            name = cut_label(f"{i} {self.tokens[i]}", label - 2)
+        for (first, end), row in zip(bands, rows, strict=True):
+            here = first <= self.query_index < end
+            name = cut_label(f"{first} {self.tokens[first]}" if end - first == 1
+                             else f"{first}–{end - 1}", label - 2)
             out.append("\n")
-            style = Style(bold=True, reverse=True) if i == self.query_index else None
-            out.append(f"{mark}{name}" + " " * (label - 1 - cell_len(name)), style)
+            style = Style(bold=True, reverse=True) if here else None
+            out.append(f"{'▶' if here else ' '}{name}" + " " * (label - 1 - cell_len(name)), style)
             out.append("".join(ch * per for ch in row))
         return out

@@ -10,7 +10,7 @@ from attn_tui.compute import Steps
 from attn_tui.report.fmt import fit
 from attn_tui.tui.widgets.grid_view import GridView
 
-VIEWS = ("weights", "scores", "masked", "output")
+VIEWS = ("weights", "scores", "masked", "output", "picture")  # picture: α shaded, every row
 
 
 def view_title(view: str, mask: str, scale: bool) -> str:
@@ -23,6 +23,8 @@ def view_title(view: str, mask: str, scale: bool) -> str:
     if view == "masked":
         return {"causal": "softmax input (masked)",
                 "causal-after": "softmax input (unmasked)"}.get(mask, "softmax input")
+    if view == "picture":
+        return "α as a picture"
     return "outputs ζ, one row per query"
 
 

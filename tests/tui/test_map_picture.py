@@ -1,0 +1,57 @@
+"""v's fifth view: α as a picture, every query in sight at once — at T = 256 the rows are
+averaged in bands, and the causal triangle shows."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from screen_text import screen_text
+
+from attn_tui.core import state
+from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.alpha_picture import HeadPicture
+from attn_tui.tui.widgets.heatmap import Heatmap
+
+
+async def _picture(pilot):
+    for _ in range(4):  # weights → scores → masked → output → picture
+        await pilot.press("v")
+    await pilot.pause()
+    return pilot.app.screen.query_one("#map-picture", HeadPicture)
+
+
+async def test_v_reaches_the_picture_and_comes_back_to_the_numbers():
+    async with make_app(preset="mask").run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        picture = await _picture(pilot)
+        screen = pilot.app.screen
+        assert screen.view == "picture" and picture.display and not screen.query_one(Heatmap).display
+        text = screen_text(pilot.app)
+        assert "all queries: α as a picture" in text
+        # the mask preset's first row: all on 'the', the three masked keys blank
+        assert "▶0 the    ███          " in text
+        np.testing.assert_array_equal(picture.alpha, screen.steps.weights)
+        await pilot.press("v")
+        await pilot.pause()
+        assert screen.view == "weights" and screen.query_one(Heatmap).display
+        assert not picture.display
+
+
+async def test_at_t_256_the_whole_map_fits_in_bands_and_keeps_the_triangle():
+    ws = replace(state.resize(state.from_preset("random"), t=256), mask="causal", selected=200)
+    async with make_app(workspace=ws).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        picture = await _picture(pilot)
+        bands = picture._bands()
+        assert len(bands) == 30  # the window's 40 rows less the panes around the picture
+        assert bands[0][0] == 0 and bands[-1][1] == 256
+        assert all(b[1] >= c[0] for b, c in zip(bands, bands[1:], strict=False))  # no gaps
+        here = next(f"{a}–{b - 1}" for a, b in bands if a <= 200 < b)
+        lines = screen_text(pilot.app).splitlines()
+        assert any("keys 0 … 255" in x for x in lines)  # 256 keys averaged into the columns
+        first = next(x for x in lines if " 0–7 " in x).split("0–7", 1)[1].strip(" │")
+        last = next(x for x in lines if "247–255" in x).split("247–255", 1)[1].strip(" │")
+        # causal: the first band sees only the first keys, the last band every key
+        assert len(first) <= 4 and len(last) >= 60 and " " not in last
+        assert any(f"▶{here}" in x for x in lines)  # the query the step table explains
