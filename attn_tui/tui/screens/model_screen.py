@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from attn_tui.lessons.tasks import MODEL_SENTENCE
 from attn_tui.models import (
     MODELS,
     EmptySentence,
@@ -49,7 +50,7 @@ class ModelChoice:
 
 
 MODEL = "minilm"
-FIRST_SENTENCE = "The cat sat on the mat because it was tired."
+FIRST_SENTENCE = MODEL_SENTENCE  # the real-heads lesson's tasks are checked on it too
 MODEL_SHAPES = {"minilm": (6, 12)}  # (layers, heads), for the grid before the model has loaded
 
 class ModelScreen(Screen):
