@@ -63,24 +63,25 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
 
 async def test_enter_pauses_and_resumes_the_same_run() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        # long enough that the first report (after 0.25 s) comes before the end on any machine
-        await _small(pilot, steps=600)
+        # long enough that the first report comes before the end even on a loaded machine,
+        # where one Pilot pause can take 2 s
+        await _small(pilot, steps=3000)
         screen = pilot.app.screen
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.step >= 30 or screen.state == "done",
-                     "a report at step 30 or later")
+        await _until(pilot, lambda: screen.step >= 60 or screen.state == "done",
+                     "a report at step 60 or later")
         assert screen.state == "running", "the run ended before its first report"
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.state == "paused" and 30 <= screen.step < 600
+        assert screen.state == "paused" and 60 <= screen.step < 3000
         paused_at = screen.step
         await pilot.press("left")
         await pilot.pause()
         assert screen.frame == len(screen.frames) - 2
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.state == "done" and screen.step == 600 and paused_at < 600
-        expected = Run(default_config("previous", d_model=16, steps=600))
+        assert screen.state == "done" and screen.step == 3000 and paused_at < 3000
+        expected = Run(default_config("previous", d_model=16, steps=3000))
         expected.advance()
         assert screen.losses == expected.losses
 
