@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pilot_wait import quicker_idle_wait
 
 BACKEND_NAMES = ("numpy", "array_api_strict", "torch")
 
@@ -58,6 +59,8 @@ def tolerance(dtype: str) -> dict[str, float]:
     """``rtol``/``atol`` keyword arguments for ``numpy.testing.assert_allclose`` at ``dtype``."""
     return TOLERANCES[dtype]
 
+
+quicker_idle_wait()
 
 _VOLATILE_ENV = ("NO_COLOR", "COLORTERM", "TERM_PROGRAM", "FORCE_COLOR")
 

@@ -17,7 +17,8 @@ from attn_tui.tui.widgets.heatmap import Heatmap
 async def _picture(pilot):
     for _ in range(4):  # weights → scores → masked → output → picture
         await pilot.press("v")
-    await pilot.pause()
+    await pilot.pause()  # the picture's new layout ...
+    await pilot.pause()  # ... and its paint at the size that layout gave it
     return pilot.app.screen.query_one("#map-picture", HeadPicture)
 
 

@@ -218,3 +218,17 @@ def test_guard_palette_choice_skips_a_spare_choice():
     palette.spare = True
     palette._select_or_command("second")
     assert ran == ["first"]
+
+
+def test_the_suites_quicker_idle_wait_is_what_pilot_waits_with():
+    """tests/pilot_wait.py shortens Textual's idle wait (textual._wait): Pilot's press and pause
+    still call it, and it still reads the two names the suite sets."""
+    import textual._wait
+    from pilot_wait import IDLE_CPU, IDLE_SLICE
+    from textual import pilot
+
+    names = textual._wait.wait_for_idle.__code__.co_names
+    assert {"SLEEP_GRANULARITY", "SLEEP_IDLE"} <= set(names)
+    assert (textual._wait.SLEEP_GRANULARITY, textual._wait.SLEEP_IDLE) == (IDLE_SLICE, IDLE_CPU)
+    assert "wait_for_idle" in inspect.getsource(pilot.Pilot.pause)
+    assert "wait_for_idle" in inspect.getsource(App._press_keys)
