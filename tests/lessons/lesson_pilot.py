@@ -8,9 +8,13 @@ from attn_tui.tui.app import make_app
 from attn_tui.tui.tutor.panel import LessonPanel
 
 
-def lesson_app(name: str):
+def lesson_app(name: str, at: int = 1):
+    """The app on lesson ``name``, opening at step ``at`` (1-based) as a learner's kept progress
+    reopens it: a test about step 7 need not replay steps 1 to 6 (test_replay walks them all)."""
     app = make_app(lesson=name)
     app.animation_level = "none"
+    if at > 1:
+        assert app.progress.save(name, step=at - 1) is None
     return app
 
 

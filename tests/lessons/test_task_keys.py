@@ -64,8 +64,8 @@ def test_every_task_has_its_keys():
 
 
 async def _at(pilot, k: int) -> None:
+    """The lesson opened at step k (lesson_app(name, at=k)), as kept progress reopens it."""
     await settle(pilot)
-    await press(pilot, *["n"] * (k - 1))
     assert f"Step {k} of" in panel(pilot.app).border_title
 
 
@@ -76,7 +76,7 @@ def _said(app) -> str:
 @pytest.mark.parametrize(("name", "k"), TASKS, ids=[f"{n}-{k}" for n, k in TASKS])
 async def test_each_task_starts_unmet_and_its_keys_solve_it(name, k):
     task = load(name).steps[k - 1].task
-    async with lesson_app(name).run_test(size=(80, 24)) as pilot:
+    async with lesson_app(name, at=k).run_test(size=(80, 24)) as pilot:
         await _at(pilot, k)
         said = _said(pilot.app)
         assert task.goal in said and "Not yet:" in said and "Done:" not in said
@@ -92,7 +92,7 @@ async def test_each_task_starts_unmet_and_its_keys_solve_it(name, k):
                                                                  sorted(FORBIDDEN)])
 async def test_a_forbidden_route_is_refused_with_its_rule(name, k):
     keys, rule = FORBIDDEN[(name, k)]
-    async with lesson_app(name).run_test(size=(80, 24)) as pilot:
+    async with lesson_app(name, at=k).run_test(size=(80, 24)) as pilot:
         await _at(pilot, k)
         await press(pilot, *keys)
         said = _said(pilot.app)
@@ -105,7 +105,7 @@ async def test_a_forbidden_route_is_refused_with_its_rule(name, k):
 
 async def test_two_hints_then_show_me_asks_and_u_undoes_it():
     task = load("select").steps[3].task
-    async with lesson_app("select").run_test(size=(120, 40)) as pilot:
+    async with lesson_app("select", at=4).run_test(size=(120, 40)) as pilot:
         await _at(pilot, 4)
         await press(pilot, "h")
         assert f"Hint 1: {task.hints[0]}" in _said(pilot.app)
@@ -127,7 +127,7 @@ async def test_two_hints_then_show_me_asks_and_u_undoes_it():
 
 
 async def test_y_does_nothing_before_it_is_offered():
-    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+    async with lesson_app("select", at=4).run_test(size=(80, 24)) as pilot:
         await _at(pilot, 4)
         bench = pilot.app.workbench()
         before = bench.workspace
@@ -136,7 +136,7 @@ async def test_y_does_nothing_before_it_is_offered():
 
 
 async def test_ctrl_r_puts_the_start_back_and_u_undoes_the_reset():
-    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+    async with lesson_app("mask", at=4).run_test(size=(80, 24)) as pilot:
         await _at(pilot, 4)
         bench = pilot.app.workbench()
         start = bench.workspace
@@ -150,7 +150,7 @@ async def test_ctrl_r_puts_the_start_back_and_u_undoes_the_reset():
 
 
 async def test_show_me_in_a_lab_meets_the_goal_and_ctrl_r_undoes_it():
-    async with lesson_app("params").run_test(size=(120, 40)) as pilot:
+    async with lesson_app("params", at=6).run_test(size=(120, 40)) as pilot:
         await _at(pilot, 6)
         await press(pilot, "h", "h", "h", "y")
         assert "Done:" in _said(pilot.app)
@@ -160,7 +160,7 @@ async def test_show_me_in_a_lab_meets_the_goal_and_ctrl_r_undoes_it():
 
 
 async def test_a_refused_lab_setting_leaves_the_task_unmet_saying_why():
-    async with lesson_app("params").run_test(size=(120, 40)) as pilot:
+    async with lesson_app("params", at=6).run_test(size=(120, 40)) as pilot:
         await _at(pilot, 6)
         await press(pilot, "right", "right", *typed("7"), *E)  # D, L, h: h = 7
         said = _said(pilot.app)
