@@ -111,13 +111,14 @@ def forward(
         q = split(linear(x, p["wq"], p["bq"], xp))
         k = split(linear(x, p["wk"], p["bk"], xp))
         v = split(linear(x, p["wv"], p["bv"], xp))
-        steps = attend(q, k, v, backend=backend, dtype=dtype)  # the heads are attend's batch
-        context = to_backend(xp, steps.output, dt)
+        # the heads are attend's batch; the stages of one head are computed again when shown
+        heads_out = attend(q, k, v, backend=backend, dtype=dtype, every_stage=False)
+        context = to_backend(xp, heads_out.output, dt)
         context = xp.reshape(xp.permute_dims(context, (1, 0, 2)), (t, heads * d_head))
         x = layer_norm(x + linear(context, p["wo"], p["bo"], xp), p["ln1_g"], p["ln1_b"], c.eps, xp)
         ff = linear(gelu(linear(x, p["wi"], p["bi"], xp), xp), p["wf"], p["bf"], xp)
         x = layer_norm(x + ff, p["ln2_g"], p["ln2_b"], c.eps, xp)
-        alphas.append(steps.weights)
+        alphas.append(heads_out.weights)
         qs.append(to_numpy(q))
         ks.append(to_numpy(k))
         vs.append(to_numpy(v))
