@@ -7,7 +7,7 @@ first frame needs none of them.
 
 import importlib
 
-from attn_tui.compute.attend import MASK_WORDS, MASKS, Steps, attend
+from attn_tui.compute.attend import MASK_WORDS, MASKS, Attention, Steps, attend
 from attn_tui.compute.backend import (
     BACKENDS,
     DTYPES,
@@ -21,7 +21,7 @@ from attn_tui.compute.backend import (
 from attn_tui.compute.softmax import entropy_bits, naive_softmax, softmax
 
 __all__ = [
-    "BACKENDS", "CHAPTER_DIMS", "CHAPTER_LENGTHS", "CHAPTER_MODEL", "DTYPES", "MASKS",
+    "Attention", "BACKENDS", "CHAPTER_DIMS", "CHAPTER_LENGTHS", "CHAPTER_MODEL", "DTYPES", "MASKS",
     "MASK_WORDS", "BackendUnavailable", "LectureRun", "ParamCount", "ScalingResult",
     "ScalingRow", "Steps", "attend", "count_params", "entropy_bits", "lecture", "namespace",
     "naive_softmax", "scaling_experiment", "sequence_cost", "softmax", "to_numpy",

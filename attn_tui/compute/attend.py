@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -67,9 +67,37 @@ class Steps:
         return w[:, None] * v
 
 
+@dataclass(frozen=True, eq=False)
+class Attention:
+    """Only what a model's forward pass needs from attention, as numpy arrays: ``weights``
+    (alpha, shaped like Steps.weights) and ``output`` (zeta, shaped like Steps.output)."""
+
+    weights: np.ndarray
+    output: np.ndarray
+    d_k: int = 0
+    mask: str = "none"
+    scale: bool = True
+    backend: str = "numpy"
+    dtype: str = "float64"
+
+
 def _check(name: str, x: Any, xp: Any) -> None:
     if not bool(xp.all(xp.isfinite(x))):
         raise ValueError(f"{name} contains a value that is not a finite number (nan or inf)")
+
+
+@overload
+def attend(
+    q: Any, k: Any, v: Any, *, mask: str = ..., scale: bool = ..., backend: str = ...,
+    dtype: str = ..., device: Any = ..., every_stage: Literal[True] = ...,
+) -> Steps: ...
+
+
+@overload
+def attend(
+    q: Any, k: Any, v: Any, *, mask: str = ..., scale: bool = ..., backend: str = ...,
+    dtype: str = ..., device: Any = ..., every_stage: Literal[False],
+) -> Attention: ...
 
 
 def attend(
@@ -82,12 +110,17 @@ def attend(
     backend: str = "numpy",
     dtype: str = "float64",
     device: Any = None,
-) -> Steps:
+    every_stage: bool = True,
+) -> Steps | Attention:
     """Run attention of queries ``q`` over keys ``k`` and values ``v``, keeping every stage.
 
     ``mask``: ``"none"``; ``"causal"`` hides keys after the query (j > i) before the softmax,
     so rows still sum to 1; ``"causal-after"`` applies the softmax first and then zeroes those
     cells, the wrong order, whose rows sum to less than 1.
+
+    ``every_stage=False`` computes and returns only alpha and the output (an ``Attention``),
+    the same numbers as the Steps' ``weights`` and ``output``: for a model's forward pass, which
+    runs every head of every layer and shows the stages of one head only.
     """
     if mask not in MASKS:
         raise ValueError(f"unknown mask {mask!r}; choose one of: {', '.join(MASKS)}")
@@ -125,17 +158,23 @@ def attend(
     cols = xp.reshape(xp.arange(t_k), (1, t_k))
     blocked = (cols > rows) if mask != "none" else xp.zeros((t_q, t_k), dtype=xp.bool)
     neg_inf = xp.asarray(-math.inf, dtype=dt, device=device)
-    masked = xp.where(blocked, neg_inf, scaled)
+    # with no mask, masked is scaled itself: the lean form skips the where that would copy it
+    masked = scaled if mask == "none" and not every_stage else xp.where(blocked, neg_inf, scaled)
 
     with np.errstate(over="ignore"):  # the exp column may overflow on purpose; alpha never does
         if mask == "causal-after":
-            exp = xp.exp(scaled)
             weights = xp.where(blocked, xp.zeros_like(scaled), softmax(scaled))
         else:
-            exp = xp.exp(masked)
             weights = softmax(masked)
-    row_sums = xp.sum(weights, axis=-1)
+        exp = xp.exp(scaled if mask == "causal-after" else masked) if every_stage else None
     output = xp.matmul(weights, V)
+    if not every_stage:
+        return Attention(
+            weights=_drop_query(to_numpy(weights), single),
+            output=_drop_query(to_numpy(output), single),
+            d_k=d_k, mask=mask, scale=bool(scale), backend=backend, dtype=dtype,
+        )
+    row_sums = xp.sum(weights, axis=-1)
     entropy = entropy_bits(weights)
     allowed = xp.sum(xp.astype(~blocked, dt), axis=-1)
     max_entropy = xp.log2(xp.where(allowed > 0, allowed, xp.ones_like(allowed)))
@@ -149,8 +188,14 @@ def attend(
     out["max_entropy"] = np.broadcast_to(to_numpy(max_entropy), out["row_sums"].shape)
     if single:  # drop the query axis, which is -2 for per-key stages and -1 for per-query ones
         per_query = ("row_sums", "entropy", "max_entropy")
-        out = {name: (a[..., 0] if name in per_query else a[..., 0, :]) for name, a in out.items()}
+        out = {name: (a[..., 0] if name in per_query else _drop_query(a, True))
+               for name, a in out.items()}
     return Steps(
         **out, values=to_numpy(V), d_k=d_k, mask=mask, scale=bool(scale),
         backend=backend, dtype=dtype,
     )
+
+
+def _drop_query(a: np.ndarray, single: bool) -> np.ndarray:
+    """A per-key stage of a 1-D query without its query axis (-2)."""
+    return a[..., 0, :] if single else a

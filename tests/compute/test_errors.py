@@ -101,8 +101,10 @@ def test_keys_and_values_need_the_same_rows(backend: str) -> None:
 def test_non_finite_input_names_the_matrix(backend: str, which: str, bad: float) -> None:
     arrays = {"Q": Q.copy(), "K": K.copy(), "V": V.copy()}
     arrays[which][1, 0] = bad
-    with pytest.raises(ValueError, match=rf"^{which} contains .*(nan or inf)"):
-        attend(arrays["Q"], arrays["K"], arrays["V"], backend=backend)
+    for every_stage in (True, False):
+        with pytest.raises(ValueError, match=rf"^{which} contains .*(nan or inf)"):
+            attend(arrays["Q"], arrays["K"], arrays["V"], backend=backend,
+                   every_stage=every_stage)
 
 
 @pytest.mark.parametrize(

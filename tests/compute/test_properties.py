@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from attn_tui.compute import (
+    Attention,
     attend,
     entropy_bits,
     lecture,
@@ -153,6 +154,30 @@ def test_backends_agree_with_numpy(
             getattr(got, field), getattr(ref, field), **tol, err_msg=f"{other} {dtype} {field}"
         )
     np.testing.assert_array_equal(got.blocked, ref.blocked)
+
+
+@SETTINGS
+@given(
+    data=qkv(bound=2.0), mask=st.sampled_from(["none", "causal", "causal-after"]),
+    shape=st.sampled_from(["one query", "matrix", "batch"]),
+)
+def test_only_weights_and_output_are_the_stages_own(
+    backend: str, dtype: str, data, mask: str, shape: str
+) -> None:
+    # every_stage=False is the forward pass's form: the same alpha and output, bit for bit
+    Q, K, V = data
+    if shape == "one query":
+        Q = Q[0]
+    elif shape == "batch":
+        Q, K, V = (np.stack([a, 2.0 * a]) for a in (Q, K, V))
+    full = attend(Q, K, V, mask=mask, dtype=dtype, backend=backend)
+    lean = attend(Q, K, V, mask=mask, dtype=dtype, backend=backend, every_stage=False)
+    assert isinstance(lean, Attention)
+    assert (lean.d_k, lean.mask, lean.backend, lean.dtype) == (full.d_k, mask, backend, dtype)
+    for field in ("weights", "output"):
+        got, want = getattr(lean, field), getattr(full, field)
+        assert isinstance(got, np.ndarray) and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want, err_msg=field)
 
 
 @pytest.mark.parametrize("backend_name", ["numpy", "array_api_strict", "torch"])

@@ -44,6 +44,25 @@ def test_head_steps_recompute_a_head_from_its_q_and_k(minilm: Any) -> None:
     assert steps.d_k == 32
 
 
+def test_every_layer_s_heads_go_through_compute_s_attend(
+    minilm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import attn_tui.models.forward as forward
+
+    calls = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append((tuple(args[0].shape), kwargs.get("every_stage", True)))
+        return real(*args, **kwargs)
+
+    real = forward.attend
+    monkeypatch.setattr(forward, "attend", spy)
+    run = minilm.run("every head, one call per layer")
+    t = len(run.tokens)
+    # one call per layer with the 12 heads as its batch, asking only for alpha and the output
+    assert calls == [((12, t, 32), False)] * 6
+
+
 def test_float64_runs_agree_with_float32(minilm: Any) -> None:
     a = minilm.run("precision matters here")
     b = minilm.run("precision matters here", dtype="float64")
