@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +63,7 @@ SCREEN_SHOTS = {
 TRAINED = {"task": "reverse", "steps": 300, "seed": 0}
 
 
+@functools.cache  # the before and after pictures show one run: trained once (seconds)
 def trained_run() -> dict:
     from attn_tui.train import default_config
     from attn_tui.train.trainer import Run
