@@ -8,14 +8,24 @@ from attn_tui.tui.app import make_app
 from attn_tui.tui.textual_compat import count_frames
 
 
+async def _quiet(pilot, frames) -> None:
+    """Until the repaints that m asked for are done: three pauses in a row with no new frame
+    (at most 100 pauses; a screen that never stops painting fails below)."""
+    still, last = 0, frames()
+    for _ in range(100):
+        await pilot.pause()
+        still, last = (still + 1, last) if frames() == last else (0, frames())
+        if still == 3:
+            return
+
+
 async def test_idle_workbench_schedules_no_repaint():
     app = make_app(preset="mask")
     frames = count_frames(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("m")  # do something, then leave it alone
         await app.workers.wait_for_complete()
-        await pilot.pause()
-        await pilot.pause()
+        await _quiet(pilot, frames)
         before = frames()
         await asyncio.sleep(2.0)  # the measurement window itself, not synchronisation
         # a clock in the header, a blinking cursor or a spinner would each repaint here
