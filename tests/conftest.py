@@ -62,6 +62,12 @@ def tolerance(dtype: str) -> dict[str, float]:
 
 quicker_idle_wait()
 
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked slow first: on every core at once, a long one picked up last would run on
+    alone after the rest (with -m "not slow" they are left out, for a quick loop)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
 _VOLATILE_ENV = ("NO_COLOR", "COLORTERM", "TERM_PROGRAM", "FORCE_COLOR")
 
 

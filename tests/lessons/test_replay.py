@@ -24,6 +24,7 @@ def _check_highlights(app, step) -> None:
             assert h.cells <= pane.highlights, (h.pane, sorted(h.cells - pane.highlights))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", LESSONS)
 async def test_walk_with_n_to_the_end_and_p_back(name, size):

@@ -19,6 +19,8 @@ from attn_tui.tui.app import make_app
 from attn_tui.tui.help_keys import sections
 from attn_tui.tui.textual_compat import app_exception, character_to_key, unicode_name_of_key
 
+pytestmark = pytest.mark.slow  # seconds a test: make test starts them first (conftest)
+
 NAMED = ["enter", "escape", "tab", "shift+tab", "up", "down", "left", "right", "pageup",
          "pagedown", "home", "end", "backspace", "delete", "ctrl+u", "ctrl+z", "ctrl+y",
          "ctrl+s", "ctrl+o", "ctrl+p", "f1", "space"]

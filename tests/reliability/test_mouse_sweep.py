@@ -41,6 +41,8 @@ from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 from attn_tui.tui.widgets.title_bar import TitleBar
 
+pytestmark = pytest.mark.slow  # seconds a test: make test starts them first (conftest)
+
 SIZES = ((80, 24), (120, 40))
 # a click here is a key press or a choice (the title bar's icon opens the palette), and a
 # press and release anywhere on one of them is a click

@@ -13,6 +13,8 @@ from attn_tui.tui.app import make_app
 from attn_tui.tui.screens.too_small_screen import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from attn_tui.tui.textual_compat import app_exception
 
+pytestmark = pytest.mark.slow  # seconds a test: make test starts them first (conftest)
+
 CASES = [({}, ()), ({"preset": "mask"}, ("m",)), ({}, ("question_mark",)),
          ({"lesson": "mask"}, ("n",))] + [({"lab": name}, ()) for name in LABS]
 

@@ -61,6 +61,7 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
         assert "▶L1 h1" in text
 
 
+@pytest.mark.slow
 async def test_enter_pauses_and_resumes_the_same_run() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         # long enough that the first report comes before the end even on a loaded machine,
@@ -86,6 +87,7 @@ async def test_enter_pauses_and_resumes_the_same_run() -> None:
         assert screen.losses == expected.losses
 
 
+@pytest.mark.slow
 async def test_keys_are_answered_while_it_trains() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await _small(pilot, steps=100_000)
@@ -102,6 +104,7 @@ async def test_keys_are_answered_while_it_trains() -> None:
         await settle(pilot)
 
 
+@pytest.mark.slow
 async def test_leaving_mid_run_stops_the_worker_and_leaks_no_thread() -> None:
     before = threading.active_count()
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
