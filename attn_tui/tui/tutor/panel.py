@@ -80,6 +80,23 @@ class LessonPanel(VerticalScroll, can_focus=False):
         if edge != self.border_subtitle:
             self.border_subtitle = edge
 
+    def _fit_scrollbar(self) -> None:
+        """A scrollbar only when the words need it at the panel's whole width. Left to
+        itself, a scrollbar shown once (while the panes above were still settling) narrows the
+        text by a column, the text wraps onto one more line, and the scrollbar stays."""
+        if self.view is None or not self.is_mounted:
+            return
+        full = self.scrollable_content_region.width + (
+            self.styles.scrollbar_size_vertical if self.show_vertical_scrollbar else 0)
+        rows = self.scrollable_content_region.height
+        body = self.query_one("#lesson-body", Static)
+        lines = Content.from_rich_text(render(self.view)).get_height(body.styles, full) \
+            if full > 0 else rows + 1
+        overflow = "hidden" if rows > 0 and lines <= rows else "auto"
+        if self.styles.overflow_y != overflow:
+            self.styles.overflow_y = overflow
+            self.call_after_refresh(self._edge)
+
     def compose(self) -> ComposeResult:
         yield Static(id="lesson-body")
 
@@ -91,6 +108,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         # come back into view (unless a cell is being typed into)
         if not takes_text(self.app.focused):
             self.call_after_refresh(self.app.tutor.points_again, True)
+        self.call_after_refresh(self._fit_scrollbar)
         self.call_after_refresh(self._edge)
         if self.view is not None and self.view.chosen is not None:
             self.call_after_refresh(self.scroll_end, animate=False)
@@ -116,6 +134,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         body = render(view)
         self.plain = body.plain.replace("\xa0", " ")  # as read: the no-break spaces are spaces
         self.query_one("#lesson-body", Static).update(body)
+        self.call_after_refresh(self._fit_scrollbar)
         self.call_after_refresh(self._edge)
         if at_end:
             self.call_after_refresh(self.scroll_end, animate=False)
