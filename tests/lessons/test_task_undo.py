@@ -1,9 +1,10 @@
 """A lesson task in a lab or on the model screen: "show me" (y) and the step's reset (ctrl+r)
 are each one change that u undoes, putting the learner's own settings back on the bar and
-under the task's check."""
+under the task's check; in the train lab y trains what it shows, to ✓."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -79,3 +80,41 @@ async def test_ctrl_r_then_u_puts_the_learners_settings_back(name, k, mine, read
         await press(pilot, "u")
         assert host.lesson_state() == own and _bar(pilot.app) == drawn
         assert _verdict(pilot.app) == check and reads in check
+
+
+async def _until(pilot, ready, what: str, seconds: float = 120) -> None:
+    """Run the app until ``ready()``; fail, never hang, if it does not come."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not ready():
+        if loop.time() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
+        await pilot.pause(0.05)
+
+
+# the learning lesson's tasks, each short: a learning rate that learns in 20 steps, one that
+# diverges; the learner first takes lr one rung up the ladder, untrained
+TRAIN = [(4, 1.0), (6, 0.03)]
+
+
+@pytest.mark.parametrize(("k", "lr"), TRAIN, ids=[f"learning-{k}" for k, _ in TRAIN])
+async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k, lr):
+    pytest.importorskip("torch")
+    async with lesson_app("learning").run_test(size=(80, 24), notifications=True) as pilot:
+        await _at(pilot, k)
+        lab = pilot.app.screen
+        await press(pilot, "c", *["right"] * 5, "up")
+        own = lab.settings
+        assert own.lr == lr and lab.state not in ("loading", "running")
+        assert "Not yet:" in _said(pilot.app) and "Enter trains these settings" in _said(pilot.app)
+        await press(pilot, "h", "h", "h")
+        await pilot.press("y")  # no settle: it would wait for the run
+        await _until(pilot, lambda: "Done:" in _said(pilot.app), "the shown run to reach ✓")
+        assert lab.state in ("done", "diverged") and lab.run.config == lab.settings != own
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert any("their run has started" in m and "u stops it and puts yours back" in m
+                   for m in said), said
+        await press(pilot, "u")
+        assert lab.settings == own and f"lr ‹{lr:g}›" in _bar(pilot.app)
+        assert "Not yet:" in _said(pilot.app)
+        assert "not trained yet: Enter trains these settings" in _said(pilot.app)

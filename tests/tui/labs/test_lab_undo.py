@@ -1,9 +1,10 @@
 """u and U in the labs: each change of the settings (a control, R) is one step back and forth,
 shown on the bar and in what the lab draws; u while a value is typed is a letter of it, not an
-undo."""
+undo; in the train lab u pauses a run of the settings it takes away."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -104,3 +105,63 @@ async def test_u_typed_into_a_control_is_text_and_7_enter_u_undoes_the_7():
         await pilot.press("backspace", "enter", "u")
         await settle(pilot)
         assert screen.settings.keys == 8  # the 7 was stored, then undone
+
+
+async def _until(pilot, ready, what: str, seconds: float = 120) -> None:
+    """Run the app until ``ready()``; fail, never hang, if it does not come."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not ready():
+        if loop.time() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
+        await pilot.pause(0.05)
+
+
+async def test_in_the_train_lab_u_pauses_the_run_of_the_settings_it_takes_away():
+    pytest.importorskip("torch")
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for action in ("set_task('previous')", "set_width(16)"):
+            await run_action(pilot, action)
+        before = screen.settings
+        await run_action(pilot, "set_steps(3000)")  # long enough to be running at the u
+        trained = screen.settings
+        await pilot.press("enter")
+        await _until(pilot, lambda: screen.state == "running", "the run to start")
+        await pilot.press("u")
+        await _until(pilot, lambda: screen.state != "running", "the run to pause")
+        assert screen.state == "paused" and screen.step < 3000
+        assert screen.settings == before and "steps ‹200›" in screen_text(pilot.app)
+        assert "paused; Enter trains these" in screen.message
+        live = screen.lesson_live()
+        assert live.figures is None and live.waiting.startswith("not trained yet")
+        await pilot.press("U")  # the run's settings again: Enter goes on from where it was
+        await settle(pilot)
+        assert screen.settings == trained and screen.lesson_live().waiting == (
+            "paused: Enter goes on")
+        paused_at = screen.step
+        await pilot.press("enter")
+        await _until(pilot, lambda: screen.step > paused_at or screen.state == "done",
+                     "the run to go on")
+        assert screen.run.config == trained
+        await pilot.press("escape")
+
+
+async def test_in_the_train_lab_u_leaves_a_run_of_other_settings_going():
+    pytest.importorskip("torch")
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for action in ("set_task('previous')", "set_width(16)", "set_steps(100000)"):
+            await run_action(pilot, action)
+        await pilot.press("enter")
+        await _until(pilot, lambda: screen.state == "running", "the run to start")
+        # while it runs (a settle would wait for the run): not what it trains
+        await pilot.app.run_action("screen.set_seed(5)")
+        await pilot.pause()
+        assert screen.settings.seed == 5
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.settings.seed == 0 and screen.state == "running"
+        await pilot.press("escape")
