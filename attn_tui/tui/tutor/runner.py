@@ -260,7 +260,8 @@ class LessonRunner:
             return
         self._offering = False
         self.host.lesson_restore(self._setup, task.solution)
-        self.app.notify(self.host.shown_note, timeout=6, markup=False)
+        note = self.host.shown_note  # a longer one (the train lab's) stays a little longer
+        self.app.notify(note, timeout=4 + len(note) // 60, markup=False)
         self._check()
         if self._view is not None:
             self._show(replace(self._view, offering=False, verdict=self._verdict), at_end=True)
