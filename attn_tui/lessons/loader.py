@@ -26,7 +26,7 @@ from attn_tui.lessons.lesson import (
 )
 from attn_tui.lessons.tasks import Task, TaskError, evaluate, holds, simulate_start, solved
 from attn_tui.lessons.tasks import parse as parse_task
-from attn_tui.lessons.workspaces import WORKSPACE_NAMES, build
+from attn_tui.lessons.workspaces import LECTURE_WORKSPACES, WORKSPACE_NAMES, build
 
 __all__ = ["LETTERS", "SCREENS", "Highlight", "Lesson", "LessonError", "Question", "Step",
            "load_file", "parse_action", "placeholders"]
@@ -146,10 +146,10 @@ def _check_task(task: Task, screen: str, workspace: str | None, actions: tuple[s
                 if not (e.cell[0] < rows and e.cell[1] < cols):
                     raise fail(f"task: the solution's cell {e.target}{list(e.cell)} is outside "
                                f"the workspace ({rows} × {cols})")
-    if screen in ("lab:minilm", "lab:train"):
-        # their figures need the trained model, or a training run, which a lesson list must
-        # not wait for: the suite checks these tasks' starts and solutions
-        # (tests/lessons/test_tasks.py)
+    if screen in ("lab:minilm", "lab:train") or workspace in LECTURE_WORKSPACES:
+        # their figures need the trained model, a training run or torch's draws (numpy's are
+        # other numbers), which a lesson list must not wait for: the suite checks these
+        # tasks' starts and solutions (tests/lessons/test_tasks.py)
         return
     start = simulate_start(screen, ws, tuple(parse_action(a)[1:] for a in actions))
     if holds(task, start):

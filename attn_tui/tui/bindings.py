@@ -149,6 +149,10 @@ DIMS_BAR = [
 LAB = [
     Binding("escape", "back", "Back", id="lab.back"),
     Binding("c", "focus_controls", "Controls", show=False, id="lab.controls"),
+    Binding("u,ctrl+z", "undo", "Undo", show=False,
+            tooltip="undo the last change of the settings (a control, R, a lesson's y or ctrl+r)",
+            id="lab.undo"),
+    Binding("U,ctrl+y", "redo", "Redo", show=False, tooltip="redo", id="lab.redo"),
 ]
 
 # the pictures of heads: the model screen's grid of 72, the train lab's maps and frames
@@ -197,6 +201,11 @@ LABS = {
                 tooltip="the previous query token's steps", id="minilm.previous_token"),
         Binding("w", "open_in_workbench", "To workbench",
                 tooltip="open this head's real Q, K, V in the workbench, to edit", id="minilm.workbench"),
+        Binding("u,ctrl+z", "undo", "Undo", show=False,
+                tooltip="undo the last change: a head, a query token, the sentence typed",
+                id="minilm.undo"),
+        Binding("U,ctrl+y", "redo", "Redo", show=False,
+                tooltip="redo: the head, token or sentence u took back", id="minilm.redo"),
     ],
     "train": [
         # priority: the bar would read Enter as "type a value"; it still does while typing

@@ -101,6 +101,7 @@ def steps() -> dict[str, dict[int, list[str]]]:
             5: [str(L["allclose_matmul"]), "3.2e-08"],
             7: _lower(weights, range(5)),
             8: [f4(weights[r][c]) for r in range(5, 8) for c in range(5, 8) if c <= r],
+            9: [f4(weights[5][4])],  # t5's weight on t4, before the learner steers it
         },
         # the model's own numbers, checked against transformers' BertModel on the same files
         # (tests/models); the sentence and heads are the lesson's

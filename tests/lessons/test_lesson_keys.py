@@ -543,7 +543,7 @@ async def test_where_not_every_mark_fits_the_steps_first_highlight_shows():
     async with lesson_app("nanogpt").run_test(size=(44, 16)) as pilot:
         await settle(pilot)
         await press(pilot, *"nnnnnnn")
-        assert "Step 8 of 9" in shown(pilot.app)
+        assert "Step 8 of 10" in shown(pilot.app)
         text = screen_text(pilot.app)
         assert "›0.0724" in text  # t5's weight on t5, the first highlight's first cell
 

@@ -34,7 +34,8 @@ SOLVE = {
     ("params", 2): ["down"] * 5,
     ("params", 6): ["up"] * 7,
     ("nanogpt", 2): ["m"],
-    ("nanogpt", 1): [*cell("3", *["down"] * 5), "tab", *cell("3", *["down"] * 4)],
+    # the step puts Q's cursor on t5: its d8 (K's d8 is where t4's key stands out)
+    ("nanogpt", 9): cell("5", "home", *["right"] * 7),
     ("real-heads", 3): ["right"],
     ("real-heads", 5): ["right"] * 5,
     # the bar, its lr field (the sixth), then Enter trains
@@ -51,7 +52,7 @@ FORBIDDEN = {
     ("mask", 4): (["m"], "mask must stay causal-after"),
     ("mask", 5): (["tab", *cell("3")], "only Q may change, and K did"),
     ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
-    ("nanogpt", 1): ([*SOLVE[("nanogpt", 1)], "m"], "mask must stay causal"),
+    ("nanogpt", 9): (["s"], "÷√d_k must stay on"),  # unscaled, t4 already has 0.68
     ("real-heads", 5): (["up", "up", *["right"] * 7], "layer must stay 4"),
     ("learning", 6): (["c", *["right"] * 5, *["up"] * 7, "right", "up", "enter"],
                       "seed must stay 0"),

@@ -11,14 +11,18 @@ from attn_tui.core import state
 from attn_tui.lessons import LessonError, load, names
 from attn_tui.lessons import tasks as t
 from attn_tui.lessons.loader import load_file, parse_action
-from attn_tui.lessons.workspaces import build
+from attn_tui.lessons.workspaces import LECTURE_WORKSPACES, build
 
 TASKS = [(name, k) for name in names() for k, step in enumerate(load(name).steps, start=1)
          if step.task is not None]
 
 
 def _start(step):
-    ws = build(step.workspace, backend="numpy") if step.workspace else None
+    backend = "numpy"
+    if step.workspace in LECTURE_WORKSPACES:  # the lecture's tasks hold on torch's draws
+        pytest.importorskip("torch")
+        backend = "torch"
+    ws = build(step.workspace, backend=backend) if step.workspace else None
     return t.simulate_start(step.screen, ws, tuple(parse_action(a)[1:] for a in step.actions))
 
 
@@ -38,6 +42,15 @@ def test_each_task_starts_unmet_and_its_solution_meets_it_breaking_no_rule(name,
     end = t.evaluate(task, t.solved(task, start), start)
     assert end.done, end
     assert len(task.hints) == 2 and task.why and task.goal
+
+
+def test_the_readme_counts_the_tasks_there_are():
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"Every lesson also has tasks \((\d+) in all", readme)
+    assert said is not None and int(said.group(1)) == len(TASKS)
 
 
 def test_the_lab_defaults_are_the_lab_screens_own():

@@ -216,3 +216,45 @@ async def test_keys_pressed_while_the_model_loads_are_kept(monkeypatch: Any, min
         await settle(pilot)
         assert (screen.layer_index, screen.head_index, screen.query_index) == (1, 2, 2)
         assert "layer 1 head 2 α" in screen_text(pilot.app)
+
+
+async def test_u_takes_back_a_head_at_a_time_and_U_brings_it_again() -> None:
+    async with model_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.press("right", "right", "down")
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (1, 2)
+        await pilot.press("u")
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (0, 2)
+        assert "layer 0 head 2 α  q↓ k→" in screen_text(pilot.app)
+        assert "mostly: previous token" in screen_text(pilot.app)
+        await pilot.press("u", "u")
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (0, 0)
+        await pilot.press("U")
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (0, 1)
+        assert "layer 0 head 1 α" in screen_text(pilot.app)
+
+
+async def test_a_sentence_typed_is_one_change_and_u_inside_it_is_a_letter() -> None:
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.press("right_square_bracket")  # query 1: a change before the typing
+        await pilot.press("slash")
+        sentence = screen.query_one("#sentence", Input)
+        sentence.value = ""
+        await pilot.press(*"dogs run u")
+        await settle(pilot)
+        assert screen.text == "dogs run u" and screen.run.tokens[-2] == "u"
+        await pilot.press("enter", "u")  # back to the heads; there u undoes
+        await settle(pilot)
+        assert screen.text == model_screen.FIRST_SENTENCE == sentence.value
+        assert screen.run_text == screen.text and screen.query_index == 1
+        assert "13 tokens: 0:[CLS]  1:the  2:cat" in screen_text(pilot.app)
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.query_index == 0

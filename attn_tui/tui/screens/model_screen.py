@@ -3,7 +3,8 @@ workbench's step table for one query token on that head's real q and k.
 
 Actions (for keys, the command palette and lessons, as ``screen.<action>``):
 ``set_text("…")``; ``pick(layer, head)``; ``set_query(i)``; ``query(±1)``;
-``open_in_workbench()``.
+``open_in_workbench()``; ``undo()``, ``redo()`` (each pick of a head or a query token, and each
+run of typing in the sentence, is one change).
 State to read: ``run`` (attn_tui.models.Run or None), ``layer_index``, ``head_index``,
 ``query_index``, ``message``, ``summary`` (the chosen head's HeadSummary), ``value_norms`` (|v| of
 each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads put over half on [CLS]).
@@ -33,6 +34,7 @@ from attn_tui.models import (
 )
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings
+from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.step_table import StepTable
@@ -87,6 +89,7 @@ class ModelScreen(Screen):
         self.message = ""
         self.summary = None
         self.run_text: str | None = None  # the sentence ``run`` is for
+        self.history: UndoStack[ModelChoice] = UndoStack()
 
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
@@ -215,7 +218,8 @@ class ModelScreen(Screen):
     # ---- messages and keys
     @on(Input.Changed, "#sentence")
     def _typed(self, event: Input.Changed) -> None:
-        self.text = event.value
+        with self.history.change(self.lesson_state, merge="typing"):  # one u per sentence
+            self.text = event.value
         self._start_run(event.value)
 
     @on(Input.Submitted, "#sentence")
@@ -227,6 +231,10 @@ class ModelScreen(Screen):
         self.action_pick(event.layer, event.head)
 
     def action_set_text(self, text: str) -> None:
+        with self.history.change(self.lesson_state):
+            self._set_text(text)
+
+    def _set_text(self, text: str) -> None:
         field = self.query_one("#sentence", Input)
         with self.prevent(Input.Changed):  # run here, so a lesson's settle waits for it
             field.value = text
@@ -234,11 +242,13 @@ class ModelScreen(Screen):
         self._start_run(text)
 
     def action_pick(self, layer: int, head: int) -> None:
-        self.layer_index, self.head_index = layer, head
+        with self.history.change(self.lesson_state):
+            self.layer_index, self.head_index = layer, head
         self._show_head()
 
     def action_set_query(self, index: int) -> None:
-        self.query_index = index
+        with self.history.change(self.lesson_state):
+            self.query_index = index
         self.action_query(0)
 
     @property
@@ -262,8 +272,31 @@ class ModelScreen(Screen):
     def action_query(self, step: int) -> None:
         # before the first maps (the model loading) the index is kept, and clamped on arrival
         most = len(self.run.tokens) - 1 if self.run is not None else 10**6
-        self.query_index = max(0, min(most, self.query_index + step))
+        with self.history.change(self.lesson_state):
+            self.query_index = max(0, min(most, self.query_index + step))
         self._show_head()
+
+    def action_undo(self) -> None:
+        self._put_back(self.history.undo(self.lesson_state()), "undo")
+
+    def action_redo(self) -> None:
+        self._put_back(self.history.redo(self.lesson_state()), "redo")
+
+    def _put_back(self, choice: ModelChoice | None, what: str) -> None:
+        if choice is None:
+            self.notify(f"Nothing to {what}.", timeout=2)
+            return
+        self._put(choice)
+
+    def _put(self, choice: ModelChoice) -> None:
+        """The sentence, head and query of ``choice`` on screen (the maps follow; a lesson's
+        task is checked when they have)."""
+        if choice.text != self.text:
+            self._set_text(choice.text)
+        self.query_index = choice.query
+        self.layer_index, self.head_index = choice.layer, choice.head
+        if self.run_text == self.text:  # else the sentence's run shows them when it lands
+            self._show_head()
 
     def action_focus_sentence(self) -> None:
         self.set_focus(self.query_one("#sentence", Input))
@@ -276,8 +309,8 @@ class ModelScreen(Screen):
             self.app.pop_screen()
 
     # ---- as a LessonHost (see attn_tui.tui.tutor.host): the sentence and the chosen head,
-    # never saved work, and no undo
-    can_undo = False
+    # never saved work
+    shown_note = "Shown: a head that meets the goal. u undoes it."
 
     def settle_edits(self) -> bool:
         return True
@@ -307,11 +340,8 @@ class ModelScreen(Screen):
 
     def lesson_restore(self, state: object, edits: tuple = ()) -> None:
         assert isinstance(state, ModelChoice)
-        choice = asdict(state) | {e.target: e.value for e in edits}
-        if choice["text"] != self.text:
-            self.action_set_text(choice["text"])
-        self.query_index = choice["query"]
-        self.action_pick(choice["layer"], choice["head"])
+        with self.history.change(self.lesson_state):  # one change u undoes
+            self._put(ModelChoice(**asdict(state) | {e.target: e.value for e in edits}))
 
     def action_open_in_workbench(self) -> None:
         from attn_tui.report.heads import head_workspace

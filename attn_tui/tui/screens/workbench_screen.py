@@ -51,7 +51,7 @@ class WorkbenchScreen(Screen):
                                               repaint=False)
     view: reactive[str] = reactive("weights", init=False, repaint=False)
 
-    can_undo = True  # a LessonHost: u brings back what a lesson step replaced
+    shown_note = "Shown: a state that meets the goal. u undoes it."  # as a LessonHost
 
     def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -9,8 +9,9 @@ from typing import Any, ClassVar, Protocol
 
 
 class LessonHost(Protocol):
-    # u can bring back what a step replaced (said in the panel when it does)
-    can_undo: ClassVar[bool]
+    # Every host undoes: u brings back what a step, "show me" or ctrl+r replaced. This is the
+    # notice once "show me" has put a solution on: what it did, and what u does then
+    shown_note: ClassVar[str]
     sub_title: str | None  # the title bar's second part: it names the lesson while one runs
 
     def settle_edits(self) -> bool:

@@ -252,7 +252,7 @@ class LessonRunner:
 
     def show_me(self) -> None:
         """y after the offer: a state that meets the goal, from the step's start, as one
-        change (u undoes it on the workbench)."""
+        change u undoes."""
         if self._put_off("y", "y"):
             return
         task = self._step().task
@@ -260,15 +260,15 @@ class LessonRunner:
             return
         self._offering = False
         self.host.lesson_restore(self._setup, task.solution)
-        undo = " u undoes it." if self.host.can_undo else " ctrl+r starts the step again."
-        self.app.notify(f"Shown: a state that meets the goal.{undo}", timeout=4, markup=False)
+        note = self.host.shown_note  # a longer one (the train lab's) stays a little longer
+        self.app.notify(note, timeout=4 + len(note) // 60, markup=False)
         self._check()
         if self._view is not None:
             self._show(replace(self._view, offering=False, verdict=self._verdict), at_end=True)
         self.app.refresh_bindings()
 
     def reset_step(self) -> None:
-        """ctrl+r: the step's start back on the panes (u undoes that too, on the workbench)."""
+        """ctrl+r: the step's start back on the panes (u undoes that too)."""
         if self._put_off("ctrl+r", "\x12"):
             return
         if self.host is None or self._setup is None:
@@ -277,8 +277,7 @@ class LessonRunner:
             self.app.notify("The step is at its start already.", timeout=2)
             return
         self.host.lesson_restore(self._setup)
-        undo = " (u undoes)" if self.host.can_undo else ""
-        self.app.notify(f"Back at the step's start{undo}.", timeout=3, markup=False)
+        self.app.notify("Back at the step's start (u undoes).", timeout=3, markup=False)
         self._check()
 
     def _solved(self) -> set[int]:
@@ -470,10 +469,10 @@ class LessonRunner:
             # nothing of the learner's was unsaved, or the step replaced the whole workspace
             host.lesson_owns_state()
         if edited and self._setup != before:  # the learner's own numbers were replaced
-            undo = " u brings yours back, one change at a time." if host.can_undo else ""
             # said in the panel, where the learner reads: a notice covered the choices, or the
             # numbers the step is about
-            said = f"Step {self.index + 1} starts from its own numbers.{undo}"
+            said = (f"Step {self.index + 1} starts from its own numbers. u brings yours back, "
+                    "one change at a time.")
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
             if not was_saved:  # quitting asks about it
                 host.lesson_replaced_work(replaced)

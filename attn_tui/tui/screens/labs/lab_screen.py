@@ -3,7 +3,8 @@
 A lab keeps its settings in one frozen dataclass held in a reactive; every change, from a key,
 the command palette or a lesson's ``screen.set_…(…)`` action, goes through ``offer``, which
 checks it with the field's own rules and either replaces the settings (the watcher recomputes)
-or shows why not and keeps the last valid settings.
+or shows why not and keeps the last valid settings. Each accepted change, R, and a lesson's
+"show me" or step reset is one entry in ``history``: u undoes it, U redoes it.
 
 Every lab has ``set(field, value)`` and ``toggle(field)``; ``setter`` and ``toggler`` give them
 the names a lab's lessons and docs use (``action_set_dk = setter("d_k")``: ``set_dk(256)`` is
@@ -28,6 +29,7 @@ from attn_tui.compute.backend import STANDARD_DTYPES, torch_problem
 from attn_tui.core.labs import lab_of_module
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import take_once
+from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.key_bar import KeyBar
@@ -46,7 +48,7 @@ class LabScreen(Screen):
     LabScreen .lab-status { height: auto; padding: 0 1; color: $text-muted; }
     """
     FIELDS: ClassVar[tuple[Field, ...]] = ()
-    can_undo: ClassVar[bool] = False  # a LessonHost with no undo
+    shown_note: ClassVar[str] = "Shown: settings that meet the goal. u undoes it."
     ENTER_ON_BAR: ClassVar[bool] = True  # False: the lab binds Enter itself
 
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
@@ -60,6 +62,7 @@ class LabScreen(Screen):
         self.backend, self.dtype = backend, dtype
         self.message = ""  # the text of the message line, for tests and lessons
         self.set_reactive(LabScreen.settings, self.default_settings())
+        self.history: UndoStack[Any] = UndoStack()
 
     # ---- for subclasses
     def default_settings(self) -> Any:
@@ -108,8 +111,12 @@ class LabScreen(Screen):
             bar.show(**asdict(self.settings))  # the bar goes back to the last valid value
             return False
         self.say("")
-        self.settings = self.updated(key, value)
+        with self.history.change(self._now):
+            self.settings = self.updated(key, value)
         return True
+
+    def _now(self) -> Any:
+        return self.settings
 
     def action_set(self, key: str, value: Any) -> None:
         """Offer ``value`` for the control ``key``: the one door for actions and lessons."""
@@ -179,11 +186,12 @@ class LabScreen(Screen):
                         waiting if shown is None else "")
 
     def lesson_restore(self, state: object, edits: tuple = ()) -> None:
-        self.say("")
-        self.settings = state
-        self.query_one(ControlBar).show(**asdict(self.settings))
-        for e in edits:  # as if typed: the lab's own rules (a model preset follows the numbers)
-            self.offer(e.target, e.value)
+        with self.history.change(self._now):  # one change, however many controls it sets
+            self.say("")
+            self.settings = state
+            self.query_one(ControlBar).show(**asdict(self.settings))
+            for e in edits:  # as if typed: the lab's own rules (a model preset follows them)
+                self.offer(e.target, e.value)
 
     def lesson_replaced_work(self, work: object) -> None:
         pass
@@ -203,7 +211,24 @@ class LabScreen(Screen):
         while the bar is not: a step read in the same burst as R moves the bar first, and its
         message would otherwise land after R and win."""
         self.say("")
-        self.settings = self.default_settings()
+        with self.history.change(self._now):
+            self.settings = self.default_settings()
+        self.query_one(ControlBar).show(**asdict(self.settings))
+
+    def action_undo(self) -> None:
+        self.put_back(self.history.undo(self.settings), "undo")
+
+    def action_redo(self) -> None:
+        self.put_back(self.history.redo(self.settings), "redo")
+
+    def put_back(self, settings: Any, what: str) -> None:
+        """Settings from the history on the lab and its bar (the watcher recomputes them and
+        has a lesson's task checked), or say there are none."""
+        if settings is None:
+            self.notify(f"Nothing to {what}.", timeout=2)
+            return
+        self.say("")
+        self.settings = settings
         self.query_one(ControlBar).show(**asdict(self.settings))
 
     def action_back(self) -> None:

@@ -9,7 +9,9 @@ and ↑↓ pick a head; w opens the picked head's Q, K and V in the workbench.
 Actions (for keys, the command palette and lessons, as ``screen.<action>``):
 ``set_task("sort")`` (also puts that task's defaults on the bar), ``set_layers(2)``,
 ``set_heads(2)``, ``set_width(48)``, ``set_steps(2000)``, ``set_lr(0.003)``, ``set_seed(0)``;
-``start()``, ``pause()``, ``scrub(±1)``, ``pick_head(±1)``, ``to_workbench()``, ``reset()``.
+``start()``, ``pause()``, ``scrub(±1)``, ``pick_head(±1)``, ``to_workbench()``, ``reset()``,
+``undo()``, ``redo()``. Undo, redo and a lesson's step reset pause a run of the settings they
+take away; a lesson's "show me" trains the settings it puts on the bar.
 State to read: ``settings`` (TrainConfig), ``state`` (idle, loading, running, paused, done,
 diverged, loaded), ``step``, ``losses``, ``evals``, ``frames``, ``frame`` (the index shown, None
 for the newest), ``head``, ``message``.
@@ -58,6 +60,8 @@ class TrainLabScreen(LabScreen):
     FIELDS = FIELDS
     ENTER_ON_BAR = False
     BINDINGS = bindings.LABS["train"]
+    shown_note = ("Shown: settings that meet the goal, and their run has started; the task is "
+                  "checked when it ends. u stops it and puts yours back.")
     DEFAULT_CSS = """
     TrainLabScreen #train-top { height: 1; padding: 0 1; }
     TrainLabScreen #train-progress { width: 22; }
@@ -85,7 +89,11 @@ class TrainLabScreen(LabScreen):
         self.frame: int | None = None
         self.head = 0
         self.reports = 0  # reports from the worker shown so far
+        self.training: TrainConfig | None = None  # the settings the latest run trains
         self._pause_asked = False
+        # the latest request to train: news from a worker that carries another is stale (a
+        # run replaced while its thread had not yet seen that it was cancelled)
+        self._ticket = object()
         if record is not None:
             self.set_reactive(LabScreen.settings, record.config)
             self._take_record(record)
@@ -163,16 +171,21 @@ class TrainLabScreen(LabScreen):
         self.frame, self.head = None, min(self.head, config.layers * config.heads - 1)
         self.query_one(ProgressBar).update(total=config.steps, progress=0)
         self.state = "loading"
+        self.training = config
         self._pause_asked = False
         self._draw()
-        self._train(config)
+        self._train(config, None, self._new_ticket())
 
     def _go(self) -> None:
         self._pause_asked = False
         self.frame = None
         self.state = "running"
         self._draw()
-        self._train(self.run.config)
+        self._train(self.run.config, self.run, self._new_ticket())
+
+    def _new_ticket(self) -> object:
+        self._ticket = object()
+        return self._ticket
 
     def action_pause(self) -> None:
         if self.state in ("loading", "running"):
@@ -181,18 +194,16 @@ class TrainLabScreen(LabScreen):
             self._go()
 
     @work(thread=True, exclusive=True, group="train-lab")
-    def _train(self, config: TrainConfig) -> None:
+    def _train(self, config: TrainConfig, run: Any, ticket: object) -> None:
         worker = get_current_worker()
-        if self.run is None:
+        if run is None:
             from attn_tui.train.trainer import Run  # torch loads here, not on the UI thread
 
             run = Run(config)
             if worker.is_cancelled:
                 return
-            self.run = run
-        run = self.run
         # a pause asked while torch loaded is kept: the run stops before its first step
-        self._tell(self._started)
+        self._tell(self._started, ticket, run)
         due = [time.monotonic() + TELL_EVERY]
 
         def stop() -> bool:
@@ -201,9 +212,9 @@ class TrainLabScreen(LabScreen):
         while not run.done and not worker.is_cancelled and not self._pause_asked:
             run.advance(stop=stop)
             due[0] = time.monotonic() + TELL_EVERY
-            self._tell(self._report, self._snapshot(run))
+            self._tell(self._report, ticket, self._snapshot(run))
         if not worker.is_cancelled:
-            self._tell(self._stopped, self._snapshot(run), run.done)
+            self._tell(self._stopped, ticket, self._snapshot(run), run.done)
 
     def _tell(self, callback, *args) -> None:
         with contextlib.suppress(RuntimeError):  # the app is closing: nobody is left to tell
@@ -213,14 +224,17 @@ class TrainLabScreen(LabScreen):
     def _snapshot(run) -> tuple:
         return (run.step, run.losses[:], run.evals[:], run.frames[:], run.diverged)
 
-    def _started(self) -> None:
-        if self.is_mounted and self.state == "loading":
+    def _started(self, ticket: object, run: Any) -> None:
+        if not self.is_mounted or ticket is not self._ticket:
+            return
+        self.run = run
+        if self.state == "loading":
             self.state = "running"
-            self.tokens = _tokens(self.run.example.tolist())
+            self.tokens = _tokens(run.example.tolist())
             self._draw()
 
-    def _report(self, snap: tuple) -> None:
-        if not self.is_mounted:
+    def _report(self, ticket: object, snap: tuple) -> None:
+        if not self.is_mounted or ticket is not self._ticket:
             return
         self.step, self.losses, self.evals, self.frames, _ = snap
         self.reports += 1
@@ -228,10 +242,10 @@ class TrainLabScreen(LabScreen):
         # the plot costs most of a redraw (≈10 ms): once a second is live enough for a curve
         self._draw(plot=self.reports % PLOT_EVERY == 0)
 
-    def _stopped(self, snap: tuple, done: bool) -> None:
-        if not self.is_mounted:
+    def _stopped(self, ticket: object, snap: tuple, done: bool) -> None:
+        if not self.is_mounted or ticket is not self._ticket:
             return
-        self._report(snap)
+        self._report(ticket, snap)
         diverged = snap[4]
         self.state = "diverged" if diverged else "done" if done else "paused"
         if done:
@@ -363,9 +377,41 @@ class TrainLabScreen(LabScreen):
                 and self.run.config == self.settings:
             return run_figures(self.settings.task, self.evals, self.frames,
                                self.state == "diverged"), ""
-        if self.state == "paused":
+        if self.state == "paused" and self.run is not None and self.run.config == self.settings:
             return None, "paused: Enter goes on"
         return None, "not trained yet: Enter trains these settings"
+
+    # ---- undo, and a lesson's "show me" and step reset
+    def put_back(self, settings: Any, what: str) -> None:
+        paused = settings is not None and self._pause_own_run()
+        super().put_back(settings, what)
+        if paused:
+            self._say_paused()
+
+    def lesson_restore(self, state: object, edits: tuple = ()) -> None:
+        paused = self._pause_own_run()
+        super().lesson_restore(state, edits)
+        if edits:  # "show me": trained too, so the goal is seen to hold
+            self._train_afresh()
+        elif paused:
+            self._say_paused()
+
+    def _pause_own_run(self) -> bool:
+        """Pause a run of the settings about to be replaced: it trains what is taken away. Its
+        frames stay, and Enter resumes it once its settings are back (U). True if paused."""
+        if self.state in ("loading", "running") and self.training == self.settings:
+            self._pause_asked = True
+            return True
+        return False
+
+    def _say_paused(self) -> None:
+        self.say("The run of the settings taken away is paused; Enter trains these.")
+
+    def _train_afresh(self) -> None:
+        """Train the settings on the bar from step 0, whatever runs now."""
+        self.workers.cancel_group(self, "train-lab")  # a cancelled run reports nothing more
+        self.state = "idle"
+        self.action_start()
 
     def _share(self, frame: int) -> float:
         from attn_tui.train.patterns import pattern_share

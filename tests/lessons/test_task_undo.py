@@ -1,0 +1,120 @@
+"""A lesson task in a lab or on the model screen: "show me" (y) and the step's reset (ctrl+r)
+are each one change that u undoes, putting the learner's own settings back on the bar and
+under the task's check; in the train lab y trains what it shows, to ✓."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from lesson_pilot import lesson_app, panel, press, settle
+from screen_text import screen_text
+
+from attn_tui.tui.textual_compat import notifications
+
+
+def _said(app) -> str:
+    return " ".join(panel(app).plain.split())
+
+
+def _verdict(app) -> str:
+    """The task's check as the panel says it: "Not yet: <value> · goal <target>"."""
+    found = re.search(r"(Not yet|Done): (.+?· goal [^ ]+ [^ .]+)", _said(app))
+    assert found is not None, _said(app)
+    return found.group(0)
+
+
+def _bar(app) -> str:
+    """What the host draws for its settings: a lab's control bar, the model screen's summary
+    of the chosen head."""
+    lines = screen_text(app).splitlines()
+    return next(x for x in lines if "‹" in x or "bits of at most" in x).strip()
+
+
+async def _at(pilot, k: int) -> None:
+    await settle(pilot)
+    await press(pilot, *["n"] * (k - 1))
+    assert f"Step {k} of" in panel(pilot.app).border_title
+
+
+# (lesson, step, keys that make the learner's own change, what the goal reads on it)
+LABS = [
+    ("scale", 3, ["right"] * 5 + ["2", "enter"], "H scaled at d_k = 1024 2.85"),
+    ("params", 6, ["down"], "one layer's parameters"),
+    ("real-heads", 3, ["down"], "entropy (bits) of layer 1 head 2 2.45"),
+]
+IDS = [f"{n}-{k}" for n, k, _, _ in LABS]
+
+
+@pytest.mark.parametrize(("name", "k", "mine", "reads"), LABS, ids=IDS)
+async def test_show_me_then_u_puts_the_learners_settings_back(name, k, mine, reads):
+    async with lesson_app(name).run_test(size=(120, 40), notifications=True) as pilot:
+        await _at(pilot, k)
+        host = pilot.app.screen
+        await press(pilot, *mine)
+        own, drawn, check = host.lesson_state(), _bar(pilot.app), _verdict(pilot.app)
+        assert check.startswith("Not yet:") and reads in check, check
+        await press(pilot, "h", "h", "h", "y")
+        assert "Done:" in _said(pilot.app) and host.lesson_state() != own
+        assert _bar(pilot.app) != drawn
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert any(m.startswith("Shown:") and m.endswith("u undoes it.") for m in said), said
+        await press(pilot, "u")  # one change: one u
+        assert host.lesson_state() == own and _bar(pilot.app) == drawn
+        assert _verdict(pilot.app) == check  # the task checked again, on the learner's own
+        await press(pilot, "U")
+        assert "Done:" in _said(pilot.app)
+
+
+@pytest.mark.parametrize(("name", "k", "mine", "reads"), LABS, ids=IDS)
+async def test_ctrl_r_then_u_puts_the_learners_settings_back(name, k, mine, reads):
+    async with lesson_app(name).run_test(size=(120, 40)) as pilot:
+        await _at(pilot, k)
+        host = pilot.app.screen
+        start, start_drawn = host.lesson_state(), _bar(pilot.app)
+        await press(pilot, *mine)
+        own, drawn, check = host.lesson_state(), _bar(pilot.app), _verdict(pilot.app)
+        await press(pilot, "ctrl+r")
+        assert host.lesson_state() == start and _bar(pilot.app) == start_drawn
+        await press(pilot, "u")
+        assert host.lesson_state() == own and _bar(pilot.app) == drawn
+        assert _verdict(pilot.app) == check and reads in check
+
+
+async def _until(pilot, ready, what: str, seconds: float = 120) -> None:
+    """Run the app until ``ready()``; fail, never hang, if it does not come."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not ready():
+        if loop.time() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
+        await pilot.pause(0.05)
+
+
+# the learning lesson's tasks, each short: a learning rate that learns in 20 steps, one that
+# diverges; the learner first takes lr one rung up the ladder, untrained
+TRAIN = [(4, 1.0), (6, 0.03)]
+
+
+@pytest.mark.parametrize(("k", "lr"), TRAIN, ids=[f"learning-{k}" for k, _ in TRAIN])
+async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k, lr):
+    pytest.importorskip("torch")
+    async with lesson_app("learning").run_test(size=(80, 24), notifications=True) as pilot:
+        await _at(pilot, k)
+        lab = pilot.app.screen
+        await press(pilot, "c", *["right"] * 5, "up")
+        own = lab.settings
+        assert own.lr == lr and lab.state not in ("loading", "running")
+        assert "Not yet:" in _said(pilot.app) and "Enter trains these settings" in _said(pilot.app)
+        await press(pilot, "h", "h", "h")
+        await pilot.press("y")  # no settle: it would wait for the run
+        await _until(pilot, lambda: "Done:" in _said(pilot.app), "the shown run to reach ✓")
+        assert lab.state in ("done", "diverged") and lab.run.config == lab.settings != own
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert any("their run has started" in m and "u stops it and puts yours back" in m
+                   for m in said), said
+        await press(pilot, "u")
+        assert lab.settings == own and f"lr ‹{lr:g}›" in _bar(pilot.app)
+        assert "Not yet:" in _said(pilot.app)
+        assert "not trained yet: Enter trains these settings" in _said(pilot.app)
