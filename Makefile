@@ -7,8 +7,10 @@ BIN    := $(VENV)/bin
 # are CUDA builds), name PyTorch's CPU index: make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
 TORCH_PIN := torch==2.13.0
 TORCH_INDEX ?=
-# the suite runs on every core (pytest-xdist); JOBS=0 runs it in one process
-JOBS ?= auto
+# the suite runs on every core (pytest-xdist), with half as many workers again: a Pilot test
+# spends much of its time waiting on the app, and another worker's test fills that core.
+# worksteal: a worker that runs out takes tests from another's queue. JOBS=0: one process
+JOBS ?= $(shell $(PYTHON) -c 'import os; print(max(1, (os.cpu_count() or 1) * 3 // 2))')
 
 .PHONY: run test lint bench bench-class test-hosting hosting-packages screenshots clean
 
@@ -41,7 +43,7 @@ lint: $(VENV)/.installed-test
 # pytest exits 5 when it collects nothing; that is a failure here, never green.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check attn_tui tests scripts
-	$(BIN)/python -m pytest -n $(JOBS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) $(if $(filter-out 0,$(JOBS)),--dist worksteal) $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python scripts/bench.py
