@@ -9,6 +9,7 @@ import threading
 import numpy as np
 import pytest
 from lab_pilot import lab_app, run_action, settle
+from textual import events
 
 from attn_tui.train import default_config
 from attn_tui.tui.widgets.alpha_maps import AlphaMaps
@@ -61,28 +62,35 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
         assert "▶L1 h1" in text
 
 
+def _enter_now(pilot) -> None:
+    """Enter as the terminal sends it, without Pilot's wait for an idle process: while the
+    worker trains the process is never idle, and each press waited its full second twice."""
+    pilot.app.post_message(events.Key("enter", "\r"))
+
+
 @pytest.mark.slow
 async def test_enter_pauses_and_resumes_the_same_run() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        # long enough that the first report comes before the end even on a loaded machine,
-        # where one Pilot pause can take 2 s
-        await _small(pilot, steps=3000)
+        # long enough that the pause lands before the end: an idle machine trains ~400
+        # steps before the first report, at a quarter of a second
+        await _small(pilot, steps=1500)
         screen = pilot.app.screen
         await pilot.press("enter")
         await _until(pilot, lambda: screen.step >= 60 or screen.state == "done",
                      "a report at step 60 or later")
         assert screen.state == "running", "the run ended before its first report"
-        await pilot.press("enter")
+        _enter_now(pilot)
+        await _until(pilot, lambda: screen.state != "running", "the pause")
         await settle(pilot)
-        assert screen.state == "paused" and 60 <= screen.step < 3000
+        assert screen.state == "paused" and 60 <= screen.step < 1500
         paused_at = screen.step
         await pilot.press("left")
         await pilot.pause()
         assert screen.frame == len(screen.frames) - 2
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.state == "done" and screen.step == 3000 and paused_at < 3000
-        expected = Run(default_config("previous", d_model=16, steps=3000))
+        assert screen.state == "done" and screen.step == 1500 and paused_at < 1500
+        expected = Run(default_config("previous", d_model=16, steps=1500))
         expected.advance()
         assert screen.losses == expected.losses
 
