@@ -11,6 +11,9 @@ tests/tui/test_textual_compat.py checks that Textual still reads both names.
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
 import textual._wait
 
 IDLE_SLICE, IDLE_CPU = 0.005, 0.0005
@@ -19,3 +22,14 @@ IDLE_SLICE, IDLE_CPU = 0.005, 0.0005
 def quicker_idle_wait() -> None:
     textual._wait.SLEEP_GRANULARITY = IDLE_SLICE
     textual._wait.SLEEP_IDLE = IDLE_CPU
+
+
+async def until(pilot, ready, what: str = "the app to get there", seconds: float = 120) -> None:
+    """Let the app run until ``ready()`` (a worker reporting, a run ending); fail, never
+    hang, if it does not come within ``seconds``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not ready():
+        if loop.time() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
+        await pilot.pause(0.05)

@@ -4,11 +4,11 @@ under the task's check; in the train lab y trains what it shows, to ✓."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
 from lesson_pilot import lesson_app, panel, press, settle
+from pilot_wait import until
 from screen_text import screen_text
 
 from attn_tui.tui.textual_compat import notifications
@@ -82,14 +82,6 @@ async def test_ctrl_r_then_u_puts_the_learners_settings_back(name, k, mine, read
         assert _verdict(pilot.app) == check and reads in check
 
 
-async def _until(pilot, ready, what: str, seconds: float = 120) -> None:
-    """Run the app until ``ready()``; fail, never hang, if it does not come."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not ready():
-        if loop.time() > deadline:
-            pytest.fail(f"waited {seconds} s for {what}")
-        await pilot.pause(0.05)
 
 
 # the learning lesson's tasks, each short: a learning rate that learns in 20 steps, one that
@@ -109,7 +101,7 @@ async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k
         assert "Not yet:" in _said(pilot.app) and "Enter trains these settings" in _said(pilot.app)
         await press(pilot, "h", "h", "h")
         await pilot.press("y")  # no settle: it would wait for the run
-        await _until(pilot, lambda: "Done:" in _said(pilot.app), "the shown run to reach ✓")
+        await until(pilot, lambda: "Done:" in _said(pilot.app), "the shown run to reach ✓")
         assert lab.state in ("done", "diverged") and lab.run.config == lab.settings != own
         said = [str(n.message) for n in notifications(pilot.app)]
         assert any("their run has started" in m and "u stops it and puts yours back" in m

@@ -4,11 +4,11 @@ undo; in the train lab u pauses a run of the settings it takes away."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 import pytest
 from lab_pilot import lab_app, run_action, settle
+from pilot_wait import until
 from screen_text import screen_text
 
 from attn_tui.tui.textual_compat import notifications
@@ -107,14 +107,6 @@ async def test_u_typed_into_a_control_is_text_and_7_enter_u_undoes_the_7():
         assert screen.settings.keys == 8  # the 7 was stored, then undone
 
 
-async def _until(pilot, ready, what: str, seconds: float = 120) -> None:
-    """Run the app until ``ready()``; fail, never hang, if it does not come."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not ready():
-        if loop.time() > deadline:
-            pytest.fail(f"waited {seconds} s for {what}")
-        await pilot.pause(0.05)
 
 
 async def test_in_the_train_lab_u_pauses_the_run_of_the_settings_it_takes_away():
@@ -128,9 +120,9 @@ async def test_in_the_train_lab_u_pauses_the_run_of_the_settings_it_takes_away()
         await run_action(pilot, "set_steps(3000)")  # long enough to be running at the u
         trained = screen.settings
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.state == "running", "the run to start")
+        await until(pilot, lambda: screen.state == "running", "the run to start")
         await pilot.press("u")
-        await _until(pilot, lambda: screen.state != "running", "the run to pause")
+        await until(pilot, lambda: screen.state != "running", "the run to pause")
         assert screen.state == "paused" and screen.step < 3000
         assert screen.settings == before and "steps ‹200›" in screen_text(pilot.app)
         assert "paused; Enter trains these" in screen.message
@@ -142,7 +134,7 @@ async def test_in_the_train_lab_u_pauses_the_run_of_the_settings_it_takes_away()
             "paused: Enter goes on")
         paused_at = screen.step
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.step > paused_at or screen.state == "done",
+        await until(pilot, lambda: screen.step > paused_at or screen.state == "done",
                      "the run to go on")
         assert screen.run.config == trained
         await pilot.press("escape")
@@ -156,7 +148,7 @@ async def test_in_the_train_lab_u_leaves_a_run_of_other_settings_going():
         for action in ("set_task('previous')", "set_width(16)", "set_steps(100000)"):
             await run_action(pilot, action)
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.state == "running", "the run to start")
+        await until(pilot, lambda: screen.state == "running", "the run to start")
         # while it runs (a settle would wait for the run): not what it trains
         await pilot.app.run_action("screen.set_seed(5)")
         await pilot.pause()

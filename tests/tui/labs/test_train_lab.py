@@ -3,12 +3,12 @@ workbench, a loaded run, bad settings, divergence, and leaving mid-run."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 
 import numpy as np
 import pytest
 from lab_pilot import lab_app, run_action, settle
+from pilot_wait import until
 from textual import events
 
 from attn_tui.train import default_config
@@ -24,15 +24,6 @@ async def _small(pilot, steps=60, *more) -> None:
         await run_action(pilot, action)
 
 
-async def _until(pilot, ready, what: str = "the run to get there", seconds: float = 120) -> None:
-    """Let the app run until ``ready()`` (the worker reports four times a second); fail,
-    never hang, if it does not come."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not ready():
-        if loop.time() > deadline:
-            pytest.fail(f"waited {seconds} s for {what}")
-        await pilot.pause(0.05)
 
 
 async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
@@ -76,11 +67,11 @@ async def test_enter_pauses_and_resumes_the_same_run() -> None:
         await _small(pilot, steps=1500)
         screen = pilot.app.screen
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.step >= 60 or screen.state == "done",
+        await until(pilot, lambda: screen.step >= 60 or screen.state == "done",
                      "a report at step 60 or later")
         assert screen.state == "running", "the run ended before its first report"
         _enter_now(pilot)
-        await _until(pilot, lambda: screen.state != "running", "the pause")
+        await until(pilot, lambda: screen.state != "running", "the pause")
         await settle(pilot)
         assert screen.state == "paused" and 60 <= screen.step < 1500
         paused_at = screen.step
@@ -101,7 +92,7 @@ async def test_keys_are_answered_while_it_trains() -> None:
         await _small(pilot, steps=100_000)
         screen = pilot.app.screen
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.state == "running" and screen.step > 0)
+        await until(pilot, lambda: screen.state == "running" and screen.step > 0)
         await pilot.press("c", "right", "up")  # the bar, while the worker steps
         await pilot.pause()
         assert screen.settings.layers == 2 and screen.state == "running"
@@ -119,7 +110,7 @@ async def test_leaving_mid_run_stops_the_worker_and_leaks_no_thread() -> None:
         await _small(pilot, steps=100_000)
         screen = pilot.app.screen
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.state == "running" and screen.step > 0)
+        await until(pilot, lambda: screen.state == "running" and screen.step > 0)
         await pilot.press("escape")
         await settle(pilot)
         assert pilot.app.screen is not screen
