@@ -14,7 +14,6 @@ attn-tui processes saving at once lose neither's tasks or answers.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -123,6 +122,8 @@ class Progress:
 
 
 def _dump(r: Record) -> str:
+    import json  # here, not at the top: the app builds a Progress before its first frame
+
     return json.dumps({"version": VERSION, "step": r.step, "tasks": sorted(r.tasks),
                        "answers": {str(k): v for k, v in sorted(r.answers.items())},
                        "finished": r.finished}, indent=1) + "\n"
@@ -139,6 +140,8 @@ def _read(path: Path) -> tuple[Record | None, str | None]:
         return None, f"cannot be read: {exc.strerror or exc}"
     if len(data) > _MAX_BYTES:
         return None, "too large to be a progress file"
+    import json  # as in _dump
+
     try:
         raw = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):

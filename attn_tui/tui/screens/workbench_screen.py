@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 from textual import on, work
@@ -23,7 +24,6 @@ from attn_tui.report.fmt import num
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.screens.session_actions import SessionFile
-from attn_tui.tui.widgets.alpha_picture import HeadPicture
 from attn_tui.tui.widgets.dims_bar import DimsBar
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import VIEWS, Heatmap, view_title
@@ -34,6 +34,9 @@ from attn_tui.tui.widgets.step_table import StepTable
 from attn_tui.tui.widgets.summary import Summary, vector_forms
 from attn_tui.tui.widgets.title_bar import TitleBar
 from attn_tui.tui.widgets.titles import set_border_text
+
+if TYPE_CHECKING:
+    from attn_tui.tui.widgets.alpha_picture import HeadPicture
 
 HISTORY = 200
 
@@ -66,6 +69,7 @@ class WorkbenchScreen(Screen):
         # to the earlier file (so ctrl+s never writes the undone workspace over the other one)
         self._undo: list[tuple[Workspace, SessionFile]] = []
         self._redo: list[tuple[Workspace, SessionFile]] = []
+        self._map_picture: HeadPicture | None = None  # see _picture
 
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α", hint="g lessons")  # the first screen's pointer to them
@@ -79,7 +83,7 @@ class WorkbenchScreen(Screen):
                     yield StepTable(id="steps")
                     yield Summary(id="summary")
                 yield Heatmap(id="heatmap", classes="pane")
-                yield HeadPicture(id="map-picture", classes="pane")
+                # the picture view (#map-picture) is mounted after the map when v first reaches it
         yield DimsBar(id="dims")
         yield StatusLine(id="status")
         yield KeyBar()
@@ -175,21 +179,35 @@ class WorkbenchScreen(Screen):
         self.query_one(Summary).show(zeta, said)
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
-        box, picture = self.query_one(Heatmap), self.query_one("#map-picture", HeadPicture)
+        box = self.query_one(Heatmap)
         title = view_title(self.view, steps.mask, steps.scale)
-        drawn = box if self.view != "picture" else picture
-        box.display, picture.display = self.view != "picture", self.view == "picture"
+        box.display = self.view != "picture"
         if self.view == "picture":
+            picture = self._picture()
+            picture.display = True
             # every query in sight: at T = 64 or 256 the rows are averaged in bands that fit
             fits = max(6, self.app.size.height - 10)
             picture.show(np.asarray(steps.weights, dtype=np.float64), list(ws.query_tokens),
                          ws.selected, max_rows=fits)
             set_border_text(picture, subtitle="v: change view")
-        else:
-            box.edge = "v: change view"
-            box.show(steps, ws.query_tokens, ws.key_tokens, self.view)
-            box.show_edge()
-        set_border_text(drawn, f"all queries: {title}")
+            set_border_text(picture, f"all queries: {title}")
+            return
+        if self._map_picture is not None:
+            self._map_picture.display = False
+        box.edge = "v: change view"
+        box.show(steps, ws.query_tokens, ws.key_tokens, self.view)
+        box.show_edge()
+        set_border_text(box, f"all queries: {title}")
+
+    def _picture(self) -> HeadPicture:
+        """The picture view, mounted the first time v reaches it: most sessions never do, and
+        every widget composed adds to the first screen's time."""
+        if self._map_picture is None:
+            from attn_tui.tui.widgets.alpha_picture import HeadPicture
+
+            self._map_picture = HeadPicture(id="map-picture", classes="pane")
+            self.query_one("#results").mount(self._map_picture, after=self.query_one(Heatmap))
+        return self._map_picture
 
     # ---- changes: every one goes through here, so undo sees them all
     def apply(self, new: Workspace, note: str | None = None) -> None:
@@ -347,7 +365,7 @@ class WorkbenchScreen(Screen):
         if view in VIEWS:
             self.view = view
             if view == "picture":  # below a long step table too: the picture is the point
-                self.call_after_refresh(self.query_one("#map-picture").scroll_visible,
+                self.call_after_refresh(self._picture().scroll_visible,
                                         animate=False, top=True)
             else:
                 self._map_into_view()

@@ -284,40 +284,56 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         cw = self.cell_width
         first = scroll_x // cw
         last = min(self.n_cols, (scroll_x + room) // cw + 1)
+        end = scroll_x + room  # the visible columns are scroll_x to end
         base = self.style_of("base")
         segs: list[Segment] = []
-        # a cell cut by either edge is drawn blank: "1.2029" cut to "029" reads as another number
-        whole = range(-(-scroll_x // cw), (scroll_x + room) // cw)
-        if row < 0:
-            head = base + self.style_of("header")
-            for col in range(first, last):
-                text = right_in_cells(self.col_labels[col], cw) if col in whole else " " * cw
-                segs.append(Segment(text, head))
-        else:
+        # a cell cut by either edge is drawn blank, in its colours, as wide as the part in
+        # sight: "1.2029" cut to "029" reads as another number
+        whole_lo, whole_hi = -(-scroll_x // cw), end // cw
+        head = base + self.style_of("header") if row < 0 else None
+        if head is None:
             cursor, mark = self.style_of("cursor"), self.style_of("highlight")
             # looked up once per line, not per cell: this loop runs for every visible cell
             cursor_col = self.cursor_col if (self.show_cursor and self.has_focus
                                              and row == self.cursor_row) else -1
-            marked = {c for r, c in self.highlights if r == row}
-            hidden = {c for r, c in self.concealed if r == row}
+            marked = {c for r, c in self.highlights if r == row} if self.highlights else ()
+            hidden = {c for r, c in self.concealed if r == row} if self.concealed else ()
             cell_style, cell_text = self.cell_style, self.cell_text
-            for col in range(first, last):
+        for col in range(first, last):
+            if head is not None:
+                style = head
+            else:
                 extra = cell_style(row, col)
                 style = base + extra if extra is not None else base
-                text = "?" if col in hidden else cell_text(row, col)
                 if col in marked:
                     style += mark
-                    # a › starts a run of marked cells; inside the run it goes only where
-                    # it leaves the space that parts two numbers (the underline joins the run)
-                    if len(text) < cw - 1 or (len(text) < cw and col - 1 not in marked):
-                        text = "›" + text
                 if col == cursor_col:
                     style += cursor
-                if len(text) > cw:  # cut visibly, never silently (a number's sign first)
-                    text = text[: cw - 1] + "…"
-                segs.append(Segment(text.rjust(cw) if col in whole else " " * cw, style))
-        strip = Strip(segs).crop(scroll_x - first * cw, scroll_x - first * cw + room)
-        return list(strip.extend_cell_length(room, base))
+            if not whole_lo <= col < whole_hi:
+                shown = min(end, (col + 1) * cw) - max(scroll_x, col * cw)
+                if shown > 0:
+                    segs.append(Segment(" " * shown, style))
+                continue
+            if head is not None:
+                segs.append(Segment(right_in_cells(self.col_labels[col], cw), head))
+                continue
+            text = "?" if col in hidden else cell_text(row, col)
+            # a › starts a run of marked cells; inside the run it goes only where it
+            # leaves the space that parts two numbers (the underline joins the run)
+            if col in marked and (len(text) < cw - 1
+                                  or (len(text) < cw and col - 1 not in marked)):
+                text = "›" + text
+            if len(text) > cw:  # cut visibly, never silently (a number's sign first)
+                text = text[: cw - 1] + "…"
+            segs.append(Segment(text.rjust(cw), style))
+        # one strip per line is made by render_line; Strip.crop is only needed where a cell
+        # holds a character two columns wide
+        width = sum(cell_len(seg.text) for seg in segs)
+        if width > room:
+            return list(Strip(segs).crop(0, room))
+        if width < room:
+            segs.append(Segment(" " * (room - width), base))
+        return segs
 
     # ---- keys typed in one burst act in order (KeysInOrder); a matrix's grid leaves this to
     # its editor, which reads digits and Enter too

@@ -55,6 +55,9 @@ class StepTable(GridView):
         # computed once per result: cell_text runs for every visible cell on every repaint
         self._contrib = steps.contributions(query)
         self._contrib_sums = self._contrib.sum(axis=0)
+        # the query's rows as Python lists: indexing numpy one cell at a time cost more
+        self._rows = {name: self._row(name).tolist()
+                      for name in ("scores", "scaled", "exp", "weights", "blocked")}
         d_v = steps.values.shape[1]
         cols = ["q·k", self._scale_label(), "exp", "α"] + [f"α·v{j + 1}" for j in range(d_v)]
         self.set_shape((*key_labels, "sum"), cols)
@@ -69,9 +72,8 @@ class StepTable(GridView):
         s = self.steps
         if s is None:
             return ""
-        total = row == len(self.row_labels) - 1
-        blocked = not total and bool(self._row("blocked")[row])
-        if total:
+        rows = self._rows
+        if row == len(self.row_labels) - 1:  # the totals
             if col == 2:
                 return self.number(float(self._row("exp").sum()))
             if col == 3:
@@ -80,16 +82,17 @@ class StepTable(GridView):
                 return self.number(float(self._contrib_sums[col - 4]))
             return ""
         if col == 0:
-            return self.number(float(self._row("scores")[row]))
+            return self.number(rows["scores"][row])
+        blocked = rows["blocked"][row]
         masked_first = blocked and s.mask == "causal"  # the softmax sees −∞ for this key
         if col == 1:
-            return "-inf" if masked_first else self.number(float(self._row("scaled")[row]))
+            return "-inf" if masked_first else self.number(rows["scaled"][row])
         if col == 2:
-            return "0" if masked_first else self.number(float(self._row("exp")[row]))
+            return "0" if masked_first else self.number(rows["exp"][row])
         if blocked:
             return "· 0" if col == 3 else "·"
         if col == 3:
-            return self.number(float(self._row("weights")[row]))
+            return self.number(rows["weights"][row])
         return self.number(float(self._contrib[row, col - 4]))
 
     def cell_style(self, row: int, col: int) -> Style | None:
@@ -97,7 +100,7 @@ class StepTable(GridView):
             return self.style_of("total")
         # masked first, a key is -inf from the scaled column on; masked after the softmax,
         # its exp is real but its weight is dropped
-        if self.steps is not None and bool(self._row("blocked")[row]) and col >= (
+        if self.steps is not None and self._rows["blocked"][row] and col >= (
                 1 if self.steps.mask == "causal" else 2):
             return self.style_of("muted")
         return None
