@@ -65,6 +65,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.view: PanelView | None = None
         self.plain = ""  # what the panel says, as plain text
         self._keys = ""  # the lower edge's keys
+        self._words = Content("")  # what the body shows, measured for the scrollbar
 
     def on_mount(self) -> None:
         # a cell or field being typed into takes n, p and Esc: the edge says what they do then
@@ -90,8 +91,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
             self.styles.scrollbar_size_vertical if self.show_vertical_scrollbar else 0)
         rows = self.scrollable_content_region.height
         body = self.query_one("#lesson-body", Static)
-        lines = Content.from_rich_text(render(self.view)).get_height(body.styles, full) \
-            if full > 0 else rows + 1
+        lines = self._words.get_height(body.styles, full) if full > 0 else rows + 1
         overflow = "hidden" if rows > 0 and lines <= rows else "auto"
         if self.styles.overflow_y != overflow:
             self.styles.overflow_y = overflow
@@ -133,6 +133,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.set_class(bool(view.goal) and not (view.done or view.busy), "-task")
         body = render(view)
         self.plain = body.plain.replace("\xa0", " ")  # as read: the no-break spaces are spaces
+        self._words = Content.from_rich_text(body)
         self.query_one("#lesson-body", Static).update(body)
         self.call_after_refresh(self._fit_scrollbar)
         self.call_after_refresh(self._edge)
