@@ -1,27 +1,65 @@
 """Pilot's press and pause end with Textual's idle wait (textual._wait.wait_for_idle), which
 sleeps in 20 ms slices until one slice used under 1 ms of CPU: 40 ms of sleep a key, two fifths
-of a lesson replay's time. 5 ms slices with 0.5 ms of CPU ask the same (a slice in which the app
-did nothing) in a quarter of the sleep. Shorter slices fail it: the event loop's own turn costs
+of a lesson replay's time. The suite's own wait (below) asks the same (a slice in which the app
+did nothing) with 5 ms slices and 0.5 ms of CPU, in a quarter of the sleep. Shorter slices fail it: the event loop's own turn costs
 more than a tenth of a 2 ms slice, and every wait ran to its 1 s limit.
 
 It only shortens a heuristic: a test that needs a worker's result waits for the workers
 (``app.workers.wait_for_complete()``), not for the process to look idle.
-tests/tui/test_textual_compat.py checks that Textual still reads both names.
+tests/tui/test_textual_compat.py checks that Pilot and App still wait through the names replaced.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 import textual._wait
+import textual.app
+import textual.pilot
+from textual._context import active_app
 
 IDLE_SLICE, IDLE_CPU = 0.005, 0.0005
+TEXTUALS_WAIT = textual._wait.wait_for_idle  # the one replaced
+
+
+async def wait_for_idle(min_sleep: float = IDLE_SLICE, max_sleep: float = 1) -> None:
+    """Textual's wait, except that a slice is not taken as idle while the screen still owes
+    a layout or repaint, or when it ended late: a process the scheduler left waiting (three
+    test workers on two cores) used no CPU in it without having finished its work."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while True:
+        cpu, began = time.process_time(), loop.time()
+        await asyncio.sleep(IDLE_SLICE)
+        now = loop.time()
+        if now - start >= max_sleep:
+            return
+        on_time = now - began < 2 * IDLE_SLICE
+        if (now - start > min_sleep and on_time and time.process_time() - cpu < IDLE_CPU
+                and not _screen_update_due()):
+            return
+
+
+def _screen_update_due() -> bool:
+    """The screen lays out and repaints on a timer (60 a second), not at once: a slice of 5 ms
+    can fall inside its wait, and a resize then reached the widgets only after the test had
+    read the screen. Textual's 20 ms slices outlast the timer's 16.7 ms."""
+    try:
+        app = active_app.get()
+        screen = app.screen
+    except Exception:  # no app running, or no screen yet
+        return False
+    if app._batch_count or not screen.is_current:
+        return False  # the timer would not update it either
+    return bool(screen._layout_required or screen._scroll_required or screen._repaint_required
+                or screen._recompose_required or screen._dirty_widgets)
 
 
 def quicker_idle_wait() -> None:
-    textual._wait.SLEEP_GRANULARITY = IDLE_SLICE
-    textual._wait.SLEEP_IDLE = IDLE_CPU
+    for module in (textual._wait, textual.pilot, textual.app):
+        module.wait_for_idle = wait_for_idle
 
 
 async def until(pilot, ready, what: str = "the app to get there", seconds: float = 120) -> None:

@@ -221,14 +221,17 @@ def test_guard_palette_choice_skips_a_spare_choice():
 
 
 def test_the_suites_quicker_idle_wait_is_what_pilot_waits_with():
-    """tests/pilot_wait.py shortens Textual's idle wait (textual._wait): Pilot's press and pause
-    still call it, and it still reads the two names the suite sets."""
+    """tests/pilot_wait.py replaces Textual's idle wait (textual._wait.wait_for_idle) where
+    Pilot's press and pause and App._press_keys look it up: it is still called there, by that
+    name, with the same parameters."""
     import textual._wait
-    from pilot_wait import IDLE_CPU, IDLE_SLICE
+    import textual.app
+    from pilot_wait import TEXTUALS_WAIT, wait_for_idle
     from textual import pilot
 
-    names = textual._wait.wait_for_idle.__code__.co_names
-    assert {"SLEEP_GRANULARITY", "SLEEP_IDLE"} <= set(names)
-    assert (textual._wait.SLEEP_GRANULARITY, textual._wait.SLEEP_IDLE) == (IDLE_SLICE, IDLE_CPU)
-    assert "wait_for_idle" in inspect.getsource(pilot.Pilot.pause)
+    for module in (textual._wait, textual.app, pilot):
+        assert module.wait_for_idle is wait_for_idle, module
+    assert "wait_for_idle" in pilot.Pilot.pause.__code__.co_names
     assert "wait_for_idle" in inspect.getsource(App._press_keys)
+    assert list(inspect.signature(TEXTUALS_WAIT).parameters) == ["min_sleep", "max_sleep"]
+    assert TEXTUALS_WAIT.__module__ == "textual._wait"
