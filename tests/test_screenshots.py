@@ -56,7 +56,13 @@ def picture_text(path: Path) -> list[str]:
     svg = path.read_text(encoding="utf-8")
     texts = (html.unescape(t).translate(SCROLLBAR_GLYPHS)
              for t in re.findall(r">([^<]*)</text>", svg))
-    return [t for t in texts if t.strip()]
+    texts = [t for t in texts if t.strip()]
+    # numpy against torch differs by the CPU's kernels (0 on one machine, 4 units in the last
+    # place on another): its three numbers are checked in tests/tui/labs/test_lab_compute.py
+    for i, t in enumerate(texts):
+        if "numpy\xa0vs\xa0torch" in t:
+            texts[i + 1:i + 4] = ["(kernel rounding)"] * len(texts[i + 1:i + 4])
+    return texts
 
 
 @pytest.mark.parametrize("shot", screenshots.all_shots(), ids=lambda s: s.name)

@@ -95,6 +95,16 @@ def test_numpy_and_torch_agree_to_rounding() -> None:
     assert f64.weights < 1e-14 and f32.weights < 1e-6
 
 
+@pytest.mark.parametrize("multiplier", [1.0, 100.0])
+def test_numpy_and_torch_differ_by_no_more_than_the_snapshots_hold_at_0(multiplier) -> None:
+    pytest.importorskip("torch")
+    from test_lab_snapshots import KERNEL_ROUNDING
+
+    for row in compare_backends(multiplier, 0):
+        bound = KERNEL_ROUNDING[row.dtype] * multiplier
+        assert max(row.scores, row.weights, row.output) <= bound, row
+
+
 def test_the_lectures_allclose_is_false_in_float32_only() -> None:
     pytest.importorskip("torch")
     f32, f64 = allclose_check("float32", "torch"), allclose_check("float64", "torch")

@@ -44,6 +44,33 @@ def test_model_lab_heads_not_dividing(snap_compare):
                         run_before=_then("set_heads(7)"))
 
 
+# the bounds test_lab_compute.py checks numpy against torch with, at every multiplier drawn here
+KERNEL_ROUNDING = {"float64": 1e-12, "float32": 1e-4}
+
+
+@pytest.fixture
+def cross_library_rows_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numpy's and torch's kernels add in an order of their own, which differs by CPU: float64
+    q·k came out the same on one machine and 4 units in the last place apart on another. Held
+    at 0 within the bounds their numbers are checked to (test_lab_compute.py); outside them the
+    real difference is drawn and the picture fails."""
+    from dataclasses import replace
+
+    from attn_tui.tui.screens.labs import precision_lab_screen as lab
+
+    real = lab.compare_backends
+
+    def held(multiplier: float, seed: int):
+        def hold(row):
+            bound = KERNEL_ROUNDING[row.dtype] * max(1.0, abs(multiplier))
+            return replace(row, **{stage: 0.0 for stage in ("scores", "weights", "output")
+                                   if getattr(row, stage) <= bound})
+        return tuple(hold(row) for row in real(multiplier, seed))
+
+    monkeypatch.setattr(lab, "compare_backends", held)
+
+
+@pytest.mark.usefixtures("cross_library_rows_held")
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_precision_lab(snap_compare, size):
     """Scores × 1: float32 differs from float64 by ~1e-7, float16 ~1e-3, bfloat16 ~1e-2; the
@@ -52,6 +79,7 @@ def test_precision_lab(snap_compare, size):
     assert snap_compare(lab_app("precision"), terminal_size=size, run_before=_then())
 
 
+@pytest.mark.usefixtures("cross_library_rows_held")
 def test_precision_lab_overflow(snap_compare):
     """Scores × 100 at 120x40: exp(max z) is ›inf and naive α₁ ›nan in float32, float16 and
     bfloat16, 1.0000 in float64; the stable α₁ is 1.0000 everywhere."""
