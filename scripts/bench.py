@@ -187,8 +187,9 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
                          f"{plan.model_cold} fresh interpreters per side, from start to the "
                          f"first attention maps (transformers' import is most of its time); "
                          f"warm: {plan.model_warm} forward passes each, transformers with "
-                         f"output_attentions=True; the 32-token run ({md['t_long']} tokens) is "
-                         "the numbers only, not their drawing")
+                         f"output_attentions=True; the 32-token runs ({md['t_long']} tokens) are "
+                         "the numbers only, not their drawing; float64 is what the model "
+                         "screen computes in unless the workbench is set to float32")
     if "train" in only:
         import importlib.util
 
