@@ -89,3 +89,24 @@ def test_every_key_that_types_a_character_is_known_as_one():
         assert types_a_character(key), key
     for key in ("enter", "tab", "escape", "up", "pagedown", "ctrl+s", "f1", "backspace"):
         assert not types_a_character(key), key
+
+
+async def test_keys_shown_before_are_drawn_again_from_memory():
+    """Typing into a cell and Enter swap the same two sets of keys: each is drawn once."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        bar = app.screen.query_one(KeyBar)
+        shown = []
+        for value in ("4", "5"):
+            if value == "5":  # both sets drawn once already
+                drawn: list[int] = []
+                original = bar.render
+                bar.render = lambda: drawn.append(1) or original()
+            await pilot.press(value)
+            await pilot.pause()
+            typing = screen_lines(app)[-1]
+            await pilot.press("enter")
+            await pilot.pause()
+            shown.append((typing, screen_lines(app)[-1]))
+        assert drawn == []
+        assert shown[0] == shown[1] and shown[0][0] != shown[0][1]

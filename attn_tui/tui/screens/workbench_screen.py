@@ -242,7 +242,7 @@ class WorkbenchScreen(Screen):
         a save or a quit reads the workspace (the message Enter posts would land after them).
         False if the text is refused: it stays open, saying why."""
         # first what earlier keys have sent on its way (Enter, a dimension), in that order
-        for editor in self.query(MatrixEditor):
+        for editor in self._editors():
             for sent in list(editor.in_flight):
                 if take_once(sent, editor):
                     self._take_sent(sent)
@@ -251,13 +251,17 @@ class WorkbenchScreen(Screen):
             return False
         if (change := bar.in_flight) is not None and not change.stale and take_once(change, bar):
             self._resize(change.key, change.value)
-        for editor in self.query(MatrixEditor):
+        for editor in self._editors():
             if editor.editing is not None:
                 taken = editor.take_edit()
                 if taken is None:
                     return False
                 self._store_cell(editor, *taken)
         return True
+
+    def _editors(self) -> tuple[MatrixEditor, ...]:
+        # by id, not a query of the DOM: this runs before every key with a binding (0.2 ms)
+        return tuple(self.query_one(f"#editor-{m}", MatrixEditor) for m in "qkv")
 
     @on(MatrixEditor.BlockPasted)
     @on(MatrixEditor.StructureRequested)

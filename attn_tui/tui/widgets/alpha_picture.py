@@ -162,9 +162,11 @@ class HeadPicture(Widget):
 
     def show(self, alpha: np.ndarray, tokens: list[str], query: int,
              max_rows: int | None = None) -> None:
+        rows = self._rows()
         self.alpha, self.tokens, self.query_index = alpha, list(tokens), query
         self.max_rows = max_rows
-        self.refresh(layout=True)
+        # a mask, scaling or an edit keeps the rows: a repaint, not a layout of the screen
+        self.refresh(layout=self._rows() != rows)
 
     def _bands(self) -> list[tuple[int, int]]:
         """The queries each row pictures, (first, end): one each, or bands when there are
@@ -183,8 +185,11 @@ class HeadPicture(Widget):
         per = 3 if 3 * t <= room else 2 if 2 * t <= room else 1
         return label, per, min(t, room // per) if per == 1 else t
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+    def _rows(self) -> int:
         return len(self._bands()) + 1 if self.alpha is not None else 1
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self._rows()
 
     def render(self) -> Text:
         if self.alpha is None:

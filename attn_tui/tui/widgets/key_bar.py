@@ -15,6 +15,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.strip import Strip
 from textual.widget import Widget
 
 from attn_tui.tui.keys import takes_text, types_a_character
@@ -44,6 +45,24 @@ class KeyBar(Widget):
         super().__init__(id=id)
         self._items: tuple[tuple[Item, ...], Item | None] | None = None  # None: not read yet
         self._spans: list[tuple[int, int, Item]] = []  # x range of each key drawn
+        # the line as drawn for each set of keys and width: typing into a cell and Enter swap
+        # the same two sets back and forth, and drawing one took about 2 ms of the key
+        self._drawn: dict[tuple, tuple[Strip, list[tuple[int, int, Item]]]] = {}
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._drawn.clear()  # a theme or focus change recolours the keys
+
+    def render_line(self, y: int) -> Strip:
+        if y or self._items is None:
+            return super().render_line(y)
+        key = (self._items, self.size.width)
+        if (drawn := self._drawn.get(key)) is None:
+            drawn = self._drawn[key] = (super().render_line(y), self._spans)
+            if len(self._drawn) > 16:  # another screen's keys, another width: a few at most
+                del self._drawn[next(iter(self._drawn))]
+        strip, self._spans = drawn
+        return strip
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
