@@ -44,6 +44,20 @@ def test_the_installed_textual_is_the_pinned_one():
     assert compat.version_mismatch() is None
 
 
+def test_the_version_read_from_the_dist_info_folder_is_importlib_metadata_s(monkeypatch):
+    from importlib.metadata import version
+
+    compat.installed_version.cache_clear()
+    assert compat.installed_version() == version("textual")
+    # no one folder to read it from (two left by an upgrade, or none): importlib.metadata
+    monkeypatch.setattr("os.listdir", lambda _: ["textual-1.0.dist-info", "textual-2.0.dist-info"])
+    compat.installed_version.cache_clear()
+    try:
+        assert compat.installed_version() == version("textual")
+    finally:
+        compat.installed_version.cache_clear()
+
+
 def test_another_textual_is_named_with_what_to_do(monkeypatch):
     monkeypatch.setattr(compat, "installed_version", lambda: "99.0.0")
     said = compat.version_mismatch()
