@@ -265,6 +265,32 @@ def after_each_update(app: App, callback: Callable[[Any, Any], None]) -> None:
     app._display = display
 
 
+# ---- layout
+
+def lay_out_only_when_resized() -> None:
+    """A Resize lays a screen out again only when its size differs from the one it was last
+    laid out at (``Screen._screen_resized``), once per process. Textual lays the whole screen
+    out and repaints it on every Resize, and at start three come with the size it has just
+    been laid out at: the app's first, the terminal's (again, from ``App._on_idle``) and the
+    screen's own after its first layout."""
+    from textual.screen import Screen
+
+    with _door("Screen._screen_resized"):
+        original = Screen._screen_resized
+        if getattr(original, PATCH_MARK, False):
+            return
+
+    def screen_resized(self: Screen, size) -> None:
+        with _door("Screen._compositor"):
+            laid_out_at = self._compositor.size
+        if size == laid_out_at and not self.app.is_inline:  # inline: the height is the app's
+            return
+        original(self, size)
+
+    setattr(screen_resized, PATCH_MARK, True)
+    Screen._screen_resized = screen_resized
+
+
 # ---- the command palette
 
 def guard_palette_choice(cls: type) -> type:

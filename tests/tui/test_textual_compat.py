@@ -209,6 +209,27 @@ async def test_every_frame_is_seen_with_its_text():
         assert any("canary text" in text for text in texts)
 
 
+async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():
+    compat.lay_out_only_when_resized()
+    app = Tiny()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        original, layouts = screen._refresh_layout, []
+
+        def counted(*args, **kwargs):
+            layouts.append(args)
+            return original(*args, **kwargs)
+
+        screen._refresh_layout = counted
+        await pilot.resize_terminal(40, 10)
+        await pilot.pause()
+        assert layouts == []
+        await pilot.resize_terminal(50, 12)
+        await pilot.pause()
+        assert layouts and screen._compositor.size == (50, 12)  # laid out at the new size
+
+
 def test_guard_palette_choice_skips_a_spare_choice():
     from textual.command import CommandPalette
 
