@@ -65,6 +65,7 @@ class AttnApp(App[int]):
         super().__init__()
         read_escape_as_typed()
         textual_compat.lay_out_only_when_resized()
+        textual_compat.forget_gone_widgets_lines()
         self.initial_workspace = workspace
         self.initial_lab = lab
         self.initial_lab_options = lab_options or {}  # e.g. the train lab's loaded run

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -289,6 +289,33 @@ def lay_out_only_when_resized() -> None:
 
     setattr(screen_resized, PATCH_MARK, True)
     Screen._screen_resized = screen_resized
+
+
+# ---- rendered lines of widgets that are gone
+
+def forget_gone_widgets_lines() -> None:
+    """``StylesCache.get_inner_outer`` is an lru_cache on a method, so its keys keep up to 1024
+    StylesCache objects alive, each holding the lines its widget last rendered, after the
+    widget is gone: every dialog closed, every lab left, every app a test ran (a test worker
+    grew by 6,000 objects an app, and each full collection walked them all). Cached here on
+    the two colours alone, which is all the method reads; once per process."""
+    from textual._styles_cache import StylesCache
+
+    with _door("StylesCache.get_inner_outer"):
+        method = StylesCache.get_inner_outer
+        if getattr(method, PATCH_MARK, False):
+            return
+        compute = method.__wrapped__
+
+    @lru_cache(1024)  # as Textual's: colours animate
+    def inner_outer(base_background, background):
+        return compute(None, base_background, background)
+
+    def get_inner_outer(self, base_background, background):
+        return inner_outer(base_background, background)
+
+    setattr(get_inner_outer, PATCH_MARK, True)
+    StylesCache.get_inner_outer = get_inner_outer
 
 
 # ---- the command palette

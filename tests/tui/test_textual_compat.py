@@ -6,13 +6,18 @@ a key typed in the wrong order somewhere else.
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import inspect
+import weakref
 
 import pytest
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.message import Message
+from textual.style import Style
 from textual.widgets import Label
 
 from attn_tui.tui import textual_compat as compat
@@ -228,6 +233,27 @@ async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():
         await pilot.resize_terminal(50, 12)
         await pilot.pause()
         assert layouts and screen._compositor.size == (50, 12)  # laid out at the new size
+
+
+def test_the_lines_a_gone_widget_rendered_are_not_kept():
+    compat.forget_gone_widgets_lines()
+
+    async def run() -> tuple[weakref.ref, object]:
+        app = Tiny()
+        async with app.run_test(size=(40, 10)) as pilot:
+            await pilot.pause()
+            label = app.query_one("#label")
+            drawn = label._styles_cache.get_inner_outer(Color(1, 2, 3), Color(4, 5, 6, 0.5))
+            await label.remove()
+            await pilot.pause()
+            return weakref.ref(label._styles_cache), drawn
+
+    styles_cache, drawn = asyncio.run(run())  # a loop of its own, closed: it holds nothing
+    gc.collect()
+    assert styles_cache() is None
+    # what Textual's method returns, from the two colours alone
+    base, over = Color(1, 2, 3), Color(4, 5, 6, 0.5)
+    assert drawn == (Style(background=base + over), Style(background=base))
 
 
 def test_guard_palette_choice_skips_a_spare_choice():
