@@ -11,6 +11,7 @@ names at app start, the rest when used.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -41,8 +42,6 @@ def installed_version() -> str:
     """Textual's version, from the name of its .dist-info folder beside the package where there
     is one: ``textual.__version__`` loads importlib.metadata (with email, csv and zipfile),
     about 30 ms and 1.5 MiB of the app's start, to read the same name."""
-    import os
-
     import textual
 
     site = os.path.dirname(os.path.dirname(textual.__file__))
