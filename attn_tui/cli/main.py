@@ -14,7 +14,6 @@ from attn_tui import __version__
 from attn_tui.cli.blas_threads import one_blas_thread
 from attn_tui.core.labs import LAB_NAMES as LABS
 from attn_tui.core.presets import EXAMPLE_NAMES
-from attn_tui.models.files import MODELS
 
 if TYPE_CHECKING:
     import argparse
@@ -92,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     from attn_tui.cli.export import add_export_parser
     from attn_tui.cli.heads import add_heads_arguments
     from attn_tui.cli.train import add_train_parser
+    from attn_tui.models.files import MODELS  # two dataclasses: off the flagless launch's path
 
     ap = argparse.ArgumentParser(
         prog="attn-tui",

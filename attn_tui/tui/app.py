@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gc
 import importlib
-import importlib.util
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -37,6 +37,9 @@ from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 from attn_tui.tui.tutor.runner import LessonRunner
 from attn_tui.tui.widgets.grid_view import GridView
 
+if TYPE_CHECKING:
+    from attn_tui.core.progress import Progress
+
 
 def resume_gc() -> None:
     """Start-up builds objects that live all session, and the cycle collector walked them again
@@ -62,6 +65,8 @@ class AttnApp(App[int]):
         super().__init__()
         read_escape_as_typed()
         textual_compat.render_only_what_changed(self)
+        textual_compat.lay_out_only_when_resized()
+        textual_compat.forget_gone_widgets_lines()
         self.initial_workspace = workspace
         self.initial_lab = lab
         self.initial_lab_options = lab_options or {}  # e.g. the train lab's loaded run
@@ -71,10 +76,22 @@ class AttnApp(App[int]):
         self.closing = False  # exit() has been called
         self.reading_from_line = False  # reading a key handed back (see keys)
         self.tutor = LessonRunner(self)
-        from attn_tui.core.progress import Progress
-
-        self.progress = Progress.from_env()  # lessons' progress across runs (core.progress)
+        self._progress: Progress | None = None
         self.session = SessionController(self)
+
+    @property
+    def progress(self) -> Progress:
+        """Lessons' progress across runs (core.progress), from the environment when a lesson
+        first asks: a session without one never loads it."""
+        if self._progress is None:
+            from attn_tui.core.progress import Progress  # off the start-up path
+
+            self._progress = Progress.from_env()
+        return self._progress
+
+    @progress.setter
+    def progress(self, value: Progress) -> None:
+        self._progress = value
 
     def get_default_screen(self) -> Screen:
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from

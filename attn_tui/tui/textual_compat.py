@@ -11,10 +11,11 @@ names at app start, the rest when used.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 from weakref import WeakSet
 
@@ -39,10 +40,20 @@ class TextualCompatError(RuntimeError):
 
 @cache
 def installed_version() -> str:
-    # importlib.metadata costs ~30 ms: asked only after the first frame, or on a failure
+    """Textual's version, from the name of its .dist-info folder beside the package where there
+    is one: ``textual.__version__`` loads importlib.metadata (with email, csv and zipfile),
+    about 30 ms and 1.5 MiB of the app's start, to read the same name."""
     import textual
 
-    return textual.__version__
+    site = os.path.dirname(os.path.dirname(textual.__file__))
+    try:
+        found = [n for n in os.listdir(site) if n.startswith("textual-")
+                 and n.endswith(".dist-info")]
+    except OSError:
+        found = []
+    if len(found) == 1:
+        return found[0].removeprefix("textual-").removesuffix(".dist-info")
+    return textual.__version__  # installed some other way: ask importlib.metadata
 
 
 def version_mismatch() -> str | None:
@@ -252,6 +263,59 @@ def after_each_update(app: App, callback: Callable[[Any, Any], None]) -> None:
         callback(screen, update)
 
     app._display = display
+
+
+# ---- layout
+
+def lay_out_only_when_resized() -> None:
+    """A Resize lays a screen out again only when its size differs from the one it was last
+    laid out at (``Screen._screen_resized``), once per process. Textual lays the whole screen
+    out and repaints it on every Resize, and at start three come with the size it has just
+    been laid out at: the app's first, the terminal's (again, from ``App._on_idle``) and the
+    screen's own after its first layout."""
+    from textual.screen import Screen
+
+    with _door("Screen._screen_resized"):
+        original = Screen._screen_resized
+        if getattr(original, PATCH_MARK, False):
+            return
+
+    def screen_resized(self: Screen, size) -> None:
+        with _door("Screen._compositor"):
+            laid_out_at = self._compositor.size
+        if size == laid_out_at and not self.app.is_inline:  # inline: the height is the app's
+            return
+        original(self, size)
+
+    setattr(screen_resized, PATCH_MARK, True)
+    Screen._screen_resized = screen_resized
+
+
+# ---- rendered lines of widgets that are gone
+
+def forget_gone_widgets_lines() -> None:
+    """``StylesCache.get_inner_outer`` is an lru_cache on a method, so its keys keep up to 1024
+    StylesCache objects alive, each holding the lines its widget last rendered, after the
+    widget is gone: every dialog closed, every lab left, every app a test ran (a test worker
+    grew by 6,000 objects an app, and each full collection walked them all). Cached here on
+    the two colours alone, which is all the method reads; once per process."""
+    from textual._styles_cache import StylesCache
+
+    with _door("StylesCache.get_inner_outer"):
+        method = StylesCache.get_inner_outer
+        if getattr(method, PATCH_MARK, False):
+            return
+        compute = method.__wrapped__
+
+    @lru_cache(1024)  # as Textual's: colours animate
+    def inner_outer(base_background, background):
+        return compute(None, base_background, background)
+
+    def get_inner_outer(self, base_background, background):
+        return inner_outer(base_background, background)
+
+    setattr(get_inner_outer, PATCH_MARK, True)
+    StylesCache.get_inner_outer = get_inner_outer
 
 
 # ---- the command palette

@@ -101,7 +101,7 @@ async def test_keys_shown_before_are_drawn_again_from_memory():
             if value == "5":  # both sets drawn once already
                 drawn: list[int] = []
                 original = bar.render
-                bar.render = lambda: drawn.append(1) or original()
+                bar.render = lambda drawn=drawn, original=original: drawn.append(1) or original()
             await pilot.press(value)
             await pilot.pause()
             typing = screen_lines(app)[-1]

@@ -6,13 +6,18 @@ a key typed in the wrong order somewhere else.
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import inspect
+import weakref
 
 import pytest
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.message import Message
+from textual.style import Style
 from textual.widgets import Label
 
 from attn_tui.tui import textual_compat as compat
@@ -42,6 +47,20 @@ def test_the_installed_textual_is_the_pinned_one():
     assert compat.installed_version() == compat.PINNED
     compat.check_version()
     assert compat.version_mismatch() is None
+
+
+def test_the_version_read_from_the_dist_info_folder_is_importlib_metadata_s(monkeypatch):
+    from importlib.metadata import version
+
+    compat.installed_version.cache_clear()
+    assert compat.installed_version() == version("textual")
+    # no one folder to read it from (two left by an upgrade, or none): importlib.metadata
+    monkeypatch.setattr("os.listdir", lambda _: ["textual-1.0.dist-info", "textual-2.0.dist-info"])
+    compat.installed_version.cache_clear()
+    try:
+        assert compat.installed_version() == version("textual")
+    finally:
+        compat.installed_version.cache_clear()
 
 
 def test_another_textual_is_named_with_what_to_do(monkeypatch):
@@ -212,6 +231,48 @@ async def test_only_the_apps_named_render_only_what_changed(monkeypatch):
             text = ["".join(seg.text for seg in strip) for strip in compat.screen_strips(app.screen)]
             assert text[0].startswith("changed")
         assert bool(calls) == renders_changes_only
+
+
+async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():
+    compat.lay_out_only_when_resized()
+    app = Tiny()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        original, layouts = screen._refresh_layout, []
+
+        def counted(*args, **kwargs):
+            layouts.append(args)
+            return original(*args, **kwargs)
+
+        screen._refresh_layout = counted
+        await pilot.resize_terminal(40, 10)
+        await pilot.pause()
+        assert layouts == []
+        await pilot.resize_terminal(50, 12)
+        await pilot.pause()
+        assert layouts and screen._compositor.size == (50, 12)  # laid out at the new size
+
+
+def test_the_lines_a_gone_widget_rendered_are_not_kept():
+    compat.forget_gone_widgets_lines()
+
+    async def run() -> tuple[weakref.ref, object]:
+        app = Tiny()
+        async with app.run_test(size=(40, 10)) as pilot:
+            await pilot.pause()
+            label = app.query_one("#label")
+            drawn = label._styles_cache.get_inner_outer(Color(1, 2, 3), Color(4, 5, 6, 0.5))
+            await label.remove()
+            await pilot.pause()
+            return weakref.ref(label._styles_cache), drawn
+
+    styles_cache, drawn = asyncio.run(run())  # a loop of its own, closed: it holds nothing
+    gc.collect()
+    assert styles_cache() is None
+    # what Textual's method returns, from the two colours alone
+    base, over = Color(1, 2, 3), Color(4, 5, 6, 0.5)
+    assert drawn == (Style(background=base + over), Style(background=base))
 
 
 def test_guard_palette_choice_skips_a_spare_choice():

@@ -45,12 +45,14 @@ class SessionFile:
     __slots__ = ("path", "saved", "stamp")
 
     def __init__(self, path: str | None, saved: Workspace | None) -> None:
-        from attn_tui.core.files import stamp
-
         self.path, self.saved = path, saved
         # the file as attn-tui last read or wrote it: a save asks before replacing a file
         # that changed since (edited by hand, or saved from another window)
-        self.stamp = stamp(path) if path else None
+        self.stamp = None
+        if path:
+            from attn_tui.core.files import stamp  # core.files: not loaded at start for no file
+
+            self.stamp = stamp(path)
 
     def changed_on_disk(self) -> bool:
         from attn_tui.core.files import stamp

@@ -85,11 +85,14 @@ class KeyBar(Widget):
         for key, (_, binding, enabled, tooltip) in self.screen.active_bindings.items():
             if typing and types_a_character(key):  # m types an m into the cell, not Mask
                 continue
+            is_palette = key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE
+            if not is_palette and (not binding.show or binding.action in by_action):
+                continue  # not drawn: its key's display (a Unicode name lookup) is not needed
             item = Item(binding.key, app.get_key_display(binding),
                         binding.description, enabled, tooltip or binding.tooltip or "")
-            if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
+            if is_palette:
                 palette = item
-            elif binding.show and binding.action not in by_action:
+            else:
                 by_action[binding.action] = item
         return tuple(by_action.values()), palette
 
