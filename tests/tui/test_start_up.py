@@ -28,10 +28,11 @@ async def test_collection_resumes_after_the_first_frame():
 
 async def test_an_app_started_with_collection_on_leaves_it_alone():
     assert gc.isenabled()
-    frozen = gc.get_freeze_count()  # what the suite froze after earlier tests (conftest)
+    # the suite freezes what earlier tests left (conftest); some of it may be freed meanwhile
+    frozen = gc.get_freeze_count()
     async with make_app().run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        assert gc.isenabled() and gc.get_freeze_count() == frozen
+        assert gc.isenabled() and gc.get_freeze_count() <= frozen  # nothing more frozen
 
 
 def test_one_blas_thread_fills_in_only_what_the_user_left_unset():
