@@ -411,8 +411,6 @@ def _changes_only(compositor, update_class: type) -> Any:
         strips = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width,
                                             missing[-1][0] + 1 - top))
         for y, line_cuts in missing:
-            if y - top >= len(strips):  # fewer lines than asked for: as Textual, no more
-                break
             line = chops[y]
             parts = strips[y - top].divide([c - shown.x for c in line_cuts[1:]])
             for cut, part in zip(line_cuts, parts, strict=False):
