@@ -372,8 +372,7 @@ def _install_changes_only() -> None:
 
 def _changes_only(compositor, update_class: type) -> Any:
     """Textual 8.2.8's render_partial_update and _render_chops, each widget cut to the rows
-    of it that meet a changed region and that widgets in front of it leave uncovered (none:
-    it is not rendered)."""
+    of it that meet a changed region (none: it is not rendered)."""
     from textual.geometry import Region
 
     dirty = compositor._dirty_regions.copy()
@@ -383,9 +382,7 @@ def _changes_only(compositor, update_class: type) -> Any:
     spans = list(compositor._regions_to_spans(dirty))
     screen = compositor.size.region
     changed = [r.intersection(screen) for r in dirty]
-    sent: dict[int, list[tuple[int, int]]] = {}  # the x ranges sent, by line
-    for y, x1, x2 in spans:
-        sent.setdefault(y, []).append((x1, x2))
+    is_rendered_line = {y for y, _, _ in spans}.__contains__
     cuts = compositor.cuts
     chops = [dict.fromkeys(line_cuts[:-1]) for line_cuts in cuts]
     intersection = Region.intersection
@@ -394,26 +391,17 @@ def _changes_only(compositor, update_class: type) -> Any:
         rows = [hit for r in changed if (hit := intersection(shown, r))]
         if not rows:
             continue
+        top, bottom = min(r.y for r in rows), max(r.bottom for r in rows)
+        strips = widget.render_lines(
+            Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
         first_cut, last_cut = shown.column_span
-        # the rows where a part that is sent is still missing: a container wholly behind its
-        # children there (the screen, a pane) is not rendered at all
-        missing = []
-        for y in range(min(r.y for r in rows), max(r.bottom for r in rows)):
-            if y in sent:
-                line_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
-                line = chops[y]
-                if any(line[cut] is None and any(x1 < end and cut < x2 for x1, x2 in sent[y])
-                       for cut, end in zip(line_cuts, line_cuts[1:], strict=False)):
-                    missing.append((y, line_cuts))
-        if not missing:
-            continue
-        top = missing[0][0]
-        strips = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width,
-                                            missing[-1][0] + 1 - top))
-        for y, line_cuts in missing:
+        for y, strip in zip(range(top, bottom), strips, strict=False):
+            if not is_rendered_line(y):
+                continue
             line = chops[y]
-            parts = strips[y - top].divide([c - shown.x for c in line_cuts[1:]])
-            for cut, part in zip(line_cuts, parts, strict=False):
-                if line[cut] is None:  # the front-most widget's part wins
+            line_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+            for cut, part in zip(line_cuts, strip.divide([c - shown.x for c in line_cuts[1:]]),
+                                 strict=False):
+                if line.get(cut) is None:  # the front-most widget's part wins
                     line[cut] = part
     return update_class(chops, spans, [line_cuts[1:] for line_cuts in cuts])
