@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
-from weakref import WeakSet
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -334,74 +333,3 @@ def guard_palette_choice(cls: type) -> type:
 
     cls._select_or_command = select_or_command
     return cls
-
-
-# ---- the compositor's partial update
-
-_CHANGES_ONLY: WeakSet = WeakSet()  # the apps whose screens render only what changed
-
-
-def render_only_what_changed(app: App) -> None:
-    """From now on ``app``'s partial screen updates render only the widgets a changed region
-    meets, and only their rows in it (``Compositor.render_partial_update``); the screen drawn
-    is the same (a cursor move that draws nothing is left out). Textual renders every widget
-    whose clip meets the box around the changes, and a widget's clip is its container's,
-    most often the whole screen: a digit typed into a cell rendered the title, the key bar
-    and every pane again. Other apps in the process (a benchmark's baseline) keep Textual's."""
-    _install_changes_only()
-    _CHANGES_ONLY.add(app)
-
-
-@cache  # once per process: the class is shared by every app
-def _install_changes_only() -> None:
-    with _door("textual._compositor.Compositor.render_partial_update"):
-        from textual._compositor import ChopsUpdate, Compositor
-
-        original = Compositor.render_partial_update
-
-    def render_partial_update(self):
-        root = self.root
-        if root is None or root.app not in _CHANGES_ONLY:
-            return original(self)
-        return _changes_only(self, ChopsUpdate)
-
-    setattr(render_partial_update, PATCH_MARK, True)
-    render_partial_update.__wrapped__ = original  # Textual's, for the tests to compare
-    Compositor.render_partial_update = render_partial_update
-
-
-def _changes_only(compositor, update_class: type) -> Any:
-    """Textual 8.2.8's render_partial_update and _render_chops, each widget cut to the rows
-    of it that meet a changed region (none: it is not rendered)."""
-    from textual.geometry import Region
-
-    dirty = compositor._dirty_regions.copy()
-    compositor._dirty_regions.clear()
-    if not dirty:
-        return None
-    spans = list(compositor._regions_to_spans(dirty))
-    screen = compositor.size.region
-    changed = [r.intersection(screen) for r in dirty]
-    is_rendered_line = {y for y, _, _ in spans}.__contains__
-    cuts = compositor.cuts
-    chops = [dict.fromkeys(line_cuts[:-1]) for line_cuts in cuts]
-    intersection = Region.intersection
-    for widget, (region, clip) in compositor.visible_widgets.items():  # front to back
-        shown = intersection(region, clip)
-        rows = [hit for r in changed if (hit := intersection(shown, r))]
-        if not rows:
-            continue
-        top, bottom = min(r.y for r in rows), max(r.bottom for r in rows)
-        strips = widget.render_lines(
-            Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
-        first_cut, last_cut = shown.column_span
-        for y, strip in zip(range(top, bottom), strips, strict=False):
-            if not is_rendered_line(y):
-                continue
-            line = chops[y]
-            line_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
-            for cut, part in zip(line_cuts, strip.divide([c - shown.x for c in line_cuts[1:]]),
-                                 strict=False):
-                if line.get(cut) is None:  # the front-most widget's part wins
-                    line[cut] = part
-    return update_class(chops, spans, [line_cuts[1:] for line_cuts in cuts])
