@@ -64,6 +64,7 @@ class AttnApp(App[int]):
                  lab_options: dict | None = None) -> None:
         super().__init__()
         read_escape_as_typed()
+        textual_compat.render_only_what_changed(self)
         textual_compat.lay_out_only_when_resized()
         textual_compat.forget_gone_widgets_lines()
         self.initial_workspace = workspace

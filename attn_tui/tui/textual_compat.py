@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
+from weakref import WeakSet
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -333,3 +334,94 @@ def guard_palette_choice(cls: type) -> type:
 
     cls._select_or_command = select_or_command
     return cls
+
+
+# ---- the compositor's partial update
+
+_CHANGES_ONLY: WeakSet = WeakSet()  # the apps whose screens render only what changed
+
+
+def render_only_what_changed(app: App) -> None:
+    """From now on ``app``'s partial screen updates render only the widgets a changed region
+    meets, and only their rows in it (``Compositor.render_partial_update``); the screen drawn
+    is the same (a cursor move that draws nothing is left out). Textual renders every widget
+    whose clip meets the box around the changes, and a widget's clip is its container's,
+    most often the whole screen: a digit typed into a cell rendered the title, the key bar
+    and every pane again. Other apps in the process (a benchmark's baseline) keep Textual's."""
+    _install_changes_only()
+    _CHANGES_ONLY.add(app)
+
+
+@cache  # once per process: the class is shared by every app
+def _install_changes_only() -> None:
+    with _door("textual._compositor.Compositor.render_partial_update"):
+        from textual._compositor import ChopsUpdate, Compositor
+
+        original = Compositor.render_partial_update
+
+    def render_partial_update(self):
+        root = self.root
+        if root is None or root.app not in _CHANGES_ONLY:
+            return original(self)
+        return _changes_only(self, ChopsUpdate)
+
+    setattr(render_partial_update, PATCH_MARK, True)
+    render_partial_update.__wrapped__ = original  # Textual's, for the tests to compare
+    Compositor.render_partial_update = render_partial_update
+
+
+def _changes_only(compositor, update_class: type) -> Any:
+    """Textual 8.2.8's render_partial_update and _render_chops, each widget cut to the rows
+    of it that meet a changed region and that widgets in front of it leave uncovered (none:
+    it is not rendered)."""
+    from textual.geometry import Region
+
+    dirty = compositor._dirty_regions.copy()
+    compositor._dirty_regions.clear()
+    if not dirty:
+        return None
+    spans = list(compositor._regions_to_spans(dirty))
+    screen = compositor.size.region
+    changed = [r.intersection(screen) for r in dirty]
+    sent: dict[int, list[tuple[int, int]]] = {}  # the x ranges sent, by line
+    for y, x1, x2 in spans:
+        sent.setdefault(y, []).append((x1, x2))
+    cuts = compositor.cuts
+    chops = [dict.fromkeys(line_cuts[:-1]) for line_cuts in cuts]
+    intersection = Region.intersection
+    for widget, (region, clip) in compositor.visible_widgets.items():  # front to back
+        shown = intersection(region, clip)
+        rows = [hit for r in changed if (hit := intersection(shown, r))]
+        if not rows:
+            continue
+        first_cut, last_cut = shown.column_span
+        # the rows where a part that is sent is still missing: a container wholly behind its
+        # children there (the screen, a pane) is not rendered at all
+        missing = []
+        for y in range(min(r.y for r in rows), max(r.bottom for r in rows)):
+            if y in sent:
+                line_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                line = chops[y]
+                if any(line[cut] is None and any(x1 < end and cut < x2 for x1, x2 in sent[y])
+                       for cut, end in zip(line_cuts, line_cuts[1:], strict=False)):
+                    missing.append((y, line_cuts))
+        if not missing:
+            # covered where it is sent, but its render is due: render it anyway, as Textual's
+            # own update would, since some widgets draw their children there (textual-plot
+            # draws its canvases in render, so its plots stayed blank)
+            if widget._dirty_regions:
+                y0 = max(shown.y - region.y, min(r.y for r in widget._dirty_regions))
+                widget.render_lines(Region(shown.x - region.x, y0, shown.width, 1))
+            continue
+        top = missing[0][0]
+        strips = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width,
+                                            missing[-1][0] + 1 - top))
+        for y, line_cuts in missing:
+            if y - top >= len(strips):  # fewer lines than asked for: as Textual, no more
+                break
+            line = chops[y]
+            parts = strips[y - top].divide([c - shown.x for c in line_cuts[1:]])
+            for cut, part in zip(line_cuts, parts, strict=False):
+                if line[cut] is None:  # the front-most widget's part wins
+                    line[cut] = part
+    return update_class(chops, spans, [line_cuts[1:] for line_cuts in cuts])

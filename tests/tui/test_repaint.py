@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from screen_text import screen_text
 from textual import events
 
 from attn_tui.compute import attend
 from attn_tui.core.state import random_workspace
 from attn_tui.report.fmt import num
+from attn_tui.tui import textual_compat
 from attn_tui.tui.app import make_app
 from attn_tui.tui.textual_compat import on_each_frame
 from attn_tui.tui.widgets.heatmap import Heatmap
@@ -175,3 +179,93 @@ async def test_a_new_key_in_the_outputs_view_under_a_mask_repaints_the_map():
         assert pilot.app.is_running
         assert heatmap.steps.blocked.shape == (1, 4)
         assert heatmap.cell_text(0, 0) == num(0.4)
+
+
+# a cursor move followed by another move, a line break or the end draws nothing
+NO_OP_MOVE = re.compile(r"\x1b\[\d+;\d+H(?=\x1b\[\d+;\d+H|\n|$)")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_rendering_only_what_changed_draws_what_textual_draws(monkeypatch, size):
+    """Every partial update of a student's keys (typing, Enter, mask, scaling, each map view,
+    a token more and fewer, the other panes, the dimensions bar, help opened and closed)
+    sends what Textual's own update sends."""
+    from textual._compositor import Compositor
+
+    ours = Compositor.render_partial_update
+    assert getattr(ours, textual_compat.PATCH_MARK, False)
+    textuals = ours.__wrapped__
+    compared: list[int] = []
+
+    def both(self):
+        dirty = self._dirty_regions.copy()
+        mine = ours(self)
+        self._dirty_regions.update(dirty)
+        theirs = textuals(self)
+        assert (mine is None) == (theirs is None)
+        if mine is not None:
+            console = self.root.app.console
+            text = NO_OP_MOVE.sub("", mine.render_segments(console))
+            assert text == NO_OP_MOVE.sub("", theirs.render_segments(console))
+            compared.append(len(text))
+        return mine
+
+    monkeypatch.setattr(Compositor, "render_partial_update", both)
+    async with make_app().run_test(size=size) as pilot:
+        await pilot.pause()
+        for key in ("4", "full_stop", "2", "enter", "m", "s", "v", "v", "v", "v", "m", "s",
+                    "1", "enter", "v", "right_square_bracket", "right_square_bracket",
+                    "left_square_bracket", "down", "tab", "7", "enter", "right", "tab", "m",
+                    "tab", "down", "down", "D", "up", "escape", "question_mark", "escape",
+                    "m", "greater_than_sign", "less_than_sign"):
+            await pilot.press(key)
+        await pilot.pause()
+    assert len(compared) >= 30
+
+
+async def test_a_typed_digit_renders_the_cell_and_not_the_whole_screen():
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await pilot.press("4")
+        await pilot.pause()
+        rendered: list[str] = []
+        for widget in app.screen.query("*"):
+            original = widget.render_lines
+            widget.render_lines = (lambda crop, w=widget, f=original:
+                                   rendered.append(type(w).__name__) or f(crop))
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert "MatrixGrid" in rendered
+        assert not {"TitleBar", "KeyBar", "StepTable", "Heatmap"} & set(rendered)
+
+
+async def _lab_screens(changes_only: bool, keys: tuple[str, ...]) -> list[str]:
+    async def settle(pilot) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    app = make_app(lab="scaling")
+    app.animation_level = "none"
+    async with app.run_test(size=(120, 40)) as pilot:
+        if not changes_only:
+            textual_compat._CHANGES_ONLY.discard(app)
+        await settle(pilot)
+        shown = []
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+            await settle(pilot)  # textual-plot draws its canvases a frame after its data
+            shown.append(screen_text(app))
+    return shown
+
+
+async def test_plots_redrawn_by_a_partial_update_are_those_textual_draws():
+    """textual-plot draws its canvases inside the plot widget's render, and the widget lies
+    wholly behind them: rendering only what changed must still render it, or its plots stay
+    as they were (the scaling lab's, after s or a new d_k)."""
+    keys = ("s", "down", "s", "right", "up", "s")
+    ours, theirs = await _lab_screens(True, keys), await _lab_screens(False, keys)
+    assert len(set(ours)) > 2  # the plots did change
+    for key, mine, textuals in zip(keys, ours, theirs, strict=True):
+        assert mine == textuals, f"the lab's screen after {key!r}"

@@ -214,6 +214,25 @@ async def test_every_frame_is_seen_with_its_text():
         assert any("canary text" in text for text in texts)
 
 
+async def test_only_the_apps_named_render_only_what_changed(monkeypatch):
+    # Compositor.render_partial_update, ._dirty_regions, ._regions_to_spans, .cuts, .root
+    calls: list[object] = []
+    real = compat._changes_only
+    monkeypatch.setattr(compat, "_changes_only",
+                        lambda compositor, update: calls.append(update) or real(compositor, update))
+    named, other = Tiny(), Tiny()
+    compat.render_only_what_changed(named)
+    for app, renders_changes_only in ((other, False), (named, True)):
+        calls.clear()
+        async with app.run_test(size=(40, 5)) as pilot:
+            await pilot.pause()
+            app.query_one("#label", Label).update("changed")
+            await pilot.pause()
+            text = ["".join(seg.text for seg in strip) for strip in compat.screen_strips(app.screen)]
+            assert text[0].startswith("changed")
+        assert bool(calls) == renders_changes_only
+
+
 async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():
     compat.lay_out_only_when_resized()
     app = Tiny()
