@@ -58,11 +58,13 @@ async def test_show_me_then_u_puts_the_learners_settings_back(name, k, mine, rea
         await press(pilot, "h", "h", "h", "y")
         assert "Done:" in _said(pilot.app) and host.lesson_state() != own
         assert _bar(pilot.app) != drawn
-        said = [str(n.message) for n in notifications(pilot.app)]
-        assert any(m.startswith("Shown:") and m.endswith("u undoes it.") for m in said), said
+        # said in the panel beside the ✓, not in a notice that would cover it
+        assert re.search(r"Done: .*Shown: .* u undoes it\.", _said(pilot.app)), _said(pilot.app)
+        assert not any("Shown" in str(n.message) for n in notifications(pilot.app))
         await press(pilot, "u")  # one change: one u
         assert host.lesson_state() == own and _bar(pilot.app) == drawn
         assert _verdict(pilot.app) == check  # the task checked again, on the learner's own
+        assert "Shown:" not in _said(pilot.app)  # no longer what is on the panes
         await press(pilot, "U")
         assert "Done:" in _said(pilot.app)
 
@@ -103,10 +105,10 @@ async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k
         await pilot.press("y")  # no settle: it would wait for the run
         await until(pilot, lambda: "Done:" in _said(pilot.app), "the shown run to reach ✓")
         assert lab.state in ("done", "diverged") and lab.run.config == lab.settings != own
-        said = [str(n.message) for n in notifications(pilot.app)]
-        assert any("their run has started" in m and "u stops it and puts yours back" in m
-                   for m in said), said
+        said = _said(pilot.app)
+        assert "their run has started" in said and "u stops it and puts yours back" in said
+        assert not any("Shown" in str(n.message) for n in notifications(pilot.app))
         await press(pilot, "u")
         assert lab.settings == own and f"lr ‹{lr:g}›" in _bar(pilot.app)
-        assert "Not yet:" in _said(pilot.app)
+        assert "Not yet:" in _said(pilot.app) and "Shown:" not in _said(pilot.app)
         assert "not trained yet: Enter trains these settings" in _said(pilot.app)

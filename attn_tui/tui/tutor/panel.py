@@ -40,6 +40,7 @@ class PanelView:
     hints: tuple[str, ...] = ()
     offering: bool = False  # "show me" offered, waiting for y
     solved_before: bool = False
+    shown: str = ""  # what "show me" put on the panes, while they still show it
 
 
 class LessonPanel(VerticalScroll, can_focus=False):
@@ -190,6 +191,8 @@ def _task(out: Text, view: PanelView) -> None:
         out.append("Not yet: " + ("(done before; the step started afresh) "
                                   if view.solved_before else ""), style="bold")
     out.append(v.line())
+    if view.shown:  # in the panel, not a notice: a notice covered the ✓ it brought
+        out.append(f"  {view.shown}", style="italic")
     if v.broken is not None:
         out.append(" ctrl+r starts the step again.")
     elif v.met:

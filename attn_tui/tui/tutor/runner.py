@@ -70,6 +70,7 @@ class LessonRunner:
         self._verdict: object = None
         self._hints = 0
         self._offering = False
+        self._shown_state: object = None  # the panes as "show me" left them
 
     # ---- entry points: CLI, command palette, the g menu
     def start(self, name: str) -> None:
@@ -223,6 +224,11 @@ class LessonRunner:
         if task is None or self.host is None or self._start_live is None or self.done:
             return
         verdict = evaluate(task, self.host.lesson_live(), self._start_live)  # type: ignore[arg-type]
+        if (self._view is not None and self._view.shown
+                and self.host.lesson_state() != self._shown_state):
+            self._view = replace(self._view, shown="")  # u, or an edit: no longer what was shown
+            if verdict == self._verdict:
+                self._show(self._view, at_end=True)
         if verdict == self._verdict:
             return
         self._verdict = verdict
@@ -260,11 +266,11 @@ class LessonRunner:
             return
         self._offering = False
         self.host.lesson_restore(self._setup, task.solution)
-        note = self.host.shown_note  # a longer one (the train lab's) stays a little longer
-        self.app.notify(note, timeout=4 + len(note) // 60, markup=False)
+        self._shown_state = self.host.lesson_state()
         self._check()
         if self._view is not None:
-            self._show(replace(self._view, offering=False, verdict=self._verdict), at_end=True)
+            self._show(replace(self._view, offering=False, verdict=self._verdict,
+                               shown=self.host.shown_note), at_end=True)
         self.app.refresh_bindings()
 
     def reset_step(self) -> None:
