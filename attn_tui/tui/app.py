@@ -183,8 +183,9 @@ class AttnApp(App[int]):
     async def action_lesson(self, verb: str, *parameters: object) -> None:
         await self.tutor.act(verb, *parameters)
 
-    def keys_on_hold(self) -> bool:
-        """Whether keys from the terminal wait (see keys): while a lesson step sets up."""
+    def keys_on_hold(self) -> float:
+        """For how long at most keys from the terminal wait (see keys), 0 for not: while a
+        lesson step sets up."""
         return self.tutor.keys_on_hold()
 
     async def action_quit(self) -> None:

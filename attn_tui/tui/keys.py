@@ -284,9 +284,10 @@ def _schedule(app, since: float) -> None:
     app.set_timer(STEP, lambda: _hand_back(app, since))
 
 
-def _on_hold(app) -> bool:
+def _on_hold(app) -> float:
+    """The longest the App holds keys now, in seconds (0: it does not)."""
     hold = getattr(app, "keys_on_hold", None)
-    return bool(hold is not None and hold())
+    return float(hold()) if hold is not None else 0.0
 
 
 def key_read_by_app(app, event: events.Key | events.Paste, came_back: bool) -> None:
@@ -305,7 +306,6 @@ def _in_flight(app) -> bool:
 
 STEP = 0.005  # seconds between looks at whether the next key can go
 SETTLE_LIMIT = 0.5  # seconds a key waits for focus (a dialog opening) or the key before it
-HOLD_LIMIT = 5.0  # seconds keys wait for the App to stop holding them (a step setting up)
 
 
 def _hand_back(app, since: float) -> None:
@@ -325,7 +325,7 @@ def _hand_back(app, since: float) -> None:
         line.handed, line.posted = 0, None
         return
     waited = time.monotonic() - since
-    if (_on_hold(app) and waited < HOLD_LIMIT) or (
+    if waited < _on_hold(app) or (
             (app.focused is None or _in_flight(app)) and waited < SETTLE_LIMIT):
         _schedule(app, since)
         return

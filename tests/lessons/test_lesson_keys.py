@@ -362,6 +362,20 @@ async def test_an_answer_pressed_while_the_step_sets_up_is_kept():
         assert "Step 3 of 5" in shown(pilot.app) and "✓ Right." in shown(pilot.app)
 
 
+async def test_keys_typed_while_a_step_sets_up_wait_longer_than_a_slow_set_up_takes():
+    # n n n c → → → → → ↓ ↓ ↓ Enter typed ahead in the learning lesson, over SSH on a loaded
+    # machine: step 3 loads torch and trains for more than the 5 s keys used to wait, so the
+    # lr keys landed on step 3 and step 4 then set lr back to 0.3
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tutor = pilot.app.tutor
+        assert pilot.app.keys_on_hold() == 0
+        tutor._busy = True  # as while a step sets up
+        assert pilot.app.keys_on_hold() >= 30
+        tutor._busy = False
+        assert pilot.app.keys_on_hold() == 0
+
+
 async def test_a_reveal_sets_the_state_its_words_describe_whatever_was_pressed_before():
     # 'one' step 3: s before answering, then the reveal toggled the division back on, and the
     # feedback called the scaled α (0.3369, …) the undivided one; 'nanogpt' step 5 did the

@@ -290,11 +290,15 @@ class LessonRunner:
         assert self.lesson is not None
         return self._done_tasks.setdefault(self.lesson.name, set())
 
-    def keys_on_hold(self) -> bool:
-        """Keys from the terminal wait (see keys) while a step sets up, or a lesson key typed
-        before them waits its turn: typed into the numbers a step is about to replace, they
-        would vanish unseen (n 7 Enter lost the 7)."""
-        return bool(self._keys_ahead) or (self._busy and self.lesson is not None)
+    def keys_on_hold(self) -> float:
+        """For how many seconds at most keys from the terminal wait (see keys); 0: they go.
+        They wait while a step sets up, or a lesson key typed before them waits its turn:
+        typed into the numbers a step is about to replace, they would vanish unseen (n 7
+        Enter lost the 7). A step that loads torch and trains can take longer than a few
+        seconds on a class's server, so keys wait for it for up to a minute."""
+        if self._busy and self.lesson is not None:
+            return 60.0
+        return 5.0 if self._keys_ahead else 0.0
 
     def _put_off(self, key: str, char: str) -> bool:
         """Lesson keys are priority keys, read by the App before the keys typed just ahead of
