@@ -94,9 +94,12 @@ async def test_keys_are_answered_while_it_trains() -> None:
         screen = pilot.app.screen
         await pilot.press("enter")
         await until(pilot, lambda: screen.state == "running" and screen.step > 0)
-        await pilot.press("c", "right", "up")  # the bar, while the worker steps
-        await pilot.pause()
-        assert screen.settings.layers == 2 and screen.state == "running"
+        # the bar, while the worker steps: sent as _enter_now sends Enter (Pilot's press
+        # waited its full second twice a key, the worker training all the while)
+        for key in ("c", "right", "up"):
+            pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await until(pilot, lambda: screen.settings.layers == 2, "c → ↑ to reach the layers")
+        assert screen.state == "running"
         await pilot.press("left")
         await pilot.pause()
         assert screen.frame is None  # the newest frame still follows the run
