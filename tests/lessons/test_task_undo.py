@@ -33,8 +33,9 @@ def _bar(app) -> str:
 
 
 async def _at(pilot, k: int) -> None:
+    """The lesson opened at step k (lesson_app(name, at=k)), as kept progress reopens it:
+    walking there by n is test_replay's (and to learning's tasks it trained step 3's run)."""
     await settle(pilot)
-    await press(pilot, *["n"] * (k - 1))
     assert f"Step {k} of" in panel(pilot.app).border_title
 
 
@@ -49,7 +50,7 @@ IDS = [f"{n}-{k}" for n, k, _, _ in LABS]
 
 @pytest.mark.parametrize(("name", "k", "mine", "reads"), LABS, ids=IDS)
 async def test_show_me_then_u_puts_the_learners_settings_back(name, k, mine, reads):
-    async with lesson_app(name).run_test(size=(120, 40), notifications=True) as pilot:
+    async with lesson_app(name, at=k).run_test(size=(120, 40), notifications=True) as pilot:
         await _at(pilot, k)
         host = pilot.app.screen
         await press(pilot, *mine)
@@ -71,7 +72,7 @@ async def test_show_me_then_u_puts_the_learners_settings_back(name, k, mine, rea
 
 @pytest.mark.parametrize(("name", "k", "mine", "reads"), LABS, ids=IDS)
 async def test_ctrl_r_then_u_puts_the_learners_settings_back(name, k, mine, reads):
-    async with lesson_app(name).run_test(size=(120, 40)) as pilot:
+    async with lesson_app(name, at=k).run_test(size=(120, 40)) as pilot:
         await _at(pilot, k)
         host = pilot.app.screen
         start, start_drawn = host.lesson_state(), _bar(pilot.app)
@@ -94,7 +95,7 @@ TRAIN = [(4, 1.0), (6, 0.03)]
 @pytest.mark.parametrize(("k", "lr"), TRAIN, ids=[f"learning-{k}" for k, _ in TRAIN])
 async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k, lr):
     pytest.importorskip("torch")
-    async with lesson_app("learning").run_test(size=(80, 24), notifications=True) as pilot:
+    async with lesson_app("learning", at=k).run_test(size=(80, 24), notifications=True) as pilot:
         await _at(pilot, k)
         lab = pilot.app.screen
         await press(pilot, "c", *["right"] * 5, "up")

@@ -63,8 +63,9 @@ def _enter_now(pilot) -> None:
 async def test_enter_pauses_and_resumes_the_same_run() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         # long enough that the pause lands before the end: an idle machine trains ~400
-        # steps before the first report, at a quarter of a second
-        await _small(pilot, steps=1500)
+        # steps before the first report, at a quarter of a second. D 8: the run and the plain
+        # one it is checked against each take 6 s instead of 10 (D is not what is tested)
+        await _small(pilot, 1500, "set_width(8)")
         screen = pilot.app.screen
         await pilot.press("enter")
         await until(pilot, lambda: screen.step >= 60 or screen.state == "done",
@@ -81,7 +82,7 @@ async def test_enter_pauses_and_resumes_the_same_run() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert screen.state == "done" and screen.step == 1500 and paused_at < 1500
-        expected = Run(default_config("previous", d_model=16, steps=1500))
+        expected = Run(default_config("previous", d_model=8, steps=1500))
         expected.advance()
         assert screen.losses == expected.losses
 
@@ -93,9 +94,12 @@ async def test_keys_are_answered_while_it_trains() -> None:
         screen = pilot.app.screen
         await pilot.press("enter")
         await until(pilot, lambda: screen.state == "running" and screen.step > 0)
-        await pilot.press("c", "right", "up")  # the bar, while the worker steps
-        await pilot.pause()
-        assert screen.settings.layers == 2 and screen.state == "running"
+        # the bar, while the worker steps: sent as _enter_now sends Enter (Pilot's press
+        # waited its full second twice a key, the worker training all the while)
+        for key in ("c", "right", "up"):
+            pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await until(pilot, lambda: screen.settings.layers == 2, "c → ↑ to reach the layers")
+        assert screen.state == "running"
         await pilot.press("left")
         await pilot.pause()
         assert screen.frame is None  # the newest frame still follows the run
