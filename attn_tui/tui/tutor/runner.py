@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 __all__ = ["LETTERS", "LessonRunner"]
 
 
+SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a training run)
+TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
+
+
 class LessonRunner:
     """The lesson running (if any), where it is, and what the learner answered."""
 
@@ -297,8 +301,8 @@ class LessonRunner:
         Enter lost the 7). A step that loads torch and trains can take longer than a few
         seconds on a class's server, so keys wait for it for up to a minute."""
         if self._busy and self.lesson is not None:
-            return 60.0
-        return 5.0 if self._keys_ahead else 0.0
+            return SETUP_HOLD
+        return TURN_HOLD if self._keys_ahead else 0.0
 
     def _put_off(self, key: str, char: str) -> bool:
         """Lesson keys are priority keys, read by the App before the keys typed just ahead of
