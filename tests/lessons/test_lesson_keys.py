@@ -206,9 +206,13 @@ async def test_a_lesson_left_and_opened_again_resumes_where_it_was():
         await settle(pilot)
         text = shown(pilot.app)
         assert "Step 3 of 5" in text and "✓ Right." in text
+        edge = str(panel(pilot.app).border_title)
+        assert edge.startswith("lesson mask · Step 3 of 5 · ")
+        assert edge.endswith(" · resumed here")
         said = [str(n.message) for n in notifications(pilot.app)]
-        assert any("Back at step 3 of 5" in m for m in said)
-        assert not any(m.startswith("Lesson closed") for m in said)  # not over the panel
+        assert said == []  # nothing over the panel: neither "Lesson closed" nor the way back
+        await press(pilot, "p", "n")  # moving on: the step is no longer the one come back to
+        assert "resumed" not in str(panel(pilot.app).border_title)
         await press(pilot, "n", "n", "n")  # to the end: done
         assert "· done" in shown(pilot.app)
         await press(pilot, "escape")

@@ -41,6 +41,7 @@ class PanelView:
     offering: bool = False  # "show me" offered, waiting for y
     solved_before: bool = False
     shown: str = ""  # what "show me" put on the panes, while they still show it
+    resumed: bool = False  # the step a reopened lesson came back to, until n or p
 
 
 class LessonPanel(VerticalScroll, can_focus=False):
@@ -118,9 +119,12 @@ class LessonPanel(VerticalScroll, can_focus=False):
         """Show a step; ``at_end`` scrolls to the last line (the feedback after an answer)."""
         self.view = view
         state = " · done" if view.done else (" · …" if view.busy else "")
+        # on the edge, not in a notice: a notice covered the task's check at 80 x 24, and a
+        # line in the body would push that check below the panel's edge
+        back = " · resumed here" if view.resumed and not view.done else ""
         # plain words, never markup: a title may name [CLS]
         self.border_title = Content(
-            f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}")
+            f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}{back}")
         asking = bool(view.prompt) and view.chosen is None and not (view.done or view.busy)
         letters = "abcd"[: len(view.choices)]
         solved = view.verdict is not None and view.verdict.done

@@ -56,6 +56,7 @@ class LessonRunner:
         self.done = False
         self.host: LessonHost | None = None
         self._note = ""
+        self._resumed = False  # the step on screen is where a reopened lesson came back to
         self._view: PanelView | None = None
         self._busy = False
         self._pending: str | None = None  # an answer key pressed while the step was setting up
@@ -100,10 +101,7 @@ class LessonRunner:
         if k is None:  # finished last time: from the top, fresh
             k, answers = 0, {}
         self._memory[name] = (k, answers)
-        if k:
-            self.app.notify(f"Back at step {k + 1} of {len(lesson.steps)}, where you left this "
-                            "lesson: p goes back.", timeout=4)
-        self._go(k)
+        self._go(k, resumed=bool(k))
 
     def _kept(self, lesson: Lesson) -> tuple[tuple[int | None, dict[int, int]], set[int]]:
         """The lesson's progress from earlier runs, fitted to the lesson as it is now."""
@@ -413,8 +411,9 @@ class LessonRunner:
         assert self.lesson is not None
         return self._memory[self.lesson.name][1]
 
-    def _go(self, k: int) -> None:
+    def _go(self, k: int, resumed: bool = False) -> None:
         assert self.lesson is not None
+        self._resumed = resumed  # the panel's edge says so until the learner moves on
         answers = self._answers()
         self._memory[self.lesson.name] = (k, answers)  # p after the end: in it again
         self._save(step=k)
@@ -620,7 +619,7 @@ class LessonRunner:
 
         assert self.lesson is not None
         view = PanelView(lesson=self.lesson.name, k=self.index + 1, n=len(self.lesson.steps),
-                         title=step.title, note=self._note, busy=busy)
+                         title=step.title, note=self._note, busy=busy, resumed=self._resumed)
         if busy:
             return view
         ctx, q = self.context(), step.question
