@@ -38,7 +38,7 @@ async def wait_for_idle(min_sleep: float = IDLE_SLICE, max_sleep: float = 1) -> 
             return
         on_time = now - began < 2 * IDLE_SLICE
         if (now - start > min_sleep and on_time and time.process_time() - cpu < IDLE_CPU
-                and not _screen_update_due()):
+                and not _screen_update_due() and not _keys_waiting()):
             return
 
 
@@ -55,6 +55,22 @@ def _screen_update_due() -> bool:
         return False  # the timer would not update it either
     return bool(screen._layout_required or screen._scroll_required or screen._repaint_required
                 or screen._recompose_required or screen._dirty_widgets)
+
+
+def _keys_waiting() -> bool:
+    """attn-tui hands keys typed in a burst back to the App one at a time on a 5 ms timer
+    (attn_tui.tui.keys), and holds keys while a lesson key waits its turn: between two looks
+    at that line the process is idle, yet a key is still on its way."""
+    try:
+        app = active_app.get()
+    except LookupError:
+        return False
+    hold = getattr(app, "keys_on_hold", None)
+    if hold is None:  # not attn-tui's app
+        return False
+    from attn_tui.tui.keys import key_line
+
+    return bool(key_line(app).waiting) or hold() > 0
 
 
 def quicker_idle_wait() -> None:
