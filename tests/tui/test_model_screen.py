@@ -15,7 +15,7 @@ from attn_tui.models import files, model
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens import model_screen
 from attn_tui.tui.screens.model_screen import ModelScreen
-from attn_tui.tui.widgets.alpha_picture import HeadGrid, resample, shades
+from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture, resample, shades
 from attn_tui.tui.widgets.step_table import StepTable
 
 
@@ -105,6 +105,38 @@ async def test_typing_a_sentence_redraws_every_map() -> None:
         await pilot.press("enter")  # back to the heads
         await pilot.pause()
         assert isinstance(pilot.app.focused, HeadGrid)
+
+
+async def test_at_80x24_every_key_of_the_sentence_keeps_its_own_column_in_the_head() -> None:
+    """The head's labels give way before its keys: 13 tokens at 80 columns were averaged into
+    12 columns numbered 0 to 11, so [SEP]'s column, the one a sink head fills, was not there."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        tokens = screen.run.tokens
+        assert len(tokens) == 13 and tokens[-1] == "[SEP]"
+        picture = screen.query_one("#head", HeadPicture)
+        lines = picture.render().plain.splitlines()
+        assert lines[0].strip() == "0123456789012"
+        alpha = screen.run.weights[0, 0]
+        assert lines[-1].startswith(" 12 [SEP] ")
+        assert lines[-1][-13:] == shades(alpha, top=float(alpha.max()))[-1]  # its own row, unaveraged
+        assert "12 [SEP]" in screen_text(pilot.app)
+
+
+async def test_a_head_too_wide_for_its_pane_says_its_columns_are_not_keys() -> None:
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text("one two three four five six seven eight nine ten eleven twelve"
+                               " thirteen fourteen fifteen sixteen seventeen eighteen nineteen")
+        await settle(pilot)
+        picture = screen.query_one("#head", HeadPicture)
+        t, (_, _, columns) = len(screen.run.tokens), picture._layout(picture.size.width)
+        header = picture.render().plain.splitlines()[0].strip()
+        assert t == 21 and columns < t
+        assert header == f"{t} keys in {columns} columns"  # the pane's 23 cells: the short form
+        assert header in screen_text(pilot.app)
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -146,6 +146,9 @@ class HeadGrid(Widget, can_focus=True):
             self.post_message(self.Picked(self, layer, head))
 
 
+MIN_LABEL = 7  # the query marker, "12 [S" and a space: the index and a little of the token
+
+
 class HeadPicture(Widget):
     """One head large: a row per query with its token, a column per key, the query marked."""
 
@@ -181,6 +184,10 @@ class HeadPicture(Widget):
         t = len(self.tokens)
         label = min(12, max((cell_len(f"{i} {tok}") for i, tok in enumerate(self.tokens)),
                             default=3)) + 2
+        if label > MIN_LABEL and width - label < t <= width - MIN_LABEL:
+            # the labels give way, not the keys: each key keeps a column of its own (the tokens
+            # are named in full above the map), so the last key, often [SEP], is not averaged in
+            label = width - t
         room = max(1, width - label)
         per = 3 if 3 * t <= room else 2 if 2 * t <= room else 1
         return label, per, min(t, room // per) if per == 1 else t
@@ -210,9 +217,16 @@ class HeadPicture(Widget):
                                                                      strict=True))
                     for r in picture]
         out = Text(no_wrap=True, overflow="crop")
-        header = "".join(str(j % 10 if per == 1 else j).rjust(per) for j in range(keys)) \
-            if keys == t or self.max_rows is None else f"keys 0 … {t - 1}, {t / keys:.1f} a column"
-        out.append(" " * label + header[: max(0, self.size.width - label)])
+        width = self.size.width
+        if keys == t:
+            header = "".join(str(j % 10 if per == 1 else j).rjust(per) for j in range(keys))
+        else:  # a condensed picture's columns are not keys, so they are not numbered as keys
+            notes = (f"keys 0 … {t - 1}, {t / keys:.1f} a column", f"{t} keys in {keys} columns")
+            header = next((n for n in notes if len(n) < width), notes[-1])
+        # over the columns; a condensed picture's note, where they are too narrow for it, from
+        # the left edge (the labels' part of that line is empty)
+        lead = label if keys == t or label + len(header) <= width else min(1, width)
+        out.append(" " * lead + header[: max(0, width - lead)])
         for (first, end), row in zip(bands, rows, strict=True):
             here = first <= self.query_index < end
             name = cut_label(f"{first} {self.tokens[first]}" if end - first == 1
