@@ -15,6 +15,7 @@ from attn_tui.models import files, model
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens import model_screen
 from attn_tui.tui.screens.model_screen import ModelScreen
+from attn_tui.tui.textual_compat import app_exception
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture, resample, shades
 from attn_tui.tui.widgets.step_table import StepTable
 
@@ -105,6 +106,25 @@ async def test_typing_a_sentence_redraws_every_map() -> None:
         await pilot.press("enter")  # back to the heads
         await pilot.pause()
         assert isinstance(pilot.app.focused, HeadGrid)
+
+
+async def test_maps_that_land_after_the_screen_has_closed_are_dropped(minilm: Any) -> None:
+    """A sentence's maps, computed in a worker, can land after Esc has closed the screen: on
+    its removed widgets they crashed the app (NoMatches)."""
+    import asyncio
+
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        run = minilm.run("dogs bark")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert pilot.app.screen is not screen
+        await asyncio.to_thread(screen._tell, screen._show_run, run, "dogs bark")
+        await asyncio.to_thread(screen._tell, screen.say, "late", error=True)
+        await settle(pilot)
+        assert screen.run_text != "dogs bark" and screen.message != "late"
+        assert app_exception(pilot.app) is None
 
 
 async def test_at_80x24_every_key_of_the_sentence_keeps_its_own_column_in_the_head() -> None:

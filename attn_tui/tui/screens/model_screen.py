@@ -12,7 +12,9 @@ each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -127,7 +129,7 @@ class ModelScreen(Screen):
         try:
             model = shared_model(self.model_name)
         except (ModelUnavailable, ModelDamaged, ValueError) as exc:
-            self.app.call_from_thread(self._unavailable, str(exc))
+            self._tell(self._unavailable, str(exc))
             return
         # the first sentence runs in this worker too: whoever waits for the load (a lesson's
         # first step) finds its numbers ready
@@ -136,7 +138,16 @@ class ModelScreen(Screen):
             run, reason = model.run(text, backend=self.backend, dtype=self.dtype), ""
         except Exception as exc:  # an empty sentence, a backend that will not load: said
             run, reason = None, str(exc).splitlines()[0]
-        self.app.call_from_thread(self._loaded, model, text, run, reason)
+        self._tell(self._loaded, model, text, run, reason)
+
+    def _tell(self, callback: Callable[..., object], *args: Any, **kwargs: Any) -> None:
+        """From a worker: ``callback`` on the app's thread, if this screen is still on the app's
+        stack by then (a sentence's maps can land after Esc has closed it, its widgets gone)."""
+        def if_open() -> None:
+            if self in self.app.screen_stack:
+                callback(*args, **kwargs)
+
+        self.app.call_from_thread(if_open)
 
     def _unavailable(self, reason: str) -> None:
         self.say(reason, error=True)
@@ -162,14 +173,14 @@ class ModelScreen(Screen):
             run = self.model.run(text, backend=self.backend, dtype=self.dtype)
         except EmptySentence as exc:
             if not get_current_worker().is_cancelled:
-                self.app.call_from_thread(self.say, str(exc), error=True)
+                self._tell(self.say, str(exc), error=True)
             return
         except Exception as exc:  # a backend that will not load: said, never a crash
             if not get_current_worker().is_cancelled:
-                self.app.call_from_thread(self.say, str(exc).splitlines()[0], error=True)
+                self._tell(self.say, str(exc).splitlines()[0], error=True)
             return
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_run, run, text)
+            self._tell(self._show_run, run, text)
 
     def _show_run(self, run: Run, text: str) -> None:
         self.run, self.run_text = run, text

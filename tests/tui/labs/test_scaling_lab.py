@@ -312,3 +312,17 @@ async def test_a_change_that_needs_no_new_draws_during_a_run_does_not_start_it_a
         assert _table(pilot.app).column(1) == [num(r.entropy_raw) for r in expected.rows]
         assert _table(pilot.app).column(2)[0] == ("off" if not s.scale
                                                   else num(expected.rows[0].entropy_scaled))
+
+
+async def test_a_result_that_lands_after_the_lab_has_closed_is_dropped() -> None:
+    """An experiment finishing just after Esc must not draw on the closed lab's widgets."""
+    async with lab_app("scaling").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, ScalingLabScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert pilot.app.screen is not screen
+        landed = []
+        screen.runs.land(screen.runs.generation, landed.append, "late")
+        assert landed == []

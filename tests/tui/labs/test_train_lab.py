@@ -12,6 +12,7 @@ from pilot_wait import until
 from textual import events
 
 from attn_tui.train import default_config
+from attn_tui.tui.textual_compat import app_exception
 from attn_tui.tui.widgets.alpha_maps import AlphaMaps
 
 torch = pytest.importorskip("torch")
@@ -123,6 +124,26 @@ async def test_leaving_mid_run_stops_the_worker_and_leaks_no_thread() -> None:
         await pilot.pause(0.3)
         assert screen.run.step == stopped_at
         assert threading.active_count() <= before + 1  # Textual's own input thread at most
+
+
+async def test_a_report_that_lands_after_the_lab_has_closed_is_dropped() -> None:
+    """The worker's last report can be on its way when Esc closes the lab: landing on a screen
+    whose widgets were gone, it crashed the app (NoMatches for AlphaMaps)."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, steps=100_000)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.state == "running" and screen.step > 0)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert pilot.app.screen is not screen
+        step, ticket = screen.step, screen._ticket
+        snap = screen._snapshot(screen.run)
+        screen._report(ticket, snap)
+        screen._stopped(ticket, snap, False)
+        await pilot.pause()
+        assert screen.step == step and screen.state == "running"
+        assert app_exception(pilot.app) is None
 
 
 async def test_settings_that_cannot_train_say_why() -> None:

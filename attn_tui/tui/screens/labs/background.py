@@ -76,4 +76,6 @@ class LatestRun:
         if generation != self.generation:
             self.dropped += 1
             return
+        if self.screen not in self.screen.app.screen_stack:  # closed while it ran
+            return
         then(*args)

@@ -224,8 +224,14 @@ class TrainLabScreen(LabScreen):
     def _snapshot(run) -> tuple:
         return (run.step, run.losses[:], run.evals[:], run.frames[:], run.diverged)
 
+    def _current_run(self, ticket: object) -> bool:
+        """A report of this screen's current run, and the screen still on the app's stack: one
+        sent just before Esc can land while the screen's widgets are being taken down, or after
+        (Textual's is_mounted stays true once a widget has been mounted)."""
+        return ticket is self._ticket and self in self.app.screen_stack
+
     def _started(self, ticket: object, run: Any) -> None:
-        if not self.is_mounted or ticket is not self._ticket:
+        if not self._current_run(ticket):
             return
         self.run = run
         if self.state == "loading":
@@ -234,7 +240,7 @@ class TrainLabScreen(LabScreen):
             self._draw()
 
     def _report(self, ticket: object, snap: tuple) -> None:
-        if not self.is_mounted or ticket is not self._ticket:
+        if not self._current_run(ticket):
             return
         self.step, self.losses, self.evals, self.frames, _ = snap
         self.reports += 1
@@ -243,7 +249,7 @@ class TrainLabScreen(LabScreen):
         self._draw(plot=self.reports % PLOT_EVERY == 0)
 
     def _stopped(self, ticket: object, snap: tuple, done: bool) -> None:
-        if not self.is_mounted or ticket is not self._ticket:
+        if not self._current_run(ticket):
             return
         self._report(ticket, snap)
         diverged = snap[4]
