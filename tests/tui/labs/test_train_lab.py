@@ -108,17 +108,23 @@ async def test_keys_are_answered_while_it_trains() -> None:
         await settle(pilot)
 
 
+async def _leave_mid_run(pilot):
+    """A long run started, then Esc while it trains: the lab's screen, closed."""
+    await _small(pilot, steps=100_000)
+    screen = pilot.app.screen
+    await pilot.press("enter")
+    await until(pilot, lambda: screen.state == "running" and screen.step > 0)
+    await pilot.press("escape")
+    await settle(pilot)
+    assert pilot.app.screen is not screen
+    return screen
+
+
 @pytest.mark.slow
 async def test_leaving_mid_run_stops_the_worker_and_leaks_no_thread() -> None:
     before = threading.active_count()
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, steps=100_000)
-        screen = pilot.app.screen
-        await pilot.press("enter")
-        await until(pilot, lambda: screen.state == "running" and screen.step > 0)
-        await pilot.press("escape")
-        await settle(pilot)
-        assert pilot.app.screen is not screen
+        screen = await _leave_mid_run(pilot)
         assert screen.run.step < 100_000
         stopped_at = screen.run.step
         await pilot.pause(0.3)
@@ -130,13 +136,7 @@ async def test_a_report_that_lands_after_the_lab_has_closed_is_dropped() -> None
     """The worker's last report can be on its way when Esc closes the lab: landing on a screen
     whose widgets were gone, it crashed the app (NoMatches for AlphaMaps)."""
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, steps=100_000)
-        screen = pilot.app.screen
-        await pilot.press("enter")
-        await until(pilot, lambda: screen.state == "running" and screen.step > 0)
-        await pilot.press("escape")
-        await settle(pilot)
-        assert pilot.app.screen is not screen
+        screen = await _leave_mid_run(pilot)
         step, ticket = screen.step, screen._ticket
         snap = screen._snapshot(screen.run)
         screen._report(ticket, snap)
