@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -60,7 +62,35 @@ class HelpScreen(AttnModal[None]):
         with HelpScroll() as scroll:
             scroll.border_title = "attn-tui keys"
             scroll.border_subtitle = "↑↓ scroll · Esc closes"
-            yield Static(Group(*_reference()))
+            yield Static(DrawnOncePerWidth(Group(*_reference())))
+
+
+class DrawnOncePerWidth:
+    """A renderable that never changes, drawn once per width and options and then replayed:
+    after a resize Textual asks the Static for it three times (its height, then its lines),
+    and the reference's 13 tables were drawn each time, even when the dialog's width had
+    not changed."""
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+        self._lines: dict[tuple, list[list[Segment]]] = {}
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # no height: text and tables take none (rich's Table drops it), and render_lines
+        # would pad to it
+        key = (options.max_width, options.min_width, options.justify, options.overflow,
+               options.no_wrap, options.highlight, options.markup)
+        lines = self._lines.get(key)
+        if lines is None:
+            if len(self._lines) >= 8:  # a window being dragged: keep the latest few
+                self._lines.pop(next(iter(self._lines)))
+            lines = self._lines[key] = console.render_lines(
+                self.renderable, options.update(height=None), pad=False, new_lines=True)
+        for line in lines:
+            yield from line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.renderable)
 
 
 def _reference() -> list[RenderableType]:

@@ -1,0 +1,52 @@
+"""The keys reference: drawn once per width, the same lines as the tables drawn directly."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console, Group
+from rich.table import Table
+from screen_text import screen_text
+
+from attn_tui.tui.app import make_app
+from attn_tui.tui.help_keys import sections
+from attn_tui.tui.screens.help_screen import DrawnOncePerWidth, HelpScreen, _reference
+
+
+@pytest.mark.parametrize("width", [20, 57, 92, 200])
+def test_the_replayed_lines_are_the_lines_the_reference_draws(width):
+    console = Console(width=width, record=False, color_system="truecolor")
+    options = console.options
+    direct = console.render_lines(Group(*_reference()), options, pad=False, new_lines=True)
+    cached = DrawnOncePerWidth(Group(*_reference()))
+    for _ in range(2):  # drawn, then replayed
+        assert console.render_lines(cached, options, pad=False, new_lines=True) == direct
+    # with a height in the options (Textual gives the widget's), the same again
+    tall = options.update(height=len(direct) + 5)
+    assert (console.render_lines(cached, tall, pad=False, new_lines=True)
+            == console.render_lines(Group(*_reference()), tall, pad=False, new_lines=True))
+
+
+async def test_a_resize_draws_the_reference_tables_once_per_new_width(monkeypatch):
+    drawn: list[int] = []
+    table_console = Table.__rich_console__
+
+    def counting(self, console, options):
+        drawn.append(options.max_width)
+        return table_console(self, console, options)
+
+    monkeypatch.setattr(Table, "__rich_console__", counting)
+    tables = len(list(sections()))
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "attn-tui keys" in screen_text(app)
+        # the dialog is at most 96 wide: 120 and 100 columns give it the same width
+        for size, new_width in [((100, 30), False), ((80, 24), True), ((70, 24), True),
+                                ((120, 40), False), ((80, 24), False)]:
+            drawn.clear()
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert "attn-tui keys" in screen_text(app)
+            assert len(drawn) == (tables if new_width else 0), size
