@@ -267,6 +267,27 @@ def after_each_update(app: App, callback: Callable[[Any, Any], None]) -> None:
 
 # ---- layout
 
+def start_at_breakpoints(screen: Screen) -> None:
+    """Give ``screen``, before it is mounted, the breakpoint classes (HORIZONTAL_BREAKPOINTS,
+    VERTICAL_BREAKPOINTS) of the app's present size, as ``Screen._on_resize`` gives them on
+    its first Resize. Its widgets are then styled once, with them, when they mount; set by
+    that Resize, they changed the screen's classes and every widget was styled again."""
+    app = screen.app
+    across = (app.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is None
+              else screen.HORIZONTAL_BREAKPOINTS) or []
+    down = (app.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is None
+            else screen.VERTICAL_BREAKPOINTS) or []
+    if not (across or down):
+        return
+    with _door("Screen._get_breakpoint_classes"):
+        classes_for = screen._get_breakpoint_classes
+    width, height = app.size
+    classes = {name: False for _, name in across + down}
+    for name in classes_for(width, across) | classes_for(height, down):
+        classes[name] = True
+    screen.update_classes(classes, update=False)
+
+
 def lay_out_only_when_resized() -> None:
     """A Resize lays a screen out again only when its size differs from the one it was last
     laid out at (``Screen._screen_resized``), once per process. Textual lays the whole screen

@@ -1,5 +1,6 @@
-"""Start-up: the cycle collector the launcher paused is running again after the first frame, and
-numpy is loaded with one BLAS thread."""
+"""Start-up: the cycle collector the launcher paused is running again after the first frame,
+numpy is loaded with one BLAS thread, and each screen's widgets are styled once, with the
+breakpoint classes of the window's size."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import gc
 import os
 import subprocess
 import sys
+
+import pytest
+from textual.dom import DOMNode
 
 from attn_tui.cli.blas_threads import VARIABLES, one_blas_thread
 from attn_tui.tui.app import make_app
@@ -50,3 +54,32 @@ def test_the_command_line_loads_numpy_with_one_blas_thread():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.split()
     assert out[-2:] == ["1", "1"]
+
+
+@pytest.mark.parametrize(("kwargs", "size", "want"), [
+    ({}, (80, 24), {"-side-by-side", "-tall"}),
+    ({}, (60, 20), {"-stacked", "-tall"}),
+    ({}, (120, 40), {"-side-by-side", "-roomy"}),
+    ({"lab": "heads"}, (120, 40), {"-wide"}),
+    ({"lab": "model"}, (80, 24), {"-narrow"}),
+], ids=["workbench-80x24", "workbench-60x20", "workbench-120x40", "lab-120x40", "model-80x24"])
+async def test_a_screen_starts_with_its_breakpoint_classes_and_the_first_resize_restyles_nothing(
+        monkeypatch, kwargs, size, want):
+    changed: list[object] = []
+    update_classes = DOMNode.update_classes
+
+    def watched(self, classes, update=True, animate=True):
+        before = set(self.classes)
+        result = update_classes(self, classes, update=update, animate=animate)
+        if update and set(self.classes) != before:  # a change that restyles every widget
+            changed.append((type(self).__name__, before, set(self.classes)))
+        return result
+
+    monkeypatch.setattr(DOMNode, "update_classes", watched)
+    app = make_app(**kwargs)
+    async with app.run_test(size=size) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        breakpoints = {c for c in app.screen.classes if c.startswith("-") and c != "-active"}
+        assert breakpoints >= want
+        assert changed == []

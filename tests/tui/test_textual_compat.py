@@ -254,6 +254,29 @@ async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():
         assert layouts and screen._compositor.size == (50, 12)  # laid out at the new size
 
 
+@pytest.mark.parametrize(("size", "want"), [((120, 40), {"wide", "tall"}),
+                                             ((60, 10), {"narrow", "short"})])
+async def test_start_at_breakpoints_gives_the_classes_the_first_resize_would(size, want):
+    from textual.screen import Screen
+
+    class Bare(Screen):
+        HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (100, "wide")]
+        VERTICAL_BREAKPOINTS = [(0, "short"), (20, "tall")]
+
+    class Both(App):
+        def get_default_screen(self) -> Screen:
+            screen = Bare()
+            compat.start_at_breakpoints(screen)
+            self.set_before = set(screen.classes)
+            return screen
+
+    app = Both()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert app.set_before == want
+        assert set(app.screen.classes) == want  # and the Resize agreed
+
+
 def test_the_lines_a_gone_widget_rendered_are_not_kept():
     compat.forget_gone_widgets_lines()
 

@@ -35,7 +35,7 @@ from attn_tui.models import (
     summarise,
 )
 from attn_tui.report.fmt import num
-from attn_tui.tui import bindings
+from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
 from attn_tui.tui.widgets.key_bar import KeyBar
@@ -83,6 +83,7 @@ class ModelScreen(Screen):
     def __init__(self, backend: str = "numpy", dtype: str = "float64", model: str = MODEL,
                  text: str = FIRST_SENTENCE, **kwargs) -> None:
         super().__init__(**kwargs)
+        textual_compat.start_at_breakpoints(self)
         self.backend, self.dtype, self.model_name = backend, dtype, model
         self.text = text
         self.model = None

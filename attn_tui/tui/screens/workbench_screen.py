@@ -21,7 +21,7 @@ from attn_tui.core.presets import LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
 from attn_tui.core.state import set_cell as state_cell
 from attn_tui.report.fmt import num
-from attn_tui.tui import bindings
+from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.screens.session_actions import SessionFile
 from attn_tui.tui.widgets.dims_bar import DimsBar
@@ -58,6 +58,7 @@ class WorkbenchScreen(Screen):
 
     def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
+        textual_compat.start_at_breakpoints(self)
         self.set_reactive(WorkbenchScreen.workspace, workspace)
         self.file = SessionFile(session_path, workspace)
         # a lesson's: the workspace as its last step set it up, and the learner's unsaved

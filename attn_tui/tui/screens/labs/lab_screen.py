@@ -27,7 +27,7 @@ from textual.widgets import Static
 
 from attn_tui.compute.backend import STANDARD_DTYPES, torch_problem
 from attn_tui.core.labs import lab_of_module
-from attn_tui.tui import bindings
+from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.control_bar import ControlBar
@@ -55,6 +55,7 @@ class LabScreen(Screen):
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
         super().__init__(**kwargs)
+        textual_compat.start_at_breakpoints(self)
         self.fallback = ""  # why the lab computes on numpy when torch was asked for
         if backend == "torch" and (problem := torch_problem()) is not None:
             backend, dtype = "numpy", dtype if dtype in STANDARD_DTYPES else "float32"
