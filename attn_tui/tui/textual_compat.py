@@ -271,8 +271,14 @@ def start_at_breakpoints(screen: Screen) -> None:
     """Give ``screen``, before it is mounted, the breakpoint classes (HORIZONTAL_BREAKPOINTS,
     VERTICAL_BREAKPOINTS) of the app's present size, as ``Screen._on_resize`` gives them on
     its first Resize. Its widgets are then styled once, with them, when they mount; set by
-    that Resize, they changed the screen's classes and every widget was styled again."""
-    app = screen.app
+    that Resize, they changed the screen's classes and every widget was styled again. A
+    screen made outside a running app is left to that Resize."""
+    with _door("textual._context.NoActiveAppError"):
+        from textual._context import NoActiveAppError
+    try:
+        app = screen.app
+    except NoActiveAppError:
+        return
     across = (app.HORIZONTAL_BREAKPOINTS if screen.HORIZONTAL_BREAKPOINTS is None
               else screen.HORIZONTAL_BREAKPOINTS) or []
     down = (app.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is None

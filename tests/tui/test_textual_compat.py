@@ -338,3 +338,14 @@ def test_the_suites_quicker_idle_wait_is_what_pilot_waits_with():
     assert "wait_for_idle" in inspect.getsource(App._press_keys)
     assert list(inspect.signature(TEXTUALS_WAIT).parameters) == ["min_sleep", "max_sleep"]
     assert TEXTUALS_WAIT.__module__ == "textual._wait"
+
+
+def test_start_at_breakpoints_leaves_a_screen_made_outside_an_app_to_its_first_resize():
+    from textual.screen import Screen
+
+    class Bare(Screen):
+        HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (100, "wide")]
+
+    screen = Bare()
+    compat.start_at_breakpoints(screen)
+    assert set(screen.classes) == set()
