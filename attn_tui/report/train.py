@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from attn_tui.report.fmt import num
+from attn_tui.report.fmt import fit, num
 from attn_tui.train.config import TASKS, TrainConfig
 from attn_tui.train.runfile import RunRecord
 
@@ -23,7 +23,8 @@ def header_lines(c: TrainConfig) -> list[str]:
 
 
 def progress_line(step: int, loss: float, acc: float) -> str:
-    loss_text = "-" if step == 0 else num(loss)
+    # a diverging run's loss (1057907968) must not run into the step column: at most 9 wide
+    loss_text = "-" if step == 0 else fit(loss, 9)
     return f" {step:>7}{loss_text:>10}{num(acc):>20}"
 
 

@@ -1,0 +1,21 @@
+"""`attn-tui train`'s progress lines: the columns stay apart whatever the loss."""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_tui.report.train import progress_line
+
+
+@pytest.mark.parametrize("loss", [2.5679, 6365876.5, 1057907968.0, 122888200192.0, float("nan")])
+def test_a_diverging_loss_keeps_a_space_between_step_and_loss(loss: float) -> None:
+    line = progress_line(2, loss, 0.1239)
+    step, loss_text, acc = line.split()
+    assert (step, acc) == ("2", "0.1239")
+    assert len(line) == 1 + 7 + 10 + 20
+    assert float(loss_text) == pytest.approx(loss, rel=1e-3, nan_ok=True)
+
+
+def test_an_ordinary_loss_keeps_four_decimals() -> None:
+    assert progress_line(40, 0.123456, 0.99).split() == ["40", "0.1235", "0.9900"]
+    assert progress_line(0, 9.0, 0.0884).split() == ["0", "-", "0.0884"]
