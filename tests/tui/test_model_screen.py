@@ -8,7 +8,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from key_burst import burst
 from screen_text import screen_text
+from textual import events
 from textual.widgets import Input
 
 from attn_tui.models import files, model
@@ -310,3 +312,33 @@ async def test_a_sentence_typed_is_one_change_and_u_inside_it_is_a_letter() -> N
         await pilot.press("u")
         await settle(pilot)
         assert screen.query_index == 0
+
+
+async def test_keys_typed_in_one_burst_act_in_order() -> None:
+    """/ opens the sentence, the text goes into it, Enter leaves it, and ] ] Down Right act on
+    the heads: before, the keys after / and after Enter were read by the widget that had
+    the focus when they arrived (`Enter ]` typed a ] into the sentence)."""
+    app = model_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        burst(app, "/ C-a C-k t h e Space c a t Enter ] ] Down Right")
+        await settle(pilot)
+        screen = app.screen
+        assert (screen.text, screen.run_text) == ("the cat", "the cat")
+        assert list(screen.run.tokens) == ["[CLS]", "the", "cat", "[SEP]"]
+        assert (screen.query_index, screen.layer_index, screen.head_index) == (2, 1, 1)
+        assert screen.focused is screen.query_one(HeadGrid)
+        assert "steps for query 2 'cat'" in screen_text(app)
+
+
+async def test_a_paste_of_several_lines_is_one_sentence() -> None:
+    app = model_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        app.post_message(events.Paste("The cat sat.\nIt was tired.\r\nThe end."))
+        await settle(pilot)
+        screen = app.screen
+        assert screen.query_one("#sentence", Input).value == "The cat sat. It was tired. The end."
+        assert screen.run_text == "The cat sat. It was tired. The end."
+        assert "the" in screen.run.tokens and "end" in screen.run.tokens

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
@@ -36,6 +36,7 @@ from attn_tui.models import (
 )
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings, textual_compat
+from attn_tui.tui.keys import forward_if_unfocused, run_binding_now
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
 from attn_tui.tui.widgets.key_bar import KeyBar
@@ -56,6 +57,34 @@ class ModelChoice:
 MODEL = "minilm"
 FIRST_SENTENCE = MODEL_SENTENCE  # the real-heads lesson's tasks are checked on it too
 MODEL_SHAPES = {"minilm": (6, 12)}  # (layers, heads), for the grid before the model has loaded
+
+class SentenceInput(Input):
+    """The sentence box. It reads typed text itself, so a key that leaves it (Enter, Escape)
+    leaves it here, before the keys typed after it are read as more sentence: `Enter ]` picks
+    the next token instead of typing a ]. A paste of several lines is one sentence."""
+
+    async def on_key(self, event: events.Key) -> None:
+        if forward_if_unfocused(self, event):  # Enter or Escape has left the box
+            return
+        if not event.is_printable:
+            await run_binding_now(self, event)
+
+    async def action_submit(self) -> None:
+        await super().action_submit()
+        self.screen.leave_sentence()
+
+    def on_paste(self, event: events.Paste) -> None:
+        # before Input's own, which keeps only the first line, and said nothing of the rest
+        event.prevent_default()
+        event.stop()
+        text = " ".join(event.text.splitlines())
+        if text:
+            selection = self.selection
+            if selection.is_empty:
+                self.insert_text_at_cursor(text)
+            else:
+                self.replace(text, *selection)
+
 
 class ModelScreen(Screen):
     BINDINGS = bindings.LABS["minilm"]
@@ -96,8 +125,8 @@ class ModelScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
-        yield Input(self.text, placeholder="type a sentence; the maps follow as you type",
-                    id="sentence", max_length=2000)
+        yield SentenceInput(self.text, id="sentence", max_length=2000,
+                            placeholder="type a sentence; the maps follow as you type")
         yield Static(id="model-message")
         yield Static(id="tokens")
         with VerticalScroll(id="model-body", can_focus=False):
@@ -234,10 +263,6 @@ class ModelScreen(Screen):
             self.text = event.value
         self._start_run(event.value)
 
-    @on(Input.Submitted, "#sentence")
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.query_one(HeadGrid).focus()
-
     @on(HeadGrid.Picked)
     def _picked(self, event: HeadGrid.Picked) -> None:
         self.action_pick(event.layer, event.head)
@@ -313,9 +338,13 @@ class ModelScreen(Screen):
     def action_focus_sentence(self) -> None:
         self.set_focus(self.query_one("#sentence", Input))
 
+    def leave_sentence(self) -> None:
+        # at once, not after a refresh as Widget.focus: the next key typed goes to the grid
+        self.set_focus(self.query_one(HeadGrid))
+
     def action_back(self) -> None:
         if self.focused is self.query_one("#sentence", Input):
-            self.query_one(HeadGrid).focus()  # Escape leaves the sentence first
+            self.leave_sentence()  # Escape leaves the sentence first
             return
         if self.app.screen is self:
             self.app.pop_screen()

@@ -14,6 +14,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from attn_tui.tui import bindings
+from attn_tui.tui.keys import KeysInOrder
 from attn_tui.tui.widgets.grid_view import cut_label
 
 SHADES = "·░▒▓█"  # the dot: next to nothing, so each picture keeps its outline
@@ -44,8 +45,10 @@ def shades(picture: np.ndarray, top: float | None = None) -> list[str]:
     return ["".join(SHADES[v] for v in row) for row in levels]
 
 
-class HeadGrid(Widget, can_focus=True):
-    """Every head of a model: one small α picture per head, layers down, heads across."""
+class HeadGrid(KeysInOrder, Widget, can_focus=True):
+    """Every head of a model: one small α picture per head, layers down, heads across.
+    Keys typed in one burst act in order (KeysInOrder): `/ t h e` types "the" into the
+    sentence that / has just opened."""
 
     BINDINGS = bindings.HEAD_GRID
     DEFAULT_CSS = """
