@@ -69,7 +69,7 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         out.append(("In any lab", base + [("← → (h l)", "choose a control"),
                                            ("↑ ↓ (k j)", "step it"),
                                            ("PgUp PgDn", "×2 ÷2 where that fits"),
-                                           ("Enter", "type a value")]
+                                           ("Enter", "type a value (the train lab: train or pause)")]
                     + [r for r in rows(bindings.CONTROL_BAR) if r[0] not in (
                         "← h", "→ l", "↑ k", "↓ j", "PgUp", "PgDn", "Enter space")]))
     for name in labs:

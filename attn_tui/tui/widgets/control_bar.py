@@ -156,11 +156,13 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         if self.has_focus:
             f = self.current
             keys = "↑↓ or Enter" if self.enter_cycles else "↑↓"
+            # where the screen takes Enter (the train lab trains), Enter opens no edit
+            typing = "type a number or Enter" if self.enter_cycles else "type a number"
             return ({"choice": f"←→ field  {keys}: another {f.label}",
                      "bool": f"←→ field  {keys}: {f.label} on or off",
                      # a ladder's PgUp/PgDn take one rung, as ↑↓ do
-                     "ladder": "←→ field  ↑↓ step  type a number or Enter"}.get(
-                f.kind, "←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  type a number or Enter"),)
+                     "ladder": f"←→ field  ↑↓ step  {typing}"}.get(
+                f.kind, f"←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  {typing}"),)
         return ("Tab here (or press c) to change the controls",)
 
     def render(self) -> Text:

@@ -7,6 +7,7 @@ import threading
 
 import numpy as np
 import pytest
+from key_burst import burst
 from lab_pilot import lab_app, run_action, settle
 from pilot_wait import until
 from textual import events
@@ -156,6 +157,20 @@ async def test_settings_that_cannot_train_say_why() -> None:
         await settle(pilot)
         assert screen.state == "idle" and screen.run is None
         assert "d_model 48 does not split into 5 heads" in screen.message
+
+
+async def test_a_value_typed_in_a_burst_is_set_by_its_enter_not_trained() -> None:
+    """`1 0 0 Enter` typed fast sets the value, as typed slowly: the lab's Enter (a priority
+    key) was read ahead of the digits, and trained at the old lr with 100 on the bar."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        burst(app, "Right Right Right Right 8 0 Enter Right 1 0 0 Enter")
+        await settle(pilot)
+        assert screen.state == "idle" and screen.run is None
+        assert (screen.settings.steps, screen.settings.lr) == (80, 100)
+        assert screen.query_one("#controls").editing is None
 
 
 async def test_a_task_brings_its_defaults() -> None:

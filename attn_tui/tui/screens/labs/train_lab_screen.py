@@ -36,7 +36,8 @@ from attn_tui.compute import torch_available
 from attn_tui.report.fmt import num
 from attn_tui.train.config import INSTALL_TORCH_TRAIN, TASKS, TrainConfig, TrainConfigError
 from attn_tui.train.config import default_config as task_defaults
-from attn_tui.tui import bindings
+from attn_tui.tui import bindings, textual_compat
+from attn_tui.tui.keys import after_keys
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.alpha_maps import AlphaMaps
 from attn_tui.tui.widgets.control_field import Field
@@ -150,6 +151,23 @@ class TrainLabScreen(LabScreen):
         return super().check_action(action, parameters)
 
     def action_start(self) -> None:
+        if textual_compat.active_message_pump() is self.app:
+            # a priority key, read by the App ahead of the keys typed just before it: `1 0 0
+            # Enter` typed in one burst must set lr to 100, as typed slowly, not train at 0.003
+            after_keys(self.app, self._enter)
+        else:
+            self._enter()
+
+    def _enter(self) -> None:
+        if self not in self.app.screen_stack:  # Escape typed before it has closed the lab
+            return
+        bar = self.query_one("#controls")
+        if bar.editing is not None:  # the digits before it had not reached the bar
+            bar.take_typed(keep_refused=False)
+            return
+        self._train_or_pause()
+
+    def _train_or_pause(self) -> None:
         if self.state in ("loading", "running"):
             self.action_pause()
             return
@@ -417,7 +435,7 @@ class TrainLabScreen(LabScreen):
         """Train the settings on the bar from step 0, whatever runs now."""
         self.workers.cancel_group(self, "train-lab")  # a cancelled run reports nothing more
         self.state = "idle"
-        self.action_start()
+        self._train_or_pause()
 
     def _share(self, frame: int) -> float:
         from attn_tui.train.patterns import pattern_share
@@ -473,7 +491,7 @@ class TrainLabScreen(LabScreen):
             return
         if self.state == "done" and self.run is not None and self.run.config == self.settings:
             return
-        self.action_start()
+        self._train_or_pause()
 
     # ---- actions for the bar's fields
     def action_set_task(self, value: str) -> None:
