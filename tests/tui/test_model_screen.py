@@ -342,3 +342,27 @@ async def test_a_paste_of_several_lines_is_one_sentence() -> None:
         assert screen.query_one("#sentence", Input).value == "The cat sat. It was tired. The end."
         assert screen.run_text == "The cat sat. It was tired. The end."
         assert "the" in screen.run.tokens and "end" in screen.run.tokens
+
+
+def test_a_long_sentences_token_line_lists_the_first_tokens_and_the_last() -> None:
+    tokens = ["[CLS]", *(f"w{i}" for i in range(126)), "[SEP]"]
+    line = model_screen.token_line(tokens)
+    assert line.startswith("128 tokens: 0:[CLS]  1:w0  ")
+    assert line.endswith("23:w22  … 103 more …  127:[SEP]")
+    short = ["[CLS]", *(f"w{i}" for i in range(23)), "[SEP]"]  # 25: all of them
+    assert model_screen.token_line(short).endswith("23:w22  24:[SEP]")
+
+
+async def test_a_128_token_sentence_leaves_the_heads_on_an_80x24_screen() -> None:
+    """Before, its 128 tokens took 17 lines and pushed the grid of heads below the window."""
+    app = model_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        app.post_message(events.Paste(" ".join(f"word{i}" for i in range(150))))
+        await settle(pilot)
+        screen = app.screen
+        assert len(screen.run.tokens) == 128
+        assert "… 103 more … 127:[SEP]" in " ".join(screen_text(app).split())
+        grid = screen.query_one(HeadGrid).region
+        assert grid.y + grid.height <= 23  # above the key bar

@@ -58,6 +58,19 @@ MODEL = "minilm"
 FIRST_SENTENCE = MODEL_SENTENCE  # the real-heads lesson's tasks are checked on it too
 MODEL_SHAPES = {"minilm": (6, 12)}  # (layers, heads), for the grid before the model has loaded
 
+TOKENS_LISTED = 24  # a longer sentence's list would push the heads off an 80×24 screen
+
+
+def token_line(tokens: tuple[str, ...] | list[str]) -> str:
+    """The tokens with their indexes; of a long sentence the first ones and the last, with how
+    many are left out (the chosen head's rows name every one)."""
+    listed = [f"{i}:{t}" for i, t in enumerate(tokens)]
+    if len(listed) > TOKENS_LISTED + 1:
+        left_out = len(listed) - TOKENS_LISTED - 1
+        listed = [*listed[:TOKENS_LISTED], f"… {left_out} more …", listed[-1]]
+    return f"{len(tokens)} tokens: " + "  ".join(listed)
+
+
 class SentenceInput(Input):
     """The sentence box. It reads typed text itself, so a key that leaves it (Enter, Escape)
     leaves it here, before the keys typed after it are read as more sentence: `Enter ]` picks
@@ -216,10 +229,7 @@ class ModelScreen(Screen):
         self.run, self.run_text = run, text
         self.query_index = min(self.query_index, len(run.tokens) - 1)
         self.say("; ".join(run.notices))
-        tokens = Text(no_wrap=False)
-        tokens.append(f"{len(run.tokens)} tokens: ")
-        tokens.append("  ".join(f"{i}:{t}" for i, t in enumerate(run.tokens)))
-        self.query_one("#tokens", Static).update(tokens)
+        self.query_one("#tokens", Static).update(Text(token_line(run.tokens), no_wrap=False))
         self.query_one(HeadGrid).show(run.weights)
         self._show_head()
 
