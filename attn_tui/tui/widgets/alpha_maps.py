@@ -59,8 +59,30 @@ class AlphaMaps(Widget, can_focus=True):
 
     def show(self, alpha: np.ndarray | None, tokens: tuple[str, ...], picked: int,
              caption: str) -> None:
+        moved = picked != self.picked
         self.alpha, self.tokens, self.picked, self.caption = alpha, tokens, picked, caption
         self.refresh(layout=True)
+        if moved and self.has_focus:  # ↑↓ picked a head: the view follows it
+            self.call_after_refresh(self.reveal_picked)
+
+    def reveal_picked(self) -> None:
+        """Scroll the first scrolling container around the maps so the picked head shows
+        whole (with 10 heads at 80×24 most of them are below the window)."""
+        blocks = self.blocks()
+        if not blocks or not self.is_mounted:
+            return
+        per_row = max(1, self.content_size.width // (len(blocks[0][1]) + 2))
+        top = self.region.y + self.gutter.top + (self.picked // per_row) * len(blocks[0])
+        bottom = top + len(blocks[0])
+        for node in self.ancestors:
+            if isinstance(node, Widget) and node.allow_vertical_scroll:
+                view = node.scrollable_content_region
+                if top < view.y:
+                    node.scroll_relative(y=top - view.y, animate=False)
+                elif bottom > view.bottom:
+                    node.scroll_relative(y=min(bottom - view.bottom, top - view.y),
+                                         animate=False)
+                return
 
     def blocks(self) -> list[list[str]]:
         """Each head as lines of text, the title first."""

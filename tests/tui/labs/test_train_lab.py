@@ -10,6 +10,7 @@ import pytest
 from key_burst import burst
 from lab_pilot import lab_app, run_action, settle
 from pilot_wait import until
+from screen_text import screen_text
 from textual import events
 
 from attn_tui.train import default_config
@@ -171,6 +172,28 @@ async def test_a_value_typed_in_a_burst_is_set_by_its_enter_not_trained() -> Non
         assert screen.state == "idle" and screen.run is None
         assert (screen.settings.steps, screen.settings.lr) == (80, 100)
         assert screen.query_one("#controls").editing is None
+
+
+async def test_with_ten_heads_at_80x24_the_progress_and_the_picked_head_stay_in_view() -> None:
+    """Before, the run's progress line scrolled away with the heads, and ↓ picked heads below
+    the window without the view following."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _small(pilot, 5, "set_layers(2)", "set_heads(5)", "set_width(20)")
+        screen = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.focused is screen.query_one(AlphaMaps)
+        for n in range(2, 11):
+            await pilot.press("down")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "step 5/5 · loss" in text
+            picked = f"▶L{(n - 1) // 5 + 1} h{(n - 1) % 5 + 1}"
+            assert picked in text, (n, text)
+            rows = text.splitlines()
+            title = next(i for i, row in enumerate(rows) if picked in row)
+            assert title + 8 <= 22  # its title, tokens and 6 rows of α above the key bar
 
 
 async def test_a_task_brings_its_defaults() -> None:

@@ -72,6 +72,10 @@ class LabScreen(Screen):
     def compose_body(self) -> ComposeResult:
         yield from ()
 
+    def compose_top(self) -> ComposeResult:
+        """Lines above the scrolling body, always in view (a run's progress)."""
+        yield from ()
+
     def recompute(self) -> None:
         """Show the current settings: called once on mount and after every accepted change."""
 
@@ -81,6 +85,7 @@ class LabScreen(Screen):
         yield ControlBar(self.FIELDS, asdict(self.settings), enter_cycles=self.ENTER_ON_BAR,
                          id="controls")
         yield Static(id="lab-message")
+        yield from self.compose_top()
         with VerticalScroll(id="lab-body"):
             yield from self.compose_body()
         yield KeyBar()

@@ -103,10 +103,13 @@ class TrainLabScreen(LabScreen):
     def default_settings(self) -> TrainConfig:
         return task_defaults("sort")
 
-    def compose_body(self) -> ComposeResult:
+    def compose_top(self) -> ComposeResult:
+        # out of the scrolling body: picking the 10th head must not scroll the run's progress away
         with Horizontal(id="train-top"):
             yield ProgressBar(id="train-progress", total=1, show_eta=False)
             yield Static(id="train-status")
+
+    def compose_body(self) -> ComposeResult:
         with Horizontal(id="train-cols"):
             with Vertical(id="maps-box", classes="pane"):
                 yield AlphaMaps(id="train-maps")
