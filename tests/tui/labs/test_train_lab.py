@@ -14,7 +14,7 @@ from screen_text import screen_text
 from textual import events
 
 from attn_tui.train import default_config
-from attn_tui.tui.textual_compat import app_exception
+from attn_tui.tui.textual_compat import app_exception, notifications
 from attn_tui.tui.widgets.alpha_maps import AlphaMaps
 
 torch = pytest.importorskip("torch")
@@ -242,6 +242,20 @@ async def test_w_opens_the_picked_head_in_the_workbench() -> None:
         assert ws.query_tokens[:2] == (f"0:{r.tokens[0]}", f"1:{r.tokens[1]}")
         np.testing.assert_array_equal(np.asarray(ws.q), head.q.astype(np.float64))
         np.testing.assert_array_equal(np.asarray(ws.v), head.v.astype(np.float64))
+
+
+async def test_w_on_an_earlier_frame_says_it_opens_the_latest_weights() -> None:
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, 10)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("home")  # frame 1: step 0
+        await pilot.pause()
+        await pilot.press("w")
+        await settle(pilot)
+        said = [n.message for n in notifications(pilot.app)]
+        assert said == ["Layer 1, head 1 of the previous run at step 10, its latest weights (the "
+                        "frame shown was step 0; frames keep α only) (u undoes)"]
 
 
 async def test_a_loaded_run_opens_on_its_frames() -> None:

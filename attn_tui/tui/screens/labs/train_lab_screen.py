@@ -391,8 +391,13 @@ class TrainLabScreen(LabScreen):
         ws = head_workspace(record, layer, head, bench.workspace)
         while self.app.screen is not bench:
             self.app.pop_screen()
-        bench.apply(ws, note=f"Layer {layer + 1}, head {head + 1} of the {record.config.task} "
-                    f"run at step {record.steps_done} (u undoes)")
+        note = (f"Layer {layer + 1}, head {head + 1} of the {record.config.task} run at step "
+                f"{record.steps_done}")
+        shown = self.frames[self.frame][0] if self.frame is not None and self.frames else None
+        if shown is not None and shown != record.steps_done:
+            # a frame keeps α only: the weights of step 0 are gone once the run has trained
+            note += f", its latest weights (the frame shown was step {shown}; frames keep α only)"
+        bench.apply(ws, note=f"{note} (u undoes)")
 
     # ---- for lessons: what a finished run shows, and the numbers a step's words read
     def lesson_shows(self) -> tuple[object, str]:
