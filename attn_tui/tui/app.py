@@ -70,6 +70,9 @@ class AttnApp(App[int]):
         self.initial_workspace = workspace
         self.initial_lab = lab
         self.initial_lab_options = lab_options or {}  # e.g. the train lab's loaded run
+        # what a lab left behind when it closed (its run, its sentence), for Go to to reopen
+        # it with: `w` to the workbench and back must not lose a trained run
+        self.left_labs: dict[str, dict] = {}
         self.session_path = session_path
         self.confirm_quit = confirm_quit
         self.initial_lesson: str | None = None
@@ -242,6 +245,11 @@ class AttnApp(App[int]):
         ws = bench.workspace if bench is not None else self.initial_workspace
         self.push_screen(screen_cls(backend=ws.backend, dtype=ws.dtype, **options))
 
+    def reopen_lab(self, name: str) -> None:
+        """Open a lab as the learner left it (its run, its sentence), from Go to or the
+        palette; a lesson or a session opens it afresh."""
+        self.open_lab(name, **self.left_labs.get(name, {}))
+
     def goto_entries(self) -> list[tuple[str, str]]:
         # one column for the descriptions: "lab precision " and "lesson nanogpt " are 15 wide
         entries = [("workbench", f"{'workbench':<14} edit Q, K, V and watch every stage")]
@@ -264,7 +272,7 @@ class AttnApp(App[int]):
                 while self.screen is not bench and len(self.screen_stack) > 1:
                     self.pop_screen()
             elif target.startswith("lab:"):
-                self.open_lab(target[4:])
+                self.reopen_lab(target[4:])
             elif target.startswith("lesson:"):
                 self.tutor.start(target[7:])
 
@@ -292,7 +300,7 @@ class AttnApp(App[int]):
         yield from self.tutor.commands()
         for name, lab in LABS.items():
             if lab_available(name):
-                yield SystemCommand(f"Lab: {name}", lab.line, lambda n=name: self.open_lab(n))
+                yield SystemCommand(f"Lab: {name}", lab.line, lambda n=name: self.reopen_lab(n))
         for name in EXAMPLE_NAMES:
             yield SystemCommand(f"Preset: {name}", "Load this example into the workbench (u undoes)",
                                 lambda n=name: bench.load_preset(n))

@@ -123,14 +123,15 @@ class ModelScreen(Screen):
     """
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", model: str = MODEL,
-                 text: str = FIRST_SENTENCE, **kwargs) -> None:
+                 text: str = FIRST_SENTENCE, pick: tuple[int, int, int] = (0, 0, 0),
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         textual_compat.start_at_breakpoints(self)
         self.backend, self.dtype, self.model_name = backend, dtype, model
         self.text = text
         self.model = None
         self.run: Run | None = None
-        self.layer_index, self.head_index, self.query_index = 0, 0, 0
+        self.layer_index, self.head_index, self.query_index = pick  # query: clamped on arrival
         self.message = ""
         self.summary = None
         self.run_text: str | None = None  # the sentence ``run`` is for
@@ -165,6 +166,11 @@ class ModelScreen(Screen):
         self.say("loading the model…")
         self.query_one(HeadGrid).focus()
         self._load()
+
+    def on_unmount(self) -> None:
+        # Go to reopens the screen on this sentence and head (see AttnApp.left_labs)
+        self.app.left_labs["minilm"] = {
+            "text": self.text, "pick": (self.layer_index, self.head_index, self.query_index)}
 
     # ---- loading and running, off the app's thread
     @work(thread=True, exclusive=True, group="model-load")

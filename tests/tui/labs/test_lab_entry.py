@@ -48,3 +48,53 @@ async def test_labs_take_the_backend_and_dtype(name: str) -> None:
         screen = pilot.app.screen
         assert (screen.backend, screen.dtype) == ("numpy", "float32")
         assert screen.message == ""
+
+
+async def _go_to(pilot, target: str) -> None:
+    await pilot.press("g")
+    await pilot.pause()
+    options = pilot.app.screen.query_one(OptionList)
+    options.highlighted = options.get_option_index(target)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_the_train_lab_reopens_on_the_run_w_left_for_the_workbench() -> None:
+    pytest.importorskip("torch")
+    app = make_app(lab="train", confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for action in ("set_task('previous')", "set_width(16)", "set_steps(10)"):
+            await app.run_action(f"screen.{action}")
+        await pilot.press("enter")
+        await settle(pilot)
+        lab = app.screen
+        frames, losses = len(lab.frames), list(lab.losses)
+        assert lab.state == "done" and frames == 11
+        await pilot.press("w")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "WorkbenchScreen"
+        await _go_to(pilot, "lab:train")
+        again = app.screen
+        assert type(again).__name__ == "TrainLabScreen" and again is not lab
+        assert len(again.frames) == frames and again.settings.steps == 10
+        assert again.record.losses.tolist() == losses
+        assert "step 10/10 · loss" in str(again.query_one("#train-status").render())
+        assert str(again.query_one("#train-status").render()).endswith(" · kept")
+
+
+async def test_the_model_screen_reopens_on_its_sentence_and_head() -> None:
+    app = make_app(lab="minilm", confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await app.run_action("screen.set_text('The dog ran home.')")
+        await app.run_action("screen.pick(2, 1)")
+        await app.run_action("screen.set_query(3)")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        await _go_to(pilot, "lab:minilm")
+        await settle(pilot)
+        screen = app.screen
+        assert screen.run_text == "The dog ran home."
+        assert (screen.layer_index, screen.head_index, screen.query_index) == (2, 1, 3)

@@ -77,11 +77,12 @@ class TrainLabScreen(LabScreen):
     """
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", record=None,
-                 **kwargs) -> None:
+                 kept: bool = False, **kwargs) -> None:
         super().__init__(backend, dtype, **kwargs)
         self.state = "idle"
         self.run = None  # the trainer's Run: touched by the worker only while one runs
         self.record = record  # a loaded run, or the last finished one (numpy only)
+        self.kept = kept  # the record is the run this lab had when the learner left it
         self.step = 0
         self.losses: list[float] = []
         self.evals: list[tuple[int, float]] = []
@@ -127,6 +128,10 @@ class TrainLabScreen(LabScreen):
 
     def on_unmount(self) -> None:
         self.workers.cancel_node(self)  # leaving the lab stops the run at its next step
+        if self.state not in ("loading", "running"):  # no worker is changing the run
+            kept = self.record or (self.run.record() if self.run is not None else None)
+            if kept is not None and not kept.diverged:
+                self.app.left_labs["train"] = {"record": kept, "kept": True}
 
     # ---- settings
     def updated(self, key: str, value: Any) -> TrainConfig:
@@ -321,7 +326,7 @@ class TrainLabScreen(LabScreen):
         words = {"idle": "Enter trains", "loading": "loading torch…",
                  "running": "training", "paused": "paused",
                  "done": "done", "diverged": "diverged",
-                 "loaded": "loaded"}[self.state]
+                 "loaded": "kept" if self.kept else "loaded"}[self.state]
         self.query_one("#train-status", Static).update(
             f"step {self.step}/{c.steps} · loss {num(loss) if self.losses else '–'} · "
             f"acc {num(acc) if self.evals else '–'} · {words}")
