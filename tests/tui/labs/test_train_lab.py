@@ -215,6 +215,10 @@ async def test_a_diverging_rate_stops_and_keeps_the_frames() -> None:
         assert screen.message.startswith("The loss became nan at step 5: learning rate 1000 "
                                          "is too large.")
         assert len(screen.frames) == 5
+        peak = max(x / screen.losses[0] for x in screen.losses if np.isfinite(x))
+        assert peak > 1  # the plot's top is 1: its subtitle says the line is cut there
+        assert screen.query_one("#plot-box").border_subtitle == \
+            f"steps 0 … 60 · l cut at 1, peak {peak:.2g}×"
         await pilot.press("w")
         await pilot.pause()
         assert "diverged" in screen.message and pilot.app.screen is screen

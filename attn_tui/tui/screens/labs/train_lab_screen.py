@@ -345,7 +345,11 @@ class TrainLabScreen(LabScreen):
                         xmax=c.steps, top=1.0, at=at)
         box = self.query_one("#plot-box")
         box.border_title = "l loss ÷ first loss   a held-out accuracy"
-        box.border_subtitle = f"steps 0 … {c.steps}"
+        finite = [x for x in scaled if math.isfinite(x)]
+        peak = max(finite, default=0.0)
+        # the plot's top is 1.0: a loss above its first value would sit there unmarked
+        cut = f" · l cut at 1, peak {peak:.2g}×" if peak > 1.0 else ""
+        box.border_subtitle = f"steps 0 … {c.steps}{cut}"
 
     # ---- frames and heads
     @on(AlphaMaps.Scrubbed)
