@@ -111,7 +111,10 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             new = round(value + direction * self.step, self.places)
         else:
             new = int(value + direction * self.step)
-        return min(self.hi_value, max(self.lo_value, new))
+        new = min(self.hi_value, max(self.lo_value, new))
+        # a value past the range (a loaded run's L 6 where ↑↓ reach 4) is never stepped the
+        # wrong way: ↑ from 6 went to 4
+        return value if (new - value) * direction < 0 else new
 
     def at_end(self, value: Any, direction: int) -> str:
         """Why a step from ``value`` up (+1) or down (-1) goes nowhere, in words."""

@@ -32,6 +32,14 @@ def test_a_ladder_never_steps_the_wrong_way_from_a_typed_value() -> None:
     assert DK.at_end(1, -1) == "d_k is already the smallest, 1"
 
 
+def test_a_value_past_the_range_is_never_stepped_the_wrong_way() -> None:
+    # a run saved with --layers 6 opens with L 6 in a lab whose ↑↓ reach 4: ↑ went to 4
+    layers = Field("layers", "L", "int", 1, 4)
+    assert layers.stepped(6, 1) == 6 and layers.stepped(6, -1) == 4
+    assert KEYS.stepped(1, -1) == 1 and KEYS.stepped(1, 1) == 2
+    assert DK.stepped(8192, 1) == 8192 and DK.stepped(8192, -1) == 4096
+
+
 @pytest.mark.parametrize(("value", "words"), [(100, "power of two"), (8192, "between 1 and 4096"),
                                              (2.5, "whole number"), ("x", "not a number"),
                                              (True, "not a number")])
