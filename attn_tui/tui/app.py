@@ -251,14 +251,17 @@ class AttnApp(App[int]):
         self.open_lab(name, **self.left_labs.get(name, {}))
 
     def goto_entries(self) -> list[tuple[str, str]]:
-        # one column for the descriptions: "lab precision " and "lesson nanogpt " are 15 wide
-        entries = [("workbench", f"{'workbench':<14} edit Q, K, V and watch every stage")]
-        entries += [(f"lab:{n}", f"lab {n:<10} {lab.line}") for n, lab in LABS.items()
-                    if lab_available(n)]
+        lessons = self.tutor.entries()
+        labs = [n for n in LABS if lab_available(n)]
+        # one column for the descriptions, as wide as the widest "lesson real-heads "
+        width = max([len(f"lab {n}") for n in labs] + [len(f"lesson {n}") for n, _, _ in lessons]
+                    + [len("workbench")])
+        entries = [("workbench", f"{'workbench':<{width}} edit Q, K, V and watch every stage")]
+        entries += [(f"lab:{n}", f"{'lab ' + n:<{width}} {LABS[n].line}") for n in labs]
         words, nxt = self.tutor.standing()
-        entries += [(f"lesson:{n}", f"lesson {n:<7} " + ("next: " if n == nxt else "") + t
-                     + (f" · {words[n]}" if n in words else ""))
-                    for n, t, _ in self.tutor.entries()]
+        entries += [(f"lesson:{n}", f"{'lesson ' + n:<{width}} " + ("next: " if n == nxt else "")
+                     + t + (f" · {words[n]}" if n in words else ""))
+                    for n, t, _ in lessons]
         return entries
 
     def action_goto(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from lab_pilot import settle
+from screen_text import screen_text
 from textual.widgets import OptionList
 
 from attn_tui.core.labs import LABS
@@ -98,3 +99,20 @@ async def test_the_model_screen_reopens_on_its_sentence_and_head() -> None:
         screen = app.screen
         assert screen.run_text == "The dog ran home."
         assert (screen.layer_index, screen.head_index, screen.query_index) == (2, 1, 3)
+
+
+async def test_go_to_lists_every_entry_on_one_line_in_one_column_at_80x24() -> None:
+    """Before, `lesson real-heads` and `lesson learning` pushed their titles out of the column,
+    and the first lesson's line (with "next:") wrapped, its "answered" alone below it."""
+    app = make_app(confirm_quit=False, no_progress=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        entries = app.goto_entries()
+        column = len("lesson real-heads ")
+        for _, line in entries:
+            assert line[column - 1] == " " and line[column] != " ", line
+        await pilot.press("g")
+        await settle(pilot)
+        shown = screen_text(app)
+        for _, line in entries:
+            assert line in shown, line
