@@ -34,6 +34,8 @@ class LinePlot(SeriesPlot):
         self.clear()
         self.set_xlimits(0.0, max(1.0, float(xmax)))
         self.set_ylimits(-0.08 * top, top * 1.08)  # room below 0: a line at 0 is not the axis
+        # three labels: the plot is 5 rows high, and Textual-plot's six (0, 0.2 … 1) lost 0.4
+        self.set_yticks([0.0, top / 2, top])
         theme = self.app.theme_variables
         for i, (marker, xs, ys) in enumerate(self.lines):
             x, y = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)

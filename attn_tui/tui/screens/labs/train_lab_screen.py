@@ -315,7 +315,7 @@ class TrainLabScreen(LabScreen):
             maps.show(None, (), 0, "Enter trains: each head's α for one example shows here.")
         box = self.query_one("#maps-box")
         box.border_title = f"α per head ({c.task}: {TASKS[c.task].pattern})"
-        box.border_subtitle = "█ ≥ .75 ▓ ▒ ░ < .05 blank · masked"
+        box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, blank < .05, · masked"
         self._draw_status(c)
         if plot:
             self._draw_plot(c, shown)
