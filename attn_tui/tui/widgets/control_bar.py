@@ -207,7 +207,11 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         self.refresh()
 
     def action_step(self, direction: int) -> None:
-        self._offer(self.current.stepped(self.values[self.current.key], direction), direction)
+        f, now = self.current, self.values[self.current.key]
+        # a screen may step a field by its other settings (the train lab's D, by its heads)
+        step_value = getattr(self.screen, "step_value", None)
+        self._offer(step_value(f, now, direction) if step_value else f.stepped(now, direction),
+                    direction)
 
     def action_scale(self, up: int) -> None:
         self._offer(self.current.scaled(self.values[self.current.key], bool(up)),

@@ -196,6 +196,26 @@ async def test_with_ten_heads_at_80x24_the_progress_and_the_picked_head_stay_in_
             assert title + 8 <= 22  # its title, tokens and 6 rows of α above the key bar
 
 
+async def test_d_steps_to_widths_its_heads_split() -> None:
+    """↑ on D stepped by 8 whatever the heads: 48 → 56 with 5 heads, refused."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("right", "right", "right", "up")  # task, L, h, D: 2 heads
+        await settle(pilot)
+        assert screen.settings.d_model == 56
+        await run_action(pilot, "set_heads(5)")
+        assert "does not split into 5 heads" in screen.message
+        widths = []
+        for key in ("up", "up", "down", "down", "down"):
+            await pilot.press(key)
+            await settle(pilot)
+            widths.append(screen.settings.d_model)
+        assert widths == [60, 70, 60, 50, 40]
+        assert "does not split" not in screen.message
+
+
 async def test_a_task_brings_its_defaults() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -134,6 +134,16 @@ class TrainLabScreen(LabScreen):
                 self.app.left_labs["train"] = {"record": kept, "kept": True}
 
     # ---- settings
+    def step_value(self, field: Field, value: Any, direction: int) -> Any:
+        """↑↓ on the bar: D steps to the next width its heads split (by the smallest multiple
+        of h that is at least 8: 48 → 50 → 60 for 5 heads); ↑ by 8 from 48 gave 56, refused."""
+        if field.key != "d_model":
+            return field.stepped(value, direction)
+        heads = self.settings.heads
+        unit = heads * -(-8 // heads)
+        new = (value // unit + 1) * unit if direction > 0 else ((value - 1) // unit) * unit
+        return new if field.lo_value <= new <= field.hi_value else value
+
     def updated(self, key: str, value: Any) -> TrainConfig:
         if key == "task":  # a task brings the model and the steps it is known to train with
             return replace(task_defaults(value), seed=self.settings.seed)
