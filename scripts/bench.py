@@ -188,8 +188,8 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
                          f"first attention maps (transformers' import is most of its time); "
                          f"warm: {plan.model_warm} forward passes each, transformers with "
                          f"output_attentions=True; the 32-token runs ({md['t_long']} tokens) are "
-                         "the numbers only, not their drawing; float64 is what the model "
-                         "screen computes in unless the workbench is set to float32")
+                         "the numbers only, not their drawing; the model screen computes in "
+                         "float32, its weights' precision, unless --dtype float64")
     if "train" in only:
         import importlib.util
 

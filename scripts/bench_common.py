@@ -45,9 +45,9 @@ FIGURES: dict[str, tuple[str, str, str]] = {
                    "— (info)"),
     "model_forward": ("7. model: forward pass with every α, 12 tokens", "BertModel forward",
                       "≤ 1×"),
-    "model_frame": ("7. model: new sentence → 72 maps, 32 tokens, float64 (the screen's default)",
+    "model_frame": ("7. model: new sentence → 72 maps, 32 tokens, float32 (the screen's default)",
                     "one frame at 60 fps", "≤ 1×"),
-    "model_frame_f32": ("7. the same in float32 (f in the workbench)", "one frame at 60 fps",
+    "model_frame_f64": ("7. the same in float64 (--dtype float64)", "one frame at 60 fps",
                         "≤ 1×"),
     "train_speed": ("8. train lab, time per training step", "bare torch loop",
                     "≤ 1.11× (≥ 0.9× steps/s)"),
@@ -57,7 +57,7 @@ FRAME = 1 / 60  # seconds: Textual paints at most 60 frames a second
 LIMITS = {"first_screen": 1.3, "first_screen_numpy": 1.10, "edit_frame": 0.5, "edit_t256": 3.0,
           "scaling": 1 / 15, "scaling_answer": 1.0, "scaling_answer_largest": 1.0,
           "print_all": 1.2, "memory": 1.5, "model_first": 1.0, "model_forward": 1.0,
-          "model_frame": 1.0, "model_frame_f32": 1.0,
+          "model_frame": 1.0, "model_frame_f64": 1.0,
           "train_speed": 1 / 0.9, "train_key": 2.0}
 IDLE_LIMIT = 1.0  # percent of one core
 HEADERS = ("figure", "attn-tui", "baseline", "ratio", "target", "result")
@@ -176,8 +176,8 @@ def build_rows(m: dict) -> list[Row]:
         rows.append(_ratio_row("model_load", *md["load"], ms))
         rows.append(_ratio_row("model_forward", *md["forward"], ms))
         rows.append(_ratio_row("model_frame", md["frame"], FRAME, ms))
-        if "frame_f32" in md:
-            rows.append(_ratio_row("model_frame_f32", md["frame_f32"], FRAME, ms))
+        if "frame_f64" in md:
+            rows.append(_ratio_row("model_frame_f64", md["frame_f64"], FRAME, ms))
     if "train" in m:
         t = m["train"]
         row = _ratio_row("train_speed", t["lab"], t["bare"], ms)

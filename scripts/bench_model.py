@@ -53,7 +53,7 @@ def _cold(code: str) -> float:
 
 def model_figure(cold_runs: int = 5, warm_runs: int = 50) -> dict:
     """Medians in seconds: cold first result, load, warm forward (12 tokens), 32-token runs in
-    float64 (the model screen computes in the workbench's precision, float64 unless f) and float32."""
+    float32 (the model screen's own precision, its weights') and float64 (--dtype float64)."""
     for key, value in OFFLINE.items():
         os.environ.setdefault(key, value)
     ours_cold, theirs_cold = [], []
@@ -94,9 +94,9 @@ def model_figure(cold_runs: int = 5, warm_runs: int = 50) -> dict:
             model.run(SENTENCE_32)
             long.append(time.perf_counter() - t)
             t = time.perf_counter()
-            model.run(SENTENCE_32, dtype="float64")  # the model screen's default, as the workbench's
+            model.run(SENTENCE_32, dtype="float64")  # the screen with --dtype float64
             long64.append(time.perf_counter() - t)
     return {"first": (_median(ours_cold), _median(theirs_cold)),
             "load": (_median(loads_ours), _median(loads_theirs)),
             "forward": (_median(ours), _median(theirs)),
-            "frame": _median(long64), "frame_f32": _median(long), "t_long": len(tokens.ids)}
+            "frame": _median(long), "frame_f64": _median(long64), "t_long": len(tokens.ids)}

@@ -180,7 +180,8 @@ def _fail(message: str) -> int:
 # building the parser cost a few ms and 0.4 MiB of the first screen, to read no flags
 NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
             "lab": None, "model": None, "load": None, "lesson": None, "theme": None, "no_mouse": False,
-            "no_confirm_quit": False, "no_progress": False, "progress": None, "command": None}
+            "no_confirm_quit": False, "no_progress": False, "progress": None, "command": None,
+            "asked_dtype": None}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace | SimpleNamespace:
@@ -235,6 +236,7 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
                 parser.error(f"argument --lesson: not allowed with argument {flag} (a lesson "
                              "opens its own screens and examples; --backend and --dtype stay, but for "
                              "nanogpt, which runs the lecture's torch float32)")
+    args.asked_dtype = args.dtype  # a trained model computes in its own precision unless asked
     if not args.session or args.command:  # a session's backend and dtype apply unless given
         args.backend, args.dtype = args.backend or "numpy", args.dtype or "float64"
     args.preset = args.preset or "one"
@@ -336,7 +338,9 @@ def _print(section: str, backend: str, dtype: str) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from attn_tui.cli.serve import ServeError, serve
 
-    app_args = ["--preset", args.preset, "--backend", args.backend, "--dtype", args.dtype]
+    app_args = ["--preset", args.preset, "--backend", args.backend]
+    if args.asked_dtype:  # unasked, the model screen keeps its float32
+        app_args += ["--dtype", args.asked_dtype]
     if args.theme:
         app_args += ["--theme", args.theme]
     try:
@@ -410,7 +414,8 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
     app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,
                    workspace=workspace, lesson=args.lesson, theme=args.theme,
                    session_path=args.session, confirm_quit=not args.no_confirm_quit,
-                   no_progress=args.no_progress, lab_options=lab_options)
+                   no_progress=args.no_progress, lab_options=lab_options,
+                   asked_dtype=args.asked_dtype)
     app.run(mouse=not args.no_mouse)
     return app.return_code or 0
 

@@ -12,6 +12,9 @@ class Lab(NamedTuple):
     module: str  # the screen's module, imported only when the lab is opened
     screen_class: str
     line: str  # what the lab is for, in the go-to list, the palette and help
+    # the precision its numbers come in whatever the workbench's: a trained model computes in
+    # its weights' own (as `attn-tui print heads`), unless --dtype asks for another
+    dtype: str | None = None
 
     @property
     def screen(self) -> str:
@@ -32,7 +35,7 @@ LABS: dict[str, Lab] = {lab.name: lab for lab in (
         "split D into h heads, with no extra parameters"),
     # a trained model's heads (attn_tui.models); the screen says how to install the model
     Lab("minilm", "attn_tui.tui.screens.model_screen", "ModelScreen",
-        "a trained model's 72 heads on a sentence you type"),
+        "a trained model's 72 heads on a sentence you type", dtype="float32"),
     Lab("train", f"{_SCREENS}.train_lab_screen", "TrainLabScreen",
         "train a tiny transformer; watch its heads learn"),
 )}

@@ -61,7 +61,7 @@ class AttnApp(App[int]):
 
     def __init__(self, workspace: Workspace, lab: str | None = None,
                  session_path: str | None = None, confirm_quit: bool = True,
-                 lab_options: dict | None = None) -> None:
+                 lab_options: dict | None = None, asked_dtype: str | None = None) -> None:
         super().__init__()
         read_escape_as_typed()
         textual_compat.render_only_what_changed(self)
@@ -70,6 +70,7 @@ class AttnApp(App[int]):
         self.initial_workspace = workspace
         self.initial_lab = lab
         self.initial_lab_options = lab_options or {}  # e.g. the train lab's loaded run
+        self.asked_dtype = asked_dtype  # --dtype as typed; None when left to the default
         # what a lab left behind when it closed (its run, its sentence), for Go to to reopen
         # it with: `w` to the workbench and back must not lose a trained run
         self.left_labs: dict[str, dict] = {}
@@ -243,7 +244,8 @@ class AttnApp(App[int]):
         while self.screen is not bench and len(self.screen_stack) > 1:
             self.pop_screen()
         ws = bench.workspace if bench is not None else self.initial_workspace
-        self.push_screen(screen_cls(backend=ws.backend, dtype=ws.dtype, **options))
+        dtype = (self.asked_dtype or lab.dtype) if lab.dtype else ws.dtype
+        self.push_screen(screen_cls(backend=ws.backend, dtype=dtype, **options))
 
     def reopen_lab(self, name: str) -> None:
         """Open a lab as the learner left it (its run, its sentence), from Go to or the
@@ -327,7 +329,7 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
              lab: str | None = None, lesson: str | None = None,
              theme: str | None = None, session_path: str | None = None,
              confirm_quit: bool = True, no_progress: bool = False,
-             lab_options: dict | None = None) -> AttnApp:
+             lab_options: dict | None = None, asked_dtype: str | None = None) -> AttnApp:
     if workspace is None and preset in LECTURE_EXAMPLES:
         from attn_tui.lessons.workspaces import build  # the lecture's tensors: torch, maybe
 
@@ -337,7 +339,7 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
     # half-way through mounting (--lab with --lesson is refused on the command line)
     app = AttnApp(replace(ws, backend=backend, dtype=dtype), lab=None if lesson else lab,
                   session_path=session_path, confirm_quit=confirm_quit,
-                  lab_options=lab_options)
+                  lab_options=lab_options, asked_dtype=asked_dtype)
     app.initial_lesson = lesson
     if no_progress:
         from attn_tui.core.progress import Progress

@@ -148,6 +148,32 @@ def test_backend_and_dtype_given_with_a_session_override_the_sessions(tmp_path, 
         assert opened["workspace"].mask == "causal"
 
 
+def test_only_a_dtype_typed_reaches_the_model_screen_and_serves_sessions(monkeypatch):
+    """float64 is the workbench's default, not a choice: passed on as one, it made the model
+    screen and every served session compute the model in float64."""
+    from attn_tui.cli import main as cli
+
+    opened: dict = {}
+
+    def fake_make_app(**kwargs):
+        opened.update(kwargs)
+        raise SystemExit(0)
+
+    import attn_tui.tui.app
+
+    monkeypatch.setattr(attn_tui.tui.app, "make_app", fake_make_app)
+    monkeypatch.setattr("attn_tui.cli.terminal.terminal_problem", lambda: None)
+    for flags, asked in (([], None), (["--dtype", "float64"], "float64")):
+        with pytest.raises(SystemExit):
+            cli.main(["--model", "minilm", *flags])
+        assert (opened["dtype"], opened["asked_dtype"]) == ("float64", asked)
+    served: list = []
+    monkeypatch.setattr("attn_tui.cli.serve.serve", lambda *a, **k: served.append(a[4]) or 0)
+    assert cli.main(["serve"]) == 0 and cli.main(["--dtype", "float32", "serve"]) == 0
+    assert "--dtype" not in served[0]
+    assert served[1][served[1].index("--dtype") + 1] == "float32"
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--session", "a.json", "export", "--format", "md"],
      "--session: put it after the command (attn-tui export … --session …)"),

@@ -197,6 +197,21 @@ async def test_escape_sequences_typed_are_removed_and_said() -> None:
         assert screen.message == "removed 1 terminal escape sequence"
 
 
+@pytest.mark.parametrize(("asked", "computed"),
+                         [(None, "float32"), ("float64", "float64"), ("float32", "float32")])
+async def test_the_screen_computes_in_its_weights_float32_unless_dtype_asks(asked, computed):
+    """The workbench below is float64 either way; the maps and the step table are the
+    model's own float32, as `print heads` prints them, unless --dtype asked for another."""
+    async with model_app(asked_dtype=asked).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert pilot.app.workbench().workspace.dtype == "float64"
+        assert screen.run.dtype == computed
+        assert screen.run.weights.dtype == np.dtype(computed)
+        assert screen.query_one(StepTable).steps.weights.dtype == np.dtype(computed)
+        assert f"numpy {computed}" in screen_text(pilot.app)
+
+
 async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> None:
     async with model_app(dtype="float32").run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -122,7 +122,7 @@ class ModelScreen(Screen):
     ModelScreen #model-steps { margin: 0 1; }
     """
 
-    def __init__(self, backend: str = "numpy", dtype: str = "float64", model: str = MODEL,
+    def __init__(self, backend: str = "numpy", dtype: str = "float32", model: str = MODEL,
                  text: str = FIRST_SENTENCE, pick: tuple[int, int, int] = (0, 0, 0),
                  **kwargs) -> None:
         super().__init__(**kwargs)
