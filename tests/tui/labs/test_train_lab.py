@@ -62,30 +62,40 @@ def _enter_now(pilot) -> None:
     pilot.app.post_message(events.Key("enter", "\r"))
 
 
-@pytest.mark.slow
-async def test_enter_pauses_and_resumes_the_same_run() -> None:
+async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
+    """Enter pauses at the step it lands on and Enter again trains on to the same losses as a
+    run never paused. The worker is held after step 80 until the pause has been asked, so the
+    pause lands there on a loaded machine too (it used to train 1,500 steps twice to leave
+    room for it, half a minute of CPU)."""
+    reached, release = threading.Event(), threading.Event()
+    one_step = Run._one_step
+
+    def held_step(run) -> None:
+        one_step(run)
+        if run.step == 80 and not release.is_set():
+            reached.set()
+            release.wait(30)
+
+    monkeypatch.setattr(Run, "_one_step", held_step)
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        # long enough that the pause lands before the end: an idle machine trains ~400
-        # steps before the first report, at a quarter of a second. D 8: the run and the plain
-        # one it is checked against each take 6 s instead of 10 (D is not what is tested)
-        await _small(pilot, 1500, "set_width(8)")
+        await _small(pilot, 200, "set_width(8)")  # D 8: a cheaper step (D is not what is tested)
         screen = pilot.app.screen
         await pilot.press("enter")
-        await until(pilot, lambda: screen.step >= 60 or screen.state == "done",
-                     "a report at step 60 or later")
-        assert screen.state == "running", "the run ended before its first report"
+        await until(pilot, reached.is_set, "the worker at step 80")
+        assert screen.state == "running"
         _enter_now(pilot)
+        await until(pilot, lambda: screen._pause_asked, "the pause asked")
+        release.set()
         await until(pilot, lambda: screen.state != "running", "the pause")
         await settle(pilot)
-        assert screen.state == "paused" and 60 <= screen.step < 1500
-        paused_at = screen.step
+        assert screen.state == "paused" and screen.step == 80
         await pilot.press("left")
         await pilot.pause()
         assert screen.frame == len(screen.frames) - 2
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.state == "done" and screen.step == 1500 and paused_at < 1500
-        expected = Run(default_config("previous", d_model=8, steps=1500))
+        assert screen.state == "done" and screen.step == 200
+        expected = Run(default_config("previous", d_model=8, steps=200))
         expected.advance()
         assert screen.losses == expected.losses
 
