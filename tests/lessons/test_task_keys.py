@@ -33,7 +33,7 @@ SOLVE = {
     ("mask", 5): cell("3", "down", "down", "down"),
     ("params", 2): ["down"] * 5,
     ("params", 6): ["up"] * 7,
-    ("nanogpt", 2): ["m"],
+    ("nanogpt", 2): ["m", "m"],  # causal → causal-after (t0 still sees no future) → none
     # the step puts Q's cursor on t5: its d8 (K's d8 is where t4's key stands out)
     ("nanogpt", 9): cell("5", "home", *["right"] * 7),
     ("real-heads", 3): ["right"],

@@ -190,3 +190,14 @@ def test_a_bad_task_is_a_lesson_error_naming_file_step_and_problem(task, screen,
     assert err.value.file == "bad.toml" and err.value.step == 2
     assert str(err.value).startswith("bad.toml, step 2: task: ")
     assert problem in err.value.message, err.value.message
+
+
+def test_the_future_task_is_met_by_no_mask_and_not_by_the_wrong_order():
+    """nanogpt's "let t0 see the future" checked α(t0 → t0) ≤ 0.2, which softmax-then-mask
+    also reaches (1/8, the rest thrown away) while t0 still sees nothing after itself."""
+    step = next(s for s in load("nanogpt").steps if s.task and "see the future" in s.task.goal)
+    start = _start(step)
+    ws = t.workspace_of(start)
+    for mask, met in (("none", True), ("causal-after", False), ("causal", False)):
+        verdict = t.evaluate(step.task, t.bench_live(replace(ws, mask=mask)), start)
+        assert verdict.done is met, (mask, verdict)
