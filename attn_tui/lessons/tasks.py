@@ -106,13 +106,14 @@ class Verdict:
     met: bool
     broken: str | None = None  # the rule the change broke, said instead of ✓
     waiting: str = ""  # why there is no value
+    digits: int = 2  # 4 when a miss is too close to its goal for two to show it
 
     @property
     def done(self) -> bool:
         return self.met and self.broken is None
 
     def line(self) -> str:
-        shown = self.waiting or fmt(self.value)
+        shown = self.waiting or fmt(self.value, self.digits)
         return f"{self.label} {shown} · goal {self.target}"
 
 
@@ -130,12 +131,12 @@ class Live:
     waiting: str = ""
 
 
-def fmt(x: float | None) -> str:
+def fmt(x: float | None, digits: int = 2) -> str:
     if x is None:
         return "–"
     if abs(x) >= 10_000:
         return f"{x:,.0f}"
-    return f"{x:.2f}" if abs(x) >= 0.01 or x == 0 else f"{x:.2g}"
+    return f"{x:.{digits}f}" if abs(x) >= 0.01 or x == 0 else f"{x:.{digits}g}"
 
 
 # ---- reading a task table
@@ -427,17 +428,18 @@ def _read(task: Task, live: Live, stage: str | None = None) -> float | None:
     return float(a)
 
 
-def target(task: Task, live: Live) -> tuple[str, float | tuple[float, float] | None]:
+def target(task: Task, live: Live, digits: int = 2
+           ) -> tuple[str, float | tuple[float, float] | None]:
     """The target in words, e.g. "≥ 0.80", and as a number (a range for between)."""
     if task.op == "between":
         lo, hi = task.value  # type: ignore[misc]
-        return f"between {fmt(lo)} and {fmt(hi)}", (lo, hi)
+        return f"between {fmt(lo, digits)} and {fmt(hi, digits)}", (lo, hi)
     if isinstance(task.value, str):
         v = _read(task, live, task.value)
-        words = f"{STAGES[task.value][0]} = {fmt(v)}"
+        words = f"{STAGES[task.value][0]} = {fmt(v, digits)}"
     else:
         v = float(task.value)  # type: ignore[arg-type]
-        words = fmt(v)
+        words = fmt(v, digits)
     if task.op == "near":
         return f"{words} ± {fmt(task.tol)}", v
     return f"{OPS[task.op]} {words}", v
@@ -469,7 +471,22 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
         met = {">=": value >= goal - eps, "<=": value <= goal + eps, ">": value > goal,  # type: ignore[operator]
                "<": value < goal}[task.op]  # type: ignore[operator]
     broken = None if start is None else broken_rule(task, live, start)
+    if not met and _miss(task, value, goal) < CLOSE:  # 1.57 against 1.58 ± 0.01 read as met
+        return Verdict(value, lab, target(task, live, 4)[0], met, broken, digits=4)
     return Verdict(value, lab, words, met, broken)
+
+
+CLOSE = 0.01  # a miss by less than this is shown to four decimals
+
+
+def _miss(task: Task, value: float, goal: Any) -> float:
+    """How far ``value`` is from meeting the goal."""
+    if task.op == "between":
+        lo, hi = goal
+        return max(lo - value, value - hi)
+    if task.op == "near":
+        return abs(value - goal) - task.tol
+    return abs(value - goal)
 
 
 def broken_rule(task: Task, live: Live, start: Live) -> str | None:

@@ -107,6 +107,21 @@ def test_near_compares_with_another_stage_and_reduce_reads_a_row():
     assert t.evaluate(top, start, None).value == pytest.approx(1 / 3)
 
 
+def test_a_miss_too_close_for_two_decimals_is_shown_to_four():
+    """H 1.57 beside "goal 1.58 ± 0.01" read as met when H was 1.5748, 0.0102 from log2 3."""
+    ws = state.from_preset("select")
+    task = _task(stage="entropy", cell=None, row=0, op="near", value="max_entropy", tol=0.01,
+                 change=["Q"], solution=[{"cell": ["Q", 0, 0], "value": 0.0}])
+    start = t.bench_live(ws)
+    close = t.evaluate(task, t.bench_live(state.set_cell(ws, "Q", 0, 0, 0.5)), start)
+    assert not close.met
+    assert close.line() == "H(animal?) 1.5748 · goal log₂n = 1.5850 ± 0.01"
+    near_miss = t.evaluate(_task(value=0.835), start, start)  # 0.8343: "0.83 · goal ≥ 0.83"
+    assert near_miss.line() == "α(verb? → barked) 0.8343 · goal ≥ 0.8350"
+    met = t.evaluate(_task(value=0.83), start, start)
+    assert met.met and met.line() == "α(verb? → barked) 0.83 · goal ≥ 0.83"
+
+
 def test_a_lab_figure_waits_while_the_lab_computes_or_refuses():
     task = t.parse(dict(goal="g", stage="layer", op="between", value=[7e6, 8e6],
                         hints=["h"], why="w", solution=[{"setting": "D", "value": 960}]),
