@@ -30,3 +30,16 @@ async def test_nanogpt_step_3s_map_keeps_back_row_t3_which_step_4_asks_about():
         assert "0.2500" not in text  # ¼: the next step's answer
         await press(pilot, "n", "tab", "a")
         assert "0.2500" in screen_text(pilot.app)
+
+
+async def test_learning_step_1_keeps_back_the_pattern_step_2_asks_for():
+    """The maps' title names the task's pattern ("a sub-diagonal: each token looks one back"):
+    step 2 hid it until answered, but step 1, just before, showed it."""
+    pytest.importorskip("torch")
+    async with lesson_app("learning").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for step in (1, 2):
+            text = screen_text(pilot.app)
+            assert f"Step {step} of" in text
+            assert "sub-diagonal" not in text and "one back)" not in text, step
+            await press(pilot, "n")
