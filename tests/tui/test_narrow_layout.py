@@ -180,3 +180,20 @@ async def test_under_14_rows_the_focused_map_shows_a_row_not_only_its_scrollbar(
             assert _on_screen(heatmap, 0, 0), height
             lines = screen_text(pilot.app).splitlines()
             assert any(line.startswith("│who ") and "0.0178" in line for line in lines), height
+
+
+async def test_the_maps_header_ends_in_an_arrow_while_keys_are_off_to_the_right():
+    """--preset random at 80×24 showed t0–t4 of six keys and no sum, with nothing to say so:
+    the "→ t5 …" on the map's lower edge was below the window."""
+    from attn_tui.tui.widgets.heatmap import Heatmap
+
+    for preset, size, cut in (("random", (80, 24), True), ("one", (80, 24), False),
+                              ("random", (160, 40), False)):
+        async with make_app(preset=preset).run_test(size=size) as pilot:
+            await pilot.pause()
+            heatmap = pilot.app.screen.query_one(Heatmap)
+            header = heatmap.render_line(0).text
+            assert (heatmap.scroll_x + heatmap.scrollable_content_region.width
+                    < heatmap.virtual_size.width) is cut
+            assert header.endswith("→") is cut, (preset, size, header)
+            assert (header in screen_text(pilot.app)) is True

@@ -198,6 +198,9 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     # ---- the box's lower edge: its own words, after "← …" / "→ …" while columns are hidden
     # (a sideways scrollbar a cell long was the only sign of them, and a lesson hides it)
     edge: str | None = None  # None: the grid leaves its box's edge alone
+    # a → at the header's end while columns are hidden to the right: for a grid whose box's
+    # lower edge (and its "→ t5 …") is often below the window
+    mark_cut_columns = False
 
     def side_hints(self, first_hidden: int) -> tuple[str, str]:
         """What to call the columns off to the left and (from ``first_hidden``) the right: the
@@ -268,7 +271,10 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         if y == 0:
             head = self.style_of("header")
             label = Segment(set_cell_size(self.corner, label_w), base + head)
-            cells = self._cells_strip(-1, scroll_x, width - label_w)
+            room = width - label_w
+            cells = self._cells_strip(-1, scroll_x, room)
+            if self.mark_cut_columns and room > 1 and scroll_x + room < self.n_cols * self.cell_width:
+                cells = [*Strip(cells).crop(0, room - 1), Segment("→", base + head)]
             return Strip([label, *cells], width)
         row = scroll_y + y - 1
         if row >= self.n_rows:

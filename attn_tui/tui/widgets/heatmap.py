@@ -37,6 +37,7 @@ class Heatmap(GridView):
     DEFAULT_CSS = """
     Heatmap { height: auto; }
     """
+    mark_cut_columns = True
 
     def __init__(self, **kwargs) -> None:
         super().__init__(cell_width=7, label_width=7, fit_labels=10, corner="q\\k", **kwargs)
