@@ -50,3 +50,15 @@ async def test_a_resize_draws_the_reference_tables_once_per_new_width(monkeypatc
             await pilot.pause()
             assert "attn-tui keys" in screen_text(app)
             assert len(drawn) == (tables if new_width else 0), size
+
+
+def test_every_key_in_the_reference_is_named_whole():
+    """The keys' column was 18 wide, and "  Esc ctrl+z ctrl+c" 19: it read "Esc ctrl+z ctrl…"."""
+    console = Console(width=94, record=True, color_system=None)
+    for part in _reference():
+        console.print(part)
+    text = console.export_text()
+    assert "…" not in text
+    for _, entries in sections():
+        for keys, _ in entries:
+            assert f"  {keys} " in text, keys

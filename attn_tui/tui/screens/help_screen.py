@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -97,9 +98,12 @@ def _reference() -> list[RenderableType]:
     """The intro, then each section's keys beside what they do; a long description wraps under
     itself, not under the keys."""
     out: list[RenderableType] = [Text(INTRO.format(lessons=len(names()), labs=len(LABS)))]
-    for title, entries in sections():
+    every = sections()
+    # one width for every section's keys, the longest's ("Esc ctrl+z ctrl+c")
+    width = max(cell_len(f"  {keys}") for _, entries in every for keys, _ in entries)
+    for title, entries in every:
         table = Table.grid(padding=(0, 1), pad_edge=False)
-        table.add_column(width=18, no_wrap=True)  # as wide as the longest key, "Tab / shift+Tab"
+        table.add_column(width=width, no_wrap=True)
         table.add_column(ratio=1)
         for keys, does in entries:
             table.add_row(Text(f"  {keys}"), Text(does))
