@@ -286,6 +286,21 @@ async def test_go_to_picks_an_entry_by_its_typed_name():
         assert pilot.app.tutor.lesson is not None and pilot.app.tutor.lesson.name == "scale"
 
 
+async def test_go_to_says_when_a_letter_matches_nothing():
+    """"lab x" kept "lab", rang a bell few terminals sound over SSH, and showed nothing."""
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("l", "a", "b", "space", "x")
+        await pilot.pause()
+        header = str(pilot.app.screen.query_one("#goto-header").render())
+        assert "Go to lab ▏" in header and "nothing starts with 'lab x'" in header
+        await pilot.press("h")  # a letter that matches: the note goes
+        await pilot.pause()
+        header = str(pilot.app.screen.query_one("#goto-header").render())
+        assert "lab h▏" in header and "nothing" not in header
+
+
 async def test_a_reveal_is_not_taken_for_the_learners_edit():
     # answering step 3 of 'one' turns the division off (its reveal); n then said "Step 4
     # starts from its own numbers" although the learner had edited nothing

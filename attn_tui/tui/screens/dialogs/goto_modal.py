@@ -69,4 +69,8 @@ class GotoModal(AttnModal[str | None]):
                     f"[b]Go to[/b]{shown}  (Enter opens, Escape cancels)" if attempt
                     else self.HEADER)
                 return
-        self.app.bell()
+        self.app.bell()  # heard in few terminals over SSH: the header says it too
+        shown = f" {self.typed}▏" if self.typed else ""
+        self.query_one("#goto-header", Static).update(
+            f"[b]Go to[/b]{shown}  [$text-warning]nothing starts with '{typed}'[/]  "
+            "(Backspace, or Escape cancels)")
