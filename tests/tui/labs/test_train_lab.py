@@ -56,6 +56,24 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
         assert "▶L1 h1" in text
 
 
+async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() -> None:
+    """acc 1.0000 · done sat under steps ‹20› lr ‹0.3›, the last run's result read as theirs."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        status = screen.query_one("#train-status").render()
+        assert str(status).endswith("· done")
+        await run_action(pilot, "set_steps(20)")
+        status = str(screen.query_one("#train-status").render())
+        assert status.startswith("step 60/60 · loss ")
+        assert status.endswith("· done · of other settings: Enter trains the bar's")
+        assert "settings: Enter trains the bar's" in screen_text(pilot.app)  # wrapped, not cut
+        await run_action(pilot, "set_steps(60)")  # its own settings again
+        assert str(screen.query_one("#train-status").render()).endswith("· done")
+
+
 def _enter_now(pilot) -> None:
     """Enter as the terminal sends it, without Pilot's wait for an idle process: while the
     worker trains the process is never idle, and each press waited its full second twice."""

@@ -64,10 +64,10 @@ class TrainLabScreen(LabScreen):
     shown_note = ("Shown: settings that meet the goal, and their run has started; the task is "
                   "checked when it ends. u stops it and puts yours back.")
     DEFAULT_CSS = """
-    TrainLabScreen #train-top { height: 1; padding: 0 1; }
+    TrainLabScreen #train-top { height: auto; padding: 0 1; }
     TrainLabScreen #train-progress { width: 22; }
     TrainLabScreen #train-progress Bar { width: 16; }
-    TrainLabScreen #train-status { width: 1fr; }
+    TrainLabScreen #train-status { width: 1fr; height: auto; }
     TrainLabScreen #train-cols { height: auto; layout: vertical; }
     TrainLabScreen.-wide #train-cols { layout: horizontal; }
     TrainLabScreen #maps-box { height: auto; }
@@ -337,6 +337,9 @@ class TrainLabScreen(LabScreen):
                  "running": "training", "paused": "paused",
                  "done": "done", "diverged": "diverged",
                  "loaded": "kept" if self.kept else "loaded"}[self.state]
+        if self.state not in ("idle", "loading", "running") and c != self.settings:
+            # a run of other settings than the bar's: its accuracy is not theirs
+            words += " · of other settings: Enter trains the bar's"
         self.query_one("#train-status", Static).update(
             f"step {self.step}/{c.steps} · loss {num(loss) if self.losses else '–'} · "
             f"acc {num(acc) if self.evals else '–'} · {words}")
