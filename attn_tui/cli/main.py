@@ -119,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--load", metavar="FILE",
                     help="with --lab train: reopen a run saved by attn-tui train --save FILE")
     ap.add_argument("--lesson", metavar="NAME",
-                    help="open a lesson at its first step; --lesson list shows every lesson")
+                    help="open a lesson where you left it (at its first step the first time); "
+                    "--lesson list shows every lesson")
     ap.add_argument("--no-progress", action="store_true",
                     help="keep no lesson progress (as ATTN_TUI_NO_PROGRESS=1 does): for a "
                     "shared class account")
