@@ -68,6 +68,22 @@ async def test_save_then_edit_then_save_again_without_asking(tmp_path: Path) -> 
         assert session.load(tmp_path / "s.json")[0].mask == "causal"
 
 
+async def test_saving_in_a_lab_says_its_settings_are_not_kept(tmp_path: Path) -> None:
+    """"Saved s6.json." in the scaling lab with trials 7: the file reopened it at 200."""
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="scaling", confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "s.json")
+        said = [n.message for n in notifications(app)]
+        assert any(m.startswith(f"Saved {tmp_path / 's.json'}. It reopens the scaling lab at "
+                                "its defaults") for m in said), said
+        assert session.load(tmp_path / "s.json")[1] == "lab:scaling"
+
+
 BAD = {
     "truncated": ('{"format": "attn-tui-session", "version": 1, "work', "looks truncated"),
     "wrong version": ('{"format": "attn-tui-session", "version": 9}', "schema version 9"),

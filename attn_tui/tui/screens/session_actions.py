@@ -113,7 +113,10 @@ class SessionController:
 
         def done(path: str | None) -> None:
             if path is not None:
-                self.app.notify(f"Saved {path}.", timeout=3, markup=False)
+                # a session keeps the workbench and which lab is open, not the lab's settings
+                kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps the "
+                        "workbench, not a lab's settings." if screen.startswith("lab:") else "")
+                self.app.notify(f"Saved {path}.{kept}", timeout=6 if kept else 3, markup=False)
                 if then_quit:
                     self.app.exit()
 
