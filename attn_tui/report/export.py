@@ -177,6 +177,9 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
         raise ValueError(f"{shown} is named as a .{named} file, but the export is "
                          f"{fmt}: end the name with .{fmt}, or export {named} instead.")
     fmt = fmt or named
+    if fmt is None and os.path.isdir(path):  # a folder's name has no format to tell
+        raise ValueError(f"Cannot export to {shown}: it is a folder; name a file in it, "
+                         f"e.g. {os.path.join(shown, 'steps.md')}.")
     if fmt is None:
         raise ValueError(f"Cannot tell the format of {shown}: end the name with .md, "
                          ".csv, .tex, .npz or .py.")

@@ -79,6 +79,15 @@ def test_an_unknown_format_is_refused() -> None:
         export.export_text(state.from_preset("one"), "xls")
 
 
+def test_a_folder_named_as_the_export_says_it_is_a_folder(tmp_path: Path) -> None:
+    """e with the name of a folder said "Cannot tell the format of ex"."""
+    (tmp_path / "ex").mkdir()
+    with pytest.raises(ValueError, match="it is a folder; name a file in it, e.g. .*steps.md"):
+        export.export_file(state.from_preset("one"), tmp_path / "ex")
+    with pytest.raises(ValueError, match="Cannot tell the format of"):
+        export.export_file(state.from_preset("one"), tmp_path / "notes")
+
+
 @pytest.mark.parametrize("mask", MASKS)
 def test_npz_holds_every_stage_and_the_settings(mask: str, tmp_path: Path) -> None:
     ws = workspace("random", mask, selected=2)
