@@ -44,3 +44,22 @@ async def test_learning_step_1_keeps_back_the_pattern_step_2_asks_for():
             text = screen_text(pilot.app)
             assert f"Step {step} of" in text
             assert "sub-diagonal" not in text and "one back)" not in text, step
+
+
+# a key a question step names that would show its answer: (lesson, step) -> the key
+ANSWERING_KEYS = {("one", 3): "s", ("select", 3): "v", ("scale", 2): "s", ("mask", 3): "m",
+                  ("nanogpt", 5): "f", ("real-heads", 2): "[ ]", ("real-heads", 4): "[ ]",
+                  ("learning", 2): "← →", ("learning", 5): "← →"}
+
+
+def test_a_question_offers_the_keys_that_would_answer_it_for_after_the_answer():
+    """select's step 3 offered v (the weights: barked's share), scale's s, mask's m, one's s
+    and nanogpt's f, each showing the answer of the question on the same step."""
+    from attn_tui.lessons import load
+
+    for (name, k), key in ANSWERING_KEYS.items():
+        step = load(name).steps[k - 1]
+        assert step.question is not None, (name, k)
+        assert dict(step.keys)[key].startswith("after you answer"), (name, k, key)
+    nanogpt_6 = load("nanogpt").steps[5]  # v: scores and masked scores help; weights answer
+    assert dict(nanogpt_6.keys)["v"].endswith("(weights after you answer)")
