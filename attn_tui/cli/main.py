@@ -362,12 +362,12 @@ def _run_app(args: argparse.Namespace | SimpleNamespace) -> int:
 
 
 def _start(args: argparse.Namespace | SimpleNamespace) -> int:
-    workspace, lab = None, args.lab
+    workspace, lab, saved = None, args.lab, {}
     if args.session:  # before any terminal set-up, so a bad file is one line on stderr
         from attn_tui.cli.export import open_session
 
         try:
-            workspace, lab = open_session(args.session, args.lab)
+            workspace, lab, saved = open_session(args.session, args.lab)
         except ValueError as exc:
             return _fail(str(exc))
         args.backend = args.backend or workspace.backend  # --backend, --dtype override it
@@ -391,7 +391,7 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
             locate(spec_for(args.model))
         except ModelUnavailable as exc:
             return _fail(str(exc))
-    lab_options = {}
+    lab_options = {"saved": saved} if saved else {}
     if lab == "train":
         from attn_tui.compute import torch_available
         from attn_tui.train.config import INSTALL_TORCH_TRAIN

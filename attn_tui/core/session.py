@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 import os
 import re
 import stat
 import unicodedata
 from dataclasses import fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from attn_tui.compute.attend import MASKS
 from attn_tui.compute.backend import DTYPES_BY_BACKEND
@@ -23,7 +24,9 @@ from attn_tui.core.presets import EXAMPLE_NAMES
 from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
 
 FORMAT = "attn-tui-session"
-VERSION = 1
+VERSION = 2  # 2 adds "lab_settings"; a file without them is written as 1, which 1 reads
+VERSIONS = (1, 2)
+MAX_LAB_SETTINGS = 32  # a lab has at most a dozen controls
 MAX_BYTES = 24 * 2**20  # the largest workspace, written in full, is about 20 MB
 MAX_LABEL = 100
 MAX_SEED = 2**31 - 1
@@ -31,6 +34,13 @@ MAX_SEED = 2**31 - 1
 # float16 has no array-api-strict dtype and bfloat16 exists only in torch
 WORKSPACE_KEYS = tuple(f.name for f in fields(Workspace))
 TOP_KEYS = ("format", "version", "workspace", "screen")
+LabSettings = dict[str, bool | int | float | str]
+
+
+class Session(NamedTuple):
+    workspace: Workspace
+    screen: str
+    lab_settings: LabSettings  # the open lab's controls ({} for the workbench, or version 1)
 
 
 class SessionError(FileError):
@@ -47,7 +57,8 @@ def _content(ws: Workspace) -> tuple:
 
 
 # ---- writing
-def to_json(ws: Workspace, screen: str = "workbench") -> str:
+def to_json(ws: Workspace, screen: str = "workbench",
+            lab_settings: LabSettings | None = None) -> str:
     """The session text: one matrix row per line, so files diff well."""
     parts = []
     for key in WORKSPACE_KEYS:
@@ -59,15 +70,18 @@ def to_json(ws: Workspace, screen: str = "workbench") -> str:
             text = json.dumps(list(value) if isinstance(value, tuple) else value)
         parts.append(f"    {json.dumps(key)}: {text}")
     workspace = "{\n" + ",\n".join(parts) + "\n  }"
-    return (f'{{\n  "format": {json.dumps(FORMAT)},\n  "version": {VERSION},\n'
-            f'  "workspace": {workspace},\n  "screen": {json.dumps(screen)}\n}}\n')
+    lab = (f',\n  "lab_settings": {json.dumps(lab_settings, allow_nan=False)}'
+           if lab_settings else "")
+    return (f'{{\n  "format": {json.dumps(FORMAT)},\n  "version": {2 if lab else 1},\n'
+            f'  "workspace": {workspace},\n  "screen": {json.dumps(screen)}{lab}\n}}\n')
 
 
-def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench") -> None:
+def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench",
+         lab_settings: LabSettings | None = None) -> None:
     if screen not in SCREENS:
         raise ValueError(f"unknown screen {screen!r}")
     try:
-        atomic_write(path, to_json(ws, screen).encode("utf-8"), verb="save")
+        atomic_write(path, to_json(ws, screen, lab_settings).encode("utf-8"), verb="save")
     except FileError as exc:
         raise SessionError(exc.reason, exc.path, "save") from None
 
@@ -75,6 +89,11 @@ def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench") -> N
 # ---- reading
 def load(path: str | os.PathLike) -> tuple[Workspace, str]:
     """(workspace, screen) from a session file, or SessionError naming the file."""
+    return load_full(path)[:2]
+
+
+def load_full(path: str | os.PathLike) -> Session:
+    """A session file, the open lab's settings too, or SessionError naming the file."""
     shown = os.fspath(path)
     full = os.path.expanduser(shown)
     try:
@@ -94,7 +113,7 @@ def load(path: str | os.PathLike) -> tuple[Workspace, str]:
         raise SessionError(f"it is larger than {MAX_BYTES // 2**20} MB", shown)
     text = decode(raw, shown)
     try:
-        return parse(text)
+        return parse_full(text)
     except SessionError as exc:
         raise SessionError(exc.reason, shown) from None
 
@@ -126,6 +145,11 @@ def from_json(text: str) -> Workspace:
 
 def parse(text: str) -> tuple[Workspace, str]:
     """(workspace, screen) from session text, checked field by field."""
+    return parse_full(text)[:2]
+
+
+def parse_full(text: str) -> Session:
+    """The session in ``text``, checked field by field."""
     if not text.strip():
         raise SessionError("the file is empty")
     try:
@@ -149,10 +173,11 @@ def parse(text: str) -> tuple[Workspace, str]:
     version = doc["version"]
     if type(version) is not int:
         raise SessionError("its schema version is not a whole number")
-    if version != VERSION:
+    if version not in VERSIONS:
         newer = " (a newer attn-tui wrote it)" if version > VERSION else ""
         raise SessionError(f"it is schema version {_short(version)}{newer}; "
-                           f"this attn-tui reads version {VERSION}")
+                           f"this attn-tui reads versions 1 and {VERSION}")
+    lab_settings = _lab_settings(doc.pop("lab_settings", {})) if version >= 2 else {}
     _keys(doc, TOP_KEYS, "the session")
     screen = doc["screen"]
     if screen not in SCREENS:
@@ -161,7 +186,27 @@ def parse(text: str) -> tuple[Workspace, str]:
     if not isinstance(w, dict):
         raise SessionError('"workspace" is not a JSON object')
     _keys(w, WORKSPACE_KEYS, "the workspace")
-    return _workspace(w), screen
+    if lab_settings and not screen.startswith("lab:"):
+        raise SessionError(f'it has "lab_settings" but its screen is {_short(screen)}, not a lab')
+    return Session(_workspace(w), screen, lab_settings)
+
+
+def _lab_settings(raw: Any) -> LabSettings:
+    """Names and plain values only: which a lab takes is the lab's to say when it opens."""
+    if not isinstance(raw, dict):
+        raise SessionError('"lab_settings" is not a JSON object')
+    if len(raw) > MAX_LAB_SETTINGS:
+        raise SessionError(f'"lab_settings" has {len(raw)} entries; a lab has at most '
+                           f"{MAX_LAB_SETTINGS}")
+    for key, value in raw.items():
+        if len(key) > MAX_LABEL or not key.isidentifier():
+            raise SessionError(f"a lab setting is named {_short(key)}, not a setting's name")
+        plain = isinstance(value, bool | int | str) or (isinstance(value, float)
+                                                         and math.isfinite(value))
+        if not plain or (isinstance(value, str) and len(value) > MAX_LABEL):
+            raise SessionError(f"the lab setting {_short(key)} is {_short(value)}, not a "
+                               "number, a name or true/false")
+    return dict(raw)
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -245,6 +245,8 @@ class AttnApp(App[int]):
             self.pop_screen()
         ws = bench.workspace if bench is not None else self.initial_workspace
         dtype = (self.asked_dtype or lab.dtype) if lab.dtype else ws.dtype
+        if not options.get("saved") or not hasattr(screen_cls, "session_settings"):
+            options.pop("saved", None)  # a lab that keeps no settings in a session
         self.push_screen(screen_cls(backend=ws.backend, dtype=dtype, **options))
 
     def reopen_lab(self, name: str) -> None:

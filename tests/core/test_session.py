@@ -121,8 +121,21 @@ BAD_TEXT = {
     "another format": (json.dumps({"format": "other", "version": 1}), "not an attn-tui"),
     "no version": (doc(version=DELETE), "no schema version"),
     "version as text": (doc(version="1"), "not a whole number"),
-    "newer version": (doc(version=2), "schema version 2 (a newer attn-tui wrote it)"),
-    "older version": (doc(version=0), "schema version 0; this attn-tui reads version 1"),
+    "newer version": (doc(version=3), "schema version 3 (a newer attn-tui wrote it)"),
+    "older version": (doc(version=0), "schema version 0; this attn-tui reads versions 1 and 2"),
+    "lab settings in version 1": (doc(screen="lab:scaling", lab_settings={"trials": 7}),
+                                  'unknown key "lab_settings"'),
+    "lab settings not an object": (doc(version=2, screen="lab:scaling", lab_settings=[7]),
+                                   '"lab_settings" is not a JSON object'),
+    "lab setting as a list": (doc(version=2, screen="lab:scaling", lab_settings={"trials": [7]}),
+                              'the lab setting "trials" is [7], not a number, a name or true/false'),
+    "lab setting badly named": (doc(version=2, screen="lab:scaling", lab_settings={"a b": 1}),
+                                'a lab setting is named "a b", not a setting\'s name'),
+    "lab settings on the workbench": (doc(version=2, lab_settings={"trials": 7}),
+                                      'it has "lab_settings" but its screen is "workbench"'),
+    "too many lab settings": (doc(version=2, screen="lab:scaling",
+                                  lab_settings={f"s{i}": i for i in range(33)}),
+                              '"lab_settings" has 33 entries'),
     "no screen": (doc(screen=DELETE), 'the session has no "screen"'),
     "extra top key": (doc(extra=1), 'unknown key "extra"'),
     "unknown screen": (doc(screen="lab:nope"), 'unknown screen "lab:nope"'),
@@ -276,3 +289,16 @@ def test_utf16_and_utf32_with_their_byte_order_mark_are_read(tmp_path: Path, enc
     path.write_bytes(mark + good_text.encode(encoding))
     assert path.read_bytes()[:2] in (b"\xff\xfe", b"\xfe\xff", b"\x00\x00")
     assert session.load(path) == (state.from_preset("select"), "workbench")
+
+
+def test_a_labs_settings_are_kept_in_version_2_and_a_workbench_session_stays_version_1(tmp_path):
+    ws = state.from_preset("select")
+    plain, lab = tmp_path / "plain.json", tmp_path / "lab.json"
+    session.save(ws, plain)
+    settings = {"d_k": 1024, "trials": 7, "scale": True, "temperature": 0.5, "task": "sort"}
+    session.save(ws, lab, screen="lab:scaling", lab_settings=settings)
+    assert json.loads(plain.read_text())["version"] == 1  # an older attn-tui still reads it
+    assert json.loads(lab.read_text())["version"] == 2
+    assert session.load_full(plain) == (ws, "workbench", {})
+    assert session.load_full(lab) == (ws, "lab:scaling", settings)
+    assert session.load(lab) == (ws, "lab:scaling")

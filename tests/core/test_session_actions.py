@@ -68,20 +68,67 @@ async def test_save_then_edit_then_save_again_without_asking(tmp_path: Path) -> 
         assert session.load(tmp_path / "s.json")[0].mask == "causal"
 
 
-async def test_saving_in_a_lab_says_its_settings_are_not_kept(tmp_path: Path) -> None:
-    """"Saved s6.json." in the scaling lab with trials 7: the file reopened it at 200."""
+async def test_a_labs_settings_are_saved_and_opened_again(tmp_path: Path) -> None:
+    """Saved in the scaling lab with trials 7, the session reopened it at 200."""
     from attn_tui.tui.app import make_app
 
+    path = tmp_path / "s.json"
     app = make_app(lab="scaling", confirm_quit=False)
     async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.screen.offer("trials", 7) and app.screen.offer("scale", True)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, path)
+        assert [n.message for n in notifications(app)][-1] == f"Saved {path}."
+    ws, screen, saved = session.load_full(path)
+    assert screen == "lab:scaling" and saved["trials"] == 7 and saved["scale"] is True
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, path)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        lab = app.screen
+        assert lab.settings.trials == 7 and lab.settings.scale is True
+        assert "trials ‹7›" in str(lab.query_one("#controls").render())
+
+
+async def test_a_sessions_lab_settings_the_lab_refuses_keep_their_defaults(tmp_path):
+    from attn_tui.cli.export import open_session
+    from attn_tui.tui.app import make_app
+
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("one"), path, screen="lab:scaling",
+                 lab_settings={"trials": 0, "seed": 5, "colour": "red"})
+    ws, lab, saved = open_session(str(path))
+    app = make_app(workspace=ws, lab=lab, confirm_quit=False, lab_options={"saved": saved})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert (screen.settings.trials, screen.settings.seed) == (200, 5)
+        assert screen.message.startswith("The session's settings kept their defaults where "
+                                          "refused: ")
+        assert "trials must be between" in screen.message
+        assert "colour is not one of this lab's controls" in screen.message
+
+
+async def test_saving_in_the_model_screen_says_it_reopens_without_its_sentence(tmp_path):
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="minilm", confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
         await pilot.pause()
         await pilot.press("ctrl+s")
         await pilot.pause()
         await type_path(pilot, tmp_path / "s.json")
         said = [n.message for n in notifications(app)]
-        assert any(m.startswith(f"Saved {tmp_path / 's.json'}. It reopens the scaling lab at "
-                                "its defaults") for m in said), said
-        assert session.load(tmp_path / "s.json")[1] == "lab:scaling"
+        assert said[-1] == (f"Saved {tmp_path / 's.json'}. It reopens the minilm lab at its "
+                            "defaults: a session keeps that lab's place, not its sentence.")
+        assert session.load_full(tmp_path / "s.json")[1:] == ("lab:minilm", {})
 
 
 BAD = {
@@ -476,3 +523,17 @@ async def test_saving_over_a_file_changed_on_disk_asks_first(tmp_path: Path, ans
             assert app.screen is bench and session.load(path)[0].mask == "causal-after"
         else:
             assert path.read_text() == edited and bench.dirty
+
+
+@pytest.mark.parametrize("lab", ["scaling", "model", "precision", "heads", "train"])
+async def test_every_labs_controls_come_back_from_their_session_copy(lab: str) -> None:
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab=lab, confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        saved = screen.session_settings()
+        assert saved and set(saved) == {f.key for f in screen.FIELDS}
+        moved = type(screen)(saved=saved)
+        assert moved.settings == screen.settings and moved.saved_refused == []

@@ -97,10 +97,13 @@ class SessionController:
                         severity="warning", timeout=6, markup=False)
             return
         ws, screen = bench.workspace, open_screen(self.app)
+        lab = next((s for s in self.app.screen_stack if screen.startswith("lab:")
+                    and lab_of_module(type(s).__module__) == screen[4:]), None)
+        lab_settings = lab.session_settings() if hasattr(lab, "session_settings") else {}
 
         def write(path: str) -> str | None:
             try:
-                session.save(ws, path, screen=screen)
+                session.save(ws, path, screen=screen, lab_settings=lab_settings)
             except session.SessionError as exc:
                 return str(exc)
             bench.saved_workspace, bench.session_path = ws, path
@@ -113,9 +116,9 @@ class SessionController:
 
         def done(path: str | None) -> None:
             if path is not None:
-                # a session keeps the workbench and which lab is open, not the lab's settings
-                kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps the "
-                        "workbench, not a lab's settings." if screen.startswith("lab:") else "")
+                kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps that "
+                        "lab's place, not its sentence." if screen.startswith("lab:")
+                        and not lab_settings else "")
                 self.app.notify(f"Saved {path}.{kept}", timeout=6 if kept else 3, markup=False)
                 if then_quit:
                     self.app.exit()
@@ -140,11 +143,11 @@ class SessionController:
         from attn_tui.core import session
         from attn_tui.tui.screens.dialogs.file_modal import DEFAULT_SESSION, FileModal
 
-        opened: list[tuple[Workspace, str]] = []
+        opened: list[session.Session] = []
 
         def read(path: str) -> str | None:
             try:
-                opened.append(session.load(path))
+                opened.append(session.load_full(path))
             except session.SessionError as exc:
                 return str(exc)
             return None
@@ -155,7 +158,7 @@ class SessionController:
             from attn_tui.compute import torch_available
             from attn_tui.core.labs import lab_available
 
-            ws, screen = opened[-1]
+            ws, screen, lab_settings = opened[-1]
             note = f"Opened {path} (u undoes)."
             if ws.backend == "torch" and not torch_available():
                 ws, changed = state.on_backend(ws, "numpy")
@@ -165,7 +168,7 @@ class SessionController:
             bench.file = SessionFile(path, ws)
             self.app.notify(note, timeout=4, markup=False)
             if screen.startswith("lab:") and lab_available(screen[4:]):
-                self.app.open_lab(screen[4:])
+                self.app.open_lab(screen[4:], saved=lab_settings)
 
         self.app.push_screen(FileModal("Open session", bench.session_path or DEFAULT_SESSION,
                                        submit=read), done)

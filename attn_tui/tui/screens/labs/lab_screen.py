@@ -53,7 +53,8 @@ class LabScreen(Screen):
 
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
 
-    def __init__(self, backend: str = "numpy", dtype: str = "float64", **kwargs) -> None:
+    def __init__(self, backend: str = "numpy", dtype: str = "float64",
+                 saved: dict[str, Any] | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         textual_compat.start_at_breakpoints(self)
         self.fallback = ""  # why the lab computes on numpy when torch was asked for
@@ -64,6 +65,31 @@ class LabScreen(Screen):
         self.message = ""  # the text of the message line, for tests and lessons
         self.set_reactive(LabScreen.settings, self.default_settings())
         self.history: UndoStack[Any] = UndoStack()
+        self.saved_refused = self._take_saved(saved or {})  # said once the lab is on screen
+
+    # ---- a session's copy of the controls
+    def session_settings(self) -> dict[str, Any]:
+        """The controls' values, as a session file keeps them."""
+        return {f.key: getattr(self.settings, f.key) for f in self.FIELDS}
+
+    def _take_saved(self, saved: dict[str, Any]) -> list[str]:
+        """Start from a session's values, each checked as if typed; the refused ones keep the
+        default and are listed."""
+        fields = {f.key: f for f in self.FIELDS}
+        values, refused = {}, []
+        for key, value in saved.items():
+            field = fields.get(key)
+            if field is None:
+                refused.append(f"{key} is not one of this lab's controls")
+                continue
+            value, error = field.check(value)
+            if error:
+                refused.append(error)
+            else:
+                values[key] = value
+        if values:
+            self.set_reactive(LabScreen.settings, replace(self.settings, **values))
+        return refused
 
     # ---- for subclasses
     def default_settings(self) -> Any:
@@ -97,6 +123,9 @@ class LabScreen(Screen):
         if self.fallback:
             self.say(self.fallback, error=True)
         self.recompute()
+        if self.saved_refused:  # after recompute, which may say a standing problem
+            self.say("The session's settings kept their defaults where refused: "
+                     + "; ".join(self.saved_refused), error=True)
 
     def first_focus(self):
         """What has the keys when the lab opens: the controls, unless a lab says otherwise."""
