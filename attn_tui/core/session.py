@@ -177,6 +177,9 @@ def parse_full(text: str) -> Session:
         newer = " (a newer attn-tui wrote it)" if version > VERSION else ""
         raise SessionError(f"it is schema version {_short(version)}{newer}; "
                            f"this attn-tui reads versions 1 and {VERSION}")
+    if version == 1 and "lab_settings" in doc:
+        raise SessionError('it has "lab_settings", which only schema version 2 has, but says '
+                           "version 1")
     lab_settings = _lab_settings(doc.pop("lab_settings", {})) if version >= 2 else {}
     _keys(doc, TOP_KEYS, "the session")
     screen = doc["screen"]
@@ -201,8 +204,8 @@ def _lab_settings(raw: Any) -> LabSettings:
     for key, value in raw.items():
         if len(key) > MAX_LABEL or not key.isidentifier():
             raise SessionError(f"a lab setting is named {_short(key)}, not a setting's name")
-        plain = isinstance(value, bool | int | str) or (isinstance(value, float)
-                                                         and math.isfinite(value))
+        plain = (isinstance(value, bool | str) or (isinstance(value, int) and abs(value) <= 2**53)
+                 or (isinstance(value, float) and math.isfinite(value)))
         if not plain or (isinstance(value, str) and len(value) > MAX_LABEL):
             raise SessionError(f"the lab setting {_short(key)} is {_short(value)}, not a "
                                "number, a name or true/false")

@@ -43,14 +43,16 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     def check(self, value: Any) -> tuple[Any, str | None]:
         """The value as this field stores it, or None and why it is refused."""
         if self.kind == "bool":
-            return bool(value), None
+            if isinstance(value, bool) or value in (0, 1):
+                return bool(value), None
+            return None, f"{self.label}: {self._quoted(value)} is not on or off (true or false)"
         if self.kind == "choice":
             if value in self.choices:
                 return value, None
-            return None, f"{self.label}: '{value}' is not one of {', '.join(self.choices)}"
+            return None, f"{self.label}: {self._quoted(value)} is not one of {', '.join(self.choices)}"
         number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number or not math.isfinite(value):
-            return None, f"{self.label}: {value!r} is not a number"
+        if not number or (isinstance(value, float) and not math.isfinite(value)):
+            return None, f"{self.label}: {self._quoted(value)} is not a number"
         if self.kind in ("int", "pow2"):
             if value != int(value):
                 return None, f"{self.label} must be a whole number, not {value:g}"
@@ -65,6 +67,11 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
 
     def _quoted(self, value: Any) -> str:
         """A refused number: whole numbers in full (2,147,483,648), others short (1e+09)."""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            text = repr(value)  # from a session file: a name, a list
+            return text if len(text) <= 40 else text[:39] + "…"
+        if isinstance(value, int) and abs(value) >= 10**15:  # not all 300 digits of 10**300
+            return f"a {len(str(abs(value)))}-digit number"
         return self.text(value) if isinstance(value, int) else f"{value:g}"
 
     @property

@@ -142,3 +142,19 @@ async def test_a_valid_value_typed_after_a_refused_one_clears_the_refusal(lab: s
         await settle(pilot)
         assert screen.message == "" and screen.settings.seed == 0
         assert not screen.query_one("#lab-message").has_class("-shown")
+
+
+def test_values_from_a_session_file_are_refused_in_one_short_line():
+    """A 401-digit seed raised OverflowError in math.isfinite and closed the app; "false" for
+    a switch was taken as on; 1e308 was quoted with all 309 digits."""
+    seed = Field("seed", "seed", "int", 0, 2**31 - 1)
+    value, error = seed.check(10**400)
+    assert value is None and error == ("seed must be between 0 and 2,147,483,647; a 401-digit "
+                                       "number is outside")
+    value, error = seed.check(1e308)
+    assert value is None and error.endswith("; a 309-digit number is outside")
+    switch = Field("scale", "÷√d_k", "bool")
+    assert switch.check("false") == (None, "÷√d_k: 'false' is not on or off (true or false)")
+    assert switch.check(False) == (False, None) and switch.check(1) == (True, None)
+    task = Field("task", "task", "choice", choices=("sort", "reverse"))
+    assert task.check("x" * 500)[1] == f"task: '{'x' * 38}… is not one of sort, reverse"
