@@ -109,10 +109,53 @@ async def test_a_sessions_lab_settings_the_lab_refuses_keep_their_defaults(tmp_p
         await pilot.pause()
         screen = app.screen
         assert (screen.settings.trials, screen.settings.seed) == (200, 5)
-        assert screen.message.startswith("The session's settings kept their defaults where "
-                                          "refused: ")
-        assert "trials must be between" in screen.message
-        assert "colour is not one of this lab's controls" in screen.message
+        assert screen.message == ("From the session, not taken: colour is not one of this "
+                                  "lab's controls; trials must be between 1 and 500; 0 is "
+                                  "outside.")
+
+
+async def test_a_refused_session_value_does_not_hide_why_the_lab_shows_nothing(tmp_path):
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="heads", confirm_quit=False, lab_options={"saved": {"h": 10, "zzz": 1}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        message = app.screen.message
+        assert message.startswith("From the session, not taken: zzz is not one of this lab's "
+                                  "controls. Still: ")
+        assert "10" in message.split("Still: ")[1]  # D 512 does not split into 10 heads
+
+
+async def test_a_session_names_a_task_and_the_task_brings_its_own_model_first():
+    """{"task": "reverse"} kept sort's L, h, D and steps beside it: each value now goes through
+    the lab's own update, as a change on the bar does."""
+    from attn_tui.train.config import default_config
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="train", confirm_quit=False, lab_options={"saved": {"task": "reverse",
+                                                                           "seed": 3}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        s, want = app.screen.settings, default_config("reverse")
+        assert (s.task, s.layers, s.heads, s.d_model, s.steps, s.seed) == (
+            "reverse", want.layers, want.heads, want.d_model, want.steps, 3)
+        assert app.screen.message == ""
+
+
+async def test_a_value_typed_on_a_labs_bar_is_saved_as_enter_would_store_it(tmp_path):
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="scaling", confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("right", "right", "enter", "7")  # trials ‹7▏›, no Enter
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "s.json")
+        assert session.load_full(tmp_path / "s.json").lab_settings["trials"] == 7
+        assert app.screen.settings.trials == 7
 
 
 async def test_saving_in_the_model_screen_says_it_reopens_without_its_sentence(tmp_path):

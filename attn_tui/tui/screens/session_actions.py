@@ -99,6 +99,14 @@ class SessionController:
         ws, screen = bench.workspace, open_screen(self.app)
         lab = next((s for s in self.app.screen_stack if screen.startswith("lab:")
                     and lab_of_module(type(s).__module__) == screen[4:]), None)
+        if hasattr(lab, "session_settings"):
+            # a value typed on the lab's bar is saved as Enter would store it
+            if not lab.query_one("#controls").take_typed(keep_refused=True):
+                self.app.notify("Not saved: the value being typed on the lab's bar is refused "
+                                "(its message says why). Correct it, or Escape, then save.",
+                                title="Save", severity="warning", timeout=6, markup=False)
+                return
+            lab.settle_edits()
         lab_settings = lab.session_settings() if hasattr(lab, "session_settings") else {}
 
         def write(path: str) -> str | None:
@@ -116,9 +124,13 @@ class SessionController:
 
         def done(path: str | None) -> None:
             if path is not None:
-                kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps that "
-                        "lab's place, not its sentence." if screen.startswith("lab:")
-                        and not lab_settings else "")
+                kept = ""
+                if screen == "lab:train":
+                    kept = (" The run itself is not in a session (attn-tui train --save keeps "
+                            "one): the lab reopens with these settings, untrained.")
+                elif screen.startswith("lab:") and not lab_settings:
+                    kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps "
+                            "that lab's place, not its sentence.")
                 self.app.notify(f"Saved {path}.{kept}", timeout=6 if kept else 3, markup=False)
                 if then_quit:
                     self.app.exit()

@@ -325,6 +325,20 @@ async def test_a_loaded_run_opens_on_its_frames() -> None:
         assert screen.frame == 0
 
 
+async def test_a_loaded_run_beside_a_sessions_settings_says_its_own_are_on_the_bar() -> None:
+    """--load run.npz with a session saved at seed 1: the run's seed 0 stood on the bar and
+    nothing said the session's settings had been set aside."""
+    run = Run(default_config("previous", d_model=16, steps=6))
+    run.advance()
+    app = lab_app("train", lab_options={"record": run.record(), "saved": {"seed": 1}})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.settings == run.config and screen.state == "loaded"
+        assert screen.message == ("From the session, not taken: its settings, as the loaded "
+                                  "run's are on the bar.")
+
+
 async def test_without_torch_the_lab_says_what_to_install(monkeypatch) -> None:
     import attn_tui.tui.screens.labs.train_lab_screen as lab
 

@@ -65,31 +65,30 @@ class LabScreen(Screen):
         self.message = ""  # the text of the message line, for tests and lessons
         self.set_reactive(LabScreen.settings, self.default_settings())
         self.history: UndoStack[Any] = UndoStack()
-        self.saved_refused = self._take_saved(saved or {})  # said once the lab is on screen
+        self.saved = dict(saved or {})  # a session's values for the controls, taken on mount
+        self.saved_refused: list[str] = []
 
     # ---- a session's copy of the controls
     def session_settings(self) -> dict[str, Any]:
         """The controls' values, as a session file keeps them."""
         return {f.key: getattr(self.settings, f.key) for f in self.FIELDS}
 
-    def _take_saved(self, saved: dict[str, Any]) -> list[str]:
-        """Start from a session's values, each checked as if typed; the refused ones keep the
-        default and are listed."""
-        fields = {f.key: f for f in self.FIELDS}
-        values, refused = {}, []
-        for key, value in saved.items():
-            field = fields.get(key)
-            if field is None:
-                refused.append(f"{key} is not one of this lab's controls")
+    def take_saved(self) -> None:
+        """Start from a session's values, each checked as if typed and taken in the bar's order
+        through ``updated`` (a task or a preset brings its own values first); a refused one
+        keeps what was there, and is listed in ``saved_refused``."""
+        known = {f.key for f in self.FIELDS}
+        self.saved_refused += [f"{k} is not one of this lab's controls"
+                               for k in self.saved if k not in known]
+        for field in self.FIELDS:
+            if field.key not in self.saved:
                 continue
-            value, error = field.check(value)
+            value, error = field.check(self.saved[field.key])
             if error:
-                refused.append(error)
+                self.saved_refused.append(error)
             else:
-                values[key] = value
-        if values:
-            self.set_reactive(LabScreen.settings, replace(self.settings, **values))
-        return refused
+                self.set_reactive(LabScreen.settings, self.updated(field.key, value))
+        self.query_one(ControlBar).show(**asdict(self.settings))
 
     # ---- for subclasses
     def default_settings(self) -> Any:
@@ -122,10 +121,11 @@ class LabScreen(Screen):
         self.first_focus().focus()
         if self.fallback:
             self.say(self.fallback, error=True)
+        if self.saved:
+            self.take_saved()
         self.recompute()
-        if self.saved_refused:  # after recompute, which may say a standing problem
-            self.say("The session's settings kept their defaults where refused: "
-                     + "; ".join(self.saved_refused), error=True)
+        if self.saved_refused:  # after recompute; refuse() adds a problem that still stands
+            self.refuse("From the session, not taken: " + "; ".join(self.saved_refused))
 
     def first_focus(self):
         """What has the keys when the lab opens: the controls, unless a lab says otherwise."""

@@ -97,6 +97,9 @@ class TrainLabScreen(LabScreen):
         # run replaced while its thread had not yet seen that it was cancelled)
         self._ticket = object()
         if record is not None:
+            if self.saved:
+                self.saved = {}
+                self.saved_refused.append("its settings, as the loaded run's are on the bar")
             self.set_reactive(LabScreen.settings, record.config)
             self._take_record(record)
             self.state = "loaded"
