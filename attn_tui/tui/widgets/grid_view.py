@@ -273,7 +273,9 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
             label = Segment(set_cell_size(self.corner, label_w), base + head)
             room = width - label_w
             cells = self._cells_strip(-1, scroll_x, room)
-            if self.mark_cut_columns and room > 1 and scroll_x + room < self.n_cols * self.cell_width:
+            if (self.mark_cut_columns and room > 1
+                    and scroll_x + room < self.n_cols * self.cell_width
+                    and Strip(cells).crop(room - 1, room).text == " "):  # never over a label
                 cells = [*Strip(cells).crop(0, room - 1), Segment("→", base + head)]
             return Strip([label, *cells], width)
         row = scroll_y + y - 1

@@ -73,4 +73,4 @@ class GotoModal(AttnModal[str | None]):
         shown = f" {self.typed}▏" if self.typed else ""
         self.query_one("#goto-header", Static).update(
             f"[b]Go to[/b]{shown}  [$text-warning]nothing starts with '{typed}'[/]  "
-            "(Backspace, or Escape cancels)")
+            + ("(Backspace, or Escape cancels)" if self.typed else "(Escape cancels)"))
