@@ -12,6 +12,7 @@ import inspect
 import weakref
 
 import pytest
+from pilot_wait import until
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -250,8 +251,10 @@ async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():
         await pilot.pause()
         assert layouts == []
         await pilot.resize_terminal(50, 12)
-        await pilot.pause()
-        assert layouts and screen._compositor.size == (50, 12)  # laid out at the new size
+        # the Resize reaches the screen through the app's queue: on a loaded machine one
+        # pause could end before it had (a CI run saw no layout yet)
+        await until(pilot, lambda: layouts, "a layout at the new size", seconds=10)
+        assert screen._compositor.size == (50, 12)  # laid out at the new size
 
 
 @pytest.mark.parametrize(("size", "want"), [((120, 40), {"wide", "tall"}),
