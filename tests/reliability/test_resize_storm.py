@@ -15,6 +15,17 @@ from attn_tui.tui.textual_compat import app_exception
 
 pytestmark = pytest.mark.slow  # seconds a test: make test starts them first (conftest)
 
+# each edge of "too small" from both sides, the extremes, a usable size after a usable one and a
+# too-small one after a too-small one; then sizes at random, as a window dragged by hand
+EDGES = [(250, 80), (MIN_WIDTH - 1, 24), (MIN_WIDTH, MIN_HEIGHT), (MIN_WIDTH, MIN_HEIGHT - 1),
+         (MIN_WIDTH + 1, MIN_HEIGHT + 1), (250, MIN_HEIGHT - 1), (MIN_WIDTH - 1, 80), (20, 6),
+         (80, 24), (120, 40)]
+
+
+def storm_sizes(rng: random.Random, dragged: int = 10) -> list[tuple[int, int]]:
+    return EDGES + [(rng.randint(20, 250), rng.randint(6, 80)) for _ in range(dragged)]
+
+
 CASES = [({}, ()), ({"preset": "mask"}, ("m",)), ({}, ("question_mark",)),
          ({"lesson": "mask"}, ("n",))] + [({"lab": name}, ()) for name in LABS]
 
@@ -30,8 +41,7 @@ async def test_resize_storm(kwargs, keys):
         await app.workers.wait_for_complete()
         await pilot.pause()
         top = app.screen
-        for _ in range(40):
-            w, h = rng.randint(20, 250), rng.randint(6, 80)
+        for w, h in storm_sizes(rng):
             await pilot.resize_terminal(w, h)
             await pilot.pause()
             small = w < MIN_WIDTH or h < MIN_HEIGHT
