@@ -66,6 +66,7 @@ class AttnApp(App[int]):
         read_escape_as_typed()
         textual_compat.render_only_what_changed(self)
         textual_compat.lay_out_only_when_resized()
+        textual_compat.repaint_only_what_focus_or_selection_changes()
         textual_compat.forget_gone_widgets_lines()
         self.initial_workspace = workspace
         self.initial_lab = lab

@@ -257,6 +257,39 @@ async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():
         assert screen._compositor.size == (50, 12)  # laid out at the new size
 
 
+class TwoButtons(App):
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Button
+
+        yield Button("one", id="one")
+        yield Button("two", id="two")
+        yield Label("some text to select", id="label")
+
+
+async def test_focus_and_a_mouse_press_repaint_what_they_change_not_the_screen():
+    from textual.widgets import Button
+
+    compat.repaint_only_what_focus_or_selection_changes()
+    app = TwoButtons()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        screen, whole = app.screen, []
+        original = screen.refresh
+        screen.refresh = lambda *a, **k: whole.append((a, k)) or original(*a, **k)
+        two = app.query_one("#two", Button)
+        repainted = []
+        two_refresh = two.refresh
+        two.refresh = lambda *a, **k: repainted.append(a) or two_refresh(*a, **k)
+        await pilot.press("tab")  # focus moves from one to two
+        await pilot.pause()
+        assert screen.focused is two and repainted  # the button repaints itself
+        label = app.query_one("#label").region
+        await pilot.mouse_down(offset=(label.x + 1, label.y))
+        await pilot.mouse_up(offset=(label.x + 1, label.y))
+        await pilot.pause()
+        assert whole == []
+
+
 @pytest.mark.parametrize(("size", "want"), [((120, 40), {"wide", "tall"}),
                                              ((60, 10), {"narrow", "short"})])
 async def test_start_at_breakpoints_gives_the_classes_the_first_resize_would(size, want):

@@ -1,0 +1,162 @@
+"""What a terminal shows after every update the app sends equals the screen drawn afresh.
+
+attn-tui sends only what changed (textual_compat's partial update, and no whole-screen repaint
+for a change of focus or of the text selection), so a widget left out of an update would stay
+stale on the learner's terminal while every check that reads the screen afresh passes. Here a
+shadow terminal applies each update as a terminal would, cell by cell with its style, and is
+compared with a fresh render after clicks, drags, Tab and keys.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rich.cells import cell_len
+from rich.segment import ControlType
+from textual import events
+
+from attn_tui.tui.app import make_app
+from attn_tui.tui.textual_compat import after_each_update, screen_strips
+
+
+class ShadowTerminal:
+    """Cells (character, style) written by the updates' segments, at their cursor moves."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.cells: list[list[tuple[str, object]]] = [[(" ", None)] * width
+                                                      for _ in range(height)]
+        self.updates = 0
+
+    def apply(self, update, console) -> None:
+        if not hasattr(update, "__rich_console__"):
+            return
+        self.updates += 1
+        x = y = 0
+        for seg in update.__rich_console__(console, console.options):
+            if seg.control:
+                for code in seg.control:
+                    if code[0] == ControlType.CURSOR_MOVE_TO:
+                        x, y = code[1], code[2]
+                continue
+            if seg.text == "\n":
+                x, y = 0, y + 1
+                continue
+            for ch in seg.text:
+                if 0 <= y < self.height and 0 <= x < self.width:
+                    self.cells[y][x] = (ch, seg.style)
+                x += max(1, cell_len(ch))
+
+    def lines(self) -> list[str]:
+        return ["".join(c for c, _ in row) for row in self.cells]
+
+
+def fresh(app) -> ShadowTerminal:
+    """The screen rendered anew: every widget's kept lines are dropped first, so a widget
+    whose change was never marked for repainting shows its change here, as it would after the
+    learner resized the window."""
+    for widget in app.screen.walk_children(with_self=True):
+        widget._styles_cache.clear()
+        widget._dirty_regions.add(widget.size.region)  # its content rendered again too
+    screen = ShadowTerminal(*app.size)
+    for y, strip in enumerate(screen_strips(app.screen)):
+        x = 0
+        for seg in strip:
+            for ch in seg.text:
+                if x < screen.width:
+                    screen.cells[y][x] = (ch, seg.style)
+                x += max(1, cell_len(ch))
+    return screen
+
+
+def _mouse(cls, x: int, y: int, button: int = 1):
+    return cls(None, x, y, 0, 0, button, False, False, False, screen_x=x, screen_y=y)
+
+
+def _click(app, x: int, y: int) -> None:
+    for cls in (events.MouseMove, events.MouseDown, events.MouseUp):
+        app.post_message(_mouse(cls, x, y))
+
+
+def _drag(app, at: tuple[int, int], to: tuple[int, int]) -> None:
+    app.post_message(_mouse(events.MouseMove, *at))
+    app.post_message(_mouse(events.MouseDown, *at))
+    for step in range(1, 4):
+        app.post_message(_mouse(events.MouseMove, at[0] + (to[0] - at[0]) * step // 3,
+                                at[1] + (to[1] - at[1]) * step // 3))
+    app.post_message(_mouse(events.MouseUp, *to))
+
+
+def _differences(app, shadow: ShadowTerminal) -> list[str]:
+    want = fresh(app)
+    out = []
+    for y, (a, b) in enumerate(zip(shadow.cells, want.cells, strict=True)):
+        cols = [x for x in range(len(a)) if a[x] != b[x]]
+        if cols:
+            out.append(f"row {y}, columns {cols[0]}..{cols[-1]}: shown "
+                       f"{shadow.lines()[y][cols[0]:cols[-1] + 1]!r}, "
+                       f"drawn afresh {want.lines()[y][cols[0]:cols[-1] + 1]!r}")
+    return out
+
+
+# (how the app starts, then what the learner does: a key, a click or a drag)
+WALKS = {
+    "workbench": ({"preset": "mask"}, [("click", 9, 7), ("click", 29, 11), ("key", "tab"),
+                                       ("click", 59, 19), ("drag", (2, 2), (40, 9)),
+                                       ("click", 4, 2), ("key", "m"), ("key", "tab"),
+                                       ("click", 29, 11), ("key", "down"),
+                                       ("drag", (30, 14), (70, 16)), ("click", 70, 20)]),
+    "lesson": ({"lesson": "mask"}, [("click", 10, 5), ("key", "n"), ("click", 60, 12),
+                                    ("drag", (45, 4), (78, 10)), ("click", 20, 16),
+                                    ("key", "tab"), ("key", "n")]),
+    "scaling lab": ({"lab": "scaling"}, [("click", 10, 3), ("key", "right"), ("click", 40, 12),
+                                         ("drag", (5, 10), (70, 14)), ("key", "tab"),
+                                         ("click", 70, 20)]),
+}
+
+
+@pytest.mark.parametrize("walk", list(WALKS))
+async def test_after_every_click_drag_and_key_the_terminal_shows_the_screen(walk):
+    start, steps = WALKS[walk]
+    app = make_app(confirm_quit=False, **start)
+    app.animation_level = "none"
+    shadow = ShadowTerminal(80, 24)
+    after_each_update(app, lambda _screen, update: shadow.apply(update, app.console))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        for what, *args in steps:
+            if what == "key":
+                await pilot.press(*args)
+            elif what == "click":
+                _click(app, *args)
+            else:
+                _drag(app, *args)
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.pause()
+            assert _differences(app, shadow) == [], (walk, what, args)
+        assert shadow.updates > len(steps)
+
+
+async def test_a_click_sends_what_it_changes_not_the_whole_screen():
+    """Over SSH every byte of a frame crosses the network: a click that moves to another
+    matrix sends that matrix's change, and a second on the same cell little more than its row."""
+    from attn_tui.tui.textual_compat import on_each_frame
+
+    app = make_app(preset="mask", confirm_quit=False)
+    sent: list[int] = []
+    on_each_frame(app, lambda _screen, text: sent.append(len(text)) if text else None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        whole = len(app.screen._compositor.render_full_update().render_segments(app.console))
+        grid_k = app.screen.query_one("#grid-k").region
+        at = (grid_k.x + 2, grid_k.y + 1)
+        for most in (whole / 3, whole / 10):
+            sent.clear()
+            _click(app, *at)
+            await pilot.pause()
+            await pilot.pause()
+            assert app.screen.focused is app.screen.query_one("#grid-k")
+            assert sum(sent) < most, (at, sent, whole)
