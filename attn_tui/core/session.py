@@ -29,6 +29,7 @@ VERSIONS = (1, 2)
 MAX_LAB_SETTINGS = 32  # a lab has at most a dozen controls
 MAX_BYTES = 24 * 2**20  # the largest workspace, written in full, is about 20 MB
 MAX_LABEL = 100
+MAX_LAB_TEXT = 2000  # a lab's longest value: the model screen's sentence
 MAX_SEED = 2**31 - 1
 
 # float16 has no array-api-strict dtype and bfloat16 exists only in torch
@@ -206,7 +207,7 @@ def _lab_settings(raw: Any) -> LabSettings:
             raise SessionError(f"a lab setting is named {_short(key)}, not a setting's name")
         plain = (isinstance(value, bool | str) or (isinstance(value, int) and abs(value) <= 2**53)
                  or (isinstance(value, float) and math.isfinite(value)))
-        if not plain or (isinstance(value, str) and len(value) > MAX_LABEL):
+        if not plain or (isinstance(value, str) and len(value) > MAX_LAB_TEXT):
             raise SessionError(f"the lab setting {_short(key)} is {_short(value)}, not a "
                                "number, a name or true/false")
     return dict(raw)

@@ -158,20 +158,63 @@ async def test_a_value_typed_on_a_labs_bar_is_saved_as_enter_would_store_it(tmp_
         assert app.screen.settings.trials == 7
 
 
-async def test_saving_in_the_model_screen_says_it_reopens_without_its_sentence(tmp_path):
+async def test_the_model_screens_sentence_and_head_are_saved_and_opened_again(tmp_path):
     from attn_tui.tui.app import make_app
+    from attn_tui.tui.screens.model_screen import ModelScreen
 
+    path = tmp_path / "s.json"
     app = make_app(lab="minilm", confirm_quit=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
+        app.screen.action_set_text("The dog chased the ball.")
+        app.screen.action_pick(4, 7)
+        app.screen.action_set_query(3)
+        await app.workers.wait_for_complete()
         await pilot.press("ctrl+s")
         await pilot.pause()
-        await type_path(pilot, tmp_path / "s.json")
+        await type_path(pilot, path)
         said = [n.message for n in notifications(app)]
-        assert said[-1] == (f"Saved {tmp_path / 's.json'}. It reopens the minilm lab at its "
-                            "defaults: a session keeps that lab's place, not its sentence.")
-        assert session.load_full(tmp_path / "s.json")[1:] == ("lab:minilm", {})
+        assert said[-1] == (f"Saved {path}. It reopens the model screen on this sentence and "
+                            "head.")
+    assert session.load_full(path)[1:] == (
+        "lab:minilm", {"text": "The dog chased the ball.", "layer": 4, "head": 7, "query": 3})
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, path)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ModelScreen)
+        assert screen.run_text == "The dog chased the ball." and screen.message == ""
+        assert (screen.layer_index, screen.head_index, screen.query_index) == (4, 7, 3)
+        assert "layer 4 head 7" in str(screen.query_one("#head-title").render())
+
+
+async def test_a_sessions_model_settings_the_screen_refuses_keep_its_own(tmp_path):
+    from attn_tui.cli.export import open_session
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.screens.model_screen import FIRST_SENTENCE
+
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("one"), path, screen="lab:minilm",
+                 lab_settings={"text": "bell\x07", "layer": 6, "head": 2, "query": -1,
+                               "colour": "red"})
+    ws, lab, saved = open_session(str(path))
+    app = make_app(workspace=ws, lab=lab, confirm_quit=False, lab_options={"saved": saved})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert screen.run_text == FIRST_SENTENCE
+        assert (screen.layer_index, screen.head_index, screen.query_index) == (0, 2, 0)
+        assert screen.message == (
+            "From the session, not taken: 'colour' is not one of this screen's settings; the "
+            "sentence has a control character, which no key types; layer must be a whole "
+            "number from 0 to 5, not 6; query must be a whole number from 0, not -1")
+        assert "✗ From the session" in str(screen.query_one("#model-message").render())
 
 
 BAD = {

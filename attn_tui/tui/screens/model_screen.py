@@ -12,6 +12,7 @@ each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads p
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -56,9 +57,18 @@ class ModelChoice:
 
 MODEL = "minilm"
 FIRST_SENTENCE = MODEL_SENTENCE  # the real-heads lesson's tasks are checked on it too
+SENTENCE_MAX = 2000  # characters in the sentence box (a session keeps as many)
 MODEL_SHAPES = {"minilm": (6, 12)}  # (layers, heads), for the grid before the model has loaded
 
 TOKENS_LISTED = 24  # a longer sentence's list would push the heads off an 80×24 screen
+
+
+def _quoted(value: Any) -> str:
+    """A refused value from a session file, short: a name, a list, a 300-digit number."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        return f"a {len(str(abs(value)))}-digit number"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def token_line(tokens: tuple[str, ...] | list[str]) -> str:
@@ -124,7 +134,7 @@ class ModelScreen(Screen):
 
     def __init__(self, backend: str = "numpy", dtype: str = "float32", model: str = MODEL,
                  text: str = FIRST_SENTENCE, pick: tuple[int, int, int] = (0, 0, 0),
-                 **kwargs) -> None:
+                 saved: dict[str, Any] | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         textual_compat.start_at_breakpoints(self)
         self.backend, self.dtype, self.model_name = backend, dtype, model
@@ -136,10 +146,49 @@ class ModelScreen(Screen):
         self.summary = None
         self.run_text: str | None = None  # the sentence ``run`` is for
         self.history: UndoStack[ModelChoice] = UndoStack()
+        self.saved_refused: list[str] = []  # said with the first maps
+        if saved:
+            self._take_saved(saved)
+
+    # ---- a session's copy: the sentence, and the head and query it shows
+    def session_settings(self) -> dict[str, Any]:
+        return {"text": self.text, "layer": self.layer_index, "head": self.head_index,
+                "query": self.query_index}
+
+    def _take_saved(self, saved: dict[str, Any]) -> None:
+        """Start from a session's sentence and head, each checked; a refused value keeps the
+        screen's own and is said with the first maps."""
+        layers, heads = MODEL_SHAPES.get(self.model_name, (6, 12))
+        refused = [f"{_quoted(k)} is not one of this screen's settings"
+                   for k in saved if k not in ("text", "layer", "head", "query")]
+        if "text" in saved:
+            text = saved["text"]
+            if not isinstance(text, str) or len(text) > SENTENCE_MAX:
+                refused.append(f"the sentence must be text of at most {SENTENCE_MAX} "
+                               f"characters, not {_quoted(text)}")
+            elif any(unicodedata.category(c) == "Cc" and c != "\t" for c in text):
+                refused.append("the sentence has a control character, which no key types")
+            else:
+                self.text = text
+        for key, top in (("layer", layers), ("head", heads), ("query", None)):
+            if key not in saved:
+                continue
+            value = saved[key]
+            if (isinstance(value, bool) or not isinstance(value, int) or value < 0
+                    or (top is not None and value >= top)):
+                refused.append(f"{key} must be a whole number from 0"
+                               + (f" to {top - 1}" if top else "") + f", not {_quoted(value)}")
+            elif key == "layer":
+                self.layer_index = value
+            elif key == "head":
+                self.head_index = value
+            else:
+                self.query_index = value  # clamped to the sentence's tokens on arrival
+        self.saved_refused = refused
 
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
-        yield SentenceInput(self.text, id="sentence", max_length=2000,
+        yield SentenceInput(self.text, id="sentence", max_length=SENTENCE_MAX,
                             placeholder="type a sentence; the maps follow as you type")
         yield Static(id="model-message")
         yield Static(id="tokens")
@@ -234,7 +283,12 @@ class ModelScreen(Screen):
     def _show_run(self, run: Run, text: str) -> None:
         self.run, self.run_text = run, text
         self.query_index = min(self.query_index, len(run.tokens) - 1)
-        self.say("; ".join(run.notices))
+        if self.saved_refused:
+            self.say("From the session, not taken: " + "; ".join([*self.saved_refused, *run.notices]),
+                     error=True)
+            self.saved_refused = []
+        else:
+            self.say("; ".join(run.notices))
         self.query_one("#tokens", Static).update(Text(token_line(run.tokens), no_wrap=False))
         self.query_one(HeadGrid).show(run.weights)
         self._show_head()

@@ -100,8 +100,10 @@ class SessionController:
         lab = next((s for s in self.app.screen_stack if screen.startswith("lab:")
                     and lab_of_module(type(s).__module__) == screen[4:]), None)
         if hasattr(lab, "session_settings"):
-            # a value typed on the lab's bar is saved as Enter would store it
-            if not lab.query_one("#controls").take_typed(keep_refused=True):
+            # a value typed on the lab's bar is saved as Enter would store it (the model
+            # screen has no bar: its sentence is kept as typed)
+            bar = lab.query("#controls")
+            if bar and not bar.first().take_typed(keep_refused=True):
                 self.app.notify("Not saved: the value being typed on the lab's bar is refused "
                                 "(its message says why). Correct it, or Escape, then save.",
                                 title="Save", severity="warning", timeout=6, markup=False)
@@ -128,6 +130,8 @@ class SessionController:
                 if screen == "lab:train":
                     kept = (" The run itself is not in a session (attn-tui train --save keeps "
                             "one): the lab reopens with these settings, untrained.")
+                elif screen == "lab:minilm":
+                    kept = " It reopens the model screen on this sentence and head."
                 elif screen.startswith("lab:") and not lab_settings:
                     kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps "
                             "that lab's place, not its sentence.")
