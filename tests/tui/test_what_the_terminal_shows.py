@@ -42,9 +42,15 @@ class ShadowTerminal:
                 x, y = 0, y + 1
                 continue
             for ch in seg.text:
-                if 0 <= y < self.height and 0 <= x < self.width:
-                    self.cells[y][x] = (ch, seg.style)
-                x += max(1, cell_len(ch))
+                x = self.put(x, y, ch, seg.style)
+
+    def put(self, x: int, y: int, ch: str, style: object) -> int:
+        """Write ``ch`` at (x, y); a wide character's second cell holds "" (it is covered)."""
+        width = max(1, cell_len(ch))
+        for i in range(width):
+            if 0 <= y < self.height and 0 <= x + i < self.width:
+                self.cells[y][x + i] = (ch if i == 0 else "", style)
+        return x + width
 
     def lines(self) -> list[str]:
         return ["".join(c for c, _ in row) for row in self.cells]
@@ -62,9 +68,7 @@ def fresh(app) -> ShadowTerminal:
         x = 0
         for seg in strip:
             for ch in seg.text:
-                if x < screen.width:
-                    screen.cells[y][x] = (ch, seg.style)
-                x += max(1, cell_len(ch))
+                x = screen.put(x, y, ch, seg.style)
     return screen
 
 
