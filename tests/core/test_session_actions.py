@@ -13,7 +13,7 @@ import attn_tui.tui.app
 from attn_tui.core import session, state
 from attn_tui.report.export import export_text
 from attn_tui.tui.app import AttnApp
-from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+from attn_tui.tui.screens.dialogs.confirm_quit_modal import UNSAVED, ConfirmQuitModal
 from attn_tui.tui.screens.dialogs.file_modal import FileModal
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 from attn_tui.tui.textual_compat import notifications
@@ -538,6 +538,73 @@ async def test_quit_while_typing_in_a_cell_asks(keys, says, can_save) -> None:
         await pilot.press("s")  # no Save: s does nothing
         await pilot.pause()
         assert app.screen is modal or can_save
+
+
+async def test_a_sentence_typed_on_the_model_screen_is_asked_about_and_saved(tmp_path) -> None:
+    # the model screen's sentence went into sessions, but quitting let a typed one go unasked
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("slash", "end", *" and then some", "enter", "down")  # typed; a head picked
+        await app.workers.wait_for_complete()
+        screen = app.screen
+        assert screen.text.endswith("and then some") and screen.has_unsaved_work()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmQuitModal) and modal.can_save
+        assert modal.question == UNSAVED
+        await pilot.press("s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "m.json")
+    assert not app.is_running
+    assert session.load_full(tmp_path / "m.json")[2]["text"].endswith("and then some")
+
+
+async def test_looking_at_heads_or_a_saved_sentence_quits_without_asking(tmp_path) -> None:
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        screen = app.screen
+        screen.action_pick(3, 5)  # looking, not work
+        await pilot.press("slash", "end", "x", "enter")
+        await app.workers.wait_for_complete()
+        assert screen.has_unsaved_work()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "m.json")
+        assert not screen.has_unsaved_work()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert not app.is_running and app.return_code == 0
+
+
+async def test_a_sentence_a_lesson_step_replaced_is_asked_about() -> None:
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("slash", "end", *" mine", "enter")
+        await app.workers.wait_for_complete()
+        mine = app.screen.text
+        app.tutor.start("real-heads")
+        for _ in range(2):  # the step's set-up, then the maps it asked for
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert screen.text != mine and not screen.has_unsaved_work()  # the step's own sentence
+        assert screen.replaced_by_lesson()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmQuitModal) and not modal.can_save
+        assert modal.question.startswith("Edits of yours that a lesson step replaced")
 
 
 async def test_quit_asks_about_edits_made_before_an_open(tmp_path: Path) -> None:

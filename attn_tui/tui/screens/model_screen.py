@@ -149,6 +149,10 @@ class ModelScreen(Screen):
         self.saved_refused: list[str] = []  # said with the first maps
         if saved:
             self._take_saved(saved)
+        # the sentence as opened or last saved: one typed since is work that quitting asks about
+        self.saved_text = self.text
+        self._lesson_text: str | None = None  # as a lesson step set it up: not the learner's
+        self._replaced_texts: tuple[str, ...] = ()  # the learner's, replaced by a step
 
     # ---- a session's copy: the sentence, and the head and query it shows
     def session_settings(self) -> dict[str, Any]:
@@ -419,8 +423,8 @@ class ModelScreen(Screen):
         if self.app.screen is self:
             self.app.pop_screen()
 
-    # ---- as a LessonHost (see attn_tui.tui.tutor.host): the sentence and the chosen head,
-    # never saved work
+    # ---- as a LessonHost (see attn_tui.tui.tutor.host): the sentence and the chosen head;
+    # a sentence the learner typed is their work
     shown_note = "Shown: a head that meets the goal. u undoes it."
 
     def settle_edits(self) -> bool:
@@ -433,13 +437,21 @@ class ModelScreen(Screen):
         return self.lesson_state()
 
     def has_unsaved_work(self) -> bool:
-        return False
+        """A sentence typed since it was opened or saved, and not one a lesson step set up.
+        Picking a head or a query is looking, not work."""
+        return self.text not in (self.saved_text, self._lesson_text)
+
+    def replaced_by_lesson(self) -> bool:
+        """Whether a sentence of the learner's that a lesson step replaced is still unsaved:
+        only u brings it back, and quitting loses it."""
+        return any(t not in (self.saved_text, self.text) for t in self._replaced_texts)
 
     def lesson_owns_state(self) -> None:
-        pass
+        self._lesson_text = self.text
 
     def lesson_replaced_work(self, work: object) -> None:
-        pass
+        assert isinstance(work, ModelChoice)
+        self._replaced_texts = (*self._replaced_texts, work.text)[-20:]
 
     def lesson_live(self) -> object:
         from attn_tui.lessons.tasks import lab_live

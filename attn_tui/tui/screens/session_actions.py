@@ -37,6 +37,13 @@ def open_screen(app: App) -> str:
     return "workbench"
 
 
+def open_lab(app: App) -> Any:
+    """The lab screen a session records as open (see open_screen), or None on the workbench."""
+    screen = open_screen(app)
+    return next((s for s in app.screen_stack if screen.startswith("lab:")
+                 and lab_of_module(type(s).__module__) == screen[4:]), None)
+
+
 class SessionFile:
     """The file a workspace belongs to: its path (None until saved) and what was last saved
     there. A save changes it in place; an open starts a new one. Undo entries hold the file
@@ -96,9 +103,7 @@ class SessionController:
                         title="Save",
                         severity="warning", timeout=6, markup=False)
             return
-        ws, screen = bench.workspace, open_screen(self.app)
-        lab = next((s for s in self.app.screen_stack if screen.startswith("lab:")
-                    and lab_of_module(type(s).__module__) == screen[4:]), None)
+        ws, screen, lab = bench.workspace, open_screen(self.app), open_lab(self.app)
         if hasattr(lab, "session_settings"):
             # a value typed on the lab's bar is saved as Enter would store it (the model
             # screen has no bar: its sentence is kept as typed)
@@ -117,6 +122,8 @@ class SessionController:
             except session.SessionError as exc:
                 return str(exc)
             bench.saved_workspace, bench.session_path = ws, path
+            if hasattr(lab, "saved_text"):  # the model screen's sentence, saved with it
+                lab.saved_text = lab_settings["text"]
             written = stamp(path)
             bench.file.stamp = written
             for other in bench.other_files():  # an earlier file record of the same path now
@@ -252,8 +259,11 @@ class SessionController:
             self.app.exit()
             return
         typed_ok = bench.settle_edits()  # a typed value counts as an edit, as Tab would keep it
-        dirty, before_open = bench.dirty or not typed_ok, bench.unsaved_before_open()
-        replaced = bench.replaced_by_lesson()
+        lab = open_lab(self.app)  # a sentence typed on the model screen is work too
+        lab_dirty = lab is not None and lab.has_unsaved_work()
+        dirty, before_open = bench.dirty or lab_dirty or not typed_ok, bench.unsaved_before_open()
+        replaced = bench.replaced_by_lesson() or (hasattr(lab, "replaced_by_lesson")
+                                                  and lab.replaced_by_lesson())
         if not dirty and not before_open and not replaced:
             self.app.exit()
             return
