@@ -217,6 +217,25 @@ async def test_a_sessions_model_settings_the_screen_refuses_keep_its_own(tmp_pat
         assert "✗ From the session" in str(screen.query_one("#model-message").render())
 
 
+
+async def test_a_sessions_query_past_the_sentence_is_said_not_moved_silently(tmp_path):
+    from attn_tui.cli.export import open_session
+    from attn_tui.tui.app import make_app
+
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("one"), path, screen="lab:minilm",
+                 lab_settings={"text": "Two words", "layer": 1, "head": 2, "query": 9})
+    ws, lab, saved = open_session(str(path))
+    app = make_app(workspace=ws, lab=lab, confirm_quit=False, lab_options={"saved": saved})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert screen.run.tokens == ["[CLS]", "two", "words", "[SEP]"]
+        assert (screen.layer_index, screen.head_index, screen.query_index) == (1, 2, 3)
+        assert screen.message == ("From the session, not taken: query 9 is past the sentence's "
+                                  "last token, 3, which it shows instead")
+
 BAD = {
     "truncated": ('{"format": "attn-tui-session", "version": 1, "work', "looks truncated"),
     "wrong version": ('{"format": "attn-tui-session", "version": 9}', "schema version 9"),

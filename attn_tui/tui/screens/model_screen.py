@@ -147,6 +147,7 @@ class ModelScreen(Screen):
         self.run_text: str | None = None  # the sentence ``run`` is for
         self.history: UndoStack[ModelChoice] = UndoStack()
         self.saved_refused: list[str] = []  # said with the first maps
+        self._saved_query: int | None = None  # a session's, until the first maps place it
         if saved:
             self._take_saved(saved)
         # the sentence as opened or last saved: one typed since is work that quitting asks about
@@ -187,7 +188,8 @@ class ModelScreen(Screen):
             elif key == "head":
                 self.head_index = value
             else:
-                self.query_index = value  # clamped to the sentence's tokens on arrival
+                self.query_index = value  # checked against the sentence's tokens on arrival
+                self._saved_query = value
         self.saved_refused = refused
 
     def compose(self) -> ComposeResult:
@@ -286,7 +288,12 @@ class ModelScreen(Screen):
 
     def _show_run(self, run: Run, text: str) -> None:
         self.run, self.run_text = run, text
-        self.query_index = min(self.query_index, len(run.tokens) - 1)
+        last = len(run.tokens) - 1
+        if self._saved_query is not None and self._saved_query > last:
+            self.saved_refused.append(f"query {self._saved_query} is past the sentence's last "
+                                      f"token, {last}, which it shows instead")
+        self._saved_query = None
+        self.query_index = min(self.query_index, last)
         if self.saved_refused:
             self.say("From the session, not taken: " + "; ".join([*self.saved_refused, *run.notices]),
                      error=True)
