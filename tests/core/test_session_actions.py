@@ -566,10 +566,10 @@ async def test_a_sentence_typed_on_the_model_screen_is_asked_about_and_saved(tmp
     app = make_app(lab="minilm")
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
-        await pilot.press("slash", "end", *" and then some", "enter", "down")  # typed; a head picked
+        await pilot.press("slash", "end", *" too", "enter", "down")  # typed; a head picked
         await app.workers.wait_for_complete()
         screen = app.screen
-        assert screen.text.endswith("and then some") and screen.has_unsaved_work()
+        assert screen.text.endswith(" too") and screen.has_unsaved_work()
         await pilot.press("ctrl+q")
         await pilot.pause()
         modal = app.screen
@@ -579,7 +579,7 @@ async def test_a_sentence_typed_on_the_model_screen_is_asked_about_and_saved(tmp
         await pilot.pause()
         await type_path(pilot, tmp_path / "m.json")
     assert not app.is_running
-    assert session.load_full(tmp_path / "m.json")[2]["text"].endswith("and then some")
+    assert session.load_full(tmp_path / "m.json")[2]["text"].endswith(" too")
 
 
 async def test_looking_at_heads_or_a_saved_sentence_quits_without_asking(tmp_path) -> None:
