@@ -602,6 +602,75 @@ async def test_looking_at_heads_or_a_saved_sentence_quits_without_asking(tmp_pat
     assert not app.is_running and app.return_code == 0
 
 
+async def _left_with_a_typed_sentence(app, pilot) -> str:
+    await app.workers.wait_for_complete()
+    await pilot.press("slash", "end", *" too", "enter", "down")
+    await app.workers.wait_for_complete()
+    typed = app.screen.text
+    await pilot.press("escape")
+    await pilot.pause()
+    assert isinstance(app.screen, WorkbenchScreen)
+    return typed
+
+
+async def test_a_sentence_typed_then_left_with_escape_is_asked_about() -> None:
+    # typed on the model screen, Esc, ctrl+q: the app quit at once and the sentence was gone
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.screens.session_actions import LEFT_SENTENCE
+
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        typed = await _left_with_a_typed_sentence(app, pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        modal = app.screen
+        # Save here would keep the workbench, not the sentence: not offered
+        assert isinstance(modal, ConfirmQuitModal) and not modal.can_save
+        assert modal.question == f"{LEFT_SENTENCE} Quit anyway (y) / Cancel (Esc)"
+        await pilot.press("escape")
+        await pilot.pause()
+        app.reopen_lab("minilm")  # g, lab minilm: the sentence as it was left, still unsaved
+        await pilot.pause()
+        assert app.screen.text == typed and app.screen.has_unsaved_work()
+
+
+async def test_a_left_sentence_beside_unsaved_edits_is_named_in_the_question() -> None:
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.screens.session_actions import LEFT_SENTENCE
+
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _left_with_a_typed_sentence(app, pilot)
+        await pilot.press("5", "enter")  # an edit on the workbench too
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmQuitModal) and modal.can_save
+        assert modal.question == f"{UNSAVED} {LEFT_SENTENCE}"
+
+
+async def test_a_left_sentence_saved_there_or_a_lessons_own_quits_without_asking(
+        tmp_path) -> None:
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _left_with_a_typed_sentence(app, pilot)
+        app.reopen_lab("minilm")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "m.json")
+        await pilot.press("escape")  # saved, then left: nothing to ask about
+        await pilot.pause()
+        assert isinstance(app.screen, WorkbenchScreen)
+        app.left_labs["minilm"].update(text="a step's own", lesson_text="a step's own")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert not app.is_running and app.return_code == 0
+
+
 async def test_a_sentence_a_lesson_step_replaced_is_asked_about() -> None:
     from attn_tui.tui.app import make_app
 

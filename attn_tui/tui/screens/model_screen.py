@@ -134,7 +134,8 @@ class ModelScreen(Screen):
 
     def __init__(self, backend: str = "numpy", dtype: str = "float32", model: str = MODEL,
                  text: str = FIRST_SENTENCE, pick: tuple[int, int, int] = (0, 0, 0),
-                 saved: dict[str, Any] | None = None, **kwargs) -> None:
+                 saved: dict[str, Any] | None = None, saved_text: str | None = None,
+                 lesson_text: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         textual_compat.start_at_breakpoints(self)
         self.backend, self.dtype, self.model_name = backend, dtype, model
@@ -151,8 +152,9 @@ class ModelScreen(Screen):
         if saved:
             self._take_saved(saved)
         # the sentence as opened or last saved: one typed since is work that quitting asks about
-        self.saved_text = self.text
-        self._lesson_text: str | None = None  # as a lesson step set it up: not the learner's
+        # (reopened as the learner left it: as saved then, and a step's sentence stays the step's)
+        self.saved_text = self.text if saved_text is None else saved_text
+        self._lesson_text = lesson_text  # as a lesson step set it up: not the learner's
         self._replaced_texts: tuple[str, ...] = ()  # the learner's, replaced by a step
 
     # ---- a session's copy: the sentence, and the head and query it shows
@@ -224,8 +226,10 @@ class ModelScreen(Screen):
 
     def on_unmount(self) -> None:
         # Go to reopens the screen on this sentence and head (see AttnApp.left_labs)
+        # and quitting asks about a sentence typed here that no session holds
         self.app.left_labs["minilm"] = {
-            "text": self.text, "pick": (self.layer_index, self.head_index, self.query_index)}
+            "text": self.text, "pick": (self.layer_index, self.head_index, self.query_index),
+            "saved_text": self.saved_text, "lesson_text": self._lesson_text}
 
     # ---- loading and running, off the app's thread
     @work(thread=True, exclusive=True, group="model-load")

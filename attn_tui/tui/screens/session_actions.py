@@ -44,6 +44,21 @@ def open_lab(app: App) -> Any:
                  and lab_of_module(type(s).__module__) == screen[4:]), None)
 
 
+def unsaved_left_sentence(app: App, lab: Any) -> bool:
+    """Whether the model screen, closed since (Esc keeps its sentence for Go to), holds a
+    sentence typed there that no session has: a session saved from the workbench keeps only the
+    workbench. An open model screen answers for itself (``has_unsaved_work``)."""
+    if hasattr(lab, "saved_text"):
+        return False
+    left = getattr(app, "left_labs", {}).get("minilm")
+    return bool(left) and left["text"] not in (left.get("saved_text"), left.get("lesson_text"))
+
+
+LEFT_SENTENCE = ("The sentence you typed on the model screen is in no session (one saved from "
+                 "here keeps the workbench): Cancel, then g reopens it (lab minilm) and ctrl+s "
+                 "saves it there.")
+
+
 class SessionFile:
     """The file a workspace belongs to: its path (None until saved) and what was last saved
     there. A save changes it in place; an open starts a new one. Undo entries hold the file
@@ -249,8 +264,9 @@ class SessionController:
                                 "terminal (works over SSH)", lambda f=fmt: self.copy(bench, f))
 
     def quit_or_ask(self, bench: SessionHost | None, confirm: bool = True) -> None:
-        """Quit, unless work would be lost: unsaved edits, a value still being typed, or edits made
-        before an open. Then ask Save / Quit anyway / Cancel (no Save where it would not help)."""
+        """Quit, unless work would be lost: unsaved edits, a value still being typed, edits made
+        before an open, or a sentence typed on the model screen. Then ask Save / Quit anyway /
+        Cancel (no Save where it would not help)."""
         from attn_tui.tui.screens.dialogs.confirm_quit_modal import UNSAVED, ConfirmQuitModal
 
         if isinstance(self.app.screen, ConfirmQuitModal):
@@ -261,10 +277,11 @@ class SessionController:
         typed_ok = bench.settle_edits()  # a typed value counts as an edit, as Tab would keep it
         lab = open_lab(self.app)  # a sentence typed on the model screen is work too
         lab_dirty = lab is not None and lab.has_unsaved_work()
+        left = unsaved_left_sentence(self.app, lab)
         dirty, before_open = bench.dirty or lab_dirty or not typed_ok, bench.unsaved_before_open()
         replaced = bench.replaced_by_lesson() or (hasattr(lab, "replaced_by_lesson")
                                                   and lab.replaced_by_lesson())
-        if not dirty and not before_open and not replaced:
+        if not dirty and not before_open and not replaced and not left:
             self.app.exit()
             return
         before_open = before_open or replaced
@@ -274,13 +291,14 @@ class SessionController:
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")
+        also = " ".join(([earlier] if before_open else []) + ([LEFT_SENTENCE] if left else []))
         if not typed_ok:
             question = ("A value being typed is refused (its message says why), so nothing can be "
-                        "saved. Quit anyway (y) / Cancel (Esc)")
+                        "saved." + (f" {LEFT_SENTENCE}" if left else "") + " Quit anyway (y) / Cancel (Esc)")
         elif dirty:
-            question = UNSAVED + (f" {earlier}" if before_open else "")
+            question = UNSAVED + (f" {also}" if also else "")
         else:
-            question = f"{earlier} Quit anyway (y) / Cancel (Esc)"
+            question = f"{also} Quit anyway (y) / Cancel (Esc)"
 
         def answer(choice: str | None) -> None:
             if choice == "quit":
