@@ -206,6 +206,15 @@ def notifications(app: App) -> list[Notification]:
     return list(shown)
 
 
+def dismiss_notices(app: App, severity: str = "information") -> None:
+    """Take down the notices of one severity now (``App._unnotify``), keeping the others."""
+    with _door("App._unnotify"):
+        unnotify = app._unnotify
+    gone = [n for n in notifications(app) if n.severity == severity]
+    for i, notice in enumerate(gone):
+        unnotify(notice, refresh=i == len(gone) - 1)
+
+
 def screen_strips(screen: Screen) -> list[Strip]:
     """The screen as composited, one strip a line (``Screen._compositor``)."""
     with _door("Screen._compositor.render_strips"):

@@ -604,3 +604,20 @@ async def test_marked_numbers_side_by_side_keep_the_space_between_them(size):
         v_row = next(line for line in text.splitlines() if "│t1  ›-0.36" in line)
         assert "›-0.36 -0.92" in v_row
         assert not re.search(r"›[-+]?[\d.]+›", text)  # no mark glued to a marked number
+
+
+async def test_a_notice_from_one_step_does_not_cover_the_next_steps_choices():
+    # select at 80×24: a on step 2 (no question) adds a token and says so; n then showed step
+    # 3's choices under that notice for the rest of its four seconds
+    app = lesson_app("select", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.notify("kept: a warning is not the step's", severity="warning", timeout=30)
+        await press(pilot, "a")
+        assert any("asks no question" in n.message for n in notifications(app))
+        await press(pilot, "n")
+        messages = [n.message for n in notifications(app)]
+        assert messages == ["kept: a warning is not the step's"]
+        lines = screen_text(app).splitlines()
+        assert any("a) yes, exactly as much" in line for line in lines)
+        assert not any("asks no question" in line for line in lines)

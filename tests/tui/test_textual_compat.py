@@ -179,6 +179,20 @@ async def test_notifications_are_the_notices_shown():
         assert [n.message for n in compat.notifications(app)] == ["canary notice"]
 
 
+async def test_dismiss_notices_takes_down_one_severity_and_keeps_the_rest():
+    app = Tiny()
+    async with app.run_test() as pilot:
+        app.notify("said in passing")
+        app.notify("also in passing")
+        app.notify("a warning", severity="warning")
+        await pilot.pause()
+        compat.dismiss_notices(app)
+        await pilot.pause()
+        assert [n.message for n in compat.notifications(app)] == ["a warning"]
+        assert "in passing" not in "\n".join(
+            "".join(s.text for s in strip) for strip in compat.screen_strips(app.screen))
+
+
 async def test_screen_strips_and_visible_region_read_the_screen_as_drawn():
     app = Tiny()
     async with app.run_test(size=(40, 5)) as pilot:

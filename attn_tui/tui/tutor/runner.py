@@ -329,10 +329,16 @@ class LessonRunner:
                 # from where earlier presses are taking it: three fast presses move six lines
                 panel.scroll_to(y=panel.scroll_target_y + 2 * lines, animate=False)
 
+    def _moving_on(self) -> None:
+        """A notice answered a key on the step being left, and it would cover the next step's
+        panel (its question's choices, at 80×24): it goes with the step. Warnings stay."""
+        textual_compat.dismiss_notices(self.app)
+
     def next(self) -> None:
         if self._put_off("n", "n"):
             return
         assert self.lesson is not None
+        self._moving_on()
         q, note = self._step().question, ""
         if q is not None and self.chosen is None and not self.done:
             view = self._view
@@ -351,6 +357,7 @@ class LessonRunner:
     def prev(self) -> None:
         if self._put_off("p", "p"):
             return
+        self._moving_on()
         self._note = ""
         if self.done:
             self._go(self.index)
