@@ -120,7 +120,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         ws = _workspace(args)
         if output:
-            export.export_file(ws, output, fmt, args.export_backend)
+            export.export_file(ws, output, fmt, args.export_backend, streams=True)
             return 0
         data = export.export_bytes(ws, fmt, args.export_backend)
     except (BackendUnavailable, ValueError) as exc:  # FileError and SessionError included

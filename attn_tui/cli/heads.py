@@ -98,7 +98,7 @@ def run_heads(args: argparse.Namespace) -> int:
         output = None if args.heads_output == "-" else args.heads_output
         try:
             if output:
-                export.export_file(ws, output, fmt)
+                export.export_file(ws, output, fmt, streams=True)
                 return 0
             data = export.export_bytes(ws, fmt)
         except ValueError as exc:
@@ -107,7 +107,7 @@ def run_heads(args: argparse.Namespace) -> int:
         from attn_tui.core.files import atomic_write
 
         try:
-            atomic_write(args.heads_output, data.encode("utf-8"))
+            atomic_write(args.heads_output, data.encode("utf-8"), streams=True)
         except ValueError as exc:
             return _fail(str(exc))
         return 0

@@ -141,7 +141,7 @@ def run_train(args: argparse.Namespace) -> int:
         from attn_tui.train.runfile import save
 
         try:
-            save(record, args.train_save)
+            save(record, args.train_save, streams=True)
         except FileError as exc:
             return _fail(str(exc))
         out(f"saved {args.train_save}: attn-tui --lab train --load {args.train_save}")

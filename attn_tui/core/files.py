@@ -40,9 +40,17 @@ def short_path(path: str, room: int = 90) -> str:
     return f"{path[:half]}…{path[-half:]}"
 
 
-def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write") -> None:
-    """Replace ``path`` with ``data`` all at once: a crash leaves the old file or the new one."""
+def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write",
+                 streams: bool = False) -> None:
+    """Replace ``path`` with ``data`` all at once: a crash leaves the old file or the new one.
+
+    ``streams``: a character device or a pipe (/dev/null, a FIFO, a shell's ``>(…)``) is
+    written to as it is, for the command line; elsewhere it is refused, since the app would
+    take it for a saved file."""
     shown = os.fspath(path)
+    if streams and _is_stream(os.path.expanduser(shown)):  # as named: /dev/fd/63 is a pipe
+        _write_stream(os.path.expanduser(shown), shown, data, verb)
+        return
     target = os.path.realpath(os.path.expanduser(shown))  # through a symlink, not over it
     if os.path.isdir(target):
         raise FileError("it is a directory", shown, verb)
@@ -77,6 +85,35 @@ def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write") -> N
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _is_stream(path: str) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def _write_stream(target: str, shown: str, data: bytes, verb: str) -> None:
+    """Into a device or a pipe, not replacing it. Opened without waiting: a FIFO nobody reads
+    is said at once, not a hang."""
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        reason = ("it is a pipe that nothing reads from" if exc.errno == errno.ENXIO
+                  else os_reason(exc, True))
+        raise FileError(reason, shown, verb) from exc
+    try:
+        os.set_blocking(fd, True)  # a reader slower than the data: wait for it
+        with os.fdopen(fd, "wb", closefd=False) as f:
+            f.write(data)
+    except OSError as exc:
+        reason = ("the reader closed the pipe" if exc.errno == errno.EPIPE
+                  else os_reason(exc, True))
+        raise FileError(reason, shown, verb) from exc
+    finally:
+        os.close(fd)
 
 
 def _umask() -> int:

@@ -164,8 +164,10 @@ def export_bytes(ws: Workspace, fmt: str, script_backend: str | None = None,
 
 
 def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
-                script_backend: str | None = None, steps: Steps | None = None) -> str:
+                script_backend: str | None = None, steps: Steps | None = None,
+                streams: bool = False) -> str:
     """Write an export atomically; the format comes from the extension unless given.
+    ``streams``: a device or a pipe is written to as it is (see atomic_write).
 
     Returns the format written; raises ValueError (SessionError for the file) in one sentence.
     """
@@ -183,5 +185,5 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
     if fmt is None:
         raise ValueError(f"Cannot tell the format of {shown}: end the name with .md, "
                          ".csv, .tex, .npz or .py.")
-    atomic_write(path, export_bytes(ws, fmt, script_backend, steps))
+    atomic_write(path, export_bytes(ws, fmt, script_backend, steps), streams=streams)
     return fmt

@@ -38,7 +38,7 @@ class RunRecord:
         return len(self.losses)
 
 
-def save(record: RunRecord, path: str) -> None:
+def save(record: RunRecord, path: str, streams: bool = False) -> None:
     arrays = {f.name: getattr(record, f.name) for f in fields(record)
               if f.name not in ("config", "weights", "diverged")}
     arrays["meta"] = np.asarray(json.dumps({"format": FORMAT, "config": record.config.as_dict(),
@@ -46,7 +46,7 @@ def save(record: RunRecord, path: str) -> None:
     arrays.update({f"w:{name}": a for name, a in record.weights.items()})
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)
-    atomic_write(path, buf.getvalue(), "save")
+    atomic_write(path, buf.getvalue(), "save", streams=streams)
 
 
 def load(path: str) -> RunRecord:

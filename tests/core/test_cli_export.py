@@ -3,6 +3,10 @@ exit status 2, never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import stat
 import subprocess
 import sys
 from dataclasses import replace
@@ -180,3 +184,38 @@ def test_dash_is_standard_output(fmt: str, tmp_path: Path) -> None:
         assert all(np.array_equal(got[k], expected[k]) for k in got.files)
     else:
         assert result.stdout == want
+
+
+def test_o_dev_null_writes_nothing_and_leaves_the_device(tmp_path: Path) -> None:
+    # "Cannot write /dev/null: it is not a regular file": the command line's usual sink
+    result = attn("export", "--format", "npz", "-o", "/dev/null", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout == b"" and result.stderr == b""
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_o_into_a_pipe_as_a_shells_process_substitution_names_it(tmp_path: Path) -> None:
+    # attn-tui export --format npz -o >(ssh host 'cat > x.npz'): the shell passes /dev/fd/N
+    read, write = os.pipe()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "attn_tui", "export", "--format", "npz", "--preset", "mask",
+             "-o", f"/dev/fd/{write}"], capture_output=True, cwd=tmp_path, timeout=120,
+            pass_fds=(write,))
+        os.close(write)
+        with os.fdopen(read, "rb") as f:
+            data = f.read()
+    finally:
+        for fd in (read, write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    assert result.returncode == 0, result.stderr
+    with np.load(io.BytesIO(data), allow_pickle=False) as z:
+        np.testing.assert_array_equal(z["weights"], export.compute(state.from_preset("mask")).weights)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_o_a_fifo_nothing_reads_is_one_line_not_a_hang(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    one_line_error(attn("export", "--format", "md", "-o", "pipe", cwd=tmp_path),
+                   "Cannot write pipe: it is a pipe that nothing reads from.")
+    assert stat.S_ISFIFO((tmp_path / "pipe").stat().st_mode)
