@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+
 import numpy as np
 import pytest
 
@@ -28,6 +31,26 @@ def test_a_saved_run_loads_back_the_same(record, tmp_path) -> None:
         assert np.array_equal(getattr(back, name), getattr(record, name)), name
     assert back.weights.keys() == record.weights.keys()
     assert all(np.array_equal(back.weights[k], record.weights[k]) for k in record.weights)
+
+
+def test_train_save_into_a_pipe_writes_the_run_there_and_a_file_save_refuses_it(
+        record, tmp_path) -> None:
+    # train --save >(…) names /dev/fd/N: the command line writes into it; the lab's own save
+    # keeps refusing what is not a file
+    read, write = os.pipe()
+    try:
+        save(record, f"/dev/fd/{write}", streams=True)
+        os.close(write)
+        with os.fdopen(read, "rb") as f:
+            (tmp_path / "copy.npz").write_bytes(f.read())
+    finally:
+        for fd in (read, write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    assert np.array_equal(load(str(tmp_path / "copy.npz")).losses, record.losses)
+    os.mkfifo(tmp_path / "pipe.npz")
+    with pytest.raises(FileError, match="it is not a regular file"):
+        save(record, str(tmp_path / "pipe.npz"))
 
 
 def test_a_diverged_run_saves_and_loads(tmp_path) -> None:
