@@ -112,6 +112,18 @@ def run_train(args: argparse.Namespace) -> int:
         return 2
     if args.train_save == "":
         return _fail("--save needs a file name")
+    if args.train_save:  # said now, not after a run of minutes
+        from attn_tui.core.files import FileError, check_target
+        from attn_tui.report.export import EXTENSIONS
+
+        named = EXTENSIONS.get(os.path.splitext(args.train_save)[1].lower())
+        if named not in (None, "npz"):
+            return _fail(f"--save {args.train_save} is named as a .{named} file, but a run is "
+                         "saved as .npz: end the name with .npz.")
+        try:
+            check_target(args.train_save, "save", streams=True)
+        except FileError as exc:
+            return _fail(str(exc))
     from attn_tui.report.train import alpha_tables, header_lines, progress_line
     from attn_tui.train.trainer import Run
 
@@ -145,4 +157,8 @@ def run_train(args: argparse.Namespace) -> int:
         except FileError as exc:
             return _fail(str(exc))
         out(f"saved {args.train_save}: attn-tui --lab train --load {args.train_save}")
+        if out.gone and not run.done:  # | head: the run stopped early, and what is kept says so
+            print(f"attn-tui: standard output closed at step {run.step} of {config.steps}, "
+                  f"so the run stopped there; {args.train_save} keeps those {run.step} steps.",
+                  file=sys.stderr)
     return 1 if record.diverged else 0

@@ -48,25 +48,10 @@ def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write",
     written to as it is, for the command line; elsewhere it is refused, since the app would
     take it for a saved file."""
     shown = os.fspath(path)
-    if streams and _is_stream(os.path.expanduser(shown)):  # as named: /dev/fd/63 is a pipe
+    target, mode = _target(shown, verb, streams)
+    if target is None:
         _write_stream(os.path.expanduser(shown), shown, data, verb)
         return
-    target = os.path.realpath(os.path.expanduser(shown))  # through a symlink, not over it
-    if os.path.isdir(target):
-        raise FileError("it is a directory", shown, verb)
-    if shown.endswith(("/", os.sep)):  # realpath drops the slash: "sub/" would write "sub"
-        raise FileError("a name ending in / is a folder, not a file", shown, verb)
-    try:
-        st = os.stat(target)
-        if not stat.S_ISREG(st.st_mode):  # renaming over /dev/null or a FIFO replaces it
-            raise FileError("it is not a regular file", shown, verb)
-        mode = stat.S_IMODE(st.st_mode)
-        if not os.access(target, os.W_OK):  # replacing would succeed, but it was read-only
-            raise PermissionError(errno.EACCES, "permission denied")
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
-    except OSError as exc:
-        raise FileError(os_reason(exc, True), shown, verb) from exc
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.",
@@ -85,6 +70,43 @@ def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write",
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def check_target(path: str | os.PathLike, verb: str = "write", streams: bool = False) -> None:
+    """Refuse now, in atomic_write's words, a name it would refuse later: for the command line,
+    before the work whose result goes there (a training run)."""
+    shown = os.fspath(path)
+    target, _ = _target(shown, verb, streams)
+    folder = os.path.dirname(target) if target is not None else None
+    if folder is not None and not os.path.exists(target):
+        if not os.path.isdir(folder):
+            raise FileError(os_reason(FileNotFoundError(errno.ENOENT, folder), True), shown, verb)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise FileError("permission denied", shown, verb)
+
+
+def _target(shown: str, verb: str, streams: bool) -> tuple[str | None, int]:
+    """(the real path to replace, the mode the new file gets), or (None, 0) for a stream to
+    write into as it is; FileError for a name that cannot be written."""
+    if streams and _is_stream(os.path.expanduser(shown)):  # as named: /dev/fd/63 is a pipe
+        return None, 0
+    target = os.path.realpath(os.path.expanduser(shown))  # through a symlink, not over it
+    if os.path.isdir(target):
+        raise FileError("it is a directory", shown, verb)
+    if shown.endswith(("/", os.sep)):  # realpath drops the slash: "sub/" would write "sub"
+        raise FileError("a name ending in / is a folder, not a file", shown, verb)
+    try:
+        st = os.stat(target)
+        if not stat.S_ISREG(st.st_mode):  # renaming over /dev/null or a FIFO replaces it
+            raise FileError("it is not a regular file", shown, verb)
+        mode = stat.S_IMODE(st.st_mode)
+        if not os.access(target, os.W_OK):  # replacing would succeed, but it was read-only
+            raise PermissionError(errno.EACCES, "permission denied")
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    except OSError as exc:
+        raise FileError(os_reason(exc, True), shown, verb) from exc
+    return target, mode
 
 
 def _is_stream(path: str) -> bool:

@@ -39,13 +39,21 @@ def alpha_table(tokens: tuple[str, ...], alpha, title: str) -> list[str]:
     return rows
 
 
+def diverged_words(losses: list[float], step: int, lr: float) -> str:
+    """Why a run stopped: its loss stopped being a number, or (that loss still one) what the
+    model computes after the last update did."""
+    last = losses[-1] if losses else math.nan
+    what = (f"The loss became {num(last)} at step {step}" if not math.isfinite(last)
+            else f"The model's outputs stopped being numbers at step {step}")
+    return f"{what}: the learning rate {lr:g} is too large."
+
+
 def alpha_tables(r: RunRecord, seconds: float) -> list[str]:
     c = r.config
     out = [""]
     if r.diverged:
-        out.append(f" The loss became {num(r.losses[-1])} at step {r.steps_done}: the learning "
-                   f"rate {c.lr:g} is too large. Training stopped; the frames up to step "
-                   f"{int(r.frame_steps[-1])} are kept.")
+        out.append(f" {diverged_words(list(r.losses), r.steps_done, c.lr)} Training stopped; "
+                   f"the frames up to step {int(r.frame_steps[-1])} are kept.")
     else:
         acc = r.accuracy[-1] if len(r.accuracy) else math.nan
         out.append(f" held-out accuracy {num(acc)} after {r.steps_done} steps "

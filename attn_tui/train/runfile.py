@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 import zipfile
 from dataclasses import dataclass, fields
 
@@ -51,6 +52,14 @@ def save(record: RunRecord, path: str, streams: bool = False) -> None:
 
 def load(path: str) -> RunRecord:
     """The run saved in ``path``, or FileError in one sentence."""
+    try:
+        mode = os.stat(os.path.expanduser(path)).st_mode
+    except OSError as exc:
+        raise FileError(os_reason(exc), path) from exc
+    if stat.S_ISDIR(mode):
+        raise FileError("it is a directory, not a saved training run", path)
+    if not stat.S_ISREG(mode):  # a FIFO nobody writes would block for ever
+        raise FileError("it is not a regular file", path)
     try:
         with np.load(os.path.expanduser(path), allow_pickle=False) as z:
             data = {name: z[name] for name in z.files}

@@ -38,9 +38,12 @@ def build_model(config: TrainConfig) -> TinyTransformer:
 
 
 def accuracy(model: TinyTransformer, x: torch.Tensor, y: torch.Tensor) -> float:
-    """The share of asked-for tokens predicted right (the argmax of the logits)."""
+    """The share of asked-for tokens predicted right (the argmax of the logits); nan when the
+    logits are not numbers (an argmax of nan would pick token 0 and count it)."""
     with torch.no_grad():
         logits, _ = model(x)
+    if not bool(torch.isfinite(logits).all()):
+        return math.nan
     asked = y != tasks.IGNORE
     return float((logits.argmax(-1)[asked] == y[asked]).float().mean())
 
@@ -74,12 +77,22 @@ class Run:
         return self.evals[-1][1] if self.evals else None
 
     def _capture(self, frame: bool = True, evaluate: bool = True) -> None:
+        # the last update can make a weight nan or inf while its loss (computed before it) was
+        # still a number: then the run has diverged, and nothing computed from it is kept
         if frame:
             with torch.no_grad():
                 _, alpha = self.model(self.example[None])
-            self.frames.append((self.step, alpha[0].numpy().copy()))
+            a = alpha[0].numpy()
+            if not np.isfinite(a).all():
+                self.diverged = True
+                return
+            self.frames.append((self.step, a.copy()))
         if evaluate:
-            self.evals.append((self.step, accuracy(self.model, *self.held_out)))
+            acc = accuracy(self.model, *self.held_out)
+            if math.isnan(acc):
+                self.diverged = True
+                return
+            self.evals.append((self.step, acc))
 
     def _one_step(self) -> None:
         x, y = tasks.batch(self.config.task, self.config.batch, self.data)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -76,8 +77,10 @@ def test_a_diverging_run_says_so_and_exits_1(capsys) -> None:
     pytest.importorskip("torch")
     assert main(["train", "--task", "previous", "--steps", "30", "--lr", "1000"]) == 1
     out = capsys.readouterr().out
-    assert "The loss became nan at step 5: the learning rate 1000 is too large. Training " \
-        "stopped; the frames up to step 4 are kept." in out
+    # the update of step 4 broke the output layer (the loss of step 4 was computed before it):
+    # the held-out accuracy after it is not a number, and step 4's α, still one, is kept
+    assert "The model's outputs stopped being numbers at step 4: the learning rate 1000 is too " \
+        "large. Training stopped; the frames up to step 4 are kept." in out
 
 
 def test_train_in_a_pipe_stops_quietly_and_loads_no_textual() -> None:
@@ -109,3 +112,67 @@ def test_without_torch_the_train_lab_says_what_to_install(capsys, monkeypatch) -
     monkeypatch.setattr(attn_tui.compute, "torch_available", lambda: False)
     assert main(["--lab", "train"]) == 2
     assert "training needs torch" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("save", "words"), [
+    ("no/such/run.npz", "Cannot save no/such/run.npz: its folder does not exist."),
+    ("a-folder", "Cannot save a-folder: it is a directory."),
+    ("run.md", "--save run.md is named as a .md file, but a run is saved as .npz: end the name "
+               "with .npz."),
+])
+def test_a_save_name_that_cannot_be_written_is_said_before_training(
+        capsys, monkeypatch, tmp_path, save, words) -> None:
+    # it used to train the whole run (2,000 steps, about a minute) and refuse the name after
+    pytest.importorskip("torch")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-folder").mkdir()
+    assert main(["train", "--task", "sort", "--save", save]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"attn-tui: {words}\n"
+
+
+def test_a_run_whose_outputs_break_before_its_loss_does_saves_and_loads_back(tmp_path) -> None:
+    # sort at lr 1000: the update of step 4 made α nan while step 4's loss was a number; that
+    # frame was kept, and --lab train --load refused the file train --save had written
+    pytest.importorskip("torch")
+    import numpy as np
+
+    from attn_tui.train import default_config
+    from attn_tui.train.runfile import load, save
+    from attn_tui.train.trainer import Run
+
+    run = Run(default_config("sort", steps=50, lr=1000.0))
+    run.advance()
+    record = run.record()
+    assert record.diverged and np.isfinite(record.frames).all()
+    assert np.isfinite(record.losses).all()  # the loss never said so: the outputs did
+    save(record, str(tmp_path / "div.npz"))
+    back = load(str(tmp_path / "div.npz"))
+    assert back.diverged and np.array_equal(back.frame_steps, record.frame_steps)
+
+
+def test_load_from_a_fifo_is_one_line_not_a_hang(tmp_path) -> None:
+    fifo = tmp_path / "run.npz"
+    os.mkfifo(fifo)
+    result = subprocess.run([sys.executable, "-m", "attn_tui", "--lab", "train", "--load",
+                             str(fifo)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == f"attn-tui: Cannot open {fifo}: it is not a regular file.\n"
+
+
+def test_a_run_cut_short_by_a_closed_pipe_says_what_its_file_keeps(tmp_path) -> None:
+    pytest.importorskip("torch")
+    from attn_tui.train.runfile import load
+
+    saved = tmp_path / "run.npz"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "attn_tui", "train", "--task", "previous", "--steps", "400",
+         "--save", str(saved)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    [proc.stdout.readline() for _ in range(3)]
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    steps = load(str(saved)).steps_done
+    assert 0 < steps < 400
+    assert err == (f"attn-tui: standard output closed at step {steps} of 400, so the run "
+                   f"stopped there; {saved} keeps those {steps} steps.\n")

@@ -34,6 +34,7 @@ from textual.worker import get_current_worker
 
 from attn_tui.compute import torch_available
 from attn_tui.report.fmt import num
+from attn_tui.report.train import diverged_words
 from attn_tui.train.config import INSTALL_TORCH_TRAIN, TASKS, TrainConfig, TrainConfigError
 from attn_tui.train.config import default_config as task_defaults
 from attn_tui.tui import bindings, textual_compat
@@ -296,9 +297,9 @@ class TrainLabScreen(LabScreen):
         if done:
             self.record = self.run.record()
         if diverged:
-            self.say(f"The loss became {num(self.losses[-1])} at step {self.step}: learning "
-                     f"rate {self.settings.lr:g} is too large. Stopped; the frames up to step "
-                     f"{self.frames[-1][0]} are kept (←→).", error=True)
+            words = diverged_words(self.losses, self.step, self.run.config.lr)
+            self.say(f"{words} Stopped; the frames up to step {self.frames[-1][0]} are kept "
+                     "(←→).", error=True)
         self.query_one(AlphaMaps).focus()  # ←→ scrub from here; c goes back to the controls
         self._draw()
         self.app.tutor.host_changed(self)  # a lesson's task reads the finished run
@@ -340,6 +341,8 @@ class TrainLabScreen(LabScreen):
                  "running": "training", "paused": "paused",
                  "done": "done", "diverged": "diverged",
                  "loaded": "kept" if self.kept else "loaded"}[self.state]
+        if self.state == "loaded" and self.record is not None and self.record.diverged:
+            words += " · it diverged"  # its weights are nan: the frames before are all it has
         if self.state not in ("idle", "loading", "running") and c != self.settings:
             # a run of other settings than the bar's: its accuracy is not theirs
             words += " · of other settings: Enter trains the bar's"
