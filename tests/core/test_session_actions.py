@@ -646,7 +646,8 @@ async def test_a_left_sentence_beside_unsaved_edits_is_named_in_the_question() -
         await pilot.pause()
         modal = app.screen
         assert isinstance(modal, ConfirmQuitModal) and modal.can_save
-        assert modal.question == f"{UNSAVED} {LEFT_SENTENCE}"
+        assert modal.question == ("You have unsaved changes. " + LEFT_SENTENCE
+                                  + " Save (s) / Quit anyway (y) / Cancel (Esc)")
 
 
 async def test_a_left_sentence_saved_there_or_a_lessons_own_quits_without_asking(

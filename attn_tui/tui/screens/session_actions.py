@@ -267,7 +267,12 @@ class SessionController:
         """Quit, unless work would be lost: unsaved edits, a value still being typed, edits made
         before an open, or a sentence typed on the model screen. Then ask Save / Quit anyway /
         Cancel (no Save where it would not help)."""
-        from attn_tui.tui.screens.dialogs.confirm_quit_modal import UNSAVED, ConfirmQuitModal
+        from attn_tui.tui.screens.dialogs.confirm_quit_modal import (
+            SAVE_OR_QUIT,
+            UNSAVED,
+            UNSAVED_WORDS,
+            ConfirmQuitModal,
+        )
 
         if isinstance(self.app.screen, ConfirmQuitModal):
             return  # q pressed again while asking
@@ -296,7 +301,8 @@ class SessionController:
             question = ("A value being typed is refused (its message says why), so nothing can be "
                         "saved." + (f" {LEFT_SENTENCE}" if left else "") + " Quit anyway (y) / Cancel (Esc)")
         elif dirty:
-            question = UNSAVED + (f" {also}" if also else "")
+            # what else would be lost before the choices, which end the question
+            question = f"{UNSAVED_WORDS} {also} {SAVE_OR_QUIT}" if also else UNSAVED
         else:
             question = f"{also} Quit anyway (y) / Cancel (Esc)"
 

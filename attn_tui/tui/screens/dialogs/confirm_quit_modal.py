@@ -21,7 +21,9 @@ class Answer(Button):
 
 
 ANSWERS = {"quit-save": "save", "quit-anyway": "quit"}  # a button's id -> the dialog's result
-UNSAVED = "You have unsaved changes. Save (s) / Quit anyway (y) / Cancel (Esc)"
+UNSAVED_WORDS = "You have unsaved changes."
+SAVE_OR_QUIT = "Save (s) / Quit anyway (y) / Cancel (Esc)"
+UNSAVED = f"{UNSAVED_WORDS} {SAVE_OR_QUIT}"
 
 
 class ConfirmQuitModal(AttnModal[str | None]):
