@@ -33,7 +33,8 @@ def head_workspace(run: Run, layer: int, head: int, selected: int = 0) -> Worksp
 def summary_line(run: Run, layer: int, head: int) -> str:
     s = summarise(run.weights[layer, head], layer, head)
     return (
-        f"entropy {num(s.entropy)} bits of at most {num(s.max_entropy)}; share on the previous "
+        f"means over queries: entropy {num(s.entropy)} bits of at most {num(s.max_entropy)}; "
+        f"share on the previous "
         f"token {num(s.previous)}, itself {num(s.itself)}, [CLS] {num(s.cls)}, "
         f"[SEP] {num(s.sep)}"
     )

@@ -321,9 +321,9 @@ class ModelScreen(Screen):
             f"layer {self.layer_index} head {self.head_index} α  q↓ k→")
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
         self.query_one("#head-summary", Static).update(Text(
-            f"entropy {num(s.entropy)} bits of at most {num(s.max_entropy)} · share on the "
-            f"previous token {num(s.previous)} · itself {num(s.itself)} · [CLS] {num(s.cls)}"
-            f" · [SEP] {num(s.sep)} · mostly: {s.label}"))
+            f"whole head, mean over queries: entropy {num(s.entropy)} bits of at most "
+            f"{num(s.max_entropy)} · share on the previous token {num(s.previous)} · itself "
+            f"{num(s.itself)} · [CLS] {num(s.cls)} · [SEP] {num(s.sep)} · mostly: {s.label}"))
         i = self.query_index
         self.query_one("#steps-title", Static).update(Text(
             f"steps for query {i} '{run.tokens[i]}' on the head's real q, k ([ ] picks)"))
