@@ -361,11 +361,19 @@ async def test_a_paste_of_several_lines_is_one_sentence() -> None:
 
 def test_a_long_sentences_token_line_lists_the_first_tokens_and_the_last() -> None:
     tokens = ["[CLS]", *(f"w{i}" for i in range(126)), "[SEP]"]
-    line = model_screen.token_line(tokens)
+    line = model_screen.token_line(tokens, 78)  # two lines of an 80-column screen
     assert line.startswith("128 tokens: 0:[CLS]  1:w0  ")
-    assert line.endswith("23:w22  … 103 more …  127:[SEP]")
-    short = ["[CLS]", *(f"w{i}" for i in range(23)), "[SEP]"]  # 25: all of them
-    assert model_screen.token_line(short).endswith("23:w22  24:[SEP]")
+    assert line.endswith("16:w15  … 110 more …  127:[SEP]")
+    assert model_screen._lines(line, 78) == 2
+    assert model_screen.token_line(tokens, 118).endswith("25:w24  … 101 more …  127:[SEP]")
+    short = ["[CLS]", *(f"w{i}" for i in range(13)), "[SEP]"]  # 15: all of them
+    assert model_screen.token_line(short, 78).endswith("13:w12  14:[SEP]")
+
+
+def test_the_token_lines_wrap_is_counted_in_cells_at_the_spaces() -> None:
+    assert model_screen._lines("aaa bbb", 7) == 1
+    assert model_screen._lines("aaa bbbb", 7) == 2
+    assert model_screen._lines("猫猫 猫", 5) == 2  # wide characters take two cells
 
 
 async def test_a_128_token_sentence_leaves_the_heads_on_an_80x24_screen() -> None:
@@ -378,6 +386,11 @@ async def test_a_128_token_sentence_leaves_the_heads_on_an_80x24_screen() -> Non
         await settle(pilot)
         screen = app.screen
         assert len(screen.run.tokens) == 128
+        assert "… 113 more … 127:[SEP]" in " ".join(screen_text(app).split())
+        assert screen.query_one("#tokens").size.height == 2
+        await pilot.resize_terminal(120, 40)  # wider: more of the first tokens are named
+        await settle(pilot)
         assert "… 103 more … 127:[SEP]" in " ".join(screen_text(app).split())
+        assert screen.query_one("#tokens").size.height == 2
         grid = screen.query_one(HeadGrid).region
         assert grid.y + grid.height <= 23  # above the key bar

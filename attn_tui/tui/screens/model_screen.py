@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -60,7 +61,7 @@ FIRST_SENTENCE = MODEL_SENTENCE  # the real-heads lesson's tasks are checked on 
 SENTENCE_MAX = 2000  # characters in the sentence box (a session keeps as many)
 MODEL_SHAPES = {"minilm": (6, 12)}  # (layers, heads), for the grid before the model has loaded
 
-TOKENS_LISTED = 24  # a longer sentence's list would push the heads off an 80×24 screen
+TOKEN_LINES = 2  # a longer list would push the heads off an 80×24 screen
 
 
 def _quoted(value: Any) -> str:
@@ -71,14 +72,50 @@ def _quoted(value: Any) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def token_line(tokens: tuple[str, ...] | list[str]) -> str:
-    """The tokens with their indexes; of a long sentence the first ones and the last, with how
-    many are left out (the chosen head's rows name every one)."""
+def token_line(tokens: tuple[str, ...] | list[str], width: int) -> str:
+    """The tokens with their indexes, in at most TOKEN_LINES lines of ``width``: of a long
+    sentence as many of the first as fit, how many are left out, and the last (the chosen
+    head's rows name every one)."""
     listed = [f"{i}:{t}" for i, t in enumerate(tokens)]
-    if len(listed) > TOKENS_LISTED + 1:
-        left_out = len(listed) - TOKENS_LISTED - 1
-        listed = [*listed[:TOKENS_LISTED], f"… {left_out} more …", listed[-1]]
-    return f"{len(tokens)} tokens: " + "  ".join(listed)
+    head = f"{len(tokens)} tokens: "
+    line = head + "  ".join(listed)
+    for shown in range(len(listed) - 2, 0, -1):
+        if _lines(line, width) <= TOKEN_LINES:
+            break
+        line = head + "  ".join(
+            [*listed[:shown], f"… {len(listed) - shown - 1} more …", listed[-1]])
+    return line
+
+
+def _lines(text: str, width: int) -> int:
+    """How many lines ``text`` takes wrapped at its spaces into ``width`` cells."""
+    count, used = 1, 0
+    for word in text.split(" "):
+        need = cell_len(word) + (1 if used else 0)
+        if used and used + need > width:
+            count, used = count + 1, cell_len(word)
+        else:
+            used += need
+    return count
+
+
+class TokenLine(Static):
+    """The sentence's tokens, listed to fit two lines of whatever width the screen gives."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tokens: tuple[str, ...] = ()
+
+    def show(self, tokens: tuple[str, ...] | list[str]) -> None:
+        self.tokens = tuple(tokens)
+        self._relist()
+
+    def on_resize(self) -> None:
+        self._relist()
+
+    def _relist(self) -> None:
+        width = self.content_size.width or self.app.size.width - 2
+        self.update(Text(token_line(self.tokens, max(20, width))) if self.tokens else "")
 
 
 class SentenceInput(Input):
@@ -199,8 +236,10 @@ class ModelScreen(Screen):
         yield SentenceInput(self.text, id="sentence", max_length=SENTENCE_MAX,
                             placeholder="type a sentence; the maps follow as you type")
         yield Static(id="model-message")
-        yield Static(id="tokens")
+        yield TokenLine(id="tokens")
         with VerticalScroll(id="model-body", can_focus=False):
+            # above the pictures: a step that reads it shows the grid with it, even at 80×24
+            yield Static(id="head-summary")
             with Horizontal(id="model-top"):
                 with Vertical(id="grid-box"):
                     yield Static("every head: layers ↓, heads →", classes="model-title")
@@ -208,7 +247,6 @@ class ModelScreen(Screen):
                 with Vertical(id="head-box"):
                     yield Static(id="head-title", classes="model-title")
                     yield HeadPicture(id="head")
-            yield Static(id="head-summary")
             yield Static(id="steps-title")
             yield StepTable(id="model-steps")
         yield KeyBar()
@@ -304,7 +342,7 @@ class ModelScreen(Screen):
             self.saved_refused = []
         else:
             self.say("; ".join(run.notices))
-        self.query_one("#tokens", Static).update(Text(token_line(run.tokens), no_wrap=False))
+        self.query_one(TokenLine).show(run.tokens)
         self.query_one(HeadGrid).show(run.weights)
         self._show_head()
 
@@ -321,7 +359,8 @@ class ModelScreen(Screen):
             f"layer {self.layer_index} head {self.head_index} α  q↓ k→")
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
         self.query_one("#head-summary", Static).update(Text(
-            f"whole head, mean over queries: entropy {num(s.entropy)} bits of at most "
+            f"layer {self.layer_index} head {self.head_index}, mean over queries: entropy "
+            f"{num(s.entropy)} bits of at most "
             f"{num(s.max_entropy)} · share on the previous token {num(s.previous)} · itself "
             f"{num(s.itself)} · [CLS] {num(s.cls)} · [SEP] {num(s.sep)} · mostly: {s.label}"))
         i = self.query_index
