@@ -350,3 +350,18 @@ async def test_without_torch_the_lab_says_what_to_install(monkeypatch) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert screen.state == "idle" and "pip install 'attn-tui[torch]'" in screen.message
+
+
+async def test_the_maps_top_edge_says_which_step_is_shown_as_frames_are_walked() -> None:
+    # at 80×24 a lesson's panel covers the caption under the maps: ←→ changed nothing in sight
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, 10)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        box = screen.query_one("#maps-box")
+        last = screen.frames[-1][0]
+        assert box.border_title.startswith(f"α per head at step {last} (")
+        await pilot.press("home")
+        await pilot.pause()
+        assert box.border_title.startswith("α per head at step 0 (")

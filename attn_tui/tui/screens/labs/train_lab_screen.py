@@ -328,7 +328,9 @@ class TrainLabScreen(LabScreen):
         else:
             maps.show(None, (), 0, "Enter trains: each head's α for one example shows here.")
         box = self.query_one("#maps-box")
-        box.border_title = f"α per head ({c.task}: {TASKS[c.task].pattern})"
+        # the step shown, on the top edge: at 80×24 a lesson's panel hides the caption below
+        at = f" at step {self.frames[shown][0]}" if self.frames else ""
+        box.border_title = f"α per head{at} ({c.task}: {TASKS[c.task].pattern})"
         box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, blank < .05, · masked"
         self._draw_status(c)
         if plot:
