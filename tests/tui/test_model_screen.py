@@ -17,7 +17,7 @@ from attn_tui.models import files, model
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens import model_screen
 from attn_tui.tui.screens.model_screen import ModelScreen
-from attn_tui.tui.textual_compat import app_exception
+from attn_tui.tui.textual_compat import app_exception, notifications
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture, resample, shades
 from attn_tui.tui.widgets.step_table import StepTable
 
@@ -227,6 +227,9 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         assert (ws.t_q, ws.d_k, ws.d_v, ws.mask, ws.selected) == (13, 32, 32, "none", 1)
         np.testing.assert_array_equal(np.asarray(ws.q), run.q[0, 2].astype(np.float64))
         np.testing.assert_allclose(bench.steps.weights, run.weights[0, 2], atol=1e-6)
+        said = [n.message for n in notifications(pilot.app)]  # and the way back is said
+        assert said == ["layer 0 head 2 of 'the cat sat on the mat becaus…': its "
+                        "real Q, K, V (u undoes; g, lab minilm: back to the model screen)"]
         await pilot.press("u")  # the workbench's undo brings its own example back
         await settle(pilot)
         assert bench.workspace.query_tokens == ("who",)

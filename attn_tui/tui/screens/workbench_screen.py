@@ -218,8 +218,8 @@ class WorkbenchScreen(Screen):
         del self._undo[:-HISTORY]
         self._redo.clear()
         self.workspace = new
-        if note:
-            self.notify(note, timeout=3, markup=False)
+        if note:  # long enough to read: about 25 characters a second
+            self.notify(note, timeout=max(3.0, len(note) / 25), markup=False)
 
     @on(MatrixEditor.CellChanged)
     def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:

@@ -307,7 +307,8 @@ async def test_w_on_an_earlier_frame_says_it_opens_the_latest_weights() -> None:
         await settle(pilot)
         said = [n.message for n in notifications(pilot.app)]
         assert said == ["Layer 1, head 1 of the previous run at step 10, its latest weights (the "
-                        "frame shown was step 0; frames keep α only) (u undoes)"]
+                        "frame shown was step 0; frames keep α only) (u undoes; g, lab train: "
+                        "back to the run)"]
 
 
 async def test_a_loaded_run_opens_on_its_frames() -> None:

@@ -427,7 +427,7 @@ class TrainLabScreen(LabScreen):
         if shown is not None and shown != record.steps_done:
             # a frame keeps α only: the weights of step 0 are gone once the run has trained
             note += f", its latest weights (the frame shown was step {shown}; frames keep α only)"
-        bench.apply(ws, note=f"{note} (u undoes)")
+        bench.apply(ws, note=f"{note} (u undoes; g, lab train: back to the run)")
 
     # ---- for lessons: what a finished run shows, and the numbers a step's words read
     def lesson_shows(self) -> tuple[object, str]:
