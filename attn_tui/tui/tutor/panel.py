@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -102,9 +103,20 @@ class LessonPanel(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield Static(id="lesson-body")
 
+    def _words_for(self, view: PanelView) -> None:
+        # the body's width, less a column a scrollbar may yet take
+        width = self.scrollable_content_region.width - 1 if self.is_mounted else None
+        body = render(view, width if width and width > 10 else None)
+        self.plain = body.plain.replace("\xa0", " ")  # as read: the no-break spaces are spaces
+        self._words = Content.from_rich_text(body)
+        self.query_one("#lesson-body", Static).update(body)
+
     def on_resize(self) -> None:
-        # the text wraps anew at the new width, and its height must follow, or the panel
-        # keeps the old height, clips the end (an answer's feedback) and shows no scrollbar
+        # the text wraps anew at the new width (the choices are laid out for it), and its
+        # height must follow, or the panel keeps the old height, clips the end (an answer's
+        # feedback) and shows no scrollbar
+        if self.view is not None and self.view.prompt:
+            self._words_for(self.view)
         self.query_one("#lesson-body", Static).refresh(layout=True)
         # a new height moves the one scrolling column of a narrow window: the step's marks
         # come back into view (unless a cell is being typed into)
@@ -136,10 +148,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.set_class(view.chosen is not None, "-answered")
         self.set_class(asking, "-asking")
         self.set_class(bool(view.goal) and not (view.done or view.busy), "-task")
-        body = render(view)
-        self.plain = body.plain.replace("\xa0", " ")  # as read: the no-break spaces are spaces
-        self._words = Content.from_rich_text(body)
-        self.query_one("#lesson-body", Static).update(body)
+        self._words_for(view)
         self.call_after_refresh(self._fit_scrollbar)
         self.call_after_refresh(self._edge)
         if at_end:
@@ -148,7 +157,9 @@ class LessonPanel(VerticalScroll, can_focus=False):
             self.scroll_home(animate=False)
 
 
-def render(view: PanelView) -> Text:
+def render(view: PanelView, width: int | None = None) -> Text:
+    """The panel's words; ``width`` (the body's columns) lets the choices of a question break
+    only between them, never inside one."""
     out = Text()
     if view.note:
         out.append(view.note + "\n", style="italic")
@@ -169,7 +180,7 @@ def render(view: PanelView) -> Text:
             out.append(f" {key} ", style="reverse bold")
             out.append(f" {does}")
     if view.prompt:
-        _question(out, view)
+        _question(out, view, width)
     if view.goal:
         _task(out, view)
     return out
@@ -210,19 +221,31 @@ def _task(out: Text, view: PanelView) -> None:
         out.append("y shows it (u undoes); any other key keeps trying.")
 
 
-def _question(out: Text, view: PanelView) -> None:
+CHOICE_GAP = "   "
+
+
+def _question(out: Text, view: PanelView, width: int | None) -> None:
     out.append("\n? ", style="bold")
     out.append(view.prompt, style="bold")
     out.append("\n")
+    used = 0  # columns of the choices' current line
     for i, choice in enumerate(view.choices):
         mark = ""
         if view.chosen is not None and i == view.answer:
             mark = "✓"
         elif view.chosen is not None and i == view.chosen:
             mark = "✗"
-        out.append("   " if i else "")
-        out.append(f"{mark}{LETTERS[i]})", style="bold underline" if mark else "bold")
+        label = f"{mark}{LETTERS[i]})"
+        size = cell_len(f"{label} {choice}")
+        if i and width is not None and used + len(CHOICE_GAP) + size > width:
+            out.append("\n")  # the next choice starts a line rather than break in two
+            used = 0
+        elif i:
+            out.append(CHOICE_GAP)
+            used += len(CHOICE_GAP)
+        out.append(label, style="bold underline" if mark else "bold")
         out.append(f" {choice}")
+        used += size
     if view.chosen is None:
         return
     right = view.chosen == view.answer
