@@ -159,6 +159,6 @@ def run_train(args: argparse.Namespace) -> int:
         out(f"saved {args.train_save}: attn-tui --lab train --load {args.train_save}")
         if out.gone and not run.done:  # | head: the run stopped early, and what is kept says so
             print(f"attn-tui: standard output closed at step {run.step} of {config.steps}, "
-                  f"so the run stopped there; {args.train_save} keeps those {run.step} steps.",
+                  f"so the run stopped there; {args.train_save} keeps it up to that step.",
                   file=sys.stderr)
     return 1 if record.diverged else 0

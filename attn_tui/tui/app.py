@@ -15,7 +15,7 @@ from textual.screen import ModalScreen, Screen
 
 from attn_tui.compute import MASKS
 from attn_tui.core import state
-from attn_tui.core.labs import LABS, lab_available
+from attn_tui.core.labs import LABS, lab_available, lab_of_module
 from attn_tui.core.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
 from attn_tui.tui import bindings, textual_compat
@@ -290,7 +290,19 @@ class AttnApp(App[int]):
         from attn_tui.tui.screens.help_screen import HelpScreen  # with it, the lesson list
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(section=self._help_section()))
+
+    def _help_section(self) -> str | None:
+        """The keyboard reference's section for the lab on top, if any: help opens there."""
+        from attn_tui.tui import bindings
+        from attn_tui.tui.help_keys import sections
+
+        name = lab_of_module(type(self.screen).__module__)
+        if name is None:
+            return None
+        titles = [title for title, _ in sections()]
+        own = bindings.HELP_TITLES.get(name, f"{name.capitalize()} lab")
+        return own if own in titles else "In any lab"
 
     def workbench(self) -> WorkbenchScreen | None:
         for screen in reversed(self.screen_stack):

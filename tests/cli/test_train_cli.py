@@ -172,7 +172,7 @@ def test_a_run_cut_short_by_a_closed_pipe_says_what_its_file_keeps(tmp_path) -> 
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 0
-    steps = load(str(saved)).steps_done
-    assert 0 < steps < 400
+    steps = load(str(saved)).steps_done  # 0 when the pipe closed before the first step
+    assert steps < 400
     assert err == (f"attn-tui: standard output closed at step {steps} of 400, so the run "
-                   f"stopped there; {saved} keeps those {steps} steps.\n")
+                   f"stopped there; {saved} keeps it up to that step.\n")

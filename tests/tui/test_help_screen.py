@@ -62,3 +62,22 @@ def test_every_key_in_the_reference_is_named_whole():
     for _, entries in sections():
         for keys, _ in entries:
             assert f"  {keys} " in text, keys
+
+
+async def test_help_on_a_lab_opens_at_its_keys_and_on_the_workbench_at_the_start():
+    # ? on the model screen opened at the workbench's keys; its own were at the very bottom,
+    # under "MODEL SCREEN (--MODEL MINILM)", a flag that does not work in capitals
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "MODEL SCREEN (--model minilm)" in text and "WORKBENCH" not in text
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.pause()
+        assert "Edit a number in Q, K or V" in screen_text(app)

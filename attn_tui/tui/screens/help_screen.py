@@ -22,7 +22,8 @@ INTRO = (
     "Edit a number in Q, K or V and every stage recomputes. The step table explains the query "
     "under the cursor in Q; the map below it shows every query at once. Cells take decimals, "
     "1e-3, −2 or fractions like 1/3; anything else is refused with a message, and the old "
-    "value stays.\n\n"
+    "value stays. In a lesson, › marks the numbers the step talks about; · is a key the mask "
+    "hides.\n\n"
     "New to attention? Press g and choose lesson one: {lessons} guided lessons walk through it "
     "stage by stage, and {labs} labs run its experiments.\n"
 )
@@ -59,11 +60,30 @@ class HelpScreen(AttnModal[None]):
     HelpScreen Static { width: 1fr; }
     """
 
+    def __init__(self, section: str | None = None) -> None:
+        """``section``: the title of the section to open at (the screen help was asked on)."""
+        super().__init__()
+        self.section = section
+
     def compose(self) -> ComposeResult:
         with HelpScroll() as scroll:
             scroll.border_title = "attn-tui keys"
             scroll.border_subtitle = "↑↓ scroll · Esc closes"
-            yield Static(DrawnOncePerWidth(Group(*_reference())))
+            self.reference = DrawnOncePerWidth(Group(*_reference()))
+            yield Static(self.reference)
+
+    def on_mount(self) -> None:
+        if self.section is not None:
+            self.call_after_refresh(self._to_section)
+
+    def _to_section(self) -> None:
+        """Scroll so the section's title is the top line (the lines as the Static drew them)."""
+        lines = self.reference.latest()
+        title = section_title(self.section or "")
+        for y, line in enumerate(lines):
+            if "".join(seg.text for seg in line).strip() == title:
+                self.query_one(HelpScroll).scroll_to(y=y, animate=False, immediate=True)
+                return
 
 
 class DrawnOncePerWidth:
@@ -87,8 +107,13 @@ class DrawnOncePerWidth:
                 self._lines.pop(next(iter(self._lines)))
             lines = self._lines[key] = console.render_lines(
                 self.renderable, options.update(height=None), pad=False, new_lines=True)
+        self._latest = lines
         for line in lines:
             yield from line
+
+    def latest(self) -> list[list[Segment]]:
+        """The lines last drawn (or replayed)."""
+        return getattr(self, "_latest", [])
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.renderable)
@@ -107,5 +132,12 @@ def _reference() -> list[RenderableType]:
         table.add_column(ratio=1)
         for keys, does in entries:
             table.add_row(Text(f"  {keys}"), Text(does))
-        out += [Text(title.upper(), style="bold"), table, Text("")]
+        out += [Text(section_title(title), style="bold"), table, Text("")]
     return out
+
+
+def section_title(title: str) -> str:
+    """A section's title as the reference prints it: capitals, but not a flag in brackets
+    ("MODEL SCREEN (--model minilm)", not "--MODEL MINILM")."""
+    words, bracket, rest = title.partition(" (")
+    return words.upper() + bracket + rest
