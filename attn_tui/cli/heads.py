@@ -53,6 +53,15 @@ def check_heads_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
                      "standard output)")
     if args.heads_output == "":
         parser.error("argument -o: expected a file name, got an empty one")
+    if fmt == "text" and args.heads_output not in (None, "-"):
+        from attn_tui.report.export import format_for
+
+        named = format_for(args.heads_output)
+        if named is not None:  # text bytes in heads.npz: refused, as export refuses it
+            other = (f", or give --format {named} with --layer and --head"
+                     if named in ("md", "csv", "npz") else "")
+            parser.error(f"argument -o: {args.heads_output} is named as a .{named} file, but "
+                         f"the heads print as text: end the name with .txt{other}")
 
 
 def _fail(message: str) -> int:

