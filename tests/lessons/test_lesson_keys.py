@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from lesson_pilot import lesson_app, panel, press, settle, shown
-from screen_text import screen_text
+from screen_text import screen_lines, screen_text
 
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
@@ -621,3 +621,24 @@ async def test_a_notice_from_one_step_does_not_cover_the_next_steps_choices():
         lines = screen_text(app).splitlines()
         assert any("a) yes, exactly as much" in line for line in lines)
         assert not any("asks no question" in line for line in lines)
+
+
+async def test_a_notice_raised_while_a_question_shows_sits_above_the_panel():
+    # select step 3 at 80×24: a notice (a preset loaded, a progress warning) sat over
+    # "b) a little less   c) a little more" for seconds
+    app = lesson_app("select", at=3)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        app.notify("a notice raised while the question shows", timeout=30)
+        await settle(pilot)
+        lines = screen_lines(app)
+        top = next(i for i, line in enumerate(lines) if "lesson select · Step 3" in line)
+        said = [i for i, line in enumerate(lines) if "a notice raised" in line]
+        assert said and max(said) < top
+        assert any("a) yes, exactly as much   b) a little less   c) a little more" in line
+                   for line in lines[top:])
+        await press(pilot, "escape")  # the lesson closes: notices go back above the key bar
+        app.notify("after the lesson", timeout=30)
+        await settle(pilot)
+        lines = screen_lines(app)
+        assert any("after the lesson" in line for line in lines[-4:-1])

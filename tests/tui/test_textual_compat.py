@@ -193,6 +193,17 @@ async def test_dismiss_notices_takes_down_one_severity_and_keeps_the_rest():
             "".join(s.text for s in strip) for strip in compat.screen_strips(app.screen))
 
 
+async def test_lift_notices_moves_textuals_toast_rack_and_puts_it_back():
+    app = Tiny()
+    async with app.run_test(notifications=True) as pilot:
+        await pilot.pause()
+        compat.lift_notices(app.screen, 5)
+        rack = app.screen.query_one("#textual-toastrack")
+        assert rack.styles.margin.bottom == 6  # above a 5-row panel and the key bar
+        compat.lift_notices(app.screen, 0)
+        assert rack.styles.margin.bottom == 1  # Textual's own
+
+
 async def test_screen_strips_and_visible_region_read_the_screen_as_drawn():
     app = Tiny()
     async with app.run_test(size=(40, 5)) as pilot:

@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from attn_tui.tui import textual_compat
 from attn_tui.tui.keys import takes_text
 
 LETTERS = "abcd"
@@ -76,6 +77,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
+        textual_compat.lift_notices(self.screen, 0)
 
     def _edge(self) -> None:
         keys = "typing: ⏎ Set · Esc Cancel" if takes_text(self.app.focused) else self._keys
@@ -112,6 +114,8 @@ class LessonPanel(VerticalScroll, can_focus=False):
         self.query_one("#lesson-body", Static).update(body)
 
     def on_resize(self) -> None:
+        # notices above the panel: one raised while a question shows covered its choices
+        textual_compat.lift_notices(self.screen, self.outer_size.height)
         # the text wraps anew at the new width (the choices are laid out for it), and its
         # height must follow, or the panel keeps the old height, clips the end (an answer's
         # feedback) and shows no scrollbar
