@@ -222,5 +222,8 @@ HELP_EXTRAS = {
               ("Enter", "in the sentence: back to the heads (the maps follow as you type)")),
 }
 
+# a widget's own keys, listed under its lab in the keyboard reference: (where, bindings)
+HELP_WIDGETS = {"train": ("in the maps, once trained or paused", ALPHA_MAPS)}
+
 # a section title in the keyboard reference, where "<Name> lab" would not say what it is
 HELP_TITLES = {"minilm": "Model screen (--model minilm)"}

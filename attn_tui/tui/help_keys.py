@@ -75,6 +75,9 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
     for name in labs:
         own = [r for r in rows(bindings.LABS.get(name, ())) if r not in base]
         own = list(bindings.HELP_EXTRAS.get(name, ())) + own
+        if name in bindings.HELP_WIDGETS:
+            where, keys = bindings.HELP_WIDGETS[name]
+            own += [(k, f"{where}: {does[:1].lower()}{does[1:]}") for k, does in rows(keys)]
         if own:
             out.append((bindings.HELP_TITLES.get(name, f"{name.capitalize()} lab"), own))
     return out

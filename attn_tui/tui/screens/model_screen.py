@@ -529,4 +529,4 @@ class ModelScreen(Screen):
         words = " ".join(run.tokens[1:-1])
         words = words if len(words) <= 30 else words[:29] + "…"
         bench.apply(ws, note=f"layer {self.layer_index} head {self.head_index} of '{words}': its real "
-                             "Q, K, V (u undoes; g, lab minilm: back to the model screen)")
+                             "Q, K, V. u undoes; g, lab minilm: back to the model screen.")

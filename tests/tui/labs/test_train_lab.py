@@ -306,9 +306,9 @@ async def test_w_on_an_earlier_frame_says_it_opens_the_latest_weights() -> None:
         await pilot.press("w")
         await settle(pilot)
         said = [n.message for n in notifications(pilot.app)]
-        assert said == ["Layer 1, head 1 of the previous run at step 10, its latest weights (the "
-                        "frame shown was step 0; frames keep α only) (u undoes; g, lab train: "
-                        "back to the run)"]
+        assert said == ["Layer 1, head 1 of the previous run at step 10, its latest weights: the "
+                        "frame shown was step 0, and frames keep α only. u undoes; g, lab "
+                        "train: back to the run."]
 
 
 async def test_a_loaded_run_opens_on_its_frames() -> None:
@@ -366,3 +366,20 @@ async def test_the_maps_top_edge_says_which_step_is_shown_as_frames_are_walked()
         await pilot.press("home")
         await pilot.pause()
         assert box.border_title.startswith("α per head at step 0 (")
+
+
+async def test_a_loaded_diverged_run_says_so_on_one_line_at_80x24() -> None:
+    # "… loss 268184666112.0000 · acc 0.0000 · loaded · it diverged": wrapped, the last words
+    # alone on a line of their own
+    from attn_tui.train import default_config
+    from attn_tui.train.trainer import Run
+
+    run = Run(default_config("sort", steps=50, lr=1000.0))
+    run.advance()
+    record = run.record()
+    assert record.diverged
+    async with lab_app("train", lab_options={"record": record}).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        status = str(pilot.app.screen.query_one("#train-status").render())
+        assert status.endswith("· acc 0.0000 · diverged") and "e11" in status
+        assert pilot.app.screen.query_one("#train-status").size.height == 1

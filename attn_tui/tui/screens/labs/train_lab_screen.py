@@ -33,7 +33,7 @@ from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
 from attn_tui.compute import torch_available
-from attn_tui.report.fmt import num
+from attn_tui.report.fmt import fit, num
 from attn_tui.report.train import diverged_words
 from attn_tui.train.config import INSTALL_TORCH_TRAIN, TASKS, TrainConfig, TrainConfigError
 from attn_tui.train.config import default_config as task_defaults
@@ -344,12 +344,12 @@ class TrainLabScreen(LabScreen):
                  "done": "done", "diverged": "diverged",
                  "loaded": "kept" if self.kept else "loaded"}[self.state]
         if self.state == "loaded" and self.record is not None and self.record.diverged:
-            words += " · it diverged"  # its weights are nan: the frames before are all it has
+            words = "diverged"  # loaded: its weights are nan, the frames before are all it has
         if self.state not in ("idle", "loading", "running") and c != self.settings:
             # a run of other settings than the bar's: its accuracy is not theirs
             words += " · of other settings: Enter trains the bar's"
         self.query_one("#train-status", Static).update(
-            f"step {self.step}/{c.steps} · loss {num(loss) if self.losses else '–'} · "
+            f"step {self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
             f"acc {num(acc) if self.evals else '–'} · {words}")
         bar = self.query_one(ProgressBar)
         if bar.total != c.steps:
@@ -426,8 +426,8 @@ class TrainLabScreen(LabScreen):
         shown = self.frames[self.frame][0] if self.frame is not None and self.frames else None
         if shown is not None and shown != record.steps_done:
             # a frame keeps α only: the weights of step 0 are gone once the run has trained
-            note += f", its latest weights (the frame shown was step {shown}; frames keep α only)"
-        bench.apply(ws, note=f"{note} (u undoes; g, lab train: back to the run)")
+            note += f", its latest weights: the frame shown was step {shown}, and frames keep α only"
+        bench.apply(ws, note=f"{note}. u undoes; g, lab train: back to the run.")
 
     # ---- for lessons: what a finished run shows, and the numbers a step's words read
     def lesson_shows(self) -> tuple[object, str]:
