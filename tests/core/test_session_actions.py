@@ -779,3 +779,48 @@ async def test_every_labs_controls_come_back_from_their_session_copy(lab: str) -
         assert saved and set(saved) == {f.key for f in screen.FIELDS}
         moved = type(screen)(saved=saved)
         assert moved.settings == screen.settings and moved.saved_refused == []
+
+
+async def test_opening_a_model_screen_session_over_a_typed_sentence_asks_first(tmp_path) -> None:
+    # typed, Esc, ctrl+o s.json (saved on the model screen): its sentence replaced the typed
+    # one without a word, u had nothing to bring back, and quit no longer asked
+    from attn_tui.tui.app import make_app
+
+    saved = tmp_path / "s.json"
+    session.save(state.from_preset("one"), saved, screen="lab:minilm",
+                 lab_settings={"text": "dogs bark", "layer": 0, "head": 0, "query": 0})
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        typed = await _left_with_a_typed_sentence(app, pilot)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, saved)
+        modal = app.screen
+        assert isinstance(modal, FileModal)  # not opened: said, and Enter again opens it
+        assert "the sentence you typed there is in no session" in str(
+            modal.query_one("#file-error").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.left_labs["minilm"]["text"] == typed  # kept
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, saved)
+        await pilot.press("enter")  # again: opens it anyway
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert app.screen.text == "dogs bark"
+
+
+async def test_opening_a_model_screen_session_with_nothing_typed_opens_at_once(tmp_path) -> None:
+    from attn_tui.tui.app import make_app
+
+    saved = tmp_path / "s.json"
+    session.save(state.from_preset("one"), saved, screen="lab:minilm",
+                 lab_settings={"text": "dogs bark", "layer": 0, "head": 0, "query": 0})
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, saved)
+        await app.workers.wait_for_complete()
+        assert app.screen.text == "dogs bark"

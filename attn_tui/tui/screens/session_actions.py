@@ -182,12 +182,19 @@ class SessionController:
         from attn_tui.tui.screens.dialogs.file_modal import DEFAULT_SESSION, FileModal
 
         opened: list[session.Session] = []
+        warned: list[str] = []  # a path whose open was said to replace a typed sentence
 
         def read(path: str) -> str | None:
             try:
-                opened.append(session.load_full(path))
+                found = session.load_full(path)
             except session.SessionError as exc:
                 return str(exc)
+            if found.screen == "lab:minilm" and path not in warned and self._typed_sentence():
+                warned.append(path)  # said once: Enter again opens it
+                return ("It opens the model screen on its own sentence, and the sentence you "
+                        "typed there is in no session. Enter again opens it anyway; Escape "
+                        "keeps yours (ctrl+s on the model screen saves it).")
+            opened.append(found)
             return None
 
         def done(path: str | None) -> None:
@@ -210,6 +217,13 @@ class SessionController:
 
         self.app.push_screen(FileModal("Open session", bench.session_path or DEFAULT_SESSION,
                                        submit=read), done)
+
+    def _typed_sentence(self) -> bool:
+        """A sentence typed on the model screen that no session holds: on it, or left with Esc."""
+        lab = open_lab(self.app)
+        if hasattr(lab, "saved_text"):
+            return bool(lab.has_unsaved_work())
+        return unsaved_left_sentence(self.app, lab)
 
     def export(self, bench: SessionHost, fmt: str = "", backend: str = "") -> None:
         """e: the format follows the file's extension; the palette picks one outright."""
