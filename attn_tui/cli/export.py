@@ -60,19 +60,19 @@ def _usage(message: str) -> int:
     return 2
 
 
-def open_session(path: str, lab: str | None = None) -> tuple[Any, str | None, dict]:
-    """(workspace, lab to open, its saved settings) for `attn-tui --session FILE`;
-    SessionError on a bad file."""
+def open_session(path: str, lab: str | None = None) -> tuple[Any, str | None, dict, dict]:
+    """(workspace, lab to open, its saved settings, the labs kept as left with Esc) for
+    `attn-tui --session FILE`; SessionError on a bad file."""
     from attn_tui.core.labs import lab_available
     from attn_tui.core.session import load_full
 
-    ws, screen, saved = load_full(path)
+    ws, screen, saved, kept = load_full(path)
     if lab is None and screen.startswith("lab:"):
         name = screen[4:]
         # a lab this install does not have: open the workbench rather than fail
         if lab_available(name):
             lab = name
-    return ws, lab, (saved if lab is not None and screen == f"lab:{lab}" else {})
+    return ws, lab, (saved if lab is not None and screen == f"lab:{lab}" else {}), kept
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -362,12 +362,12 @@ def _run_app(args: argparse.Namespace | SimpleNamespace) -> int:
 
 
 def _start(args: argparse.Namespace | SimpleNamespace) -> int:
-    workspace, lab, saved = None, args.lab, {}
+    workspace, lab, saved, kept = None, args.lab, {}, {}
     if args.session:  # before any terminal set-up, so a bad file is one line on stderr
         from attn_tui.cli.export import open_session
 
         try:
-            workspace, lab, saved = open_session(args.session, args.lab)
+            workspace, lab, saved, kept = open_session(args.session, args.lab)
         except ValueError as exc:
             return _fail(str(exc))
         args.backend = args.backend or workspace.backend  # --backend, --dtype override it
@@ -417,6 +417,10 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
                    session_path=args.session, confirm_quit=not args.no_confirm_quit,
                    no_progress=args.no_progress, lab_options=lab_options,
                    asked_dtype=args.asked_dtype)
+    if kept:
+        from attn_tui.tui.screens.session_actions import restore_kept
+
+        restore_kept(app, kept)
     app.run(mouse=not args.no_mouse)
     return app.return_code or 0
 

@@ -24,8 +24,9 @@ from attn_tui.core.presets import EXAMPLE_NAMES
 from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
 
 FORMAT = "attn-tui-session"
-VERSION = 2  # 2 adds "lab_settings"; a file without them is written as 1, which 1 reads
-VERSIONS = (1, 2)
+# 2 adds "lab_settings", 3 "kept"; a file is written as the lowest version that holds it
+VERSION = 3
+VERSIONS = (1, 2, 3)
 MAX_LAB_SETTINGS = 32  # a lab has at most a dozen controls
 MAX_BYTES = 24 * 2**20  # the largest workspace, written in full, is about 20 MB
 MAX_LABEL = 100
@@ -42,6 +43,8 @@ class Session(NamedTuple):
     workspace: Workspace
     screen: str
     lab_settings: LabSettings  # the open lab's controls ({} for the workbench, or version 1)
+    # labs left with Esc, by name, as Go to would reopen them (the model screen's sentence)
+    kept: dict[str, LabSettings] = {}  # noqa: RUF012 (never changed in place)
 
 
 class SessionError(FileError):
@@ -59,7 +62,8 @@ def _content(ws: Workspace) -> tuple:
 
 # ---- writing
 def to_json(ws: Workspace, screen: str = "workbench",
-            lab_settings: LabSettings | None = None) -> str:
+            lab_settings: LabSettings | None = None,
+            kept: dict[str, LabSettings] | None = None) -> str:
     """The session text: one matrix row per line, so files diff well."""
     parts = []
     for key in WORKSPACE_KEYS:
@@ -73,16 +77,20 @@ def to_json(ws: Workspace, screen: str = "workbench",
     workspace = "{\n" + ",\n".join(parts) + "\n  }"
     lab = (f',\n  "lab_settings": {json.dumps(lab_settings, allow_nan=False)}'
            if lab_settings else "")
-    return (f'{{\n  "format": {json.dumps(FORMAT)},\n  "version": {2 if lab else 1},\n'
-            f'  "workspace": {workspace},\n  "screen": {json.dumps(screen)}{lab}\n}}\n')
+    left = f',\n  "kept": {json.dumps(kept, allow_nan=False)}' if kept else ""
+    version = 3 if left else 2 if lab else 1
+    return (f'{{\n  "format": {json.dumps(FORMAT)},\n  "version": {version},\n'
+            f'  "workspace": {workspace},\n  "screen": {json.dumps(screen)}{lab}{left}\n}}\n')
 
 
 def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench",
-         lab_settings: LabSettings | None = None) -> None:
+         lab_settings: LabSettings | None = None,
+         kept: dict[str, LabSettings] | None = None) -> None:
     if screen not in SCREENS:
         raise ValueError(f"unknown screen {screen!r}")
     try:
-        atomic_write(path, to_json(ws, screen, lab_settings).encode("utf-8"), verb="save")
+        atomic_write(path, to_json(ws, screen, lab_settings, kept).encode("utf-8"),
+                     verb="save")
     except FileError as exc:
         raise SessionError(exc.reason, exc.path, "save") from None
 
@@ -177,11 +185,15 @@ def parse_full(text: str) -> Session:
     if version not in VERSIONS:
         newer = " (a newer attn-tui wrote it)" if version > VERSION else ""
         raise SessionError(f"it is schema version {_short(version)}{newer}; "
-                           f"this attn-tui reads versions 1 and {VERSION}")
+                           f"this attn-tui reads versions 1 to {VERSION}")
     if version == 1 and "lab_settings" in doc:
         raise SessionError('it has "lab_settings", which only schema version 2 has, but says '
                            "version 1")
+    if version < 3 and "kept" in doc:
+        raise SessionError(f'it has "kept", which only schema version 3 has, but says version '
+                           f"{version}")
     lab_settings = _lab_settings(doc.pop("lab_settings", {})) if version >= 2 else {}
+    kept = _kept(doc.pop("kept", {})) if version >= 3 else {}
     _keys(doc, TOP_KEYS, "the session")
     screen = doc["screen"]
     if screen not in SCREENS:
@@ -192,7 +204,17 @@ def parse_full(text: str) -> Session:
     _keys(w, WORKSPACE_KEYS, "the workspace")
     if lab_settings and not screen.startswith("lab:"):
         raise SessionError(f'it has "lab_settings" but its screen is {_short(screen)}, not a lab')
-    return Session(_workspace(w), screen, lab_settings)
+    return Session(_workspace(w), screen, lab_settings, kept)
+
+
+def _kept(raw: Any) -> dict[str, LabSettings]:
+    """Labs left with Esc, by their names: each one's settings checked as lab_settings are."""
+    if not isinstance(raw, dict):
+        raise SessionError('"kept" is not a JSON object')
+    for name in raw:
+        if f"lab:{name}" not in SCREENS:
+            raise SessionError(f'"kept" names {_short(name)}, which is not a lab')
+    return {name: _lab_settings(settings) for name, settings in raw.items()}
 
 
 def _lab_settings(raw: Any) -> LabSettings:

@@ -121,8 +121,14 @@ BAD_TEXT = {
     "another format": (json.dumps({"format": "other", "version": 1}), "not an attn-tui"),
     "no version": (doc(version=DELETE), "no schema version"),
     "version as text": (doc(version="1"), "not a whole number"),
-    "newer version": (doc(version=3), "schema version 3 (a newer attn-tui wrote it)"),
-    "older version": (doc(version=0), "schema version 0; this attn-tui reads versions 1 and 2"),
+    "newer version": (doc(version=4), "schema version 4 (a newer attn-tui wrote it)"),
+    "older version": (doc(version=0), "schema version 0; this attn-tui reads versions 1 to 3"),
+    "kept labs in version 2": (doc(version=2, kept={"minilm": {"text": "a"}}),
+                               'it has "kept", which only schema version 3 has, but says version 2'),
+    "kept, not a lab": (doc(version=3, kept={"workbench": {"text": "a"}}),
+                        '"kept" names "workbench", which is not a lab'),
+    "kept, a bad setting": (doc(version=3, kept={"minilm": {"text": [1]}}),
+                            'the lab setting "text" is [1], not a number'),
     "lab settings in version 1": (doc(screen="lab:scaling", lab_settings={"trials": 7}),
                                   'it has "lab_settings", which only schema version 2 has'),
     "a 401-digit lab setting": (doc(version=2, screen="lab:scaling",
@@ -302,6 +308,15 @@ def test_a_labs_settings_are_kept_in_version_2_and_a_workbench_session_stays_ver
     session.save(ws, lab, screen="lab:scaling", lab_settings=settings)
     assert json.loads(plain.read_text())["version"] == 1  # an older attn-tui still reads it
     assert json.loads(lab.read_text())["version"] == 2
-    assert session.load_full(plain) == (ws, "workbench", {})
-    assert session.load_full(lab) == (ws, "lab:scaling", settings)
+    assert session.load_full(plain) == (ws, "workbench", {}, {})
+    assert session.load_full(lab) == (ws, "lab:scaling", settings, {})
     assert session.load(lab) == (ws, "lab:scaling")
+
+
+def test_a_model_screen_left_with_escape_is_kept_in_version_3(tmp_path):
+    ws = state.from_preset("one")
+    path = tmp_path / "kept.json"
+    kept = {"minilm": {"text": "dogs bark", "layer": 1, "head": 2, "query": 0}}
+    session.save(ws, path, kept=kept)
+    assert json.loads(path.read_text())["version"] == 3
+    assert session.load_full(path) == (ws, "workbench", {}, kept)

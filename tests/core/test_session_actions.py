@@ -81,7 +81,7 @@ async def test_a_labs_settings_are_saved_and_opened_again(tmp_path: Path) -> Non
         await pilot.pause()
         await type_path(pilot, path)
         assert [n.message for n in notifications(app)][-1] == f"Saved {path}."
-    ws, screen, saved = session.load_full(path)
+    ws, screen, saved, _ = session.load_full(path)
     assert screen == "lab:scaling" and saved["trials"] == 7 and saved["scale"] is True
     app = make_app(confirm_quit=False)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -102,7 +102,7 @@ async def test_a_sessions_lab_settings_the_lab_refuses_keep_their_defaults(tmp_p
     path = tmp_path / "s.json"
     session.save(state.from_preset("one"), path, screen="lab:scaling",
                  lab_settings={"trials": 0, "seed": 5, "colour": "red"})
-    ws, lab, saved = open_session(str(path))
+    ws, lab, saved, _ = open_session(str(path))
     app = make_app(workspace=ws, lab=lab, confirm_quit=False, lab_options={"saved": saved})
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
@@ -178,7 +178,7 @@ async def test_the_model_screens_sentence_and_head_are_saved_and_opened_again(tm
         assert said[-1] == (f"Saved {path}. It reopens the model screen on this sentence and "
                             "head.")
     assert session.load_full(path)[1:] == (
-        "lab:minilm", {"text": "The dog chased the ball.", "layer": 4, "head": 7, "query": 3})
+        "lab:minilm", {"text": "The dog chased the ball.", "layer": 4, "head": 7, "query": 3}, {})
     app = make_app(confirm_quit=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("ctrl+o")
@@ -202,7 +202,7 @@ async def test_a_sessions_model_settings_the_screen_refuses_keep_its_own(tmp_pat
     session.save(state.from_preset("one"), path, screen="lab:minilm",
                  lab_settings={"text": "bell\x07", "layer": 6, "head": 2, "query": -1,
                                "colour": "red"})
-    ws, lab, saved = open_session(str(path))
+    ws, lab, saved, _ = open_session(str(path))
     app = make_app(workspace=ws, lab=lab, confirm_quit=False, lab_options={"saved": saved})
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
@@ -225,7 +225,7 @@ async def test_a_sessions_query_past_the_sentence_is_said_not_moved_silently(tmp
     path = tmp_path / "s.json"
     session.save(state.from_preset("one"), path, screen="lab:minilm",
                  lab_settings={"text": "Two words", "layer": 1, "head": 2, "query": 9})
-    ws, lab, saved = open_session(str(path))
+    ws, lab, saved, _ = open_session(str(path))
     app = make_app(workspace=ws, lab=lab, confirm_quit=False, lab_options={"saved": saved})
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
@@ -613,41 +613,72 @@ async def _left_with_a_typed_sentence(app, pilot) -> str:
     return typed
 
 
-async def test_a_sentence_typed_then_left_with_escape_is_asked_about() -> None:
-    # typed on the model screen, Esc, ctrl+q: the app quit at once and the sentence was gone
+async def test_a_sentence_typed_then_left_with_escape_is_asked_about_and_saved(tmp_path) -> None:
+    # typed on the model screen, Esc, ctrl+q: the app quit at once and the sentence was gone;
+    # and a session saved from the workbench did not keep it
     from attn_tui.tui.app import make_app
-    from attn_tui.tui.screens.session_actions import LEFT_SENTENCE
 
     app = make_app(lab="minilm")
     async with app.run_test(size=(100, 30)) as pilot:
         typed = await _left_with_a_typed_sentence(app, pilot)
-        await pilot.press("ctrl+q")
-        await pilot.pause()
-        modal = app.screen
-        # Save here would keep the workbench, not the sentence: not offered
-        assert isinstance(modal, ConfirmQuitModal) and not modal.can_save
-        assert modal.question == f"{LEFT_SENTENCE} Quit anyway (y) / Cancel (Esc)"
-        await pilot.press("escape")
-        await pilot.pause()
-        app.reopen_lab("minilm")  # g, lab minilm: the sentence as it was left, still unsaved
-        await pilot.pause()
-        assert app.screen.text == typed and app.screen.has_unsaved_work()
-
-
-async def test_a_left_sentence_beside_unsaved_edits_is_named_in_the_question() -> None:
-    from attn_tui.tui.app import make_app
-    from attn_tui.tui.screens.session_actions import LEFT_SENTENCE
-
-    app = make_app(lab="minilm")
-    async with app.run_test(size=(100, 30)) as pilot:
-        await _left_with_a_typed_sentence(app, pilot)
-        await pilot.press("5", "enter")  # an edit on the workbench too
+        app.left_labs["minilm"]["pick"] = (2, 3, 1)
         await pilot.press("ctrl+q")
         await pilot.pause()
         modal = app.screen
         assert isinstance(modal, ConfirmQuitModal) and modal.can_save
-        assert modal.question == ("You have unsaved changes. " + LEFT_SENTENCE
-                                  + " Save (s) / Quit anyway (y) / Cancel (Esc)")
+        assert modal.question == UNSAVED
+        await pilot.press("s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "s.json")
+    assert not app.is_running
+    kept = session.load_full(tmp_path / "s.json")
+    assert kept.screen == "workbench"
+    assert kept.kept == {"minilm": {"text": typed, "layer": 2, "head": 3, "query": 1}}
+
+
+async def test_a_kept_sentence_comes_back_with_its_session_and_go_to_reopens_it(tmp_path) -> None:
+    from attn_tui.cli.export import open_session
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.screens.session_actions import restore_kept
+
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("one"), path,
+                 kept={"minilm": {"text": "dogs bark", "layer": 1, "head": 2, "query": 9}})
+    ws, lab, saved, kept = open_session(str(path))
+    app = make_app(workspace=ws, lab=lab, session_path=str(path))
+    restore_kept(app, kept)  # as attn-tui --session does
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.reopen_lab("minilm")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        # checked as a session's settings are: query 9 is past the last token, and said
+        assert (screen.text, screen.layer_index, screen.head_index) == ("dogs bark", 1, 2)
+        assert screen.query_index == len(screen.run.tokens) - 1 and "query 9" in screen.message
+        assert not screen.has_unsaved_work()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+q")  # nothing typed since it was saved: no question
+        await pilot.pause()
+    assert not app.is_running and app.return_code == 0
+
+
+async def test_a_left_sentence_beside_unsaved_edits_is_saved_with_them(tmp_path) -> None:
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        typed = await _left_with_a_typed_sentence(app, pilot)
+        await pilot.press("5", "enter")  # an edit on the workbench too
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "s.json")
+        assert app.left_labs["minilm"]["saved_text"] == typed  # saved: quit has nothing to ask
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert not app.is_running and app.return_code == 0
+    assert session.load_full(tmp_path / "s.json").kept["minilm"]["text"] == typed
 
 
 async def test_a_left_sentence_saved_there_or_a_lessons_own_quits_without_asking(

@@ -44,6 +44,24 @@ def open_lab(app: App) -> Any:
                  and lab_of_module(type(s).__module__) == screen[4:]), None)
 
 
+def kept_labs(app: App, lab: Any) -> dict[str, dict]:
+    """What a session keeps of the model screen left with Esc (not the one open): its
+    sentence, head and query, as Go to would reopen them."""
+    left = getattr(app, "left_labs", {}).get("minilm")
+    if hasattr(lab, "saved_text") or not left:
+        return {}
+    if "text" not in left:  # opened from a session, not reopened since: as it came
+        return {"minilm": dict(left.get("saved", {}))} if left.get("saved") else {}
+    layer, head, query = left["pick"]
+    return {"minilm": {"text": left["text"], "layer": layer, "head": head, "query": query}}
+
+
+def restore_kept(app: App, kept: dict[str, dict]) -> None:
+    """A session's kept model screen, for Go to to reopen (checked then, as a session's are)."""
+    if "minilm" in kept:
+        app.left_labs["minilm"] = {"saved": dict(kept["minilm"])}
+
+
 def unsaved_left_sentence(app: App, lab: Any) -> bool:
     """Whether the model screen, closed since (Esc keeps its sentence for Go to), holds a
     sentence typed there that no session has: a session saved from the workbench keeps only the
@@ -51,12 +69,8 @@ def unsaved_left_sentence(app: App, lab: Any) -> bool:
     if hasattr(lab, "saved_text"):
         return False
     left = getattr(app, "left_labs", {}).get("minilm")
-    return bool(left) and left["text"] not in (left.get("saved_text"), left.get("lesson_text"))
-
-
-LEFT_SENTENCE = ("The sentence you typed on the model screen is in no session (one saved from "
-                 "here keeps the workbench): Cancel, then g reopens it (lab minilm) and ctrl+s "
-                 "saves it there.")
+    return bool(left) and "text" in left and left["text"] not in (
+        left.get("saved_text"), left.get("lesson_text"))
 
 
 class SessionFile:
@@ -130,15 +144,19 @@ class SessionController:
                 return
             lab.settle_edits()
         lab_settings = lab.session_settings() if hasattr(lab, "session_settings") else {}
+        kept = kept_labs(self.app, lab)
 
         def write(path: str) -> str | None:
             try:
-                session.save(ws, path, screen=screen, lab_settings=lab_settings)
+                session.save(ws, path, screen=screen, lab_settings=lab_settings, kept=kept)
             except session.SessionError as exc:
                 return str(exc)
             bench.saved_workspace, bench.session_path = ws, path
             if hasattr(lab, "saved_text"):  # the model screen's sentence, saved with it
                 lab.saved_text = lab_settings["text"]
+            left = self.app.left_labs.get("minilm")
+            if "minilm" in kept and left and "text" in left:  # left with Esc, saved all the same
+                left["saved_text"] = left["text"]
             written = stamp(path)
             bench.file.stamp = written
             for other in bench.other_files():  # an earlier file record of the same path now
@@ -193,7 +211,7 @@ class SessionController:
                 warned.append(path)  # said once: Enter again opens it
                 return ("It opens the model screen on its own sentence, and the sentence you "
                         "typed there is in no session. Enter again opens it anyway; Escape "
-                        "keeps yours (ctrl+s on the model screen saves it).")
+                        "keeps yours (ctrl+s saves it with the session).")
             opened.append(found)
             return None
 
@@ -203,7 +221,7 @@ class SessionController:
             from attn_tui.compute import torch_available
             from attn_tui.core.labs import lab_available
 
-            ws, screen, lab_settings = opened[-1]
+            ws, screen, lab_settings, kept = opened[-1]
             note = f"Opened {path} (u undoes)."
             if ws.backend == "torch" and not torch_available():
                 ws, changed = state.on_backend(ws, "numpy")
@@ -211,6 +229,7 @@ class SessionController:
                     f" in {ws.dtype}." if changed else ".")
             bench.apply(ws)  # the undo entry keeps the file the old workspace belonged to
             bench.file = SessionFile(path, ws)
+            restore_kept(self.app, kept)
             self.app.notify(note, timeout=4, markup=False)
             if screen.startswith("lab:") and lab_available(screen[4:]):
                 self.app.open_lab(screen[4:], saved=lab_settings)
@@ -296,11 +315,13 @@ class SessionController:
         typed_ok = bench.settle_edits()  # a typed value counts as an edit, as Tab would keep it
         lab = open_lab(self.app)  # a sentence typed on the model screen is work too
         lab_dirty = lab is not None and lab.has_unsaved_work()
+        # a sentence left with Esc is saved with the session (as "kept"), so Save helps
         left = unsaved_left_sentence(self.app, lab)
-        dirty, before_open = bench.dirty or lab_dirty or not typed_ok, bench.unsaved_before_open()
+        dirty = bench.dirty or lab_dirty or left or not typed_ok
+        before_open = bench.unsaved_before_open()
         replaced = bench.replaced_by_lesson() or (hasattr(lab, "replaced_by_lesson")
                                                   and lab.replaced_by_lesson())
-        if not dirty and not before_open and not replaced and not left:
+        if not dirty and not before_open and not replaced:
             self.app.exit()
             return
         before_open = before_open or replaced
@@ -310,10 +331,10 @@ class SessionController:
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")
-        also = " ".join(([earlier] if before_open else []) + ([LEFT_SENTENCE] if left else []))
+        also = earlier if before_open else ""
         if not typed_ok:
             question = ("A value being typed is refused (its message says why), so nothing can be "
-                        "saved." + (f" {LEFT_SENTENCE}" if left else "") + " Quit anyway (y) / Cancel (Esc)")
+                        "saved. Quit anyway (y) / Cancel (Esc)")
         elif dirty:
             # what else would be lost before the choices, which end the question
             question = f"{UNSAVED_WORDS} {also} {SAVE_OR_QUIT}" if also else UNSAVED
