@@ -842,6 +842,23 @@ async def test_opening_a_model_screen_session_over_a_typed_sentence_asks_first(t
         assert app.screen.text == "dogs bark"
 
 
+async def test_opening_a_session_that_kept_a_model_screen_asks_first_too(tmp_path) -> None:
+    from attn_tui.tui.app import make_app
+
+    saved = tmp_path / "s.json"
+    session.save(state.from_preset("one"), saved, kept={"minilm": {"text": "dogs bark"}})
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        typed = await _left_with_a_typed_sentence(app, pilot)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, saved)
+        assert isinstance(app.screen, FileModal)
+        await pilot.press("enter")  # again: opens it anyway, and Go to brings its sentence
+        await pilot.pause()
+        assert app.left_labs["minilm"] == {"saved": {"text": "dogs bark"}} != typed
+
+
 async def test_opening_a_model_screen_session_with_nothing_typed_opens_at_once(tmp_path) -> None:
     from attn_tui.tui.app import make_app
 

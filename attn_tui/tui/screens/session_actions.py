@@ -207,11 +207,12 @@ class SessionController:
                 found = session.load_full(path)
             except session.SessionError as exc:
                 return str(exc)
-            if found.screen == "lab:minilm" and path not in warned and self._typed_sentence():
+            brings = found.screen == "lab:minilm" or "minilm" in found.kept
+            if brings and path not in warned and self._typed_sentence():
                 warned.append(path)  # said once: Enter again opens it
-                return ("It opens the model screen on its own sentence, and the sentence you "
-                        "typed there is in no session. Enter again opens it anyway; Escape "
-                        "keeps yours (ctrl+s saves it with the session).")
+                return ("It brings the model screen's own sentence, and the sentence you typed "
+                        "there is in no session. Enter again opens it anyway; Escape keeps "
+                        "yours (ctrl+s saves it with the session).")
             opened.append(found)
             return None
 
