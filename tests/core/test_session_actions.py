@@ -559,6 +559,18 @@ async def test_quit_while_typing_in_a_cell_asks(keys, says, can_save) -> None:
         assert app.screen is modal or can_save
 
 
+async def _quit_and_save(pilot, path: Path) -> None:
+    """ctrl+q asks the plain unsaved-changes question with Save; s, then the file's name."""
+    await pilot.press("ctrl+q")
+    await pilot.pause()
+    modal = pilot.app.screen
+    assert isinstance(modal, ConfirmQuitModal) and modal.can_save
+    assert modal.question == UNSAVED
+    await pilot.press("s")
+    await pilot.pause()
+    await type_path(pilot, path)
+
+
 async def test_a_sentence_typed_on_the_model_screen_is_asked_about_and_saved(tmp_path) -> None:
     # the model screen's sentence went into sessions, but quitting let a typed one go unasked
     from attn_tui.tui.app import make_app
@@ -570,14 +582,7 @@ async def test_a_sentence_typed_on_the_model_screen_is_asked_about_and_saved(tmp
         await app.workers.wait_for_complete()
         screen = app.screen
         assert screen.text.endswith(" too") and screen.has_unsaved_work()
-        await pilot.press("ctrl+q")
-        await pilot.pause()
-        modal = app.screen
-        assert isinstance(modal, ConfirmQuitModal) and modal.can_save
-        assert modal.question == UNSAVED
-        await pilot.press("s")
-        await pilot.pause()
-        await type_path(pilot, tmp_path / "m.json")
+        await _quit_and_save(pilot, tmp_path / "m.json")
     assert not app.is_running
     assert session.load_full(tmp_path / "m.json")[2]["text"].endswith(" too")
 
@@ -622,14 +627,7 @@ async def test_a_sentence_typed_then_left_with_escape_is_asked_about_and_saved(t
     async with app.run_test(size=(100, 30)) as pilot:
         typed = await _left_with_a_typed_sentence(app, pilot)
         app.left_labs["minilm"]["pick"] = (2, 3, 1)
-        await pilot.press("ctrl+q")
-        await pilot.pause()
-        modal = app.screen
-        assert isinstance(modal, ConfirmQuitModal) and modal.can_save
-        assert modal.question == UNSAVED
-        await pilot.press("s")
-        await pilot.pause()
-        await type_path(pilot, tmp_path / "s.json")
+        await _quit_and_save(pilot, tmp_path / "s.json")
     assert not app.is_running
     kept = session.load_full(tmp_path / "s.json")
     assert kept.screen == "workbench"
