@@ -64,8 +64,8 @@ def restore_kept(app: App, kept: dict[str, dict]) -> None:
 
 def unsaved_left_sentence(app: App, lab: Any) -> bool:
     """Whether the model screen, closed since (Esc keeps its sentence for Go to), holds a
-    sentence typed there that no session has: a session saved from the workbench keeps only the
-    workbench. An open model screen answers for itself (``has_unsaved_work``)."""
+    sentence typed there that no session has yet (a save keeps it as "kept"). An open model
+    screen answers for itself (``has_unsaved_work``)."""
     if hasattr(lab, "saved_text"):
         return False
     left = getattr(app, "left_labs", {}).get("minilm")
@@ -332,15 +332,14 @@ class SessionController:
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")
-        also = earlier if before_open else ""
         if not typed_ok:
             question = ("A value being typed is refused (its message says why), so nothing can be "
                         "saved. Quit anyway (y) / Cancel (Esc)")
         elif dirty:
             # what else would be lost before the choices, which end the question
-            question = f"{UNSAVED_WORDS} {also} {SAVE_OR_QUIT}" if also else UNSAVED
+            question = f"{UNSAVED_WORDS} {earlier} {SAVE_OR_QUIT}" if before_open else UNSAVED
         else:
-            question = f"{also} Quit anyway (y) / Cancel (Esc)"
+            question = f"{earlier} Quit anyway (y) / Cancel (Esc)"
 
         def answer(choice: str | None) -> None:
             if choice == "quit":
