@@ -95,6 +95,7 @@ class DrawnOncePerWidth:
     def __init__(self, renderable: RenderableType) -> None:
         self.renderable = renderable
         self._lines: dict[tuple, list[list[Segment]]] = {}
+        self._latest: list[list[Segment]] = []
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         # no height: text and tables take none (rich's Table drops it), and render_lines
@@ -113,7 +114,7 @@ class DrawnOncePerWidth:
 
     def latest(self) -> list[list[Segment]]:
         """The lines last drawn (or replayed)."""
-        return getattr(self, "_latest", [])
+        return self._latest
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.renderable)
