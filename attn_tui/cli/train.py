@@ -112,8 +112,9 @@ def run_train(args: argparse.Namespace) -> int:
         return 2
     if args.train_save == "":
         return _fail("--save needs a file name")
+    stream = None
     if args.train_save:  # said now, not after a run of minutes
-        from attn_tui.core.files import FileError, check_target
+        from attn_tui.core.files import FileError, check_target, open_stream
         from attn_tui.report.export import EXTENSIONS
 
         named = EXTENSIONS.get(os.path.splitext(args.train_save)[1].lower())
@@ -121,7 +122,10 @@ def run_train(args: argparse.Namespace) -> int:
             return _fail(f"--save {args.train_save} is named as a .{named} file, but a run is "
                          "saved as .npz: end the name with .npz.")
         try:
-            check_target(args.train_save, "save", streams=True)
+            # a FIFO is opened now, and kept: one nobody reads is said before training
+            stream = open_stream(args.train_save, "save")
+            if stream is None:
+                check_target(args.train_save, "save")
         except FileError as exc:
             return _fail(str(exc))
     from attn_tui.report.train import alpha_tables, header_lines, progress_line
@@ -149,11 +153,14 @@ def run_train(args: argparse.Namespace) -> int:
     if out.failed:
         return _fail(f"Cannot write to standard output: {out.failed}.")
     if args.train_save:
-        from attn_tui.core.files import FileError
-        from attn_tui.train.runfile import save
+        from attn_tui.core.files import FileError, atomic_write
+        from attn_tui.train.runfile import encode
 
         try:
-            save(record, args.train_save, streams=True)
+            if stream is not None:
+                stream.write(encode(record))
+            else:
+                atomic_write(args.train_save, encode(record), "save")
         except FileError as exc:
             return _fail(str(exc))
         out(f"saved {args.train_save}: attn-tui --lab train --load {args.train_save}")

@@ -48,10 +48,11 @@ def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write",
     written to as it is, for the command line; elsewhere it is refused, since the app would
     take it for a saved file."""
     shown = os.fspath(path)
-    target, mode = _target(shown, verb, streams)
-    if target is None:
-        _write_stream(os.path.expanduser(shown), shown, data, verb)
+    stream = open_stream(shown, verb) if streams else None
+    if stream is not None:
+        stream.write(data)
         return
+    target, mode = _target(shown, verb)
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.",
@@ -72,24 +73,22 @@ def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write",
                 os.unlink(tmp)
 
 
-def check_target(path: str | os.PathLike, verb: str = "write", streams: bool = False) -> None:
-    """Refuse now, in atomic_write's words, a name it would refuse later: for the command line,
-    before the work whose result goes there (a training run)."""
+def check_target(path: str | os.PathLike, verb: str = "write") -> None:
+    """Refuse now, in atomic_write's words, a file name it would refuse later: for the command
+    line, before the work whose result goes there (a training run). A stream: open_stream."""
     shown = os.fspath(path)
-    target, _ = _target(shown, verb, streams)
-    folder = os.path.dirname(target) if target is not None else None
-    if folder is not None and not os.path.exists(target):
+    target, _ = _target(shown, verb)
+    folder = os.path.dirname(target)
+    if not os.path.exists(target):
         if not os.path.isdir(folder):
             raise FileError(os_reason(FileNotFoundError(errno.ENOENT, folder), True), shown, verb)
         if not os.access(folder, os.W_OK | os.X_OK):
             raise FileError("permission denied", shown, verb)
 
 
-def _target(shown: str, verb: str, streams: bool) -> tuple[str | None, int]:
-    """(the real path to replace, the mode the new file gets), or (None, 0) for a stream to
-    write into as it is; FileError for a name that cannot be written."""
-    if streams and _is_stream(os.path.expanduser(shown)):  # as named: /dev/fd/63 is a pipe
-        return None, 0
+def _target(shown: str, verb: str) -> tuple[str, int]:
+    """(the real path to replace, the mode the new file gets); FileError for a name that
+    cannot be written."""
     target = os.path.realpath(os.path.expanduser(shown))  # through a symlink, not over it
     if os.path.isdir(target):
         raise FileError("it is a directory", shown, verb)
@@ -117,25 +116,46 @@ def _is_stream(path: str) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
-def _write_stream(target: str, shown: str, data: bytes, verb: str) -> None:
-    """Into a device or a pipe, not replacing it. Opened without waiting: a FIFO nobody reads
-    is said at once, not a hang."""
-    try:
+class Stream:
+    """A device or pipe opened for writing, not replaced (see open_stream)."""
+
+    def __init__(self, fd: int, shown: str, verb: str) -> None:
+        self.fd, self.shown, self.verb = fd, shown, verb
+
+    def write(self, data: bytes) -> None:
+        """All of ``data``, then closed; FileError in one sentence."""
+        try:
+            os.set_blocking(self.fd, True)  # a reader slower than the data: wait for it
+            with os.fdopen(self.fd, "wb", closefd=False) as f:
+                f.write(data)
+        except OSError as exc:
+            reason = ("the reader closed the pipe" if exc.errno == errno.EPIPE
+                      else os_reason(exc, True))
+            raise FileError(reason, self.shown, self.verb) from exc
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def open_stream(path: str | os.PathLike, verb: str = "write") -> Stream | None:
+    """For the command line: the device or pipe ``path`` names, opened now, so that a FIFO
+    nobody reads is said before the work whose result goes there and its reader, once there,
+    is held until the result comes; None for any other name (atomic_write's)."""
+    shown = os.fspath(path)
+    target = os.path.expanduser(shown)  # as named, not resolved: /dev/fd/63 is a pipe
+    if not _is_stream(target):
+        return None
+    try:  # without waiting: a FIFO nobody reads is said at once, not a hang
         fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
     except OSError as exc:
         reason = ("it is a pipe that nothing reads from" if exc.errno == errno.ENXIO
                   else os_reason(exc, True))
         raise FileError(reason, shown, verb) from exc
-    try:
-        os.set_blocking(fd, True)  # a reader slower than the data: wait for it
-        with os.fdopen(fd, "wb", closefd=False) as f:
-            f.write(data)
-    except OSError as exc:
-        reason = ("the reader closed the pipe" if exc.errno == errno.EPIPE
-                  else os_reason(exc, True))
-        raise FileError(reason, shown, verb) from exc
-    finally:
-        os.close(fd)
+    return Stream(fd, shown, verb)
 
 
 def _umask() -> int:

@@ -39,7 +39,12 @@ class RunRecord:
         return len(self.losses)
 
 
-def save(record: RunRecord, path: str, streams: bool = False) -> None:
+def save(record: RunRecord, path: str) -> None:
+    atomic_write(path, encode(record), "save")
+
+
+def encode(record: RunRecord) -> bytes:
+    """The bytes of the .npz file ``save`` writes."""
     arrays = {f.name: getattr(record, f.name) for f in fields(record)
               if f.name not in ("config", "weights", "diverged")}
     arrays["meta"] = np.asarray(json.dumps({"format": FORMAT, "config": record.config.as_dict(),
@@ -47,7 +52,7 @@ def save(record: RunRecord, path: str, streams: bool = False) -> None:
     arrays.update({f"w:{name}": a for name, a in record.weights.items()})
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)
-    atomic_write(path, buf.getvalue(), "save", streams=streams)
+    return buf.getvalue()
 
 
 def load(path: str) -> RunRecord:

@@ -187,3 +187,37 @@ def test_a_loss_that_grows_without_becoming_nan_is_said(capsys) -> None:
     assert "the learning rate 50 is too large to learn with; try a smaller one." in out
     assert main(["train", "--task", "previous", "--steps", "30"]) == 0  # a run that learns
     assert "ended above" not in capsys.readouterr().out
+
+
+def test_save_into_a_fifo_nobody_reads_is_said_before_training(tmp_path) -> None:
+    # it trained the whole run, then found no reader at the end
+    pytest.importorskip("torch")
+    fifo = tmp_path / "run.npz"
+    os.mkfifo(fifo)
+    result = subprocess.run([sys.executable, "-m", "attn_tui", "train", "--task", "sort",
+                             "--save", str(fifo)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"attn-tui: Cannot save {fifo}: it is a pipe that nothing reads "
+                             "from.\n")
+
+
+def test_save_into_a_fifo_holds_its_reader_and_writes_the_run_there(tmp_path) -> None:
+    # the reader comes first; attn-tui opens the FIFO before training and writes at the end
+    pytest.importorskip("torch")
+    import threading
+
+    from attn_tui.train.runfile import load
+
+    fifo, copy = tmp_path / "run.npz", tmp_path / "copy.npz"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()  # blocks in open() until a writer opens the FIFO
+    result = subprocess.run([sys.executable, "-m", "attn_tui", "train", "--task", "previous",
+                             "--steps", "20", "--save", str(fifo)],
+                            capture_output=True, text=True, timeout=120)
+    reader.join(timeout=30)
+    assert result.returncode == 0, result.stderr
+    copy.write_bytes(got[0])
+    assert load(str(copy)).steps_done == 20
+    assert f"saved {fifo}: attn-tui --lab train --load {fifo}" in result.stdout

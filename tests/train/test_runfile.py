@@ -8,9 +8,9 @@ import os
 import numpy as np
 import pytest
 
-from attn_tui.core.files import FileError
+from attn_tui.core.files import FileError, atomic_write
 from attn_tui.train import default_config
-from attn_tui.train.runfile import load, save
+from attn_tui.train.runfile import encode, load, save
 from attn_tui.train.trainer import Run
 
 
@@ -39,7 +39,7 @@ def test_train_save_into_a_pipe_writes_the_run_there_and_a_file_save_refuses_it(
     # keeps refusing what is not a file
     read, write = os.pipe()
     try:
-        save(record, f"/dev/fd/{write}", streams=True)
+        atomic_write(f"/dev/fd/{write}", encode(record), "save", streams=True)
         os.close(write)
         with os.fdopen(read, "rb") as f:
             (tmp_path / "copy.npz").write_bytes(f.read())
