@@ -145,6 +145,7 @@ def export_script(ws: Workspace, backend: str = "numpy") -> str:
 
 EXTENSIONS = {".md": "md", ".markdown": "md", ".csv": "csv", ".tex": "tex", ".npz": "npz",
               ".py": "py"}
+TEXT_NAMES = (".txt", ".text", ".log")  # no export's own, but a reader opens them as text
 
 
 def format_for(path: str | os.PathLike) -> str | None:
@@ -178,6 +179,9 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
     if fmt is not None and named is not None and named != fmt:  # npz bytes in notes.md
         raise ValueError(f"{shown} is named as a .{named} file, but the export is "
                          f"{fmt}: end the name with .{fmt}, or export {named} instead.")
+    if fmt == "npz" and os.path.splitext(os.fspath(path))[1].lower() in TEXT_NAMES:
+        raise ValueError(f"{shown} is named as a text file, but npz is binary: end the name "
+                         "with .npz.")
     fmt = fmt or named
     if fmt is None and os.path.isdir(path):  # a folder's name has no format to tell
         raise ValueError(f"Cannot export to {shown}: it is a folder; name a file in it, "

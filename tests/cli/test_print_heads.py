@@ -204,3 +204,13 @@ def test_text_to_a_name_of_another_format_is_refused(capsys, tmp_path, name, wor
     err = capsys.readouterr().err
     assert err.rstrip().endswith(words.replace(name, str(tmp_path / name)))
     assert not (tmp_path / name).exists()
+
+
+def test_npz_of_a_head_into_a_text_name_is_refused(capsys, tmp_path) -> None:
+    # --format npz -o h.txt wrote binary arrays into a file named as text
+    target = tmp_path / "h.txt"
+    assert main(["print", "heads", "--text", "a cat", "--layer", "0", "--head", "0",
+                 "--format", "npz", "-o", str(target)]) == 2
+    assert capsys.readouterr().err == (f"attn-tui: {target} is named as a text file, but npz "
+                                       "is binary: end the name with .npz.\n")
+    assert not target.exists()

@@ -171,6 +171,15 @@ def test_a_name_that_says_another_format_is_refused(tmp_path: Path) -> None:
     assert attn("export", "--format", "md", "-o", "notes.txt", cwd=tmp_path).returncode == 0
 
 
+def test_binary_npz_into_a_text_name_is_refused(tmp_path: Path) -> None:
+    # --format npz -o notes.txt wrote a zip archive into a file named as text
+    result = attn("export", "--format", "npz", "-o", "notes.TXT", cwd=tmp_path)
+    one_line_error(result, "notes.TXT is named as a text file, but npz is binary: end the name "
+                           "with .npz.")
+    assert not (tmp_path / "notes.TXT").exists()
+    assert attn("export", "--format", "npz", "-o", "arrays", cwd=tmp_path).returncode == 0
+
+
 @pytest.mark.parametrize("fmt", ["md", "npz"])
 def test_dash_is_standard_output(fmt: str, tmp_path: Path) -> None:
     result = attn("export", "--preset", "mask", "--format", fmt, "-o", "-", cwd=tmp_path)
