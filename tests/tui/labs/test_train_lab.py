@@ -296,6 +296,26 @@ async def test_w_opens_the_picked_head_in_the_workbench() -> None:
         np.testing.assert_array_equal(np.asarray(ws.v), head.v.astype(np.float64))
 
 
+async def test_back_from_w_the_lab_shows_the_head_and_frame_picked() -> None:
+    # g, lab train after w opened the run on head 1 and its last frame
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, 10, "set_heads(2)")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("down", "left", "left")  # head 2, frame 9 of 11
+        await pilot.pause()
+        await pilot.press("w")
+        await settle(pilot)
+        pilot.app.reopen_lab("train")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.state == "loaded" and (screen.head, screen.frame) == (1, 8)
+        maps = screen.query_one(AlphaMaps)
+        assert "frame 9 of 11, step 8 ·" in maps.caption
+        text = "\n".join(line for block in maps.blocks() for line in block)
+        assert "▶L1 h2" in text
+
+
 async def test_w_on_an_earlier_frame_says_it_opens_the_latest_weights() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await _small(pilot, 10)

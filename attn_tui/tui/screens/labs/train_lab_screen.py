@@ -78,7 +78,8 @@ class TrainLabScreen(LabScreen):
     """
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", record=None,
-                 kept: bool = False, **kwargs) -> None:
+                 kept: bool = False, head: int = 0, frame: int | None = None,
+                 **kwargs) -> None:
         super().__init__(backend, dtype, **kwargs)
         self.state = "idle"
         self.run = None  # the trainer's Run: touched by the worker only while one runs
@@ -104,6 +105,11 @@ class TrainLabScreen(LabScreen):
             self.set_reactive(LabScreen.settings, record.config)
             self._take_record(record)
             self.state = "loaded"
+            # back from w: the head and frame the learner had picked
+            c = record.config
+            self.head = min(max(0, head), c.layers * c.heads - 1)
+            if frame is not None and 0 <= frame < len(self.frames):
+                self.frame = frame
 
     def default_settings(self) -> TrainConfig:
         return task_defaults("sort")
@@ -135,7 +141,8 @@ class TrainLabScreen(LabScreen):
         if self.state not in ("loading", "running"):  # no worker is changing the run
             kept = self.record or (self.run.record() if self.run is not None else None)
             if kept is not None and not kept.diverged:
-                self.app.left_labs["train"] = {"record": kept, "kept": True}
+                self.app.left_labs["train"] = {"record": kept, "kept": True,
+                                               "head": self.head, "frame": self.frame}
 
     # ---- settings
     def step_value(self, field: Field, value: Any, direction: int) -> Any:
