@@ -1,8 +1,9 @@
 """Pilot's press and pause end with Textual's idle wait (textual._wait.wait_for_idle), which
 sleeps in 20 ms slices until one slice used under 1 ms of CPU: 40 ms of sleep a key, two fifths
 of a lesson replay's time. The suite's own wait (below) asks the same (a slice in which the app
-did nothing) with 5 ms slices and 0.5 ms of CPU, in a quarter of the sleep. Shorter slices fail it: the event loop's own turn costs
-more than a tenth of a 2 ms slice, and every wait ran to its 1 s limit.
+did nothing) with 5 ms slices and 0.5 ms of CPU, in a quarter of the sleep. Shorter slices fail
+it: the event loop's own turn costs more than a tenth of a 2 ms slice, and every wait ran to its
+1 s limit. Past that limit it waits on while keys are still on their way or a repaint is owed.
 
 It only shortens a heuristic: a test that needs a worker's result waits for the workers
 (``app.workers.wait_for_complete()``), not for the process to look idle.
@@ -21,6 +22,10 @@ import textual.pilot
 from textual._context import active_app
 
 IDLE_SLICE, IDLE_CPU = 0.005, 0.0005
+# past the caller's max_sleep, a wait goes on while keys are on their way or a repaint is owed,
+# up to this: a worker starved of the CPU for a second (three test workers on two cores, with
+# CI's own load) returned with "abc" not yet typed, and a snapshot differed
+OWED_WORK_LIMIT = 15.0
 TEXTUALS_WAIT = textual._wait.wait_for_idle  # the one replaced
 
 
@@ -34,23 +39,27 @@ async def wait_for_idle(min_sleep: float = IDLE_SLICE, max_sleep: float = 1) -> 
         cpu, began = time.process_time(), loop.time()
         await asyncio.sleep(IDLE_SLICE)
         now = loop.time()
-        if now - start >= max_sleep:
+        owed = _screen_update_due() or _keys_waiting()
+        if now - start >= max_sleep and (not owed or now - start >= OWED_WORK_LIMIT):
             return
         on_time = now - began < 2 * IDLE_SLICE
         if (now - start > min_sleep and on_time and time.process_time() - cpu < IDLE_CPU
-                and not _screen_update_due() and not _keys_waiting()):
+                and not owed):
             return
 
 
 def _screen_update_due() -> bool:
     """The screen lays out and repaints on a timer (60 a second), not at once: a slice of 5 ms
     can fall inside its wait, and a resize then reached the widgets only after the test had
-    read the screen. Textual's 20 ms slices outlast the timer's 16.7 ms."""
+    read the screen. Textual's 20 ms slices outlast the timer's 16.7 ms. The App passes a
+    resize on to the screen on a timer of its own (1/120 s), also longer than a slice."""
     try:
         app = active_app.get()
         screen = app.screen
     except Exception:  # no app running, or no screen yet
         return False
+    if app._resize_event is not None:
+        return True
     if app._batch_count or not screen.is_current:
         return False  # the timer would not update it either
     return bool(screen._layout_required or screen._scroll_required or screen._repaint_required
@@ -66,7 +75,7 @@ def _keys_waiting() -> bool:
     except LookupError:
         return False
     hold = getattr(app, "keys_on_hold", None)
-    if hold is None:  # not attn-tui's app
+    if hold is None or getattr(app, "closing", False):  # not attn-tui's app, or quitting
         return False
     from attn_tui.tui.keys import key_line
 

@@ -401,6 +401,52 @@ def test_the_suites_quicker_idle_wait_is_what_pilot_waits_with():
     assert TEXTUALS_WAIT.__module__ == "textual._wait"
 
 
+async def test_the_suites_idle_wait_outlasts_its_limit_while_keys_are_on_their_way():
+    """A worker starved of the CPU for a second must not read the screen while keys it pressed
+    still wait to be handed back: the wait goes past max_sleep until they have gone."""
+    import time
+
+    from pilot_wait import wait_for_idle
+
+    from attn_tui.tui.app import make_app
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        free_at = time.monotonic() + 0.6
+        app.keys_on_hold = lambda: 1.0 if time.monotonic() < free_at else 0.0
+        began = time.monotonic()
+        await wait_for_idle(0, 0.1)
+        assert time.monotonic() >= free_at > began + 0.1
+        app.closing = True  # quitting: nothing is on its way any more
+        free_at = time.monotonic() + 60
+        began = time.monotonic()
+        await wait_for_idle(0, 0.1)
+        assert time.monotonic() - began < 5
+        app.closing = False
+
+
+async def test_the_suites_idle_wait_lets_a_resize_reach_the_screen():
+    """The App hands a resize to the screen on a timer of 1/120 s, longer than the wait's
+    5 ms slice: a test read a 40-column header after resizing to 80."""
+    from pilot_wait import wait_for_idle
+    from textual.geometry import Size
+
+    from attn_tui.tui.app import make_app
+
+    app = make_app()
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        bench = app.screen
+        for size, layout in ((Size(80, 24), "-side-by-side"), (Size(41, 13), "-stacked"),
+                             (Size(72, 24), "-snug"), (Size(120, 40), "-side-by-side")):
+            app._driver._size = size
+            await app._on_resize(events.Resize(size, size))  # the App's own handling, then
+            await wait_for_idle(0, 1)                         # the wait, with nothing between
+            assert bench.has_class(layout), (size, bench.classes)
+            assert bench.query_one("#inputs").region.right <= size.width
+
+
 def test_start_at_breakpoints_leaves_a_screen_made_outside_an_app_to_its_first_resize():
     from textual.screen import Screen
 
