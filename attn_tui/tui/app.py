@@ -36,6 +36,7 @@ from attn_tui.tui.screens.session_actions import SessionController
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 from attn_tui.tui.tutor.runner import LessonRunner
 from attn_tui.tui.widgets.grid_view import GridView
+from attn_tui.tui.widgets.heatmap import VIEW_WORDS, VIEWS
 
 if TYPE_CHECKING:
     from attn_tui.core.progress import Progress
@@ -316,6 +317,18 @@ class AttnApp(App[int]):
         if bench is None:
             return
         yield SystemCommand("Help: every key", "Show the keyboard reference", self.action_help)
+        # on the screen the palette opened over: a lab and the model screen keep their own
+        if hasattr(screen, "action_undo"):
+            yield SystemCommand("Undo", "Take back the last change (u)", screen.action_undo)
+            yield SystemCommand("Redo", "Put back what undo took (U)", screen.action_redo)
+        if screen is bench:
+            for view in VIEWS:
+                yield SystemCommand(f"View: {view}", f"Show {VIEW_WORDS[view]} (v cycles)",
+                                    lambda v=view: bench.action_set_view(v))
+            yield SystemCommand("Copy the step table", "As Markdown, to the clipboard (c)",
+                                bench.action_copy)
+            yield SystemCommand("Reset the example", "Reload the current example (R; u undoes)",
+                                bench.action_reset)
         yield from self.session.commands(bench)
         yield from self.tutor.commands()
         for name, lab in LABS.items():

@@ -11,6 +11,9 @@ from attn_tui.report.fmt import fit
 from attn_tui.tui.widgets.grid_view import GridView
 
 VIEWS = ("weights", "scores", "masked", "output", "picture")  # picture: α shaded, every row
+VIEW_WORDS = {"weights": "every query's weights α", "scores": "the scores q·k, ÷√d_k when on",
+              "masked": "what the softmax receives", "output": "the outputs ζ",
+              "picture": "α shaded as a picture"}
 
 
 def view_title(view: str, mask: str, scale: bool) -> str:

@@ -1,0 +1,87 @@
+"""The command palette (ctrl+p) reaches what the keys do: undo and redo on the screen it opened
+over, the map's views, copy and reset on the workbench."""
+
+from __future__ import annotations
+
+from attn_tui.tui.app import make_app
+
+
+async def settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def lab_app(name: str):
+    app = make_app(lab=name)
+    app.animation_level = "none"
+    return app
+
+
+async def _run(pilot, command: str) -> None:
+    await pilot.press("ctrl+p")
+    await settle(pilot)
+    await pilot.press(*command)
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_undo_and_redo_from_the_palette_take_back_and_put_back_a_mask() -> None:
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = pilot.app.screen
+        assert bench.workspace.mask == "causal"
+        await pilot.press("m")
+        await settle(pilot)
+        assert bench.workspace.mask == "causal-after"
+        await _run(pilot, "Undo")
+        assert pilot.app.screen is bench and bench.workspace.mask == "causal"
+        await _run(pilot, "Redo")
+        assert bench.workspace.mask == "causal-after"
+
+
+async def test_a_view_from_the_palette_shows_in_the_map() -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = pilot.app.screen
+        await _run(pilot, "View: output")
+        assert bench.view == "output"
+        await _run(pilot, "View: weights")
+        assert bench.view == "weights"
+
+
+async def test_reset_from_the_palette_reloads_the_example() -> None:
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = pilot.app.screen
+        before = bench.workspace
+        await pilot.press("r")  # seeded random values
+        await settle(pilot)
+        assert bench.workspace.q != before.q
+        await _run(pilot, "Reset the example")
+        assert bench.workspace.q == before.q
+
+
+async def test_undo_from_the_palette_over_a_lab_is_the_labs_own() -> None:
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lab = pilot.app.screen
+        bench = pilot.app.workbench()
+        before, bench_before = lab.settings, bench.workspace
+        await pilot.press("s")  # ÷√d_k on
+        await settle(pilot)
+        assert lab.settings != before
+        await _run(pilot, "Undo")
+        assert pilot.app.screen is lab and lab.settings == before
+        assert bench.workspace == bench_before
+
+
+async def test_the_workbenchs_own_commands_are_not_offered_over_a_lab() -> None:
+    app = lab_app("scaling")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Undo" in titles and "Redo" in titles
+        assert not [t for t in titles if t.startswith("View: ")]
+        assert "Reset the example" not in titles
