@@ -21,7 +21,9 @@ APP = [
     Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)",
             id="app.save"),
     Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session", id="app.open"),
-    Binding("ctrl+p", "command_palette", "Commands", show=False, id="app.commands"),
+    Binding("ctrl+p", "command_palette", "Commands", show=False,
+            tooltip="every command, by name: labs, lessons, views, undo",
+            id="app.commands"),
 ]
 
 # the app's too, run by its lesson runner: priority keys, switched off when no lesson shows
