@@ -82,3 +82,31 @@ def test_draws_taken_a_slice_of_trials_at_a_time_are_the_chapters() -> None:
     sliced = np.concatenate([rng.standard_normal((7, 9 * 64)) for _ in range(4)]
                             + [rng.standard_normal((2, 9 * 64))])
     np.testing.assert_array_equal(whole, sliced)
+
+
+@pytest.mark.parametrize("temperature", [0.01, 1.0, 25.0])
+@pytest.mark.parametrize("backend, dtype, tol", [("numpy", "float64", 1e-12),
+                                                 ("numpy", "float32", 2e-5),
+                                                 ("torch", "float64", 1e-12)])
+def test_the_table_is_softmax_then_entropy_one_d_k_at_a_time(temperature, backend, dtype,
+                                                              tol) -> None:
+    # scaling_rows reads entropy and the top weight off the shifted scores, never forming α:
+    # held here against α formed row by row with the app's softmax and entropy_bits
+    if backend == "torch":
+        pytest.importorskip("torch")
+    from attn_tui.compute.backend import to_numpy
+    from attn_tui.compute.softmax import entropy_bits, softmax
+
+    dims, keys, trials = (4, 64, 1024), 8, 40
+    result = scaling_experiment(dims, keys, trials, 3, temperature=temperature,
+                                backend=backend, dtype=dtype)
+    blocks = scaling.kept_scores(dims, keys, trials, 3, backend=backend, dtype=dtype)
+    for row, block in zip(result.rows, blocks, strict=True):
+        s = to_numpy(block).astype(np.float64) / temperature
+        for scaled, (h, top) in enumerate(((row.entropy_raw, row.max_alpha_raw),
+                                           (row.entropy_scaled, row.max_alpha_scaled))):
+            a = softmax(s / np.sqrt(row.d_k) if scaled else s)
+            assert h == pytest.approx(np.mean(entropy_bits(a)), abs=tol)
+            assert top == pytest.approx(np.mean(np.max(a, axis=-1)), abs=tol)
+            assert h >= 0.0 and not (h == 0 and np.signbit(h))
+        assert row.sd == pytest.approx(np.mean(np.std(to_numpy(block), axis=-1)), rel=1e-6)
