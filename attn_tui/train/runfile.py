@@ -82,12 +82,29 @@ def _why(exc: Exception) -> str:
     return f"no {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc).rstrip(".")
 
 
+def _real(a: np.ndarray) -> bool:
+    return np.issubdtype(a.dtype, np.number) and not np.issubdtype(a.dtype, np.complexfloating)
+
+
 def _record(data: dict[str, np.ndarray]) -> RunRecord:
-    meta = json.loads(str(data["meta"]))
+    try:
+        meta = json.loads(str(data["meta"]))
+    except json.JSONDecodeError:
+        raise ValueError("its description is not readable") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ValueError("it was written by something else")
+    if not isinstance(meta.get("config"), dict):
+        raise ValueError("its settings are not readable")
     known = {f.name for f in fields(TrainConfig)}
     config = TrainConfig(**{k: v for k, v in meta["config"].items() if k in known}).checked()
+    for name, what in (("losses", "losses are"), ("eval_steps", "accuracy steps are"),
+                       ("accuracy", "accuracies are"), ("frame_steps", "frame steps are"),
+                       ("example", "example is")):
+        if data[name].ndim != 1 or not _real(data[name]):
+            raise ValueError(f"its {what} not a list of numbers")
+    if not _real(data["frames"]) or not all(_real(v) for k, v in data.items()
+                                            if k.startswith("w:")):
+        raise ValueError("its frames or weights are not real numbers")
     frames = data["frames"].astype(np.float32)
     example = data["example"].astype(np.int64)
     t = len(example)

@@ -95,3 +95,27 @@ def test_a_truncated_or_altered_run_is_one_sentence(record, tmp_path) -> None:
 def test_a_missing_file_is_one_sentence(tmp_path) -> None:
     with pytest.raises(FileError, match="no such file"):
         load(str(tmp_path / "none.npz"))
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda a: a.update(meta=np.asarray('{"format": ')), "its description is not readable"),
+    (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace(
+        str(a["meta"])[str(a["meta"]).index('"config"'):str(a["meta"]).index(', "diverged"')],
+        '"config": "sort"'))), "its settings are not readable"),
+    (lambda a: a.update(losses=np.stack([a["losses"], a["losses"]])),
+     "its losses are not a list of numbers"),
+    (lambda a: a.update(losses=a["losses"].astype(str)), "its losses are not a list of numbers"),
+    (lambda a: a.update(example=a["example"][None]), "its example is not a list of numbers"),
+    (lambda a: a.update(frames=a["frames"] + 0j), "its frames or weights are not real numbers"),
+])
+def test_a_hand_edited_run_is_one_sentence_not_a_crash_later(record, tmp_path, change,
+                                                             words) -> None:
+    # a config saved as a string raised AttributeError; 2-D losses loaded, and the lab crashed
+    save(record, str(tmp_path / "run.npz"))
+    arrays = dict(np.load(tmp_path / "run.npz"))
+    change(arrays)
+    np.savez(tmp_path / "edited.npz", **arrays)
+    with pytest.raises(FileError) as err:
+        load(str(tmp_path / "edited.npz"))
+    assert str(err.value) == (f"Cannot open {tmp_path / 'edited.npz'}: it is not a saved "
+                              f"training run ({words}).")
