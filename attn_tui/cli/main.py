@@ -268,6 +268,14 @@ def _app_flags_with_a_command(parser: argparse.ArgumentParser, args: argparse.Na
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # ctrl+c while a command loads or works: one line, no traceback
+        print("\nattn-tui: stopped.", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     one_blas_thread()  # before anything imports numpy
     args = parse_args(argv)
     if args.command == "print" and args.section == "heads":

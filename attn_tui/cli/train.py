@@ -7,6 +7,7 @@ run starts, and textual never does on this path.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -90,6 +91,27 @@ class _Out:
             self.failed = os_reason(exc, True) if isinstance(exc, OSError) else "it is closed"
 
 
+def _save_name_problem(name: str) -> str | None:
+    """Why --save ``name`` is refused before training, or None. Any name but a stream must
+    end in .npz: run as root, --save /etc/passwd replaced that file with a zip archive."""
+    if name == "":
+        return "--save needs a file name"
+    if name == "-":
+        return ("--save -: the run's progress goes to standard output, so its .npz cannot; "
+                "name a file ending in .npz.")
+    return None
+
+
+def _not_npz(name: str) -> str:
+    from attn_tui.report.export import format_for
+
+    named = format_for(name)
+    if named:
+        return (f"--save {name} is named as a .{named} file, but a run is saved as .npz: end "
+                "the name with .npz.")
+    return f"--save {name}: a run is saved as .npz; end the name with .npz."
+
+
 def _fail(message: str) -> int:
     print(f"attn-tui: {message}", file=sys.stderr)
     return 2
@@ -110,32 +132,36 @@ def run_train(args: argparse.Namespace) -> int:
         print(USAGE, file=sys.stderr)
         print(f"attn-tui train: error: {exc}", file=sys.stderr)
         return 2
-    if args.train_save == "":
-        return _fail("--save needs a file name")
+    if sys.stdout is None:  # started with >&-: said before a run of minutes, as print says it
+        return _fail("Cannot write to standard output: it is closed.")
     stream = None
-    if args.train_save:  # said now, not after a run of minutes
+    if args.train_save is not None:  # said now, not after a run of minutes
         from attn_tui.core.files import FileError, check_target, open_stream
-        from attn_tui.report.export import EXTENSIONS
 
-        named = EXTENSIONS.get(os.path.splitext(args.train_save)[1].lower())
-        if named not in (None, "npz"):
-            return _fail(f"--save {args.train_save} is named as a .{named} file, but a run is "
-                         "saved as .npz: end the name with .npz.")
+        problem = _save_name_problem(args.train_save)
+        if problem:
+            return _fail(problem)
         try:
             # a FIFO is opened now, and kept: one nobody reads is said before training
             stream = open_stream(args.train_save, "save")
             if stream is None:
                 check_target(args.train_save, "save")
+                if not args.train_save.lower().endswith(".npz"):
+                    return _fail(_not_npz(args.train_save))
         except FileError as exc:
             return _fail(str(exc))
-    from attn_tui.report.train import alpha_tables, header_lines, progress_line
-    from attn_tui.train.trainer import Run
-
     out = _Out()
-    for line in header_lines(config):
-        out(line)
-    start = time.perf_counter()
-    run = Run(config)
+    try:
+        from attn_tui.report.train import alpha_tables, header_lines, progress_line
+        from attn_tui.train.trainer import Run
+
+        for line in header_lines(config):
+            out(line)
+        start = time.perf_counter()
+        run = Run(config)
+    except KeyboardInterrupt:  # ctrl+c while torch loads: nothing trained, nothing to keep
+        print("attn-tui: stopped before the first step; nothing was saved.", file=sys.stderr)
+        return 130
     shown = 0
     try:
         while not run.done and not out.gone and not out.failed:
@@ -146,6 +172,8 @@ def run_train(args: argparse.Namespace) -> int:
             shown = len(run.evals)
     except KeyboardInterrupt:
         out(f"stopped at step {run.step}")
+    with contextlib.suppress(KeyboardInterrupt):  # pressed again: the last check's numbers
+        run.check_now()
     record = run.record()
     if not out.gone:
         for line in alpha_tables(record, time.perf_counter() - start):

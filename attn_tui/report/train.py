@@ -56,7 +56,11 @@ def alpha_tables(r: RunRecord, seconds: float) -> list[str]:
                    f"the frames up to step {int(r.frame_steps[-1])} are kept.")
     else:
         acc = r.accuracy[-1] if len(r.accuracy) else math.nan
-        out.append(f" held-out accuracy {num(acc)} after {r.steps_done} steps "
+        checked = int(r.eval_steps[-1]) if len(r.eval_steps) else r.steps_done
+        # stopped between two checks: the accuracy is the last check's, and says which
+        when = (f"after {r.steps_done} steps" if checked == r.steps_done else
+                f"at step {checked}, the last check of {r.steps_done} steps run")
+        out.append(f" held-out accuracy {num(acc)} {when} "
                    f"({seconds:.1f} s, {r.steps_done / max(seconds, 1e-9):.0f} steps/s)")
         # numbers still, but not learning (twice: beyond a batch's noise, short runs too)
         if len(r.losses) > 1 and r.losses[-1] > 2 * r.losses[0]:

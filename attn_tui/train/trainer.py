@@ -122,6 +122,17 @@ class Run:
                 self._one_step()
                 left -= 1
 
+    def check_now(self) -> None:
+        """Stopped between two checks (ctrl+c, a closed pipe): take α and the held-out accuracy
+        at this step, so the record's last frame and accuracy are its weights' own."""
+        if self.diverged:
+            return
+        frame = not self.frames or self.frames[-1][0] != self.step
+        evaluate = not self.evals or self.evals[-1][0] != self.step
+        if frame or evaluate:
+            with one_thread():
+                self._capture(frame, evaluate)
+
     def record(self) -> RunRecord:
         weights = {name: t.detach().numpy().copy()
                    for name, t in self.model.state_dict().items() if not name.endswith("tril")}

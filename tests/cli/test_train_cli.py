@@ -119,6 +119,13 @@ def test_without_torch_the_train_lab_says_what_to_install(capsys, monkeypatch) -
     ("a-folder", "Cannot save a-folder: it is a directory."),
     ("run.md", "--save run.md is named as a .md file, but a run is saved as .npz: end the name "
                "with .npz."),
+    # as root, --save /etc/passwd replaced it with a zip archive; x.txt and a session too
+    ("notes.txt", "--save notes.txt: a run is saved as .npz; end the name with .npz."),
+    ("attn-session.json", "--save attn-session.json: a run is saved as .npz; end the name with "
+                          ".npz."),
+    ("-", "--save -: the run's progress goes to standard output, so its .npz cannot; name a "
+          "file ending in .npz."),
+    ("", "--save needs a file name"),
 ])
 def test_a_save_name_that_cannot_be_written_is_said_before_training(
         capsys, monkeypatch, tmp_path, save, words) -> None:
@@ -221,3 +228,65 @@ def test_save_into_a_fifo_holds_its_reader_and_writes_the_run_there(tmp_path) ->
     copy.write_bytes(got[0])
     assert load(str(copy)).steps_done == 20
     assert f"saved {fifo}: attn-tui --lab train --load {fifo}" in result.stdout
+
+
+def test_train_with_standard_output_closed_says_so_before_training(tmp_path) -> None:
+    # >&- : sys.stdout is None, and the first line written raised AttributeError
+    pytest.importorskip("torch")
+    result = subprocess.run(
+        f"{sys.executable} -m attn_tui train --task previous --steps 2 --save "
+        f"{tmp_path / 'r.npz'} >&-", shell=True, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == "attn-tui: Cannot write to standard output: it is closed.\n"
+    assert not (tmp_path / "r.npz").exists()
+
+
+def test_ctrl_c_before_the_first_step_is_one_line(capsys, monkeypatch, tmp_path) -> None:
+    # while torch loaded and the model was built, ctrl+c printed a KeyboardInterrupt traceback
+    pytest.importorskip("torch")
+    from attn_tui.train import trainer
+
+    def interrupted(self, config):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(trainer.Run, "__init__", interrupted)
+    saved = tmp_path / "r.npz"
+    assert main(["train", "--task", "previous", "--save", str(saved)]) == 130
+    assert capsys.readouterr().err == ("attn-tui: stopped before the first step; nothing was "
+                                       "saved.\n")
+    assert not saved.exists()
+
+
+def test_ctrl_c_anywhere_else_in_a_command_is_one_line(capsys, monkeypatch) -> None:
+    import attn_tui.report
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(attn_tui.report, "render", interrupted)
+    assert main(["print", "all"]) == 130
+    assert capsys.readouterr().err == "\nattn-tui: stopped.\n"
+
+
+def test_a_run_stopped_between_checks_keeps_its_own_step_s_alpha_and_accuracy(
+        capsys, monkeypatch, tmp_path) -> None:
+    # ctrl+c at step 13 (checks every 10): the summary read "accuracy … after 13 steps" with
+    # step 10's figure, and the saved file's last frame was step 10's while its weights were 13's
+    pytest.importorskip("torch")
+    from attn_tui.train import trainer
+    from attn_tui.train.runfile import load
+
+    advance = trainer.Run.advance
+
+    def stopped_at_13(self, n=None, stop=None):
+        advance(self, min(n or 13, 13 - self.step))
+        if self.step >= 13:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(trainer.Run, "advance", stopped_at_13)
+    saved = tmp_path / "r.npz"
+    assert main(["train", "--task", "previous", "--steps", "100", "--save", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "stopped at step 13" in out and " after 13 steps (" in out
+    r = load(str(saved))
+    assert r.steps_done == 13 and r.eval_steps[-1] == 13 and r.frame_steps[-1] == 13
