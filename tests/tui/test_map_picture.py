@@ -56,3 +56,24 @@ async def test_at_t_256_the_whole_map_fits_in_bands_and_keeps_the_triangle():
         # causal: the first band sees only the first keys, the last band every key
         assert len(first) <= 4 and len(last) >= 60 and " " not in last
         assert any(f"▶{here}" in x for x in lines)  # the query the step table explains
+
+
+async def test_more_keys_than_queries_each_key_has_its_column():
+    # the first screen is 1 query × 3 keys: only "0" headed the columns; at 25 keys the row
+    # was blank (the picture was laid out for the queries' count)
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        picture = await _picture(pilot)
+        lines = screen_text(pilot.app).splitlines()
+        header = next(x for x in lines if "0  1  2" in x)
+        row = next(x for x in lines if "▶0 who" in x).split("▶0 who", 1)[1].strip(" │")
+        assert "3" not in header.split("0  1  2", 1)[1]
+        assert len(row) == 9  # three columns a key
+        assert picture._layout(picture.size.width)[2] == 3
+    ws = state.resize(state.from_preset("one"), t=25)
+    async with make_app(workspace=ws).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        picture = await _picture(pilot)
+        assert np.shape(picture.alpha) == (1, 25)
+        row = next(x for x in screen_text(pilot.app).splitlines() if "▶0 who" in x)
+        assert len(row.split("▶0 who", 1)[1].strip(" │")) == 25

@@ -153,7 +153,8 @@ MIN_LABEL = 7  # the query marker, "12 [S" and a space: the index and a little o
 
 
 class HeadPicture(Widget):
-    """One head large: a row per query with its token, a column per key, the query marked."""
+    """One head large: a row per query with its token, a column per key, the query marked.
+    ``tokens`` names the queries; the keys are α's columns."""
 
     DEFAULT_CSS = """
     HeadPicture { height: auto; width: 1fr; }
@@ -182,9 +183,14 @@ class HeadPicture(Widget):
         cuts = np.floor(np.linspace(0, t, n + 1) + 1e-9).astype(int)
         return [(int(a), int(b)) for a, b in zip(cuts, cuts[1:], strict=False)]
 
+    def _keys(self) -> int:
+        """How many keys: as many as the queries in a model's head, not in the workbench's
+        (one query against three keys by default)."""
+        return len(self.tokens) if self.alpha is None else int(np.shape(self.alpha)[1])
+
     def _layout(self, width: int) -> tuple[int, int, int]:
         """(label width, columns per key, pictured keys) for ``width``."""
-        t = len(self.tokens)
+        t = self._keys()
         label = min(12, max((cell_len(f"{i} {tok}") for i, tok in enumerate(self.tokens)),
                             default=3)) + 2
         if label > MIN_LABEL and width - label < t <= width - MIN_LABEL:
@@ -204,11 +210,11 @@ class HeadPicture(Widget):
     def render(self) -> Text:
         if self.alpha is None:
             return Text("")
-        t = len(self.tokens)
+        t = self._keys()
         label, per, keys = self._layout(self.size.width)
         bands = self._bands()
         picture = np.asarray(self.alpha, dtype=np.float64)
-        if len(bands) < t:  # each row the mean of its band's queries
+        if len(bands) < len(self.tokens):  # each row the mean of its band's queries
             picture = np.array([picture[a:b].mean(axis=0) for a, b in bands])
         if keys < t:
             picture = resample(picture, len(bands), keys)
