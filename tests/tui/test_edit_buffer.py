@@ -62,8 +62,8 @@ def test_cell_text_always_fits_and_never_hides_a_nonzero_value():
     assert cell_text(0.0) == "0" and cell_text(-0.0) == "0"
 
 
-# five characters hold -1e-9 but not -1e-10: smaller values are cut with "…" (and Enter
-# opens the cell with its full value)
+# five characters hold -1e-9 but not -1e-10: smaller values show as ≈0, with the full value on
+# the editor's border when the cursor is on them (and Enter opens the cell with it)
 @given(st.floats(min_value=-1e6, max_value=1e6).filter(lambda x: abs(x) >= 1e-9))
 def test_a_typed_value_keeps_its_sign_and_is_rounded_not_cut(x: float):
     from attn_tui.tui.widgets.matrix_editor import cell_text
@@ -75,3 +75,17 @@ def test_a_typed_value_keeps_its_sign_and_is_rounded_not_cut(x: float):
     mantissa, _, exp = text.partition("e")
     unit = 10.0 ** (int(exp or 0) - len(mantissa.partition(".")[2]))
     assert abs(back - x) <= unit / 2 * (1 + 1e-9), text
+
+
+@given(st.floats(min_value=-1e-10, max_value=1e-10).filter(lambda x: 0 < abs(x) < 1e-9
+                                                           and cell_text_len(x) > 5))
+def test_a_value_too_small_for_five_columns_is_near_zero_not_cut(x: float):
+    # -1e-300 was cut to "-1e-3…", which reads as -0.001
+    from attn_tui.tui.widgets.matrix_editor import cell_text
+
+    assert cell_text(x) == ("-≈0" if x < 0 else "≈0")
+
+
+def cell_text_len(x: float) -> int:
+    mantissa, _, exp = f"{x:.0e}".partition("e")
+    return len(f"{mantissa}e{int(exp)}")

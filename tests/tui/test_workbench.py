@@ -816,3 +816,25 @@ async def test_typing_in_the_dims_bar_keeps_ctrl_y_ctrl_u_and_unbound_keys_to_it
         await pilot.press("6", "enter")
         await pilot.pause()
         assert bench(pilot.app).workspace.t_k == 16
+
+
+@pytest.mark.parametrize(("typed", "shown", "border"), [
+    ("-1e-300", "-≈0", "who·d1 = -1e-300 · 1×3"),
+    ("-123456", "-1e5", "who·d1 = -123456 · 1×3"),
+    ("0.25", "0.25", "1×3"),
+])
+async def test_a_cell_shown_rounded_has_its_value_in_full_on_the_border(typed, shown, border):
+    # -1e-300 read as -1e-3… and -123456 as -1e5, with no way to see the value but typing
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter", *typed, "enter")
+        await pilot.pause()
+        editor = bench(pilot.app).query_one("#editor-q")
+        assert editor.grid.cell_text(0, 0) == shown
+        assert str(editor.border_subtitle) == border
+        await pilot.press("right")
+        await pilot.pause()
+        assert str(editor.border_subtitle) == "1×3"
+        await pilot.press("left")
+        await pilot.pause()
+        assert str(editor.border_subtitle) == border

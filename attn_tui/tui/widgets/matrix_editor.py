@@ -28,7 +28,7 @@ from attn_tui.tui.keys import (
 )
 from attn_tui.tui.widgets.edit_buffer import EditBuffer
 from attn_tui.tui.widgets.editor_message import EditorMessage
-from attn_tui.tui.widgets.grid_view import GridView
+from attn_tui.tui.widgets.grid_view import GridView, cut_label
 from attn_tui.tui.widgets.titles import set_border_text
 
 STARTS_EDIT = set("0123456789-.+−")
@@ -36,7 +36,8 @@ STARTS_EDIT = set("0123456789-.+−")
 
 def cell_text(x: float, width: int = 5) -> str:
     """A typed value, short: 0.4 not 0.4000. Too wide, it keeps its sign and leading digits:
-    fewer decimals (-1234), then e-notation (-1e-4, 1.2e5), never a cut."""
+    fewer decimals (-1234), then e-notation (-1e-4, 1.2e5), never a cut: a number too small
+    for that is ≈0 (the editor's border shows it in full when the cursor is on it)."""
     text = _short_fixed(x, 4)
     if len(text) <= width and (float(text) != 0 or x == 0):
         return text
@@ -44,7 +45,10 @@ def cell_text(x: float, width: int = 5) -> str:
     text = f"{mantissa}e{int(exp)}" if exp else mantissa
     if len(text) <= width:
         return text
-    return squeeze(x, width, 3, trim=True)
+    text = squeeze(x, width, 3, trim=True)
+    if len(text) > width:  # -1e-300 in five columns: cut, it read as -1e-3 (the border says it)
+        return "-≈0" if x < 0 else "≈0"
+    return text
 
 
 def _short_fixed(x: float, decimals: int) -> str:
@@ -197,7 +201,7 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
                 for row in stale:
                     g.refresh_row(row)
         if self.editing is None:
-            self._subtitle(f"{len(values)}×{len(values[0])}")
+            self._subtitle(self._resting_subtitle())
 
     def unanswered(self) -> None:
         """The screen could not take the value sent (its cell is gone): no show() follows."""
@@ -207,6 +211,22 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
 
     def _subtitle(self, text: str | Content) -> None:
         set_border_text(self, subtitle=text)
+
+    def _resting_subtitle(self) -> str:
+        """R×C; and where the cursor's cell shows its value rounded or cut (-1e5 for -123456,
+        -1e-300 in five columns), that value in full, not only while it is typed."""
+        g = self.grid
+        size = f"{g.n_rows}×{g.n_cols}"
+        try:
+            x = g.values[g.cursor_row][g.cursor_col]
+        except IndexError:
+            return size
+        room = g.cell_width - 1
+        shown = cell_text(x, room)
+        if "≈" not in shown and float(shown) == x:
+            return size
+        name = cut_label(g.row_labels[g.cursor_row], 8)
+        return f"{name}·d{g.cursor_col + 1} = {x:.8g} · {size}"
 
     @property
     def message(self) -> str:
@@ -385,7 +405,7 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         row, _ = self.editing
         self._finish()
         g = self.grid
-        self._subtitle(f"{g.n_rows}×{g.n_cols}")
+        self._subtitle(self._resting_subtitle())
         g.refresh_row(row)
         return True
 
@@ -407,4 +427,6 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
     @on(GridView.CursorMoved)
     def _moved(self, event: GridView.CursorMoved) -> None:
         event.stop()
+        if self.editing is None:
+            self._subtitle(self._resting_subtitle())
         self.post_message(self.RowSelected(self, event.row))
