@@ -313,6 +313,12 @@ class AttnApp(App[int]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        # the palette reads help as markup, where "a [CLS] sink" lost its [CLS] (Textual's
+        # markup.escape leaves capitals alone)
+        for command in self._own_commands(screen):
+            yield command._replace(help=command.help.replace("[", "\\["))
+
+    def _own_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         bench = self.workbench()
         if bench is None:
             return

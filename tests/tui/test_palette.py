@@ -85,3 +85,17 @@ async def test_the_workbenchs_own_commands_are_not_offered_over_a_lab() -> None:
         assert "Undo" in titles and "Redo" in titles
         assert not [t for t in titles if t.startswith("View: ")]
         assert "Reset the example" not in titles
+
+
+async def test_a_commands_help_is_shown_as_written_not_read_as_markup() -> None:
+    # "Real heads: previous-token heads, a [CLS] sink, …" showed "a  sink"
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"real-heads")
+        await settle(pilot)
+        from screen_text import screen_text
+
+        assert "a [CLS] sink" in screen_text(app)
