@@ -95,6 +95,12 @@ async def test_heads_that_do_not_divide_d_keep_the_last_split() -> None:
         # the head picked is one of the 8 on screen, not of the 7 asked for
         await run_action(pilot, "set_head(8)")
         assert screen.settings.head == 8 and "head must be" not in screen.message
+        # and it is the head shown: the map read "head 1 of 8" beside head ‹8› on the bar
+        box = screen.query_one("#map-box")
+        assert box.border_title.startswith("head 8 of 8:")
+        assert _heads(pilot.app).cursor_row == 7
+        np.testing.assert_allclose(np.asarray(screen.query_one(Heatmap).steps.weights),
+                                   np.asarray(_expected().heads[7].weights))
         await run_action(pilot, "set_head(9)")
         assert "head must be between 1 and h = 8; 9 is not" in screen.message
         await run_action(pilot, "set_heads(4)")

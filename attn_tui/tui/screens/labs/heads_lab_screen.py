@@ -117,6 +117,8 @@ class HeadsLabScreen(LabScreen):
                 last = f" Still showing D = {r.D} split into h = {r.h}." if r else ""
                 self._standing = f"{exc}.{last}"
                 self.say(self._standing, error=True)
+                if r is not None:  # a head picked meanwhile is one of the split still shown
+                    self._show_head(r, min(s.head, r.h) - 1)
                 return
             self.result, self.computed_for, self._standing = r, inputs, None
             self._show_split(r)
