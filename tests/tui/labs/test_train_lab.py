@@ -68,8 +68,8 @@ async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() ->
         await run_action(pilot, "set_steps(20)")
         status = str(screen.query_one("#train-status").render())
         assert status.startswith("step 60/60 · loss ")
-        assert status.endswith("· done · of other settings: Enter trains the bar's")
-        assert "settings: Enter trains the bar's" in screen_text(pilot.app)  # wrapped, not cut
+        assert status.endswith("· done · settings changed since: Enter trains the new ones")
+        assert "Enter trains the new ones" in screen_text(pilot.app)  # wrapped, not cut
         await run_action(pilot, "set_steps(60)")  # its own settings again
         assert str(screen.query_one("#train-status").render()).endswith("· done")
 

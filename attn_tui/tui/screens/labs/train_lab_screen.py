@@ -353,8 +353,8 @@ class TrainLabScreen(LabScreen):
         if self.state == "loaded" and self.record is not None and self.record.diverged:
             words = "diverged"  # loaded: its weights are nan, the frames before are all it has
         if self.state not in ("idle", "loading", "running") and c != self.settings:
-            # a run of other settings than the bar's: its accuracy is not theirs
-            words += " · of other settings: Enter trains the bar's"
+            # the run shown is of settings since changed on the bar: its accuracy is not theirs
+            words += " · settings changed since: Enter trains the new ones"
         self.query_one("#train-status", Static).update(
             f"step {self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
             f"acc {num(acc) if self.evals else '–'} · {words}")
