@@ -8,6 +8,7 @@ order of float sums, and with it the last bits of every loss).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -66,6 +67,9 @@ class Run:
         self.evals: list[tuple[int, float]] = []
         self.frames: list[tuple[int, np.ndarray]] = []
         self.diverged = False
+        # held by the thread advancing the run: a lab left mid-run keeps it, and the thread
+        # of its next visit waits for the last one's step
+        self.stepping = threading.Lock()
         self._capture()
 
     @property

@@ -118,6 +118,45 @@ async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
         assert screen.losses == expected.losses
 
 
+async def test_esc_mid_run_keeps_the_run_paused_and_enter_trains_it_on(monkeypatch) -> None:
+    # Esc at step 329 of 2,000, then g, lab train: "0% step 0/2000", the run thrown away.
+    # The worker is held after step 40 until the lab has been left, so Esc lands mid-run.
+    reached, release = threading.Event(), threading.Event()
+    one_step = Run._one_step
+
+    def held_step(run) -> None:
+        one_step(run)
+        if run.step == 40 and not release.is_set():
+            reached.set()
+            release.wait(30)
+
+    monkeypatch.setattr(Run, "_one_step", held_step)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await _small(pilot, 120, "set_width(8)", "set_heads(2)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 40")
+        screen.pick_head(1)  # not run_action: its settle would wait for the held worker
+        pilot.app.pop_screen()  # Esc
+        await pilot.pause()
+        release.set()
+        await until(pilot, lambda: not screen.run.stepping.locked(), "the worker to stop")
+        pilot.app.reopen_lab("train")
+        await settle(pilot)
+        back = pilot.app.screen
+        assert back is not screen and back.state == "paused" and back.step == 40
+        assert back.head == 1 and back.frames and back.losses == screen.run.losses
+        status = str(back.query_one("#train-status").render())
+        assert status.startswith("step 40/120 ·") and status.endswith("· paused")
+        assert back.message == "Paused at step 40, where you left it: Enter trains on."
+        await pilot.press("enter")
+        await settle(pilot)
+        assert back.state == "done" and back.step == 120
+        expected = Run(default_config("previous", d_model=8, heads=2, steps=120))
+        expected.advance()
+        assert back.losses == expected.losses  # the same run, trained on, not a new one
+
+
 @pytest.mark.slow
 async def test_keys_are_answered_while_it_trains() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:

@@ -78,7 +78,7 @@ class TrainLabScreen(LabScreen):
     """
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", record=None,
-                 kept: bool = False, head: int = 0, frame: int | None = None,
+                 kept: bool = False, head: int = 0, frame: int | None = None, run=None,
                  **kwargs) -> None:
         super().__init__(backend, dtype, **kwargs)
         self.state = "idle"
@@ -110,6 +110,12 @@ class TrainLabScreen(LabScreen):
             self.head = min(max(0, head), c.layers * c.heads - 1)
             if frame is not None and 0 <= frame < len(self.frames):
                 self.frame = frame
+        elif run is not None:  # left while it trained: back paused where it stopped, Enter goes on
+            self.set_reactive(LabScreen.settings, run.config)
+            self.run, self.training, self.state = run, run.config, "paused"
+            self.step, self.losses, self.evals, self.frames, _ = self._snapshot(run)
+            self.tokens = _tokens(run.example.tolist())
+            self.head = min(max(0, head), run.config.layers * run.config.heads - 1)
 
     def default_settings(self) -> TrainConfig:
         return task_defaults("sort")
@@ -131,6 +137,8 @@ class TrainLabScreen(LabScreen):
     def on_mount(self) -> None:  # LabScreen.on_mount runs too (Textual calls each class's)
         if not torch_available():
             self.say(INSTALL_TORCH_TRAIN, error=True)
+        elif self.state == "paused":
+            self.say(f"Paused at step {self.step}, where you left it: Enter trains on.")
 
     def first_focus(self):
         # a loaded run: ←→ walk its frames at once
@@ -138,7 +146,11 @@ class TrainLabScreen(LabScreen):
 
     def on_unmount(self) -> None:
         self.workers.cancel_node(self)  # leaving the lab stops the run at its next step
-        if self.state not in ("loading", "running"):  # no worker is changing the run
+        if self.state == "running" and self.run is not None and self.run.config == self.training:
+            # kept as it is, paused: Esc in the middle of a run lost the run (its worker may
+            # still be finishing a step; the next worker waits for it, see _train)
+            self.app.left_labs["train"] = {"run": self.run, "head": self.head}
+        elif self.state not in ("loading", "running"):  # no worker is changing the run
             kept = self.record or (self.run.record() if self.run is not None else None)
             if kept is not None and not kept.diverged:
                 self.app.left_labs["train"] = {"record": kept, "kept": True,
@@ -256,10 +268,13 @@ class TrainLabScreen(LabScreen):
         def stop() -> bool:
             return worker.is_cancelled or self._pause_asked or time.monotonic() >= due[0]
 
-        while not run.done and not worker.is_cancelled and not self._pause_asked:
-            run.advance(stop=stop)
-            due[0] = time.monotonic() + TELL_EVERY
-            self._tell(self._report, ticket, self._snapshot(run))
+        # one thread steps a run at a time: a run kept on Esc may still be in the step of
+        # the worker that lab left behind
+        with run.stepping:
+            while not run.done and not worker.is_cancelled and not self._pause_asked:
+                run.advance(stop=stop)
+                due[0] = time.monotonic() + TELL_EVERY
+                self._tell(self._report, ticket, self._snapshot(run))
         if not worker.is_cancelled:
             self._tell(self._stopped, ticket, self._snapshot(run), run.done)
 
