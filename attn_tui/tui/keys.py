@@ -237,8 +237,9 @@ START_LIMIT = 2.0  # seconds after the first key from the terminal that start-up
 
 def hold_until_first_focus(app, event: events.Key | events.Paste) -> bool:
     """For the App, on a key from the terminal: keys typed while the app starts (before
-    anything has focus) wait for the first screen's focus instead of reaching the bare
-    screen, which drops them (a 5 typed at launch was lost). Only then: not on a screen
+    anything has focus, or before the screen with the focus has run its on_mount) wait for
+    the first screen's focus instead of reaching the bare screen, which drops them (a 5
+    typed at launch was lost). Only then: not on a screen
     with nothing to focus (too small), nor while the terminal window is in the background.
     True if held."""
     line = key_line(app)
@@ -246,8 +247,8 @@ def hold_until_first_focus(app, event: events.Key | events.Paste) -> bool:
         return False
     if line.first_key_at is None:
         line.first_key_at = time.monotonic()
-    if (any(screen.focused is not None for screen in app.screen_stack) or not app.app_focus
-            or time.monotonic() - line.first_key_at > START_LIMIT):
+    if (any(screen.focused is not None and screen.is_mounted for screen in app.screen_stack)
+            or not app.app_focus or time.monotonic() - line.first_key_at > START_LIMIT):
         line.had_focus = True
         return False
     if from_the_line(app, event):
@@ -297,6 +298,13 @@ def key_read_by_app(app, event: events.Key | events.Paste, came_back: bool) -> N
         key_line(app).posted = None
 
 
+def _takes_keys(app) -> bool:
+    """Something has focus, on a screen whose own on_mount has run: Textual focuses the first
+    screen's Q grid before the workbench's on_mount has filled it, and an Enter read then
+    opened no cell (the a after it added a token; seen under load)."""
+    return app.focused is not None and app.screen.is_mounted
+
+
 def _in_flight(app) -> bool:
     """The key handed back last has not yet taken effect: it is queued for the App, or on its
     way from the focused widget back up (a widget that reads it stops it there)."""
@@ -326,7 +334,7 @@ def _hand_back(app, since: float) -> None:
         return
     waited = time.monotonic() - since
     if waited < _on_hold(app) or (
-            (app.focused is None or _in_flight(app)) and waited < SETTLE_LIMIT):
+            (not _takes_keys(app) or _in_flight(app)) and waited < SETTLE_LIMIT):
         _schedule(app, since)
         return
     line.posted = None  # taken effect, or lost with a screen that closed

@@ -375,6 +375,34 @@ async def test_keys_typed_while_the_app_starts_wait_for_the_first_focus():
         assert app.screen.workspace.q[0][:2] == (5.0, 7.0)
 
 
+async def test_keys_typed_before_the_workbench_has_filled_its_tables_wait_for_it(monkeypatch):
+    # Textual focuses the Q grid before the workbench's on_mount fills it: under load an Enter
+    # read then opened no cell, and "a b c" added a token and copied the table (CI saw it)
+    import asyncio
+
+    from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+
+    filled = WorkbenchScreen.on_mount
+
+    async def slow_mount(self) -> None:
+        await asyncio.sleep(0.3)  # a loaded machine, between the focus and the filling
+        filled(self)
+
+    monkeypatch.setattr(WorkbenchScreen, "on_mount", slow_mount)
+    app = make_app()
+
+    class Early(type(app)):
+        def on_mount(self) -> None:
+            burst(self, "Enter a b c Enter")
+
+    app.__class__ = Early
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = app.screen
+        assert bench.workspace.t_q == 1  # no token added by the a
+        assert "'abc' is not a number" in bench.query_one("#editor-q").message
+
+
 @pytest.mark.parametrize(("lesson", "keys"), [
     ("one", "Tab 5 Enter n 7 Enter"),  # the 7 went in before the 5
     ("one", "C-s C-u b a n d . j s o n Enter"),  # saved attn-session.jsonnd.json
