@@ -28,7 +28,7 @@ def view_title(view: str, mask: str, scale: bool) -> str:
                 "causal-after": "softmax input (unmasked)"}.get(mask, "softmax input")
     if view == "picture":
         return "α as a picture"
-    return "outputs ζ, one row per query"
+    return "outputs ζ = α·V"
 
 
 def softmax_input(steps: Steps) -> np.ndarray:
