@@ -149,6 +149,12 @@ async def test_esc_mid_run_keeps_the_run_paused_and_enter_trains_it_on(monkeypat
         status = str(back.query_one("#train-status").render())
         assert status.startswith("step 40/120 ·") and status.endswith("· paused")
         assert back.message == "Paused at step 40, where you left it: Enter trains on."
+        pilot.app.pop_screen()  # Esc again, paused: it was kept as a record, and Enter restarted
+        await pilot.pause()
+        pilot.app.reopen_lab("train")
+        await settle(pilot)
+        back = pilot.app.screen
+        assert back.state == "paused" and back.step == 40
         await pilot.press("enter")
         await settle(pilot)
         assert back.state == "done" and back.step == 120

@@ -146,9 +146,10 @@ class TrainLabScreen(LabScreen):
 
     def on_unmount(self) -> None:
         self.workers.cancel_node(self)  # leaving the lab stops the run at its next step
-        if self.state == "running" and self.run is not None and self.run.config == self.training:
-            # kept as it is, paused: Esc in the middle of a run lost the run (its worker may
-            # still be finishing a step; the next worker waits for it, see _train)
+        if (self.state in ("running", "paused") and self.run is not None and not self.run.done
+                and self.run.config == self.training):
+            # kept as it is, paused: Esc in the middle of a run, or after pausing it, lost the
+            # run (its worker may still be finishing a step; the next one waits, see _train)
             self.app.left_labs["train"] = {"run": self.run, "head": self.head}
         elif self.state not in ("loading", "running"):  # no worker is changing the run
             kept = self.record or (self.run.record() if self.run is not None else None)
