@@ -225,8 +225,15 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         shown = cell_text(x, room)
         if "≈" not in shown and float(shown) == x:
             return size
-        name = cut_label(g.row_labels[g.cursor_row], 8)
-        return f"{name}·d{g.cursor_col + 1} = {x:.8g} · {size}"
+        # the value whole (repr: the shortest text that reads back as it), then what fits of
+        # the cell's name and the size: a cut value would mislead as the cell did
+        value = repr(float(x)).removesuffix(".0")
+        room = self.size.width - 6
+        name = f"{cut_label(g.row_labels[g.cursor_row], 8)}·d{g.cursor_col + 1} = "
+        for text in (f"{name}{value} · {size}", f"{name}{value}", f"= {value}"):
+            if len(text) <= room:
+                return text
+        return value
 
     @property
     def message(self) -> str:
