@@ -80,21 +80,27 @@ def _enter_now(pilot) -> None:
     pilot.app.post_message(events.Key("enter", "\r"))
 
 
-async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
-    """Enter pauses at the step it lands on and Enter again trains on to the same losses as a
-    run never paused. The worker is held after step 80 until the pause has been asked, so the
-    pause lands there on a loaded machine too (it used to train 1,500 steps twice to leave
-    room for it, half a minute of CPU)."""
+def _hold_after(step: int, monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """Hold the training worker after ``step`` until released: (reached, release)."""
     reached, release = threading.Event(), threading.Event()
     one_step = Run._one_step
 
     def held_step(run) -> None:
         one_step(run)
-        if run.step == 80 and not release.is_set():
+        if run.step == step and not release.is_set():
             reached.set()
             release.wait(30)
 
     monkeypatch.setattr(Run, "_one_step", held_step)
+    return reached, release
+
+
+async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
+    """Enter pauses at the step it lands on and Enter again trains on to the same losses as a
+    run never paused. The worker is held after step 80 until the pause has been asked, so the
+    pause lands there on a loaded machine too (it used to train 1,500 steps twice to leave
+    room for it, half a minute of CPU)."""
+    reached, release = _hold_after(80, monkeypatch)
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await _small(pilot, 200, "set_width(8)")  # D 8: a cheaper step (D is not what is tested)
         screen = pilot.app.screen
@@ -121,16 +127,7 @@ async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
 async def test_esc_mid_run_keeps_the_run_paused_and_enter_trains_it_on(monkeypatch) -> None:
     # Esc at step 329 of 2,000, then g, lab train: "0% step 0/2000", the run thrown away.
     # The worker is held after step 40 until the lab has been left, so Esc lands mid-run.
-    reached, release = threading.Event(), threading.Event()
-    one_step = Run._one_step
-
-    def held_step(run) -> None:
-        one_step(run)
-        if run.step == 40 and not release.is_set():
-            reached.set()
-            release.wait(30)
-
-    monkeypatch.setattr(Run, "_one_step", held_step)
+    reached, release = _hold_after(40, monkeypatch)
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await _small(pilot, 120, "set_width(8)", "set_heads(2)")
         screen = pilot.app.screen
