@@ -327,6 +327,10 @@ class AttnApp(App[int]):
         if hasattr(screen, "action_undo"):
             yield SystemCommand("Undo", "Take back the last change (u)", screen.action_undo)
             yield SystemCommand("Redo", "Put back what undo took (U)", screen.action_redo)
+        if hasattr(screen, "action_save_run"):
+            yield SystemCommand("Save the training run (.npz)",
+                                "Losses, frames and weights: --lab train --load reopens it (e)",
+                                screen.action_save_run)
         if screen is bench:
             for view in VIEWS:
                 yield SystemCommand(f"View: {view}", f"Show {VIEW_WORDS[view]} (v cycles)",

@@ -214,6 +214,9 @@ LABS = {
         Binding("enter", "start", "Train / pause", priority=True, id="train.start"),
         Binding("w", "to_workbench", "Head → workbench",
                 tooltip="open the chosen head's real Q, K, V (causal) in the workbench, to edit", id="train.workbench"),
+        Binding("e", "save_run", "Save run",
+                tooltip="save the run (losses, frames, weights) as .npz: --lab train --load "
+                "reopens it", id="train.save_run"),
         Binding("R", "reset", "Defaults", id="train.reset"),
     ],
 }

@@ -120,7 +120,8 @@ class SessionController:
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False) -> None:
+    def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False,
+             then: Any = None) -> None:
         """ctrl+s: to the session's file when there is one, else ask for a path."""
         from attn_tui.core import session
         from attn_tui.core.files import short_path, stamp
@@ -168,15 +169,17 @@ class SessionController:
             if path is not None:
                 kept = ""
                 if screen == "lab:train":
-                    kept = (" The run itself is not in a session (attn-tui train --save keeps "
-                            "one): the lab reopens with these settings, untrained.")
+                    kept = (" The run itself is not in a session (e in the lab saves it as "
+                            ".npz): the lab reopens with these settings, untrained.")
                 elif screen == "lab:minilm":
                     kept = " It reopens the model screen on this sentence and head."
                 elif screen.startswith("lab:") and not lab_settings:
                     kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps "
                             "that lab's place, not its sentence.")
                 self.app.notify(f"Saved {path}.{kept}", timeout=6 if kept else 3, markup=False)
-                if then_quit:
+                if then is not None:
+                    then()
+                elif then_quit:
                     self.app.exit()
 
         error = None
@@ -189,7 +192,7 @@ class SessionController:
             if error is None:
                 done(bench.session_path)
                 return
-        title = "Save session" + (", then quit" if then_quit else "")
+        title = "Save session" + (", then quit" if then_quit or then is not None else "")
         self.app.push_screen(FileModal(title, bench.session_path or DEFAULT_SESSION, error=error,
                                        submit=write, writes=True,
                                        own_file=bench.session_path), done)
@@ -303,7 +306,6 @@ class SessionController:
         Cancel (no Save where it would not help)."""
         from attn_tui.tui.screens.dialogs.confirm_quit_modal import (
             SAVE_OR_QUIT,
-            UNSAVED,
             UNSAVED_WORDS,
             ConfirmQuitModal,
         )
@@ -313,6 +315,10 @@ class SessionController:
         if not confirm or bench is None:
             self.app.exit()
             return
+        from attn_tui.tui.screens.labs.train_runs import held_run, save_run_dialog
+
+        run = held_run(self.app)  # a trained run is work too, saved apart from the session
+        run = run if run is not None and run.unsaved else None
         typed_ok = bench.settle_edits()  # a typed value counts as an edit, as Tab would keep it
         lab = open_lab(self.app)  # a sentence typed on the model screen is work too
         lab_dirty = lab is not None and lab.has_unsaved_work()
@@ -322,7 +328,7 @@ class SessionController:
         before_open = bench.unsaved_before_open()
         replaced = bench.replaced_by_lesson() or (hasattr(lab, "replaced_by_lesson")
                                                   and lab.replaced_by_lesson())
-        if not dirty and not before_open and not replaced:
+        if not dirty and not before_open and not replaced and run is None:
             self.app.exit()
             return
         before_open = before_open or replaced
@@ -332,19 +338,37 @@ class SessionController:
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")
+        # the run is saved apart (a .npz), and only between two steps
+        run_savable = run is not None and not run.training
         if not typed_ok:
             question = ("A value being typed is refused (its message says why), so nothing can be "
                         "saved. Quit anyway (y) / Cancel (Esc)")
-        elif dirty:
+        elif dirty or run_savable:
             # what else would be lost before the choices, which end the question
-            question = f"{UNSAVED_WORDS} {earlier} {SAVE_OR_QUIT}" if before_open else UNSAVED
+            words = [UNSAVED_WORDS] if dirty else []
+            words += [earlier] if before_open else []
+            words += [run.words()] if run is not None else []
+            if dirty and run_savable:
+                words.append("s saves the session, then the run.")
+            question = " ".join([*words, SAVE_OR_QUIT])
         else:
-            question = f"{earlier} Quit anyway (y) / Cancel (Esc)"
+            question = " ".join(w for w in (earlier if before_open else "",
+                                            run.words() if run is not None else "",
+                                            "Quit anyway (y) / Cancel (Esc)") if w)
+
+        def save_run_then_quit() -> None:
+            if run_savable:
+                save_run_dialog(self.app, run, then=self.app.exit)
+            else:
+                self.app.exit()
 
         def answer(choice: str | None) -> None:
             if choice == "quit":
                 self.app.exit()
+            elif choice == "save" and dirty:
+                self.save(bench, then=save_run_then_quit)
             elif choice == "save":
-                self.save(bench, then_quit=True)
+                save_run_then_quit()
 
-        self.app.push_screen(ConfirmQuitModal(question, can_save=dirty and typed_ok), answer)
+        self.app.push_screen(ConfirmQuitModal(question, can_save=typed_ok and (
+            dirty or run_savable)), answer)

@@ -12,6 +12,7 @@ from lab_pilot import lab_app, run_action, settle
 from pilot_wait import until
 from screen_text import screen_text
 from textual import events
+from train_pilot import enter_now, hold_after, small_run
 
 from attn_tui.train import default_config
 from attn_tui.tui.textual_compat import app_exception, notifications
@@ -21,17 +22,9 @@ torch = pytest.importorskip("torch")
 from attn_tui.train.trainer import Run  # noqa: E402
 
 
-async def _small(pilot, steps=60, *more) -> None:
-    await settle(pilot)
-    for action in ("set_task('previous')", "set_width(16)", f"set_steps({steps})", *more):
-        await run_action(pilot, action)
-
-
-
-
 async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot)
+        await small_run(pilot)
         screen = pilot.app.screen
         await pilot.press("enter")
         await settle(pilot)
@@ -59,7 +52,7 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
 async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() -> None:
     """acc 1.0000 · done sat under steps ‹20› lr ‹0.3›, the last run's result read as theirs."""
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot)
+        await small_run(pilot)
         screen = pilot.app.screen
         await pilot.press("enter")
         await settle(pilot)
@@ -74,40 +67,19 @@ async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() ->
         assert str(screen.query_one("#train-status").render()).endswith("· done")
 
 
-def _enter_now(pilot) -> None:
-    """Enter as the terminal sends it, without Pilot's wait for an idle process: while the
-    worker trains the process is never idle, and each press waited its full second twice."""
-    pilot.app.post_message(events.Key("enter", "\r"))
-
-
-def _hold_after(step: int, monkeypatch) -> tuple[threading.Event, threading.Event]:
-    """Hold the training worker after ``step`` until released: (reached, release)."""
-    reached, release = threading.Event(), threading.Event()
-    one_step = Run._one_step
-
-    def held_step(run) -> None:
-        one_step(run)
-        if run.step == step and not release.is_set():
-            reached.set()
-            release.wait(30)
-
-    monkeypatch.setattr(Run, "_one_step", held_step)
-    return reached, release
-
-
 async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
     """Enter pauses at the step it lands on and Enter again trains on to the same losses as a
     run never paused. The worker is held after step 80 until the pause has been asked, so the
     pause lands there on a loaded machine too (it used to train 1,500 steps twice to leave
     room for it, half a minute of CPU)."""
-    reached, release = _hold_after(80, monkeypatch)
+    reached, release = hold_after(80, monkeypatch)
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, 200, "set_width(8)")  # D 8: a cheaper step (D is not what is tested)
+        await small_run(pilot, 200, "set_width(8)")  # D 8: a cheaper step (D is not what is tested)
         screen = pilot.app.screen
         await pilot.press("enter")
         await until(pilot, reached.is_set, "the worker at step 80")
         assert screen.state == "running"
-        _enter_now(pilot)
+        enter_now(pilot)
         await until(pilot, lambda: screen._pause_asked, "the pause asked")
         release.set()
         await until(pilot, lambda: screen.state != "running", "the pause")
@@ -127,9 +99,9 @@ async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
 async def test_esc_mid_run_keeps_the_run_paused_and_enter_trains_it_on(monkeypatch) -> None:
     # Esc at step 329 of 2,000, then g, lab train: "0% step 0/2000", the run thrown away.
     # The worker is held after step 40 until the lab has been left, so Esc lands mid-run.
-    reached, release = _hold_after(40, monkeypatch)
+    reached, release = hold_after(40, monkeypatch)
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, 120, "set_width(8)", "set_heads(2)")
+        await small_run(pilot, 120, "set_width(8)", "set_heads(2)")
         screen = pilot.app.screen
         await pilot.press("enter")
         await until(pilot, reached.is_set, "the worker at step 40")
@@ -163,7 +135,7 @@ async def test_esc_mid_run_keeps_the_run_paused_and_enter_trains_it_on(monkeypat
 @pytest.mark.slow
 async def test_keys_are_answered_while_it_trains() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, steps=100_000)
+        await small_run(pilot, steps=100_000)
         screen = pilot.app.screen
         await pilot.press("enter")
         await until(pilot, lambda: screen.state == "running" and screen.step > 0)
@@ -182,7 +154,7 @@ async def test_keys_are_answered_while_it_trains() -> None:
 
 async def _leave_mid_run(pilot):
     """A long run started, then Esc while it trains: the lab's screen, closed."""
-    await _small(pilot, steps=100_000)
+    await small_run(pilot, steps=100_000)
     screen = pilot.app.screen
     await pilot.press("enter")
     await until(pilot, lambda: screen.state == "running" and screen.step > 0)
@@ -249,7 +221,7 @@ async def test_with_ten_heads_at_80x24_the_progress_and_the_picked_head_stay_in_
     the window without the view following."""
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _small(pilot, 5, "set_layers(2)", "set_heads(5)", "set_width(20)")
+        await small_run(pilot, 5, "set_layers(2)", "set_heads(5)", "set_width(20)")
         screen = app.screen
         await pilot.press("enter")
         await settle(pilot)
@@ -297,7 +269,7 @@ async def test_a_task_brings_its_defaults() -> None:
 
 async def test_a_diverging_rate_stops_and_keeps_the_frames() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, 60, "set_lr(1000)")
+        await small_run(pilot, 60, "set_lr(1000)")
         screen = pilot.app.screen
         await pilot.press("enter")
         await settle(pilot)
@@ -316,7 +288,7 @@ async def test_a_diverging_rate_stops_and_keeps_the_frames() -> None:
 
 async def test_w_opens_the_picked_head_in_the_workbench() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, 10, "set_heads(2)")
+        await small_run(pilot, 10, "set_heads(2)")
         screen = pilot.app.screen
         await pilot.press("enter")
         await settle(pilot)
@@ -341,7 +313,7 @@ async def test_w_opens_the_picked_head_in_the_workbench() -> None:
 async def test_back_from_w_the_lab_shows_the_head_and_frame_picked() -> None:
     # g, lab train after w opened the run on head 1 and its last frame
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, 10, "set_heads(2)")
+        await small_run(pilot, 10, "set_heads(2)")
         await pilot.press("enter")
         await settle(pilot)
         await pilot.press("down", "left", "left")  # head 2, frame 9 of 11
@@ -360,7 +332,7 @@ async def test_back_from_w_the_lab_shows_the_head_and_frame_picked() -> None:
 
 async def test_w_on_an_earlier_frame_says_it_opens_the_latest_weights() -> None:
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, 10)
+        await small_run(pilot, 10)
         await pilot.press("enter")
         await settle(pilot)
         await pilot.press("home")  # frame 1: step 0
@@ -418,7 +390,7 @@ async def test_without_torch_the_lab_says_what_to_install(monkeypatch) -> None:
 async def test_the_maps_top_edge_says_which_step_is_shown_as_frames_are_walked() -> None:
     # at 80×24 a lesson's panel covers the caption under the maps: ←→ changed nothing in sight
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await _small(pilot, 10)
+        await small_run(pilot, 10)
         screen = pilot.app.screen
         await pilot.press("enter")
         await settle(pilot)

@@ -79,12 +79,16 @@ class TrainLabScreen(LabScreen):
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", record=None,
                  kept: bool = False, head: int = 0, frame: int | None = None, run=None,
-                 **kwargs) -> None:
+                 saved_step: int | None = None, **kwargs) -> None:
         super().__init__(backend, dtype, **kwargs)
         self.state = "idle"
         self.run = None  # the trainer's Run: touched by the worker only while one runs
         self.record = record  # a loaded run, or the last finished one (numpy only)
         self.kept = kept  # the record is the run this lab had when the learner left it
+        # the step the run was last saved at (e): quitting asks about a run not saved since.
+        # A run loaded from a file is saved as it is.
+        self.saved_step = saved_step if kept or run is not None else (
+            record.steps_done if record is not None else None)
         self.step = 0
         self.losses: list[float] = []
         self.evals: list[tuple[int, float]] = []
@@ -150,12 +154,14 @@ class TrainLabScreen(LabScreen):
                 and self.run.config == self.training):
             # kept as it is, paused: Esc in the middle of a run, or after pausing it, lost the
             # run (its worker may still be finishing a step; the next one waits, see _train)
-            self.app.left_labs["train"] = {"run": self.run, "head": self.head}
+            self.app.left_labs["train"] = {"run": self.run, "head": self.head,
+                                           "saved_step": self.saved_step}
         elif self.state not in ("loading", "running"):  # no worker is changing the run
             kept = self.record or (self.run.record() if self.run is not None else None)
             if kept is not None and not kept.diverged:
                 self.app.left_labs["train"] = {"record": kept, "kept": True,
-                                               "head": self.head, "frame": self.frame}
+                                               "head": self.head, "frame": self.frame,
+                                               "saved_step": self.saved_step}
 
     # ---- settings
     def step_value(self, field: Field, value: Any, direction: int) -> Any:
@@ -187,11 +193,6 @@ class TrainLabScreen(LabScreen):
         self._draw()
 
     # ---- training
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "start":  # while a number is typed, Enter sets it
-            return self.query_one("#controls").editing is None
-        return super().check_action(action, parameters)
-
     def action_start(self) -> None:
         if textual_compat.active_message_pump() is self.app:
             # a priority key, read by the App ahead of the keys typed just before it: `1 0 0
@@ -226,7 +227,7 @@ class TrainLabScreen(LabScreen):
             self.say(f"{exc}.", error=True)
             return
         self.say("")
-        self.run, self.record = None, None
+        self.run, self.record, self.saved_step = None, None, None
         self.step, self.losses, self.evals, self.frames = 0, [], [], []
         self.frame, self.head = None, min(self.head, config.layers * config.heads - 1)
         self.query_one(ProgressBar).update(total=config.steps, progress=0)
@@ -368,6 +369,9 @@ class TrainLabScreen(LabScreen):
                  "loaded": "kept" if self.kept else "loaded"}[self.state]
         if self.state == "loaded" and self.record is not None and self.record.diverged:
             words = "diverged"  # loaded: its weights are nan, the frames before are all it has
+        if self.state in ("paused", "done", "diverged") and self.step and \
+                self.saved_step == self.step:
+            words += ", saved"
         if self.state not in ("idle", "loading", "running") and c != self.settings:
             # the run shown is of settings since changed on the bar: its accuracy is not theirs
             words += " · settings changed since: Enter trains the new ones"
@@ -451,6 +455,52 @@ class TrainLabScreen(LabScreen):
             # a frame keeps α only: the weights of step 0 are gone once the run has trained
             note += f", its latest weights: the frame shown was step {shown}, and frames keep α only"
         bench.apply(ws, note=f"{note}. u undoes; g, lab train: back to the run.")
+
+    # ---- the run as work to keep (see train_runs)
+    def held_run(self):
+        from attn_tui.tui.screens.labs.train_runs import HeldRun
+
+        if self.run is None and self.record is None:
+            return None
+        c = self.run.config if self.run is not None else self.record.config
+        # while it trains, its own count: the screen hears of its steps four times a second
+        steps = self.run.step if self.run is not None else self.step
+        return HeldRun(c.task, steps, c.steps, self.state in ("loading", "running"),
+                       self.saved_step == self.step,
+                       self.state == "diverged" or (self.record is not None
+                                                    and self.record.diverged),
+                       self._record_to_save, self._saved_at)
+
+    def _record_to_save(self):
+        from attn_tui.tui.screens.labs.train_runs import record_now
+
+        if self.record is not None:
+            return self.record
+        record = record_now(self.run)
+        # the frame taken at this step is shown too: the lab shows what the file holds
+        self.step, self.losses, self.evals, self.frames, _ = self._snapshot(self.run)
+        self._draw()
+        return record
+
+    def _saved_at(self, step: int) -> None:
+        self.saved_step = step
+        self._draw_status(self.run.config if self.run is not None else self.record.config)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("start", "save_run"):  # while a number is typed, Enter sets it
+            return self.query_one("#controls").editing is None
+        return super().check_action(action, parameters)
+
+    def action_save_run(self) -> None:
+        from attn_tui.tui.screens.labs.train_runs import save_run_dialog
+
+        held = self.held_run()
+        if held is None:
+            self.say("Train first (Enter): there is no run to save yet.", error=True)
+        elif held.training:
+            self.say("Pause first (Enter): a run is saved between two steps.", error=True)
+        else:
+            save_run_dialog(self.app, held)
 
     # ---- for lessons: what a finished run shows, and the numbers a step's words read
     def lesson_shows(self) -> tuple[object, str]:

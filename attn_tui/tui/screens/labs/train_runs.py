@@ -1,0 +1,106 @@
+"""A training run as work to keep: save it as .npz from the train lab (e), and let quitting
+know of one that is not saved, in the lab or left there with Esc (see AttnApp.left_labs).
+
+A run counts as saved when its steps so far are in a file: one loaded with --load, or saved
+with e since its last step. A diverged run is not asked about (Esc drops it too), but e saves
+it, frames and all."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from attn_tui.train.runfile import RunRecord
+
+
+@dataclass
+class HeldRun:
+    """A run the app holds: in the open lab, or kept for Go to."""
+
+    task: str
+    steps: int  # steps trained so far
+    total: int
+    training: bool  # a worker is stepping it now
+    saved: bool
+    diverged: bool
+    take: Callable[[], RunRecord]  # the record to write, its last frame at its last step
+    mark_saved: Callable[[int], None]
+
+    @property
+    def unsaved(self) -> bool:
+        return self.steps > 0 and not self.saved and not self.diverged
+
+    def words(self) -> str:
+        if self.training:
+            return (f"A {self.task} run is training and is not saved: Cancel, pause it "
+                    "(Enter), then e saves it.")
+        return f"The {self.task} run trained in the train lab (step {self.steps}) is not saved."
+
+
+def record_now(run: Any) -> RunRecord:
+    """The record of a paused or finished run, its last frame and accuracy taken at its last
+    step (between two checks, they are older than its weights)."""
+    with run.stepping:  # a worker left behind by Esc may be finishing a step
+        run.check_now()
+        return run.record()
+
+
+def held_run(app: Any) -> HeldRun | None:
+    """The run the train lab has, open or left with Esc; None for none."""
+    lab = next((s for s in app.screen_stack if hasattr(s, "held_run")), None)
+    if lab is not None:
+        return lab.held_run()
+    left = getattr(app, "left_labs", {}).get("train")
+    if not left:
+        return None
+    mark = left.__setitem__
+    if "run" in left:
+        run = left["run"]
+        return HeldRun(run.config.task, run.step, run.config.steps, False,
+                       left.get("saved_step") == run.step, run.diverged,
+                       lambda: record_now(run), lambda n: mark("saved_step", n))
+    record: RunRecord = left["record"]
+    return HeldRun(record.config.task, record.steps_done, record.config.steps, False,
+                   left.get("saved_step") == record.steps_done, record.diverged,
+                   lambda: record, lambda n: mark("saved_step", n))
+
+
+def save_run_dialog(app: Any, held: HeldRun, then: Callable[[], None] | None = None) -> None:
+    """Ask for a .npz name and write the run there; ``then`` runs once it is written."""
+    from attn_tui.core.files import FileError, atomic_write
+    from attn_tui.train.runfile import encode
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    written: list[RunRecord] = []
+
+    def write(path: str) -> str | None:
+        if not path.lower().endswith(".npz"):
+            return "A run is saved as .npz (--lab train --load reopens it): end the name with .npz."
+        record = held.take()
+        try:
+            atomic_write(path, encode(record), "save")
+        except FileError as exc:
+            return str(exc)
+        written.append(record)
+        held.mark_saved(record.steps_done)
+        return None
+
+    def done(path: str | None) -> None:
+        if path is None:
+            return
+        app.notify(f"Saved the run ({written[-1].steps_done} steps) to {path}: "
+                   f"attn-tui --lab train --load {_quoted(path)} reopens it.",
+                   timeout=6, markup=False)
+        if then is not None:
+            then()
+
+    title = "Save the training run (.npz)" + (", then quit" if then is not None else "")
+    app.push_screen(FileModal(title, f"train-{held.task}.npz", submit=write, writes=True), done)
+
+
+def _quoted(path: str) -> str:
+    import shlex
+
+    return shlex.quote(os.path.expanduser(path))

@@ -1,0 +1,267 @@
+"""A training run as work to keep: e saves it as .npz, and quitting asks about one not saved,
+in the lab or left there with Esc."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lab_pilot import lab_app, settle
+from pilot_wait import until
+from textual.widgets import Input
+from train_pilot import enter_now, hold_after, small_run
+
+from attn_tui.train import default_config
+from attn_tui.train.runfile import load
+from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+from attn_tui.tui.screens.dialogs.file_modal import FileModal
+from attn_tui.tui.textual_compat import notifications
+
+torch = pytest.importorskip("torch")
+from attn_tui.train.trainer import Run  # noqa: E402
+
+
+async def _type_path(pilot, path: Path) -> FileModal:
+    modal = pilot.app.screen
+    assert isinstance(modal, FileModal)
+    modal.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await pilot.pause()
+    return modal
+
+
+def _question(app) -> str:
+    assert isinstance(app.screen, ConfirmQuitModal)
+    return str(app.screen.query_one("#quit-question").render())
+
+
+async def test_e_saves_a_finished_run_that_load_reopens_and_quit_then_asks_nothing(
+        tmp_path: Path) -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 30)
+        screen = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done"
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen.query_one("#file-title").render().plain == \
+            "Save the training run (.npz)"
+        await _type_path(pilot, tmp_path / "prev.npz")
+        assert app.screen is screen
+        assert str(screen.query_one("#train-status").render()).endswith("· done, saved")
+        said = notifications(app)[-1].message
+        assert said == (f"Saved the run (30 steps) to {tmp_path / 'prev.npz'}: attn-tui --lab "
+                        f"train --load {tmp_path / 'prev.npz'} reopens it.")
+        record = load(str(tmp_path / "prev.npz"))
+        assert record.losses.tolist() == screen.losses and record.config == screen.settings
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running
+
+
+async def test_a_paused_run_is_saved_with_a_frame_at_the_step_it_paused_at(
+        tmp_path: Path, monkeypatch) -> None:
+    """Frames are taken every few steps: paused at 13, the file's last α and accuracy must be
+    step 13's, the weights' own, and the lab shows that frame too."""
+    reached, release = hold_after(13, monkeypatch)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 200, "set_width(8)")  # a frame every 4 steps, a check every 10
+        screen = app.screen
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 13")
+        enter_now(pilot)
+        await until(pilot, lambda: screen._pause_asked, "the pause asked")
+        release.set()
+        await until(pilot, lambda: screen.state == "paused", "the pause")
+        assert screen.step == 13 and screen.frames[-1][0] == 12
+        await pilot.press("e")
+        await pilot.pause()
+        await _type_path(pilot, tmp_path / "p.npz")
+        record = load(str(tmp_path / "p.npz"))
+        assert record.steps_done == 13
+        assert record.frame_steps[-1] == 13 and record.eval_steps[-1] == 13
+        assert screen.frames[-1][0] == 13
+        np.testing.assert_array_equal(screen.frames[-1][1], record.frames[-1])
+        # trained on from there, it is the run never paused
+        await pilot.press("enter")
+        await settle(pilot)
+        expected = Run(default_config("previous", d_model=8, steps=200))
+        expected.advance()
+        assert screen.state == "done" and screen.losses == expected.losses
+
+
+async def test_e_says_why_before_training_and_while_training(monkeypatch) -> None:
+    reached, release = hold_after(5, monkeypatch)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 40)
+        screen = app.screen
+        await pilot.press("e")
+        await pilot.pause()
+        assert screen.message == "Train first (Enter): there is no run to save yet."
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 5")
+        await pilot.press("e")
+        await pilot.pause()
+        assert screen.message == "Pause first (Enter): a run is saved between two steps."
+        assert app.screen is screen
+        release.set()
+        await settle(pilot)
+
+
+async def test_a_name_that_is_not_npz_is_refused_and_the_dialog_stays(tmp_path: Path) -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 10)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        modal = await _type_path(pilot, tmp_path / "run.md")
+        assert app.screen is modal
+        assert str(modal.query_one("#file-error").render()) == (
+            "A run is saved as .npz (--lab train --load reopens it): end the name with .npz.")
+        assert not (tmp_path / "run.md").exists()
+
+
+async def test_quit_asks_about_an_unsaved_run_and_s_saves_it_then_quits(tmp_path: Path) -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 20)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert _question(app) == ("The previous run trained in the train lab (step 20) is not "
+                                  "saved. Save (s) / Quit anyway (y) / Cancel (Esc)")
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen.query_one("#file-title").render().plain == \
+            "Save the training run (.npz), then quit"
+        await _type_path(pilot, tmp_path / "q.npz")
+    assert not app.is_running
+    assert load(str(tmp_path / "q.npz")).steps_done == 20
+
+
+async def test_a_run_left_with_esc_is_asked_about_from_the_workbench() -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 20)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.workbench()
+        await pilot.press("q")
+        await pilot.pause()
+        assert "The previous run trained in the train lab (step 20) is not saved." in \
+            _question(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and app.screen is app.workbench()
+
+
+async def test_a_run_saved_then_left_with_esc_is_not_asked_about(tmp_path: Path) -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 20)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        await _type_path(pilot, tmp_path / "s.npz")
+        await pilot.press("escape", "g")  # and back: the kept run is still the saved one
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running
+
+
+async def test_quit_while_training_says_to_pause_first_and_offers_no_save(monkeypatch) -> None:
+    reached, release = hold_after(5, monkeypatch)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 40)
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 5")
+        await pilot.press("q")
+        await pilot.pause()
+        assert _question(app) == ("A previous run is training and is not saved: Cancel, pause "
+                                  "it (Enter), then e saves it. Quit anyway (y) / Cancel (Esc)")
+        assert not app.screen.query("#quit-save")
+        release.set()
+        await pilot.press("y")
+        await pilot.pause()
+    assert not app.is_running
+
+
+async def test_a_loaded_run_and_a_diverged_one_are_not_asked_about() -> None:
+    run = Run(default_config("previous", d_model=16, steps=6))
+    run.advance()
+    app = lab_app("train", lab_options={"record": run.record()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 60, "set_lr(1000)")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.state == "diverged"
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running
+
+
+async def test_with_an_edited_workbench_too_s_saves_the_session_then_the_run(
+        tmp_path: Path) -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "s")  # an edit on the workbench: ÷√d_k off
+        await pilot.pause()
+        app.open_lab("train")
+        await small_run(pilot, 20)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert _question(app) == (
+            "You have unsaved changes. The previous run trained in the train lab (step 20) is "
+            "not saved. s saves the session, then the run. Save (s) / Quit anyway (y) / "
+            "Cancel (Esc)")
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen.query_one("#file-title").render().plain == "Save session, then quit"
+        await _type_path(pilot, tmp_path / "s.json")
+        assert app.is_running
+        assert app.screen.query_one("#file-title").render().plain == \
+            "Save the training run (.npz), then quit"
+        await _type_path(pilot, tmp_path / "r.npz")
+    assert not app.is_running
+    assert (tmp_path / "s.json").exists() and load(str(tmp_path / "r.npz")).steps_done == 20
+
+
+async def test_the_palette_saves_the_run_over_the_train_lab_only(tmp_path: Path) -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 10)
+        await pilot.press("enter")
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Save the training run (.npz)" in titles
+        assert "Save the training run (.npz)" not in [
+            c.title for c in app.get_system_commands(app.workbench())]
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"Save the training run")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await _type_path(pilot, tmp_path / "c.npz")
+        assert load(str(tmp_path / "c.npz")).steps_done == 10

@@ -1,0 +1,37 @@
+"""The train lab under Pilot: small runs, and a worker held at a step of one's choosing."""
+
+from __future__ import annotations
+
+import threading
+
+from lab_pilot import run_action, settle
+from textual import events
+
+
+async def small_run(pilot, steps=60, *more) -> None:
+    await settle(pilot)
+    for action in ("set_task('previous')", "set_width(16)", f"set_steps({steps})", *more):
+        await run_action(pilot, action)
+
+
+def enter_now(pilot) -> None:
+    """Enter as the terminal sends it, without Pilot's wait for an idle process: while the
+    worker trains the process is never idle, and each press waited its full second twice."""
+    pilot.app.post_message(events.Key("enter", "\r"))
+
+
+def hold_after(step: int, monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """Hold the training worker after ``step`` until released: (reached, release)."""
+    from attn_tui.train.trainer import Run  # torch: imported by tests that have skipped without
+
+    reached, release = threading.Event(), threading.Event()
+    one_step = Run._one_step
+
+    def held_step(run) -> None:
+        one_step(run)
+        if run.step == step and not release.is_set():
+            reached.set()
+            release.wait(30)
+
+    monkeypatch.setattr(Run, "_one_step", held_step)
+    return reached, release
