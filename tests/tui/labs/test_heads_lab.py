@@ -126,3 +126,29 @@ async def test_next_head_pressed_twice_in_a_burst_settles_on_the_third() -> None
         await asyncio.wait_for(settle(pilot), timeout=10)  # an endless exchange never settles
         assert screen.settings.head == 3 and _heads(pilot.app).cursor_row == 2
         assert offers == [("head", 2), ("head", 3)]
+
+
+async def test_with_an_h_that_does_not_divide_d_brackets_walk_the_split_shown() -> None:
+    """h 3 typed over the 8-way split of D 512: ] from head 3 wrapped to head 1 (at the h
+    typed), and head 7 picked before it was cut to 3, though 8 heads still showed."""
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await run_action(pilot, "set_head(7)")
+        await run_action(pilot, "set_heads(3)")
+        assert "Still showing D = 512 split into h = 8." in screen.message
+        assert screen.settings.head == 7 and _heads(pilot.app).cursor_row == 6
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert screen.settings.head == 8
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert screen.settings.head == 1
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert screen.settings.head == 8
+        assert screen.query_one("#map-box").border_title.startswith("head 8 of 8:")
+        await run_action(pilot, "set_heads(16)")  # a split again: the head picked stays
+        assert screen.settings.head == 8 and screen.result.h == 16
+        await run_action(pilot, "set_heads(4)")
+        assert screen.settings.head == 4

@@ -86,9 +86,12 @@ class HeadsLabScreen(LabScreen):
                     yield Static(id="shapes", classes="lab-text")
                 yield Static(id="params-note", classes="lab-text")
 
+    def _shown_h(self) -> int:
+        """The heads on screen: an h that does not divide D leaves the last split showing."""
+        return self.result.h if self.result is not None else self.settings.h
+
     def offer(self, key: str, value: Any) -> bool:
-        # the heads on screen: an h that does not divide D leaves the last split showing
-        shown = self.result.h if self.result is not None else self.settings.h
+        shown = self._shown_h()
         if key == "head" and isinstance(value, int) and not 1 <= value <= shown:
             self.refuse(f"head must be between 1 and h = {shown}; {value} is not")
             self.query_one("#controls").show(head=self.settings.head)
@@ -102,7 +105,9 @@ class HeadsLabScreen(LabScreen):
         new = replace(self.settings, **{key: value})
         if key == "head":
             return new
-        return replace(new, head=min(new.head, new.h))
+        # the head stays one of the split to be shown: an h that does not divide D shows none
+        shown = new.h if new.D % new.h == 0 else self._shown_h()
+        return replace(new, head=min(new.head, shown))
 
     def recompute(self) -> None:
         s, r = self.settings, self.result
@@ -176,7 +181,7 @@ class HeadsLabScreen(LabScreen):
     action_toggle_causal = toggler("causal")
 
     def action_next_head(self) -> None:
-        self.offer("head", self.settings.head % self.settings.h + 1)
+        self.offer("head", self.settings.head % self._shown_h() + 1)
 
     def action_previous_head(self) -> None:
-        self.offer("head", (self.settings.head - 2) % self.settings.h + 1)
+        self.offer("head", (self.settings.head - 2) % self._shown_h() + 1)
