@@ -3,6 +3,8 @@ over, the map's views, copy and reset on the workbench."""
 
 from __future__ import annotations
 
+from pilot_wait import until
+
 from attn_tui.tui.app import make_app
 
 
@@ -99,3 +101,20 @@ async def test_a_commands_help_is_shown_as_written_not_read_as_markup() -> None:
         from screen_text import screen_text
 
         assert "a [CLS] sink" in screen_text(app)
+
+
+async def test_view_picture_from_the_palette_brings_the_picture_into_sight() -> None:
+    """Below a 12-row step table at 80×24, v brought the picture up and the palette's
+    "View: picture" left it below the fold: the picture was not laid out yet."""
+    from attn_tui.core import state
+
+    app = make_app(workspace=state.resize(state.from_preset("mask"), t=12))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _run(pilot, "View: picture")
+        bench = app.screen
+        assert bench.view == "picture"
+        picture = bench.query_one("#map-picture")
+        await until(pilot, lambda: picture.region and picture.region.bottom <= 24 - 3,
+                    "the picture in sight, above the bars", seconds=5)
+        assert bench.query_one("#results").scroll_y > 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -369,11 +370,19 @@ class WorkbenchScreen(Screen):
     def action_set_view(self, view: str) -> None:
         if view in VIEWS:
             self.view = view
-            if view == "picture":  # below a long step table too: the picture is the point
-                self.call_after_refresh(self._picture().scroll_visible,
-                                        animate=False, top=True)
-            else:
-                self._map_into_view()
+            self._view_into_sight()
+
+    def _view_into_sight(self) -> None:
+        if self.view == "picture":  # below a long step table too: the picture is the point
+            picture = self._picture()
+            scroll = partial(self.call_after_refresh, picture.scroll_visible, animate=False,
+                             top=True)
+            if picture.region:
+                scroll()
+            else:  # mounted just now (from the palette, not yet laid out when this runs)
+                picture.when_laid_out = scroll
+        else:
+            self._map_into_view()
 
     def _map_into_view(self) -> None:
         """Stacked in a narrow window, the map may be below the fold, and v would seem to do

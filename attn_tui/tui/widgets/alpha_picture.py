@@ -4,6 +4,8 @@ large with its tokens. Shades carry the picture, so it reads without colour (NO_
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from rich.cells import cell_len
 from rich.style import Style
@@ -166,6 +168,12 @@ class HeadPicture(Widget):
         self.tokens: list[str] = []
         self.query_index = 0
         self.max_rows: int | None = None  # more queries than this: rows averaged in bands
+        self.when_laid_out: Callable[[], None] | None = None  # called once, at the next layout
+
+    def on_resize(self) -> None:
+        hook, self.when_laid_out = self.when_laid_out, None
+        if hook is not None:
+            hook()
 
     def show(self, alpha: np.ndarray, tokens: list[str], query: int,
              max_rows: int | None = None) -> None:
