@@ -118,3 +118,27 @@ async def test_view_picture_from_the_palette_brings_the_picture_into_sight() -> 
         await until(pilot, lambda: picture.region and picture.region.bottom <= 24 - 3,
                     "the picture in sight, above the bars", seconds=5)
         assert bench.query_one("#results").scroll_y > 0
+
+
+async def test_undo_from_the_palette_while_a_value_is_typed_drops_the_typing_first() -> None:
+    """c 7, then the palette's Undo: ÷√d_k was put back with ‹7▏› still typed on the bar."""
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lab = pilot.app.screen
+        before = lab.settings
+        await pilot.press("s")
+        await settle(pilot)
+        toggled = lab.settings
+        await pilot.press("c", "7")
+        await settle(pilot)
+        bar = lab.query_one("#controls")
+        assert bar.editing == "7"
+        await _run(pilot, "Undo")
+        assert bar.editing is None and lab.settings == toggled
+        await _run(pilot, "Undo")
+        assert lab.settings == before
+        await pilot.press("c", "7")
+        await settle(pilot)
+        await _run(pilot, "Redo")
+        assert bar.editing is None and lab.settings == toggled
+        assert "‹7" not in str(bar.render())

@@ -251,10 +251,23 @@ class LabScreen(Screen):
         self.query_one(ControlBar).show(**asdict(self.settings))
 
     def action_undo(self) -> None:
+        # from the palette, or a key the bar does not read, while a value is typed: the
+        # typing is the last change, as ctrl+z in the bar drops it
+        if self._drop_typing():
+            return
         self.put_back(self.history.undo(self.settings), "undo")
 
     def action_redo(self) -> None:
+        self._drop_typing()  # the value typed would otherwise stand over the one put back
         self.put_back(self.history.redo(self.settings), "redo")
+
+    def _drop_typing(self) -> bool:
+        bar = self.query_one(ControlBar)
+        if bar.editing is None:
+            return False
+        bar.action_typed("cancel")
+        self.say(self.standing_problem() or "", error=bool(self.standing_problem()))
+        return True
 
     def put_back(self, settings: Any, what: str) -> None:
         """Settings from the history on the lab and its bar (the watcher recomputes them and
