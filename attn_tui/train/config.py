@@ -26,17 +26,20 @@ class Task(NamedTuple):
     steps: int
     lr: float
     target: float  # held-out accuracy it reaches within its default steps
+    short: str = ""  # the pattern in a few words, for a title in a narrow pane
 
 
 TASKS: dict[str, Task] = {t.name: t for t in (
     Task("previous", "copy the token one back", "a sub-diagonal: each token looks one back",
-         1, 1, 32, 200, 1e-2, 0.99),
+         1, 1, 32, 200, 1e-2, 0.99, "a sub-diagonal, one back"),
     Task("reverse", "six digits, '>', then the six backwards",
-         "an anti-diagonal after '>'", 1, 1, 32, 300, 1e-2, 0.99),
+         "an anti-diagonal after '>'", 1, 1, 32, 300, 1e-2, 0.99, "anti-diagonal after '>'"),
     Task("sort", "six digits, '>', then the same digits sorted",
-         "after '>', each token looks at the next digit in order", 2, 2, 48, 2000, 3e-3, 0.95),
+         "after '>', each token looks at the next digit in order", 2, 2, 48, 2000, 3e-3, 0.95,
+         "after '>', digits in order"),
     Task("induction", "eight distinct digits, then the same eight again",
-         "in layer 2, the token after the earlier copy of this one", 2, 1, 32, 1000, 3e-3, 0.95),
+         "in layer 2, the token after the earlier copy of this one", 2, 1, 32, 1000, 3e-3, 0.95,
+         "L2: after the earlier copy"),
 )}
 
 MAX_LR = 1e6  # far past divergence, so the learner can see one

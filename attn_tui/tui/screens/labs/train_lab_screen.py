@@ -354,7 +354,12 @@ class TrainLabScreen(LabScreen):
         box = self.query_one("#maps-box")
         # the step shown, on the top edge: at 80×24 a lesson's panel hides the caption below
         at = f" at step {self.frames[shown][0]}" if self.frames else ""
-        box.border_title = f"α per head{at} ({c.task}: {TASKS[c.task].pattern})"
+        # the pattern in full is in the note below: here it must fit beside the plot at 120
+        # columns and alone at 80
+        task = TASKS[c.task]
+        box.border_title = f"α per head{at} ({c.task}: {task.short})"
+        self.query_one("#train-note", Static).update(
+            f"Task {c.task}: {task.line}. The pattern that solves it: {task.pattern}.")
         box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, blank < .05, · masked"
         self._draw_status(c)
         if plot:
