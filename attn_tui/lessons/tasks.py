@@ -503,17 +503,21 @@ def broken_rule(task: Task, live: Live, start: Live) -> str | None:
             allowed = " or ".join(task.change) if task.change else "none of Q, K and V"
             return f"only {allowed} may change, and {wrong[0]} did"
     if task.max_cells is not None:
-        n = sum(_cells_changed(live.matrices[m], start.matrices[m]) for m in changed)
+        cells = "one cell" if task.max_cells == 1 else f"{task.max_cells} cells"
+        for m in changed:  # a token or a dimension added: a count of cells would not say so
+            now, then = _shape(live.matrices[m]), _shape(start.matrices[m])
+            if now != then:
+                return (f"change at most {cells}, not the size: {m} is {now[0]}×{now[1]} now, "
+                        f"not {then[0]}×{then[1]}")
+        n = sum(int(np.sum(np.asarray(live.matrices[m]) != np.asarray(start.matrices[m])))
+                for m in changed)
         if n > task.max_cells:
-            cells = "one cell" if task.max_cells == 1 else f"{task.max_cells} cells"
             return f"change at most {cells}; {n} changed"
     return None
 
 
-def _cells_changed(a: Any, b: Any) -> int:
-    if len(a) != len(b) or len(a[0]) != len(b[0]):
-        return max(len(a) * len(a[0]), len(b) * len(b[0]))  # a new shape changes them all
-    return int(np.sum(np.asarray(a) != np.asarray(b)))
+def _shape(a: Any) -> tuple[int, int]:
+    return len(a), len(a[0]) if len(a) else 0
 
 
 def _setting(key: str) -> str:

@@ -90,6 +90,10 @@ def test_a_forbidden_change_reaching_the_goal_names_the_rule_it_broke():
     assert via_q.met and not via_q.done and via_q.broken == "only K may change, and Q did"
     two = state.set_cell(state.set_cell(ws, "K", 2, 2, 2.0), "K", 0, 2, 0.0)
     assert t.evaluate(task, t.bench_live(two), start).broken == "change at most one cell; 2 changed"
+    # a key added: "12 changed" said nothing of what had happened
+    wider = state.resize(ws, t=4)
+    assert t.evaluate(_task(change=["Q", "K", "V"]), t.bench_live(wider), start).broken == \
+        "change at most one cell, not the size: K is 4×3 now, not 3×3"
     off = t.evaluate(task, t.bench_live(replace(ws, scale=False)), start)
     assert off.met and off.broken == "÷√d_k must stay on"
     assert t.evaluate(task, t.bench_live(state.set_cell(ws, "K", 2, 2, 2.0)), start).done
