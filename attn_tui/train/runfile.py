@@ -72,6 +72,11 @@ def load(path: str) -> RunRecord:
         raise FileError(os_reason(exc), path) from exc
     except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
         raise FileError("it is not a saved training run (not a readable .npz)", path) from exc
+    if "meta" not in data:  # another .npz: the workbench's export of its stages, say
+        what = ("an export of the workbench's stages (Q, K, V, α)" if {"q", "k", "v", "weights"}
+                <= data.keys() else "some other .npz")
+        raise FileError(f"it is {what}, not a saved training run; e in the train lab or "
+                        "attn-tui train --save writes one", path)
     try:
         return _record(data)
     except (KeyError, ValueError, TypeError, TrainConfigError) as exc:

@@ -75,10 +75,11 @@ async def test_a_failed_open_shows_why_and_keeps_the_typed_path(tmp_path: Path) 
 async def test_an_empty_path_is_not_accepted() -> None:
     app = Host(FileModal("Export", "", error="Cannot save x: permission denied."))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert _error(app) == "Cannot save x: permission denied."
+        # marked: without colour the error looked like the hint under it
+        assert _error(app) == "✗ Cannot save x: permission denied."
         await pilot.press("enter")
         await pilot.pause()
-        assert _error(app) == "Type a file name first."
+        assert _error(app) == "✗ Type a file name first."
         assert app.results == []
 
 
@@ -116,7 +117,7 @@ async def test_a_pasted_page_as_the_path_is_quoted_short_and_the_dialog_fits(tmp
         await pilot.press("enter")
         await pilot.pause()
         error = _error(app)
-        assert error.startswith(f"Cannot open {str(tmp_path)[:20]}") and "…" in error
+        assert error.startswith(f"✗ Cannot open {str(tmp_path)[:20]}") and "…" in error
         assert "aaaa.json: file name too long" in error and len(error) < 130
         hint = app.screen.query_one("#file-hint")
         assert hint.region.bottom <= 24 and hint.region.height == 1

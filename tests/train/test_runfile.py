@@ -88,8 +88,23 @@ def test_a_truncated_or_altered_run_is_one_sentence(record, tmp_path) -> None:
         load(str(tmp_path / "shape.npz"))
     del arrays["meta"]
     np.savez(tmp_path / "meta.npz", **arrays)
-    with pytest.raises(FileError, match="no 'meta'"):
+    with pytest.raises(FileError, match="it is some other .npz, not a saved training run; e in "
+                       "the train lab or attn-tui train --save writes one"):
         load(str(tmp_path / "meta.npz"))
+
+
+def test_the_workbenchs_export_of_its_stages_is_named_as_such(tmp_path) -> None:
+    """--load of `attn-tui export --format npz` said "not a saved training run (no 'meta')"."""
+    from attn_tui.core import state
+    from attn_tui.report.export import export_npz_bytes
+
+    path = tmp_path / "stages.npz"
+    path.write_bytes(export_npz_bytes(state.from_preset("mask")))
+    with pytest.raises(FileError) as err:
+        load(str(path))
+    assert str(err.value) == (f"Cannot open {path}: it is an export of the workbench's stages "
+                              "(Q, K, V, α), not a saved training run; e in the train lab or "
+                              "attn-tui train --save writes one.")
 
 
 def test_a_missing_file_is_one_sentence(tmp_path) -> None:

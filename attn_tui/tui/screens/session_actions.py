@@ -121,8 +121,9 @@ class SessionController:
         self.app = app
 
     def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False,
-             then: Any = None) -> None:
-        """ctrl+s: to the session's file when there is one, else ask for a path."""
+             then: Any = None, then_words: str = "quit") -> None:
+        """ctrl+s: to the session's file when there is one, else ask for a path; ``then`` runs
+        once it is saved (``then_words`` names it in the dialog's title)."""
         from attn_tui.core import session
         from attn_tui.core.files import short_path, stamp
         from attn_tui.tui.screens.dialogs.file_modal import DEFAULT_SESSION, FileModal
@@ -192,7 +193,7 @@ class SessionController:
             if error is None:
                 done(bench.session_path)
                 return
-        title = "Save session" + (", then quit" if then_quit or then is not None else "")
+        title = "Save session" + (f", then {then_words}" if then_quit or then is not None else "")
         self.app.push_screen(FileModal(title, bench.session_path or DEFAULT_SESSION, error=error,
                                        submit=write, writes=True,
                                        own_file=bench.session_path), done)
@@ -302,8 +303,8 @@ class SessionController:
 
     def quit_or_ask(self, bench: SessionHost | None, confirm: bool = True) -> None:
         """Quit, unless work would be lost: unsaved edits, a value still being typed, edits made
-        before an open, or a sentence typed on the model screen. Then ask Save / Quit anyway /
-        Cancel (no Save where it would not help)."""
+        before an open, a sentence typed on the model screen, or a training run not saved. Then
+        ask Save / Quit anyway / Cancel (no Save where it would not help)."""
         from attn_tui.tui.screens.dialogs.confirm_quit_modal import (
             SAVE_OR_QUIT,
             UNSAVED_WORDS,
@@ -338,26 +339,23 @@ class SessionController:
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")
-        # the run is saved apart (a .npz), and only between two steps
-        run_savable = run is not None and not run.training
         if not typed_ok:
             question = ("A value being typed is refused (its message says why), so nothing can be "
                         "saved. Quit anyway (y) / Cancel (Esc)")
-        elif dirty or run_savable:
+        elif dirty or run is not None:
             # what else would be lost before the choices, which end the question
             words = [UNSAVED_WORDS] if dirty else []
             words += [earlier] if before_open else []
             words += [run.words()] if run is not None else []
-            if dirty and run_savable:
+            if dirty and run is not None:
                 words.append("s saves the session, then the run.")
             question = " ".join([*words, SAVE_OR_QUIT])
         else:
-            question = " ".join(w for w in (earlier if before_open else "",
-                                            run.words() if run is not None else "",
-                                            "Quit anyway (y) / Cancel (Esc)") if w)
+            question = f"{earlier} Quit anyway (y) / Cancel (Esc)"
 
         def save_run_then_quit() -> None:
-            if run_savable:
+            # the run is saved apart (a .npz); one still training is paused first
+            if run is not None:
                 save_run_dialog(self.app, run, then=self.app.exit)
             else:
                 self.app.exit()
@@ -366,9 +364,10 @@ class SessionController:
             if choice == "quit":
                 self.app.exit()
             elif choice == "save" and dirty:
-                self.save(bench, then=save_run_then_quit)
+                self.save(bench, then=save_run_then_quit,
+                          then_words="quit" if run is None else "the run")
             elif choice == "save":
                 save_run_then_quit()
 
         self.app.push_screen(ConfirmQuitModal(question, can_save=typed_ok and (
-            dirty or run_savable)), answer)
+            dirty or run is not None)), answer)

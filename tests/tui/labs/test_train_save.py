@@ -94,7 +94,8 @@ async def test_a_paused_run_is_saved_with_a_frame_at_the_step_it_paused_at(
         assert screen.state == "done" and screen.losses == expected.losses
 
 
-async def test_e_says_why_before_training_and_while_training(monkeypatch) -> None:
+async def test_e_before_training_says_why_and_while_training_pauses_then_asks(
+        tmp_path: Path, monkeypatch) -> None:
     reached, release = hold_after(5, monkeypatch)
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -105,12 +106,15 @@ async def test_e_says_why_before_training_and_while_training(monkeypatch) -> Non
         assert screen.message == "Train first (Enter): there is no run to save yet."
         await pilot.press("enter")
         await until(pilot, reached.is_set, "the worker at step 5")
+        assert screen.message == ""  # the start cleared it
         await pilot.press("e")
         await pilot.pause()
-        assert screen.message == "Pause first (Enter): a run is saved between two steps."
-        assert app.screen is screen
+        assert app.screen is screen and screen._pause_asked  # the dialog waits for the pause
         release.set()
-        await settle(pilot)
+        await until(pilot, lambda: isinstance(app.screen, FileModal), "the save dialog")
+        assert screen.state == "paused" and screen.step == 5
+        await _type_path(pilot, tmp_path / "mid.npz")
+        assert load(str(tmp_path / "mid.npz")).steps_done == 5
 
 
 async def test_a_name_that_is_not_npz_is_refused_and_the_dialog_stays(tmp_path: Path) -> None:
@@ -124,8 +128,19 @@ async def test_a_name_that_is_not_npz_is_refused_and_the_dialog_stays(tmp_path: 
         modal = await _type_path(pilot, tmp_path / "run.md")
         assert app.screen is modal
         assert str(modal.query_one("#file-error").render()) == (
-            "A run is saved as .npz (--lab train --load reopens it): end the name with .npz.")
+            "✗ A run is saved as .npz (--lab train --load reopens it): end the name with .npz.")
         assert not (tmp_path / "run.md").exists()
+        # said before "already exists": replacing notes.txt would not have been a run
+        (tmp_path / "notes.txt").write_text("notes")
+        await _type_path(pilot, tmp_path / "notes.txt")
+        assert "end the name with .npz" in str(modal.query_one("#file-error").render())
+        await _type_path(pilot, tmp_path)
+        assert str(modal.query_one("#file-error").render()) == (
+            f"✗ {tmp_path} is a folder: add a file name ending in .npz.")
+        await _type_path(pilot, tmp_path / ".npz")
+        assert str(modal.query_one("#file-error").render()) == (
+            "✗ Give the file a name before .npz (.npz alone would be a hidden file).")
+        assert app.screen is modal and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
 async def test_quit_asks_about_an_unsaved_run_and_s_saves_it_then_quits(tmp_path: Path) -> None:
@@ -181,7 +196,10 @@ async def test_a_run_saved_then_left_with_esc_is_not_asked_about(tmp_path: Path)
     assert not app.is_running
 
 
-async def test_quit_while_training_says_to_pause_first_and_offers_no_save(monkeypatch) -> None:
+async def test_quit_while_training_offers_save_which_pauses_the_run_first(
+        tmp_path: Path, monkeypatch) -> None:
+    """The question said "Cancel, pause it (Enter), then e saves it" and stayed so when the run
+    ended under it; doing as told then trained a new run over the finished one."""
     reached, release = hold_after(5, monkeypatch)
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -190,13 +208,15 @@ async def test_quit_while_training_says_to_pause_first_and_offers_no_save(monkey
         await until(pilot, reached.is_set, "the worker at step 5")
         await pilot.press("q")
         await pilot.pause()
-        assert _question(app) == ("A previous run is training and is not saved: Cancel, pause "
-                                  "it (Enter), then e saves it. Quit anyway (y) / Cancel (Esc)")
-        assert not app.screen.query("#quit-save")
-        release.set()
-        await pilot.press("y")
+        assert _question(app) == ("A previous run is training and is not saved; saving pauses "
+                                  "it. Save (s) / Quit anyway (y) / Cancel (Esc)")
+        await pilot.press("s")
         await pilot.pause()
+        release.set()
+        await until(pilot, lambda: isinstance(app.screen, FileModal), "the save dialog")
+        await _type_path(pilot, tmp_path / "t.npz")
     assert not app.is_running
+    assert load(str(tmp_path / "t.npz")).steps_done == 5
 
 
 async def test_a_loaded_run_and_a_diverged_one_are_not_asked_about() -> None:
@@ -237,7 +257,8 @@ async def test_with_an_edited_workbench_too_s_saves_the_session_then_the_run(
             "Cancel (Esc)")
         await pilot.press("s")
         await pilot.pause()
-        assert app.screen.query_one("#file-title").render().plain == "Save session, then quit"
+        assert app.screen.query_one("#file-title").render().plain == \
+            "Save session, then the run"
         await _type_path(pilot, tmp_path / "s.json")
         assert app.is_running
         assert app.screen.query_one("#file-title").render().plain == \
@@ -265,3 +286,16 @@ async def test_the_palette_saves_the_run_over_the_train_lab_only(tmp_path: Path)
         await settle(pilot)
         await _type_path(pilot, tmp_path / "c.npz")
         assert load(str(tmp_path / "c.npz")).steps_done == 10
+
+
+async def test_a_part_trained_run_loaded_says_enter_trains_anew(tmp_path: Path) -> None:
+    """Enter on a run saved at 184 of 400 went to step 0 with no word: a file keeps the
+    weights, not the optimizer's state, so it cannot train on from there."""
+    run = Run(default_config("previous", d_model=16, steps=20))
+    run.advance(7)
+    app = lab_app("train", lab_options={"record": run.record()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        status = str(app.screen.query_one("#train-status").render())
+        assert status.endswith("· loaded (Enter trains anew)")
+        assert status.startswith("step 7/20 ")

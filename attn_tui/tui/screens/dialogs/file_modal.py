@@ -52,10 +52,13 @@ class FileModal(AttnModal[str | None]):
 
     def __init__(self, title: str, path: str = DEFAULT_SESSION, *, error: str | None = None,
                  submit: Callable[[str], str | None] | None = None,
-                 writes: bool = False, own_file: str | None = None) -> None:
+                 writes: bool = False, own_file: str | None = None,
+                 check: Callable[[str], str | None] | None = None) -> None:
         super().__init__()
         self.title_text, self.path, self.error = title, path, error
         self.submit = submit
+        # check: what is wrong with a name whatever is on disk, said before "already exists"
+        self.check = check
         # writes: an existing file is replaced only after a second Enter, unless it is
         # own_file (the session's own file, saved again)
         self.writes = writes
@@ -79,13 +82,18 @@ class FileModal(AttnModal[str | None]):
     def show_error(self, message: str) -> None:
         """One line under the path; the path stays as typed."""
         note = self.query_one("#file-error", Static)
-        note.update(message)
+        # marked, not only coloured: without colour it read as the hint below it
+        note.update(f"✗ {message}" if message else "")
         note.set_class(bool(message), "-shown")
 
     def accept(self, typed: str) -> None:
         path = typed.strip()
         if not path:
             self.show_error("Type a file name first.")
+            return
+        problem = self.check(path) if self.check is not None else None
+        if problem:
+            self.show_error(problem)
             return
         if self.writes and path != self._replace_ok and os.path.isfile(os.path.expanduser(path)):
             self._replace_ok = path

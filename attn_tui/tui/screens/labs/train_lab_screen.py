@@ -99,6 +99,7 @@ class TrainLabScreen(LabScreen):
         self.reports = 0  # reports from the worker shown so far
         self.training: TrainConfig | None = None  # the settings the latest run trains
         self._pause_asked = False
+        self._after_pause: list = []  # to run once a pause asked for has landed (when_paused)
         # the latest request to train: news from a worker that carries another is stale (a
         # run replaced while its thread had not yet seen that it was cancelled)
         self._ticket = object()
@@ -228,6 +229,7 @@ class TrainLabScreen(LabScreen):
             return
         self.say("")
         self.run, self.record, self.saved_step = None, None, None
+        self._after_pause = []  # asked of the run this one replaces
         self.step, self.losses, self.evals, self.frames = 0, [], [], []
         self.frame, self.head = None, min(self.head, config.layers * config.heads - 1)
         self.query_one(ProgressBar).update(total=config.steps, progress=0)
@@ -300,6 +302,7 @@ class TrainLabScreen(LabScreen):
         self.run = run
         if self.state == "loading":
             self.state = "running"
+            self.say("")  # a message from before the start ("Train first…") is old news
             self.tokens = _tokens(run.example.tolist())
             self._draw()
 
@@ -320,6 +323,10 @@ class TrainLabScreen(LabScreen):
         self.state = "diverged" if diverged else "done" if done else "paused"
         if done:
             self.record = self.run.record()
+        if self.message and not self.message.startswith("Paused at step"):
+            # said while it trained, and old news now; a standing problem of the bar's stays
+            standing = self.standing_problem()
+            self.say(standing or "", error=bool(standing))
         if diverged:
             words = diverged_words(self.losses, self.step, self.run.config.lr)
             self.say(f"{words} Stopped; the frames up to step {self.frames[-1][0]} are kept "
@@ -327,6 +334,9 @@ class TrainLabScreen(LabScreen):
         self.query_one(AlphaMaps).focus()  # ←→ scrub from here; c goes back to the controls
         self._draw()
         self.app.tutor.host_changed(self)  # a lesson's task reads the finished run
+        waiting, self._after_pause = self._after_pause, []
+        for then in waiting:
+            then()
 
     def _take_record(self, r) -> None:
         self.step = r.steps_done
@@ -374,6 +384,10 @@ class TrainLabScreen(LabScreen):
                  "loaded": "kept" if self.kept else "loaded"}[self.state]
         if self.state == "loaded" and self.record is not None and self.record.diverged:
             words = "diverged"  # loaded: its weights are nan, the frames before are all it has
+        elif self.state == "loaded" and self.record is not None and c == self.settings and \
+                self.record.steps_done < self.record.config.steps:
+            # a file keeps weights, not the optimizer's state: it cannot train on where it stopped
+            words += " (Enter trains anew)"
         if self.state in ("paused", "done", "diverged") and self.step and \
                 self.saved_step == self.step:
             words += ", saved"
@@ -474,7 +488,15 @@ class TrainLabScreen(LabScreen):
                        self.saved_step == self.step,
                        self.state == "diverged" or (self.record is not None
                                                     and self.record.diverged),
-                       self._record_to_save, self._saved_at)
+                       self._record_to_save, self._saved_at, self.when_paused)
+
+    def when_paused(self, then) -> None:
+        """``then()`` once no worker steps this lab's run: at once, or when a pause lands."""
+        if self.state in ("loading", "running"):
+            self._after_pause.append(then)
+            self._pause_asked = True
+        else:
+            then()
 
     def _record_to_save(self):
         from attn_tui.tui.screens.labs.train_runs import record_now
@@ -500,11 +522,11 @@ class TrainLabScreen(LabScreen):
         from attn_tui.tui.screens.labs.train_runs import save_run_dialog
 
         held = self.held_run()
-        if held is None:
+        if held is None and self.state == "loading":
+            self.say("The run is starting (torch loads): e saves it once it has trained.")
+        elif held is None:
             self.say("Train first (Enter): there is no run to save yet.", error=True)
-        elif held.training:
-            self.say("Pause first (Enter): a run is saved between two steps.", error=True)
-        else:
+        else:  # a run in progress is paused first, where it stands
             save_run_dialog(self.app, held)
 
     # ---- for lessons: what a finished run shows, and the numbers a step's words read

@@ -27,6 +27,8 @@ class HeldRun:
     diverged: bool
     take: Callable[[], RunRecord]  # the record to write, its last frame at its last step
     mark_saved: Callable[[int], None]
+    # runs its argument once no worker steps the run: at once, or when a pause lands
+    when_paused: Callable[[Callable[[], None]], None] = lambda then: then()
 
     @property
     def unsaved(self) -> bool:
@@ -34,8 +36,7 @@ class HeldRun:
 
     def words(self) -> str:
         if self.training:
-            return (f"A {self.task} run is training and is not saved: Cancel, pause it "
-                    "(Enter), then e saves it.")
+            return f"A {self.task} run is training and is not saved; saving pauses it."
         return f"The {self.task} run trained in the train lab (step {self.steps}) is not saved."
 
 
@@ -67,8 +68,24 @@ def held_run(app: Any) -> HeldRun | None:
                    lambda: record, lambda n: mark("saved_step", n))
 
 
+def name_problem(path: str) -> str | None:
+    """What is wrong with ``path`` as the name of a run's file, whatever is on disk there."""
+    if os.path.isdir(os.path.expanduser(path)) or path.endswith(("/", os.sep)):
+        return f"{path} is a folder: add a file name ending in .npz."
+    if not path.lower().endswith(".npz"):
+        return "A run is saved as .npz (--lab train --load reopens it): end the name with .npz."
+    if os.path.basename(path).lower() == ".npz":
+        return "Give the file a name before .npz (.npz alone would be a hidden file)."
+    return None
+
+
 def save_run_dialog(app: Any, held: HeldRun, then: Callable[[], None] | None = None) -> None:
-    """Ask for a .npz name and write the run there; ``then`` runs once it is written."""
+    """Pause the run if it trains, ask for a .npz name and write the run there; ``then`` runs
+    once it is written."""
+    held.when_paused(lambda: _ask(app, held, then))
+
+
+def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
     from attn_tui.core.files import FileError, atomic_write
     from attn_tui.train.runfile import encode
     from attn_tui.tui.screens.dialogs.file_modal import FileModal
@@ -76,8 +93,6 @@ def save_run_dialog(app: Any, held: HeldRun, then: Callable[[], None] | None = N
     written: list[RunRecord] = []
 
     def write(path: str) -> str | None:
-        if not path.lower().endswith(".npz"):
-            return "A run is saved as .npz (--lab train --load reopens it): end the name with .npz."
         record = held.take()
         try:
             atomic_write(path, encode(record), "save")
@@ -97,7 +112,8 @@ def save_run_dialog(app: Any, held: HeldRun, then: Callable[[], None] | None = N
             then()
 
     title = "Save the training run (.npz)" + (", then quit" if then is not None else "")
-    app.push_screen(FileModal(title, f"train-{held.task}.npz", submit=write, writes=True), done)
+    app.push_screen(FileModal(title, f"train-{held.task}.npz", submit=write, writes=True,
+                              check=name_problem), done)
 
 
 def _quoted(path: str) -> str:
