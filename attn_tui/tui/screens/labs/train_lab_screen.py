@@ -323,10 +323,6 @@ class TrainLabScreen(LabScreen):
         self.state = "diverged" if diverged else "done" if done else "paused"
         if done:
             self.record = self.run.record()
-        if self.message and not self.message.startswith("Paused at step"):
-            # said while it trained, and old news now; a standing problem of the bar's stays
-            standing = self.standing_problem()
-            self.say(standing or "", error=bool(standing))
         if diverged:
             words = diverged_words(self.losses, self.step, self.run.config.lr)
             self.say(f"{words} Stopped; the frames up to step {self.frames[-1][0]} are kept "
