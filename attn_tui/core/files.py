@@ -184,6 +184,8 @@ def os_reason(exc: OSError, writing: bool = False) -> str:
         if folder and os.path.isdir(folder):  # /proc, say: there, but nothing can be made
             return "files cannot be created in its folder"
         return "its folder does not exist"
+    if isinstance(exc, NotADirectoryError):  # notes.txt/x.npz: a part of the path is a file
+        return "a part of its path is a file, not a folder"
     return (exc.strerror or str(exc)).lower()
 
 

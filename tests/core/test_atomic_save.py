@@ -115,6 +115,15 @@ def test_a_path_that_cannot_be_saved_to_says_why(tmp_path: Path, make, words: st
     assert str(info.value) == f"Cannot save {target}: {words}."
 
 
+def test_a_file_used_as_a_folder_says_so(tmp_path: Path) -> None:
+    """notes.txt/x.json said only "not a directory"."""
+    (tmp_path / "notes.txt").write_text("notes")
+    target = tmp_path / "notes.txt" / "x.json"
+    with pytest.raises(SessionError) as info:
+        session.save(NEW, target)
+    assert str(info.value) == f"Cannot save {target}: a part of its path is a file, not a folder."
+
+
 def test_a_fifo_is_not_replaced_by_a_file(tmp_path: Path) -> None:
     """Saving to /dev/null as root replaced the device with a regular file (the write goes to
     a temporary file renamed over the target); a FIFO shows the same without root."""
