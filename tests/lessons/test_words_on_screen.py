@@ -126,3 +126,14 @@ async def test_mask_keeps_the_step_tables_title_header_and_first_row_beside_the_
             assert any("key " in x and "q·k" in x for x in lines), k
             assert any(re.search(r"│the +2\.0000", x) for x in lines), k
             assert any("╰" in x and "v: change view" in x for x in lines), k  # the whole map
+
+
+async def test_scale_step_4_keeps_the_plots_titles_in_view_as_s_turns_the_scaling_off():
+    # s made the explanation above the plots a line shorter: their titles scrolled off the top
+    async with lesson_app("scale", at=4).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(2):  # off, then on again
+            await press(pilot, "s")
+            lines = _off_panel(pilot.app).splitlines()
+            assert any("entropy H (bits) against d_k" in x for x in lines)
+            assert any("max α against d_k" in x for x in lines)

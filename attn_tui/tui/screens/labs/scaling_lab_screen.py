@@ -176,7 +176,16 @@ class ScalingLabScreen(LabScreen):
         """Update a text line only if it changes: each update lays the screen out again."""
         if self._texts.get(selector) != text:
             self._texts[selector] = text
-            self.query_one(selector, Static).update(text)
+            widget = self.query_one(selector, Static)
+            height = widget.size.height
+            widget.update(text)
+            # a line more or fewer moves what is below it: a lesson's marks there (the plots,
+            # on ÷√d_k) are brought back into view once it is laid out again
+            self.call_after_refresh(self._marks_into_view, widget, height)
+
+    def _marks_into_view(self, widget: Static, height: int) -> None:
+        if widget.size.height != height:
+            self.app.tutor.points_again()
 
     def _show_table(self, s: ScalingSettings, r: ScalingResult) -> None:
         off = "off"
