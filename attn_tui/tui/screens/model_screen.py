@@ -175,6 +175,7 @@ class ModelScreen(Screen):
     ModelScreen #head-summary { height: auto; padding: 0 1; }
     ModelScreen #steps-title { height: 1; padding: 0 1; text-style: bold; margin-top: 1; }
     ModelScreen #model-steps { margin: 0 1; }
+    ModelScreen #steps-box { height: auto; }
     """
 
     def __init__(self, backend: str = "numpy", dtype: str = "float32", model: str = MODEL,
@@ -255,8 +256,9 @@ class ModelScreen(Screen):
                 with Vertical(id="head-box"):
                     yield Static(id="head-title", classes="model-title")
                     yield HeadPicture(id="head")
-            yield Static(id="steps-title")
-            yield StepTable(id="model-steps")
+            with Vertical(id="steps-box"):  # a lesson that points at the table shows its title
+                yield Static(id="steps-title")
+                yield StepTable(id="model-steps")
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -70,13 +70,14 @@ def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
         if not found:
             continue
         widget = found.first()
-        if not isinstance(widget, GridView) or not cells:
-            widget.scroll_visible(animate=False, top=True, immediate=True)
-            continue
-        # the pane's box (its border carries the title) rather than the bare grid
+        # the pane's box (its border, or a line above it, carries the title) rather than the
+        # bare pane: the model screen's grid of heads and step table came without their titles
         parent = widget.parent
         box = parent if isinstance(parent, Widget) and not isinstance(
-            parent, ScrollableContainer) else widget
+            parent, ScrollableContainer) and parent is not host else widget
+        if not isinstance(widget, GridView) or not cells:
+            box.scroll_visible(animate=False, top=True, immediate=True)
+            continue
         box.scroll_visible(animate=False, immediate=True)  # the least scroll: titles stay
         # the leftmost scroll that shows the last marked column, never past the first
         cols = sorted(c for _, c in cells)
