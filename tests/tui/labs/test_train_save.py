@@ -208,8 +208,9 @@ async def test_quit_while_training_offers_save_which_pauses_the_run_first(
         await until(pilot, reached.is_set, "the worker at step 5")
         await pilot.press("q")
         await pilot.pause()
-        assert _question(app) == ("A previous run is training and is not saved; saving pauses "
-                                  "it. Save (s) / Quit anyway (y) / Cancel (Esc)")
+        assert _question(app) == ("The previous run in the train lab is not saved; it was "
+                                  "training as you quit, and saving pauses it. Save (s) / Quit "
+                                  "anyway (y) / Cancel (Esc)")
         await pilot.press("s")
         await pilot.pause()
         release.set()
@@ -299,3 +300,35 @@ async def test_a_part_trained_run_loaded_says_enter_trains_anew(tmp_path: Path) 
         status = str(app.screen.query_one("#train-status").render())
         assert status.endswith("· loaded (Enter trains anew)")
         assert status.startswith("step 7/20 ")
+
+
+async def test_e_twice_in_a_burst_while_training_opens_one_dialog(monkeypatch) -> None:
+    reached, release = hold_after(5, monkeypatch)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 40)
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 5")
+        await pilot.press("e", "e")
+        release.set()
+        await until(pilot, lambda: isinstance(app.screen, FileModal), "the save dialog")
+        await settle(pilot)
+        assert sum(isinstance(s, FileModal) for s in app.screen_stack) == 1
+
+
+async def test_e_then_q_in_a_burst_opens_no_save_dialog_over_the_question(monkeypatch) -> None:
+    """The pause landed under the quit question and e's dialog opened over it; saved there,
+    the question below still spoke of a run not saved."""
+    reached, release = hold_after(5, monkeypatch)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 40)
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 5")
+        await pilot.press("e", "q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmQuitModal), "the question")
+        release.set()
+        await until(pilot, lambda: app.screen_stack[-2].state == "paused", "the pause")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmQuitModal)
+        assert not any(isinstance(s, FileModal) for s in app.screen_stack)

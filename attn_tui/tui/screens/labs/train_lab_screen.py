@@ -331,8 +331,9 @@ class TrainLabScreen(LabScreen):
         self._draw()
         self.app.tutor.host_changed(self)  # a lesson's task reads the finished run
         waiting, self._after_pause = self._after_pause, []
-        for then in waiting:
-            then()
+        if self.app.screen is self:  # not over a dialog opened meanwhile (q's question saves too)
+            for then in waiting:
+                then()
 
     def _take_record(self, r) -> None:
         self.step = r.steps_done
@@ -487,9 +488,10 @@ class TrainLabScreen(LabScreen):
                        self._record_to_save, self._saved_at, self.when_paused)
 
     def when_paused(self, then) -> None:
-        """``then()`` once no worker steps this lab's run: at once, or when a pause lands."""
+        """``then()`` once no worker steps this lab's run: at once, or when a pause lands (and
+        this lab is on top then). One waits at a time: e e in a burst opened two dialogs."""
         if self.state in ("loading", "running"):
-            self._after_pause.append(then)
+            self._after_pause[:] = [then]
             self._pause_asked = True
         else:
             then()

@@ -35,8 +35,9 @@ class HeldRun:
         return self.steps > 0 and not self.saved and not self.diverged
 
     def words(self) -> str:
-        if self.training:
-            return f"A {self.task} run is training and is not saved; saving pauses it."
+        if self.training:  # and may be done by the time the learner answers
+            return (f"The {self.task} run in the train lab is not saved; it was training as you "
+                    "quit, and saving pauses it.")
         return f"The {self.task} run trained in the train lab (step {self.steps}) is not saved."
 
 
