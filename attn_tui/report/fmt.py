@@ -16,6 +16,23 @@ def num(x: float, places: int = 4) -> str:
     return "0." + "0" * places if text == "-0." + "0" * places else text
 
 
+def exact(x: float, dtype: str = "float64") -> str:
+    """The shortest text that reads back as ``x``, without a trailing ".0". In float32, a
+    value float32 holds exactly (a torch tensor's) reads back in 8 digits: 0.18077159, not
+    0.1807715892791748; one typed, as 0.1, stays as typed."""
+    text = repr(float(x))
+    if dtype == "float32" and math.isfinite(x) and abs(x) <= FLOAT32_MAX:
+        import numpy as np
+
+        f = np.float32(x)
+        if float(f) == x:
+            text = str(f)
+    return text.removesuffix(".0")
+
+
+FLOAT32_MAX = 3.4028234663852886e38
+
+
 def table_num(x):
     """A number in an exported table: num(x), unless four decimals would hide it. Then
     e-notation with four decimals: exp(700) is 1.0142e+304, not 305 digits, and 1e-9 is

@@ -839,3 +839,22 @@ async def test_a_cell_shown_rounded_has_its_value_in_full_on_the_border(typed, s
         await pilot.press("left")
         await pilot.pause()
         assert str(editor.border_subtitle) == border
+
+
+async def test_in_float32_a_tensors_value_shows_in_full_in_float32s_digits():
+    """The lecture's V in float32 showed t0·d1 as 0.1807715892791748, the float64 text of a
+    float32 number; a value typed stays as typed, and f brings the 17 digits back."""
+    from attn_tui.report.fmt import exact
+
+    assert exact(0.1807715892791748, "float32") == "0.18077159"
+    assert exact(0.1807715892791748, "float64") == "0.1807715892791748"
+    assert exact(0.1, "float32") == "0.1" and exact(-123456.0, "float32") == "-123456"
+    assert exact(1e39, "float32") == "1e+39" and exact(1e-300, "float32") == "1e-300"
+    ws = replace(state.from_preset("one"), q=((0.1807715892791748, 0.0, 0.0),), dtype="float32")
+    async with make_app(workspace=ws, dtype="float32").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        editor = bench(pilot.app).query_one("#editor-q")
+        assert str(editor.border_subtitle) == "who·d1 = 0.18077159 · 1×3"
+        await pilot.press("f")  # float64: the same stored number, all its digits
+        await pilot.pause()
+        assert str(editor.border_subtitle) == "= 0.1807715892791748"  # the name gives way

@@ -147,9 +147,9 @@ class WorkbenchScreen(Screen):
     def _show_editors(self, ws: Workspace) -> None:
         d_labels = [f"d{j + 1}" for j in range(ws.d_k)]
         v_labels = [f"d{j + 1}" for j in range(ws.d_v)]
-        self.query_one("#editor-q", MatrixEditor).show(ws.q, ws.query_tokens, d_labels)
-        self.query_one("#editor-k", MatrixEditor).show(ws.k, ws.key_tokens, d_labels)
-        self.query_one("#editor-v", MatrixEditor).show(ws.v, ws.key_tokens, v_labels)
+        self.query_one("#editor-q", MatrixEditor).show(ws.q, ws.query_tokens, d_labels, ws.dtype)
+        self.query_one("#editor-k", MatrixEditor).show(ws.k, ws.key_tokens, d_labels, ws.dtype)
+        self.query_one("#editor-v", MatrixEditor).show(ws.v, ws.key_tokens, v_labels, ws.dtype)
 
     def _show_steps(self, ws: Workspace, steps: Steps) -> None:
         i = ws.selected

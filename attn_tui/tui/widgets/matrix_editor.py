@@ -18,7 +18,7 @@ from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from attn_tui.core.parse import MAX_LEN, parse_cell
-from attn_tui.report.fmt import squeeze
+from attn_tui.report.fmt import exact, squeeze
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import (
     AfterKeys,
@@ -142,6 +142,7 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
     def __init__(self, matrix: str, title: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.matrix = matrix
+        self.dtype = "float64"
         self.border_title = title
         self.grid = MatrixGrid(id=f"grid-{matrix.lower()}")
         self.grid.editor = self
@@ -167,13 +168,18 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
             self.mount(line)
             return line
 
-    def show(self, values, row_labels, d_labels) -> None:
-        """Put new values on screen; keeps the cursor where it was if it still fits."""
+    def show(self, values, row_labels, d_labels, dtype: str = "float64") -> None:
+        """Put new values on screen; keeps the cursor where it was if it still fits. ``dtype``
+        (the workspace's) is how the border writes a value in full."""
         g = self.grid
         shape_changed = (len(values), len(values[0])) != (g.n_rows, g.n_cols) or tuple(
             row_labels) != tuple(g.row_labels)
+        dtype_changed, self.dtype = dtype != self.dtype, dtype
         if values is g.values and not shape_changed and self._settled:
-            return  # an edit elsewhere: this matrix is the same object, nothing to redraw
+            # an edit elsewhere: this matrix is the same object, nothing to redraw
+            if dtype_changed and self.editing is None:
+                self._subtitle(self._resting_subtitle())
+            return
         old, g.values = g.values, values
         stale = set(self._stale_rows)
         self._settled, self._stale_rows = True, ()
@@ -203,6 +209,11 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         if self.editing is None:
             self._subtitle(self._resting_subtitle())
 
+    def on_resize(self) -> None:
+        # the first values arrive before the first layout, when no name fitted beside a value
+        if self.editing is None and self.grid.values:
+            self._subtitle(self._resting_subtitle())
+
     def unanswered(self) -> None:
         """The screen could not take the value sent (its cell is gone): no show() follows."""
         if self._keys_due:
@@ -227,7 +238,7 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
             return size
         # the value whole (repr: the shortest text that reads back as it), then what fits of
         # the cell's name and the size: a cut value would mislead as the cell did
-        value = repr(float(x)).removesuffix(".0")
+        value = exact(x, self.dtype)
         room = self.size.width - 6
         name = f"{cut_label(g.row_labels[g.cursor_row], 8)}·d{g.cursor_col + 1} = "
         for text in (f"{name}{value} · {size}", f"{name}{value}", f"= {value}"):
