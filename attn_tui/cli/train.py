@@ -64,8 +64,9 @@ def add_train_parser(sub: Any) -> argparse.ArgumentParser:
     tr.add_argument("--lr", type=_rate, dest="train_lr", metavar="X",
                     help="AdamW's learning rate (default: the task's)")
     tr.add_argument("--save", metavar="FILE", dest="train_save",
-                    help="keep the frames and the weights in FILE (.npz); attn-tui --lab train "
-                    "--load FILE reopens them")
+                    help="keep the frames, the weights and the training state in FILE "
+                    "(.npz); attn-tui --lab train --load FILE reopens them, and Enter there "
+                    "trains a run stopped early on")
     return tr
 
 

@@ -8,7 +8,7 @@ import json
 import os
 import stat
 import zipfile
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -29,6 +29,15 @@ class RunRecord:
     example: np.ndarray  # (T,) token ids
     weights: dict[str, np.ndarray]  # the model's state dict, float32
     diverged: bool = False
+    # AdamW's moments and step count per parameter ("exp_avg:<name>", "exp_avg_sq:<name>",
+    # "step:<name>") and the batch generator's state ("batches"): what training on from
+    # where it stopped needs, to the same losses as a run never stopped. Empty in a file
+    # from before they were kept.
+    resume: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def resumable(self) -> bool:
+        return bool(self.resume) and not self.diverged and self.steps_done < self.config.steps
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -46,7 +55,8 @@ def save(record: RunRecord, path: str) -> None:
 def encode(record: RunRecord) -> bytes:
     """The bytes of the .npz file ``save`` writes."""
     arrays = {f.name: getattr(record, f.name) for f in fields(record)
-              if f.name not in ("config", "weights", "diverged")}
+              if f.name not in ("config", "weights", "diverged", "resume")}
+    arrays.update({f"r:{name}": a for name, a in record.resume.items()})
     arrays["meta"] = np.asarray(json.dumps({"format": FORMAT, "config": record.config.as_dict(),
                                             "diverged": record.diverged}))
     arrays.update({f"w:{name}": a for name, a in record.weights.items()})
@@ -134,5 +144,20 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
         eval_steps=data["eval_steps"].astype(np.int64),
         accuracy=data["accuracy"].astype(np.float64),
         frame_steps=data["frame_steps"].astype(np.int64), frames=frames, example=example,
-        weights=weights, diverged=diverged,
+        weights=weights, diverged=diverged, resume=_resume(data, weights),
     )
+
+
+def _resume(data: dict[str, np.ndarray], weights: dict[str, np.ndarray]) -> dict:
+    """The state to train on from (see RunRecord.resume), checked against the weights; empty
+    when the file has none, or one that does not fit them (the run still opens, to look at)."""
+    resume = {k[2:]: v for k, v in data.items() if k.startswith("r:")}
+    batches = resume.get("batches")
+    if batches is None or batches.dtype != np.uint8 or batches.ndim != 1:
+        return {}
+    for name, w in weights.items():
+        for kind, shape in (("exp_avg", w.shape), ("exp_avg_sq", w.shape), ("step", ())):
+            a = resume.get(f"{kind}:{name}")
+            if a is None or a.shape != shape or not _real(a) or not np.all(np.isfinite(a)):
+                return {}
+    return resume

@@ -140,6 +140,16 @@ class Run:
     def record(self) -> RunRecord:
         weights = {name: t.detach().numpy().copy()
                    for name, t in self.model.state_dict().items() if not name.endswith("tril")}
+        resume = {"batches": self.data.get_state().numpy().copy()}
+        moments = self.optimizer.state
+        for name, p in self.model.named_parameters():
+            state = moments.get(p, {})
+            if not state:  # before the first step: there is nothing to train on from
+                resume = {}
+                break
+            resume[f"exp_avg:{name}"] = state["exp_avg"].detach().numpy().copy()
+            resume[f"exp_avg_sq:{name}"] = state["exp_avg_sq"].detach().numpy().copy()
+            resume[f"step:{name}"] = np.asarray(float(state["step"]), dtype=np.float32)
         return RunRecord(
             config=self.config, losses=np.asarray(self.losses, dtype=np.float64),
             eval_steps=np.asarray([s for s, _ in self.evals], dtype=np.int64),
@@ -147,5 +157,28 @@ class Run:
             frame_steps=np.asarray([s for s, _ in self.frames], dtype=np.int64),
             frames=np.stack([f for _, f in self.frames]).astype(np.float32),
             example=self.example.numpy().astype(np.int64), weights=weights,
-            diverged=self.diverged,
+            diverged=self.diverged, resume=resume if not self.diverged else {},
         )
+
+    @classmethod
+    def from_record(cls, record: RunRecord) -> Run:
+        """The run ``record`` was taken from, to train on from its last step: the same losses
+        as a run never stopped (``record.resumable``)."""
+        run = cls(record.config)
+        with one_thread(), torch.no_grad():
+            state = run.model.state_dict()
+            state.update({k: torch.from_numpy(v.copy()) for k, v in record.weights.items()})
+            run.model.load_state_dict(state)
+            for name, p in run.model.named_parameters():
+                r = record.resume
+                run.optimizer.state[p] = {
+                    "step": torch.tensor(float(r[f"step:{name}"]), dtype=torch.float32),
+                    "exp_avg": torch.from_numpy(r[f"exp_avg:{name}"].copy()),
+                    "exp_avg_sq": torch.from_numpy(r[f"exp_avg_sq:{name}"].copy()),
+                }
+            run.data.set_state(torch.from_numpy(record.resume["batches"].copy()))
+        run.step = record.steps_done
+        run.losses = record.losses.tolist()
+        run.evals = list(zip(record.eval_steps.tolist(), record.accuracy.tolist(), strict=True))
+        run.frames = list(zip(record.frame_steps.tolist(), list(record.frames), strict=True))
+        return run

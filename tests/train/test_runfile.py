@@ -134,3 +134,47 @@ def test_a_hand_edited_run_is_one_sentence_not_a_crash_later(record, tmp_path, c
         load(str(tmp_path / "edited.npz"))
     assert str(err.value) == (f"Cannot open {tmp_path / 'edited.npz'}: it is not a saved "
                               f"training run ({words}).")
+
+
+@pytest.mark.parametrize(("task", "changes", "stop"), [
+    ("previous", {"d_model": 8, "steps": 40}, 13),  # between two checks (every 2 and 4 steps)
+    ("sort", {"d_model": 16, "steps": 30}, 17),  # two layers, two heads
+])
+def test_a_run_saved_part_way_trains_on_to_the_losses_of_a_run_never_stopped(
+        tmp_path, task, changes, stop) -> None:
+    config = default_config(task, **changes)
+    whole = Run(config)
+    whole.advance()
+    part = Run(config)
+    part.advance(stop)
+    part.check_now()  # as a save from the lab does: it evaluates, and must not disturb
+    path = str(tmp_path / "part.npz")
+    save(part.record(), path)
+    back = load(path)
+    assert back.resumable and back.steps_done == stop
+    resumed = Run.from_record(back)
+    resumed.advance()
+    assert resumed.losses == whole.losses  # to the bit
+    end = resumed.record()
+    assert all(np.array_equal(end.weights[k], whole.record().weights[k]) for k in end.weights)
+    np.testing.assert_array_equal(end.frames[-1], whole.record().frames[-1])
+
+
+def test_a_run_without_a_step_or_with_a_damaged_training_state_opens_but_cannot_train_on(
+        tmp_path) -> None:
+    config = default_config("previous", d_model=8, steps=10)
+    assert not Run(config).record().resumable  # step 0: no moments yet
+    run = Run(config)
+    run.advance(4)
+    arrays = dict(np.load(_saved(run, tmp_path)))
+    key = next(k for k in arrays if k.startswith("r:exp_avg:"))
+    arrays[key] = arrays[key][..., :1]
+    np.savez(tmp_path / "bad.npz", **arrays)
+    back = load(str(tmp_path / "bad.npz"))
+    assert back.steps_done == 4 and not back.resumable and back.resume == {}
+
+
+def _saved(run, tmp_path) -> str:
+    path = str(tmp_path / "run.npz")
+    save(run.record(), path)
+    return path

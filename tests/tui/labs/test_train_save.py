@@ -3,6 +3,7 @@ in the lab or left there with Esc."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from textual.widgets import Input
 from train_pilot import enter_now, hold_after, small_run
 
 from attn_tui.train import default_config
-from attn_tui.train.runfile import load
+from attn_tui.train.runfile import encode, load
 from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 from attn_tui.tui.screens.dialogs.file_modal import FileModal
 from attn_tui.tui.textual_compat import notifications
@@ -289,17 +290,44 @@ async def test_the_palette_saves_the_run_over_the_train_lab_only(tmp_path: Path)
         assert load(str(tmp_path / "c.npz")).steps_done == 10
 
 
-async def test_a_part_trained_run_loaded_says_enter_trains_anew(tmp_path: Path) -> None:
-    """Enter on a run saved at 184 of 400 went to step 0 with no word: a file keeps the
-    weights, not the optimizer's state, so it cannot train on from there."""
+async def test_a_part_trained_run_loaded_trains_on_to_the_losses_of_a_run_never_stopped(
+        tmp_path: Path) -> None:
+    """Enter on a run saved at 184 of 400 went to step 0 with no word: the file kept the
+    weights but not AdamW's moments or the batch generator's state."""
+    config = default_config("previous", d_model=16, steps=30)
+    full = Run(config)
+    full.advance()
+    part = Run(config)
+    part.advance(11)
+    path = tmp_path / "part.npz"
+    path.write_bytes(encode(part.record()))
+    app = lab_app("train", lab_options={"record": load(str(path))})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        status = str(screen.query_one("#train-status").render())
+        assert status.startswith("step 11/30 ") and status.endswith("· loaded (Enter trains on)")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.losses == full.losses
+        await pilot.press("q")  # 19 steps more than the file holds: asked about
+        await pilot.pause()
+        assert "(step 30) is not saved" in _question(app)
+
+
+async def test_a_run_from_a_file_without_its_training_state_says_enter_trains_anew() -> None:
     run = Run(default_config("previous", d_model=16, steps=20))
     run.advance(7)
-    app = lab_app("train", lab_options={"record": run.record()})
+    app = lab_app("train", lab_options={"record": replace(run.record(), resume={})})
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         status = str(app.screen.query_one("#train-status").render())
         assert status.endswith("· loaded (Enter trains anew)")
-        assert status.startswith("step 7/20 ")
+        await pilot.press("enter")  # from step 0: the run as trained afresh
+        await settle(pilot)
+        fresh = Run(default_config("previous", d_model=16, steps=20))
+        fresh.advance()
+        assert app.screen.state == "done" and app.screen.losses == fresh.losses
 
 
 async def test_e_twice_in_a_burst_while_training_opens_one_dialog(monkeypatch) -> None:

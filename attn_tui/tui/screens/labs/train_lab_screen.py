@@ -228,16 +228,22 @@ class TrainLabScreen(LabScreen):
             self.say(f"{exc}.", error=True)
             return
         self.say("")
-        self.run, self.record, self.saved_step = None, None, None
+        # a run loaded from a file that keeps its optimizer's state trains on from its step
+        record = self.record if (self.state == "loaded" and self.record is not None
+                                 and self.record.resumable
+                                 and self.record.config == config) else None
+        self.run, self.record = None, None
         self._after_pause = []  # asked of the run this one replaces
-        self.step, self.losses, self.evals, self.frames = 0, [], [], []
+        if record is None:
+            self.saved_step = None
+            self.step, self.losses, self.evals, self.frames = 0, [], [], []
         self.frame, self.head = None, min(self.head, config.layers * config.heads - 1)
-        self.query_one(ProgressBar).update(total=config.steps, progress=0)
+        self.query_one(ProgressBar).update(total=config.steps, progress=self.step)
         self.state = "loading"
         self.training = config
         self._pause_asked = False
         self._draw()
-        self._train(config, None, self._new_ticket())
+        self._train(config, None, self._new_ticket(), record)
 
     def _go(self) -> None:
         self._pause_asked = False
@@ -257,12 +263,12 @@ class TrainLabScreen(LabScreen):
             self._go()
 
     @work(thread=True, exclusive=True, group="train-lab")
-    def _train(self, config: TrainConfig, run: Any, ticket: object) -> None:
+    def _train(self, config: TrainConfig, run: Any, ticket: object, record: Any = None) -> None:
         worker = get_current_worker()
         if run is None:
             from attn_tui.train.trainer import Run  # torch loads here, not on the UI thread
 
-            run = Run(config)
+            run = Run(config) if record is None else Run.from_record(record)
             if worker.is_cancelled:
                 return
         # a pause asked while torch loaded is kept: the run stops before its first step
@@ -383,8 +389,8 @@ class TrainLabScreen(LabScreen):
             words = "diverged"  # loaded: its weights are nan, the frames before are all it has
         elif self.state == "loaded" and self.record is not None and c == self.settings and \
                 self.record.steps_done < self.record.config.steps:
-            # a file keeps weights, not the optimizer's state: it cannot train on where it stopped
-            words += " (Enter trains anew)"
+            # a file from before runs kept the optimizer's state cannot train on where it stopped
+            words += " (Enter trains on)" if self.record.resumable else " (Enter trains anew)"
         if self.state in ("paused", "done", "diverged") and self.step and \
                 self.saved_step == self.step:
             words += ", saved"
