@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import os
 import sys
+import threading
 import time
 from typing import Any
 
@@ -92,6 +93,33 @@ class _Out:
             self.failed = os_reason(exc, True) if isinstance(exc, OSError) else "it is closed"
 
 
+class _StopBetweenSteps:
+    """ctrl+c during the run asks it to stop after the step under way, so the file it saves
+    trains on to a never-stopped run's losses (cut half-way, the batch generator had already
+    drawn the next batch); ctrl+c again stops at once. Called, it says whether it was asked."""
+
+    def __enter__(self):
+        import signal
+
+        self.asked = False
+        self._signal = signal
+        self._before = None
+        if threading.current_thread() is threading.main_thread():
+            self._before = signal.signal(signal.SIGINT, self._ask)
+        return self
+
+    def _ask(self, signum, frame) -> None:
+        self.asked = True
+        self._signal.signal(self._signal.SIGINT, self._before)  # the next one is at once
+
+    def __call__(self) -> bool:
+        return self.asked
+
+    def __exit__(self, *exc) -> None:
+        if self._before is not None:
+            self._signal.signal(self._signal.SIGINT, self._before)
+
+
 def _save_name_problem(name: str) -> str | None:
     """Why --save ``name`` is refused before training, or None. Any name but a stream must
     end in .npz: run as root, --save /etc/passwd replaced that file with a zip archive."""
@@ -164,18 +192,26 @@ def run_train(args: argparse.Namespace) -> int:
         print("attn-tui: stopped before the first step; nothing was saved.", file=sys.stderr)
         return 130
     shown = 0
-    try:
-        while not run.done and not out.gone and not out.failed:
-            run.advance(config.eval_every)
-            for step, acc in run.evals[shown:]:
-                loss = run.losses[step - 1] if step else float("nan")
-                out(progress_line(step, loss, acc))
-            shown = len(run.evals)
-    except KeyboardInterrupt:
-        out(f"stopped at step {run.step}")
+    cut = False  # a step broken off half-way: its weights, moments and batches may disagree
+    with _StopBetweenSteps() as interrupted:
+        try:
+            while not run.done and not out.gone and not out.failed and not interrupted():
+                run.advance(config.eval_every, stop=interrupted)
+                for step, acc in run.evals[shown:]:
+                    loss = run.losses[step - 1] if step else float("nan")
+                    out(progress_line(step, loss, acc))
+                shown = len(run.evals)
+        except KeyboardInterrupt:  # pressed twice: at once, in the middle of a step
+            cut = True
+        if interrupted() or cut:
+            out(f"stopped at step {run.step}")
     with contextlib.suppress(KeyboardInterrupt):  # pressed again: the last check's numbers
         run.check_now()
     record = run.record()
+    if cut:
+        from dataclasses import replace
+
+        record = replace(record, resume={})  # it opens, and trains anew
     if not out.gone:
         for line in alpha_tables(record, time.perf_counter() - start):
             out(line)

@@ -153,11 +153,16 @@ def _resume(data: dict[str, np.ndarray], weights: dict[str, np.ndarray]) -> dict
     when the file has none, or one that does not fit them (the run still opens, to look at)."""
     resume = {k[2:]: v for k, v in data.items() if k.startswith("r:")}
     batches = resume.get("batches")
-    if batches is None or batches.dtype != np.uint8 or batches.ndim != 1:
+    if batches is None or batches.dtype != np.uint8 or batches.ndim != 1 or not len(batches):
         return {}
+    steps = len(data["losses"])
     for name, w in weights.items():
         for kind, shape in (("exp_avg", w.shape), ("exp_avg_sq", w.shape), ("step", ())):
             a = resume.get(f"{kind}:{name}")
-            if a is None or a.shape != shape or not _real(a) or not np.all(np.isfinite(a)):
+            if a is None or a.shape != shape or a.dtype != np.float32 or \
+                    not np.all(np.isfinite(a)):
                 return {}
+        # AdamW has taken one step per loss; its second moments are squares
+        if float(resume[f"step:{name}"]) != steps or np.any(resume[f"exp_avg_sq:{name}"] < 0):
+            return {}
     return resume

@@ -165,20 +165,27 @@ class Run:
         """The run ``record`` was taken from, to train on from its last step: the same losses
         as a run never stopped (``record.resumable``)."""
         run = cls(record.config)
-        with one_thread(), torch.no_grad():
-            state = run.model.state_dict()
-            state.update({k: torch.from_numpy(v.copy()) for k, v in record.weights.items()})
-            run.model.load_state_dict(state)
-            for name, p in run.model.named_parameters():
-                r = record.resume
-                run.optimizer.state[p] = {
-                    "step": torch.tensor(float(r[f"step:{name}"]), dtype=torch.float32),
-                    "exp_avg": torch.from_numpy(r[f"exp_avg:{name}"].copy()),
-                    "exp_avg_sq": torch.from_numpy(r[f"exp_avg_sq:{name}"].copy()),
-                }
-            run.data.set_state(torch.from_numpy(record.resume["batches"].copy()))
+        try:
+            run._take_state(record)
+        except (RuntimeError, ValueError, TypeError) as exc:  # a generator state torch refuses
+            raise ValueError(f"its training state cannot be used ({exc})") from exc
         run.step = record.steps_done
         run.losses = record.losses.tolist()
         run.evals = list(zip(record.eval_steps.tolist(), record.accuracy.tolist(), strict=True))
         run.frames = list(zip(record.frame_steps.tolist(), list(record.frames), strict=True))
         return run
+
+    def _take_state(self, record: RunRecord) -> None:
+        """The weights, AdamW's moments and the batch generator's state of ``record``."""
+        r = record.resume
+        with one_thread(), torch.no_grad():
+            state = self.model.state_dict()
+            state.update({k: torch.from_numpy(v.copy()) for k, v in record.weights.items()})
+            self.model.load_state_dict(state)
+            for name, p in self.model.named_parameters():
+                self.optimizer.state[p] = {
+                    "step": torch.tensor(float(r[f"step:{name}"]), dtype=torch.float32),
+                    "exp_avg": torch.from_numpy(r[f"exp_avg:{name}"].copy()),
+                    "exp_avg_sq": torch.from_numpy(r[f"exp_avg_sq:{name}"].copy()),
+                }
+            self.data.set_state(torch.from_numpy(r["batches"].copy()))

@@ -290,3 +290,38 @@ def test_a_run_stopped_between_checks_keeps_its_own_step_s_alpha_and_accuracy(
     assert "stopped at step 13" in out and " after 13 steps (" in out
     r = load(str(saved))
     assert r.steps_done == 13 and r.eval_steps[-1] == 13 and r.frame_steps[-1] == 13
+
+
+def test_ctrl_c_lets_the_step_under_way_finish_and_the_file_trains_on_exactly(
+        capsys, monkeypatch, tmp_path) -> None:
+    """ctrl+c landed after a step had drawn its batch and before AdamW moved: the file's
+    generator was a batch ahead of its weights, and 9 runs in 10 trained on to other losses."""
+    pytest.importorskip("torch")
+    import signal
+
+    from attn_tui.train import default_config, tasks
+    from attn_tui.train.runfile import load
+    from attn_tui.train.trainer import Run
+
+    batch, drawn = tasks.batch, []
+
+    def draw_then_ctrl_c(task, n, gen, **kwargs):
+        out = batch(task, n, gen, **kwargs)
+        if n == default_config("previous").batch and not kwargs.get("held_out"):
+            drawn.append(n)
+            if len(drawn) == 14:  # step 14's batch, drawn: the step is under way
+                os.kill(os.getpid(), signal.SIGINT)
+        return out
+
+    monkeypatch.setattr(tasks, "batch", draw_then_ctrl_c)
+    saved = tmp_path / "r.npz"
+    assert main(["train", "--task", "previous", "--steps", "60", "--save", str(saved)]) == 0
+    assert "stopped at step 14" in capsys.readouterr().out
+    monkeypatch.setattr(tasks, "batch", batch)
+    r = load(str(saved))
+    assert r.steps_done == 14 and r.resumable
+    resumed = Run.from_record(r)
+    resumed.advance()
+    whole = Run(default_config("previous", steps=60))
+    whole.advance()
+    assert resumed.losses == whole.losses

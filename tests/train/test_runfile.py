@@ -160,18 +160,44 @@ def test_a_run_saved_part_way_trains_on_to_the_losses_of_a_run_never_stopped(
     np.testing.assert_array_equal(end.frames[-1], whole.record().frames[-1])
 
 
-def test_a_run_without_a_step_or_with_a_damaged_training_state_opens_but_cannot_train_on(
-        tmp_path) -> None:
+def _cut(a):
+    return a[..., :1]
+
+
+@pytest.mark.parametrize(("prefix", "change"), [
+    ("r:exp_avg:", _cut),
+    ("r:exp_avg:", lambda a: a.astype(np.float64)),  # torch would refuse the dtype
+    ("r:step:", lambda a: np.asarray(0.0, dtype=np.float32)),  # not the losses' count
+    ("r:step:", lambda a: np.asarray(-3.0, dtype=np.float32)),
+    ("r:exp_avg_sq:", lambda a: -np.abs(a) - 1),  # a square below 0
+    ("r:batches", lambda a: a[:0]),
+])
+def test_a_run_with_a_training_state_that_does_not_fit_opens_but_cannot_train_on(
+        tmp_path, prefix, change) -> None:
     config = default_config("previous", d_model=8, steps=10)
-    assert not Run(config).record().resumable  # step 0: no moments yet
     run = Run(config)
     run.advance(4)
     arrays = dict(np.load(_saved(run, tmp_path)))
-    key = next(k for k in arrays if k.startswith("r:exp_avg:"))
-    arrays[key] = arrays[key][..., :1]
+    key = next(k for k in arrays if k.startswith(prefix))
+    arrays[key] = change(arrays[key])
     np.savez(tmp_path / "bad.npz", **arrays)
     back = load(str(tmp_path / "bad.npz"))
     assert back.steps_done == 4 and not back.resumable and back.resume == {}
+
+
+def test_a_run_at_step_0_has_no_training_state_to_keep() -> None:
+    assert not Run(default_config("previous", d_model=8, steps=10)).record().resumable
+
+
+def test_a_generator_state_torch_refuses_is_one_sentence(tmp_path) -> None:
+    run = Run(default_config("previous", d_model=8, steps=10))
+    run.advance(4)
+    arrays = dict(np.load(_saved(run, tmp_path)))
+    arrays["r:batches"] = np.zeros(16, dtype=np.uint8)
+    np.savez(tmp_path / "gen.npz", **arrays)
+    back = load(str(tmp_path / "gen.npz"))
+    with pytest.raises(ValueError, match=r"^its training state cannot be used \("):
+        Run.from_record(back)
 
 
 def _saved(run, tmp_path) -> str:

@@ -360,3 +360,41 @@ async def test_e_then_q_in_a_burst_opens_no_save_dialog_over_the_question(monkey
         await settle(pilot)
         assert isinstance(app.screen, ConfirmQuitModal)
         assert not any(isinstance(s, FileModal) for s in app.screen_stack)
+
+
+async def test_a_training_state_torch_refuses_is_said_and_enter_then_trains_anew(
+        tmp_path: Path) -> None:
+    """A hand-made generator state passed the file's checks and killed the app at Enter."""
+    import numpy as np
+
+    run = Run(default_config("previous", d_model=16, steps=20))
+    run.advance(7)
+    record = run.record()
+    bad = replace(record, resume={**record.resume, "batches": np.zeros(16, dtype=np.uint8)})
+    app = lab_app("train", lab_options={"record": bad})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "loaded" and screen.step == 7
+        assert screen.message.startswith("This run cannot train on: its training state cannot "
+                                         "be used (")
+        assert screen.message.endswith("Enter trains it anew from step 0.")
+        assert str(screen.query_one("#train-status").render()).endswith(
+            "· loaded (Enter trains anew)")
+        await pilot.press("enter")
+        await settle(pilot)
+        fresh = Run(default_config("previous", d_model=16, steps=20))
+        fresh.advance()
+        assert screen.state == "done" and screen.losses == fresh.losses
+
+
+async def test_a_finished_run_loaded_says_enter_trains_anew() -> None:
+    run = Run(default_config("previous", d_model=16, steps=8))
+    run.advance()
+    app = lab_app("train", lab_options={"record": run.record()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert str(app.screen.query_one("#train-status").render()).endswith(
+            "· loaded (Enter trains anew)")

@@ -268,7 +268,11 @@ class TrainLabScreen(LabScreen):
         if run is None:
             from attn_tui.train.trainer import Run  # torch loads here, not on the UI thread
 
-            run = Run(config) if record is None else Run.from_record(record)
+            try:
+                run = Run(config) if record is None else Run.from_record(record)
+            except ValueError as exc:  # a training state torch will not take: train anew
+                self._tell(self._resume_refused, ticket, record, str(exc))
+                return
             if worker.is_cancelled:
                 return
         # a pause asked while torch loaded is kept: the run stops before its first step
@@ -311,6 +315,14 @@ class TrainLabScreen(LabScreen):
             self.say("")  # a message from before the start ("Train first…") is old news
             self.tokens = _tokens(run.example.tolist())
             self._draw()
+
+    def _resume_refused(self, ticket: object, record: Any, why: str) -> None:
+        if not self._current_run(ticket):
+            return
+        self.record, self.state = replace(record, resume={}), "loaded"
+        self._draw()
+        self.say(f"This run cannot train on: {why}. Enter trains it anew from step 0.",
+                 error=True)
 
     def _report(self, ticket: object, snap: tuple) -> None:
         if not self._current_run(ticket):
@@ -387,8 +399,7 @@ class TrainLabScreen(LabScreen):
                  "loaded": "kept" if self.kept else "loaded"}[self.state]
         if self.state == "loaded" and self.record is not None and self.record.diverged:
             words = "diverged"  # loaded: its weights are nan, the frames before are all it has
-        elif self.state == "loaded" and self.record is not None and c == self.settings and \
-                self.record.steps_done < self.record.config.steps:
+        elif self.state == "loaded" and self.record is not None and c == self.settings:
             # a file from before runs kept the optimizer's state cannot train on where it stopped
             words += " (Enter trains on)" if self.record.resumable else " (Enter trains anew)"
         if self.state in ("paused", "done", "diverged") and self.step and \
