@@ -398,3 +398,30 @@ async def test_a_finished_run_loaded_says_enter_trains_anew() -> None:
         await settle(pilot)
         assert str(app.screen.query_one("#train-status").render()).endswith(
             "· loaded (Enter trains anew)")
+
+
+async def test_a_run_paused_before_its_first_step_has_nothing_to_save(monkeypatch) -> None:
+    import threading
+
+    built, init = threading.Event(), Run.__init__
+
+    def held_init(self, config):  # torch "loads" until Enter's pause has been asked
+        built.wait(30)
+        init(self, config)
+
+    monkeypatch.setattr(Run, "__init__", held_init)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 20)
+        screen = app.screen
+        await pilot.press("enter")
+        assert screen.state == "loading"
+        await pilot.press("enter")  # pause, while torch loads
+        assert screen._pause_asked
+        built.set()
+        await settle(pilot)
+        assert screen.state == "paused" and screen.step == 0
+        await pilot.press("e")
+        await pilot.pause()
+        assert screen.message == "Train first (Enter): there is no run to save yet."
+        assert app.screen is screen
