@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 import threading
 import time
@@ -99,25 +100,22 @@ class _StopBetweenSteps:
     drawn the next batch); ctrl+c again stops at once. Called, it says whether it was asked."""
 
     def __enter__(self):
-        import signal
-
         self.asked = False
-        self._signal = signal
-        self._before = None
+        self._before = None  # only the main thread may take the signal
         if threading.current_thread() is threading.main_thread():
             self._before = signal.signal(signal.SIGINT, self._ask)
         return self
 
     def _ask(self, signum, frame) -> None:
         self.asked = True
-        self._signal.signal(self._signal.SIGINT, self._before)  # the next one is at once
+        signal.signal(signal.SIGINT, self._before)  # the next one is at once
 
     def __call__(self) -> bool:
         return self.asked
 
     def __exit__(self, *exc) -> None:
         if self._before is not None:
-            self._signal.signal(self._signal.SIGINT, self._before)
+            signal.signal(signal.SIGINT, self._before)
 
 
 def _save_name_problem(name: str) -> str | None:

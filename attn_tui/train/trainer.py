@@ -137,6 +137,14 @@ class Run:
             with one_thread():
                 self._capture(frame, evaluate)
 
+    def record_now(self) -> RunRecord:
+        """The record of a paused or finished run, its last frame and accuracy taken at its
+        last step (between two checks, they are older than its weights). Waits for a step
+        another thread is taking (a lab left with Esc may be finishing one)."""
+        with self.stepping:
+            self.check_now()
+            return self.record()
+
     def record(self) -> RunRecord:
         weights = {name: t.detach().numpy().copy()
                    for name, t in self.model.state_dict().items() if not name.endswith("tril")}

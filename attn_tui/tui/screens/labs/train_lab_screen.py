@@ -499,7 +499,7 @@ class TrainLabScreen(LabScreen):
         # while it trains, its own count: the screen hears of its steps four times a second
         steps = self.run.step if self.run is not None else self.step
         return HeldRun(c.task, steps, c.steps, self.state in ("loading", "running"),
-                       self.saved_step == self.step,
+                       self.saved_step == steps,
                        self.state == "diverged" or (self.record is not None
                                                     and self.record.diverged),
                        self._record_to_save, self._saved_at, self.when_paused)
@@ -514,11 +514,9 @@ class TrainLabScreen(LabScreen):
             then()
 
     def _record_to_save(self):
-        from attn_tui.tui.screens.labs.train_runs import record_now
-
         if self.record is not None:
             return self.record
-        record = record_now(self.run)
+        record = self.run.record_now()
         # the frame taken at this step is shown too: the lab shows what the file holds
         self.step, self.losses, self.evals, self.frames, _ = self._snapshot(self.run)
         self._draw()

@@ -41,14 +41,6 @@ class HeldRun:
         return f"The {self.task} run trained in the train lab (step {self.steps}) is not saved."
 
 
-def record_now(run: Any) -> RunRecord:
-    """The record of a paused or finished run, its last frame and accuracy taken at its last
-    step (between two checks, they are older than its weights)."""
-    with run.stepping:  # a worker left behind by Esc may be finishing a step
-        run.check_now()
-        return run.record()
-
-
 def held_run(app: Any) -> HeldRun | None:
     """The run the train lab has, open or left with Esc; None for none."""
     lab = next((s for s in app.screen_stack if hasattr(s, "held_run")), None)
@@ -62,7 +54,7 @@ def held_run(app: Any) -> HeldRun | None:
         run = left["run"]
         return HeldRun(run.config.task, run.step, run.config.steps, False,
                        left.get("saved_step") == run.step, run.diverged,
-                       lambda: record_now(run), lambda n: mark("saved_step", n))
+                       run.record_now, lambda n: mark("saved_step", n))
     record: RunRecord = left["record"]
     return HeldRun(record.config.task, record.steps_done, record.config.steps, False,
                    left.get("saved_step") == record.steps_done, record.diverged,
