@@ -11,7 +11,7 @@ import pytest
 from lab_pilot import lab_app, settle
 from pilot_wait import until
 from textual.widgets import Input
-from train_pilot import enter_now, hold_after, small_run
+from train_pilot import enter_now, hold_after, small_run, trained
 
 from attn_tui.train import default_config
 from attn_tui.train.runfile import encode, load
@@ -41,10 +41,8 @@ async def test_e_saves_a_finished_run_that_load_reopens_and_quit_then_asks_nothi
         tmp_path: Path) -> None:
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 30)
+        await trained(pilot, 30)
         screen = app.screen
-        await pilot.press("enter")
-        await settle(pilot)
         assert screen.state == "done"
         await pilot.press("e")
         await pilot.pause()
@@ -121,9 +119,7 @@ async def test_e_before_training_says_why_and_while_training_pauses_then_asks(
 async def test_a_name_that_is_not_npz_is_refused_and_the_dialog_stays(tmp_path: Path) -> None:
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 10)
-        await pilot.press("enter")
-        await settle(pilot)
+        await trained(pilot, 10)
         await pilot.press("e")
         await pilot.pause()
         modal = await _type_path(pilot, tmp_path / "run.md")
@@ -147,9 +143,7 @@ async def test_a_name_that_is_not_npz_is_refused_and_the_dialog_stays(tmp_path: 
 async def test_quit_asks_about_an_unsaved_run_and_s_saves_it_then_quits(tmp_path: Path) -> None:
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 20)
-        await pilot.press("enter")
-        await settle(pilot)
+        await trained(pilot, 20)
         await pilot.press("q")
         await pilot.pause()
         assert _question(app) == ("The previous run trained in the train lab (step 20) is not "
@@ -166,9 +160,7 @@ async def test_quit_asks_about_an_unsaved_run_and_s_saves_it_then_quits(tmp_path
 async def test_a_run_left_with_esc_is_asked_about_from_the_workbench() -> None:
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 20)
-        await pilot.press("enter")
-        await settle(pilot)
+        await trained(pilot, 20)
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.workbench()
@@ -184,9 +176,7 @@ async def test_a_run_left_with_esc_is_asked_about_from_the_workbench() -> None:
 async def test_a_run_saved_then_left_with_esc_is_not_asked_about(tmp_path: Path) -> None:
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 20)
-        await pilot.press("enter")
-        await settle(pilot)
+        await trained(pilot, 20)
         await pilot.press("e")
         await pilot.pause()
         await _type_path(pilot, tmp_path / "s.npz")
@@ -232,9 +222,7 @@ async def test_a_loaded_run_and_a_diverged_one_are_not_asked_about() -> None:
     assert not app.is_running
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 60, "set_lr(1000)")
-        await pilot.press("enter")
-        await settle(pilot)
+        await trained(pilot, 60, "set_lr(1000)")
         assert app.screen.state == "diverged"
         await pilot.press("q")
         await pilot.pause()
@@ -248,9 +236,7 @@ async def test_with_an_edited_workbench_too_s_saves_the_session_then_the_run(
         await pilot.press("escape", "s")  # an edit on the workbench: ÷√d_k off
         await pilot.pause()
         app.open_lab("train")
-        await small_run(pilot, 20)
-        await pilot.press("enter")
-        await settle(pilot)
+        await trained(pilot, 20)
         await pilot.press("q")
         await pilot.pause()
         assert _question(app) == (
@@ -273,9 +259,7 @@ async def test_with_an_edited_workbench_too_s_saves_the_session_then_the_run(
 async def test_the_palette_saves_the_run_over_the_train_lab_only(tmp_path: Path) -> None:
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 10)
-        await pilot.press("enter")
-        await settle(pilot)
+        await trained(pilot, 10)
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Save the training run (.npz)" in titles
         assert "Save the training run (.npz)" not in [

@@ -14,6 +14,13 @@ async def small_run(pilot, steps=60, *more) -> None:
         await run_action(pilot, action)
 
 
+async def trained(pilot, steps=60, *more) -> None:
+    """A small run trained to its end: the lab's settings, then Enter, then every step."""
+    await small_run(pilot, steps, *more)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
 def enter_now(pilot) -> None:
     """Enter as the terminal sends it, without Pilot's wait for an idle process: while the
     worker trains the process is never idle, and each press waited its full second twice."""
