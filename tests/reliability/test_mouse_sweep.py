@@ -362,3 +362,20 @@ async def test_clicking_a_choice_once_twice_or_thrice_chooses_it_once(choice, ti
         await click_on(pilot, app.screen.query(where).first(), text, times)
         assert app._exception is None
         assert outcome(app) == want
+
+
+@pytest.mark.parametrize("key", ["e", "q"], ids=["save the run", "quit with a run unsaved"])
+async def test_the_mouse_over_the_train_labs_run_dialogs(key):
+    pytest.importorskip("torch")
+    app = make_app(lab="train")
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await settle(pilot)
+        for action in ("set_task('previous')", "set_width(16)", "set_steps(10)", "start()"):
+            await app.run_action(f"screen.{action}")
+            await settle(pilot)
+        assert app.screen.state == "done"
+        await pilot.press(key)
+        await settle(pilot)
+        assert type(app.screen).__name__ in ("FileModal", "ConfirmQuitModal")
+        await sweep_sizes(pilot, seed=90 + ["e", "q"].index(key))
+        await keys_still_work(pilot, "escape")
