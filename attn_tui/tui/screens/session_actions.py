@@ -310,9 +310,14 @@ class SessionController:
             UNSAVED_WORDS,
             ConfirmQuitModal,
         )
+        from attn_tui.tui.screens.dialogs.file_modal import FileModal
 
         if isinstance(self.app.screen, ConfirmQuitModal):
             return  # q pressed again while asking
+        if isinstance(self.app.screen, FileModal):
+            # ctrl+q in a file dialog closes it, as Escape does: left open under the question,
+            # the question's Save would open a second dialog over the first
+            self.app.screen.dismiss(None)
         if not confirm or bench is None:
             self.app.exit()
             return

@@ -173,6 +173,52 @@ async def test_a_run_left_with_esc_is_asked_about_from_the_workbench() -> None:
         assert app.is_running and app.screen is app.workbench()
 
 
+async def test_ctrl_q_in_the_run_save_dialog_closes_it_and_asks_with_one_dialog_after(
+        tmp_path: Path) -> None:
+    """The question was stacked over the open dialog, and its s opened a second one on top."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        lab = app.screen
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, FileModal)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert "The previous run trained in the train lab (step 20) is not saved." in \
+            _question(app)
+        assert app.screen_stack[-2] is lab  # the dialog closed under the question
+        await pilot.press("s")
+        await pilot.pause()
+        assert sum(isinstance(s, FileModal) for s in app.screen_stack) == 1
+        await pilot.press("escape")  # cancelled: back in the lab, which still holds the run
+        await pilot.pause()
+        assert app.is_running and app.screen is lab
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        await _type_path(pilot, tmp_path / "after.npz")
+    assert not app.is_running
+    assert load(str(tmp_path / "after.npz")).steps_done == 20
+
+
+async def test_ctrl_q_in_the_session_save_dialog_closes_it_before_asking() -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "7", "enter", "ctrl+s")  # an edit on the workbench
+        await pilot.pause()
+        assert isinstance(app.screen, FileModal)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuitModal)
+        assert app.screen_stack[-2] is app.workbench()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and app.screen is app.workbench()
+
+
 async def test_a_run_saved_then_left_with_esc_is_not_asked_about(tmp_path: Path) -> None:
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
