@@ -87,3 +87,21 @@ async def test_a_on_a_step_without_a_question_says_that_it_added_a_token():
         assert app.workbench().workspace.t_q == before.t_q + 1  # the editor's a, as ever
         assert any("asks no question, so a added a token" in n.message
                    for n in notifications(app))
+
+
+async def test_real_heads_at_80x24_keeps_the_chosen_layer_and_its_summary_in_sight():
+    """Under the panel the grid showed layers 0 to 3 whatever head was picked, and the line
+    the step says to read had scrolled away with the pictures."""
+    pytest.importorskip("tokenizers")
+    async with lesson_app("real-heads", at=5).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert (screen.layer_index, screen.head_index) == (4, 0)
+        for layer in (4, 5, 4, 3, 2, 1, 0):
+            if layer != screen.layer_index:
+                await press(pilot, "down" if layer > screen.layer_index else "up")
+            lines = screen_text(pilot.app).splitlines()
+            row = next((x for x in lines if x.startswith(f" L{layer} ")), None)
+            assert row is not None and "[" in row, f"layer {layer} is not on screen"
+            share = f"[CLS] {screen.summary.cls:.4f}"
+            assert any(share in x for x in lines), f"{share} is not on screen"

@@ -202,6 +202,7 @@ class ModelScreen(Screen):
         self.saved_text = self.text if saved_text is None else saved_text
         self._lesson_text = lesson_text  # as a lesson step set it up: not the learner's
         self._replaced_texts: tuple[str, ...] = ()  # the learner's, replaced by a step
+        self._shown_layer: int | None = None  # the layer the grid was last scrolled to
 
     # ---- a session's copy: the sentence, and the head and query it shows
     def session_settings(self) -> dict[str, Any]:
@@ -246,9 +247,10 @@ class ModelScreen(Screen):
                             placeholder="type a sentence; the maps follow as you type")
         yield Static(id="model-message")
         yield TokenLine(id="tokens")
+        # above the pictures, not scrolled with them: a lesson's step reads it while the grid
+        # scrolls to the chosen head (at 80×24 a lesson's panel leaves room for two layers)
+        yield Static(id="head-summary")
         with VerticalScroll(id="model-body", can_focus=False):
-            # above the pictures: a step that reads it shows the grid with it, even at 80×24
-            yield Static(id="head-summary")
             with Horizontal(id="model-top"):
                 with Vertical(id="grid-box"):
                     yield Static("every head: layers ↓, heads →", classes="model-title")
@@ -362,6 +364,9 @@ class ModelScreen(Screen):
         if run is None:
             return
         grid = self.query_one(HeadGrid)
+        if self._shown_layer != self.layer_index:  # (the grid's arrows move its mark first)
+            self._shown_layer = self.layer_index
+            self.call_after_refresh(grid.chosen_into_view)
         grid.at_layer, grid.at_head = self.layer_index, self.head_index
         alpha = run.weights[self.layer_index, self.head_index]
         self.summary = s = summarise(alpha, self.layer_index, self.head_index)

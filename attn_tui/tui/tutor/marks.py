@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from attn_tui.lessons import Highlight
+from attn_tui.tui.widgets.alpha_picture import HeadGrid
 from attn_tui.tui.widgets.grid_view import GridView
 
 Marks = list[tuple[str, frozenset[tuple[int, int]]]]
@@ -75,6 +76,9 @@ def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
         parent = widget.parent
         box = parent if isinstance(parent, Widget) and not isinstance(
             parent, ScrollableContainer) and parent is not host else widget
+        if isinstance(widget, HeadGrid):  # the grid of heads: the chosen one, with its title
+            widget.chosen_into_view()
+            continue
         if not isinstance(widget, GridView) or not cells:
             box.scroll_visible(animate=False, top=True, immediate=True)
             continue

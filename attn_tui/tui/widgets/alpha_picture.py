@@ -10,7 +10,8 @@ import numpy as np
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.containers import ScrollableContainer
+from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -133,6 +134,25 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
                     out.append("]", Style(bold=True))
         return out
 
+    def layer_rows(self, layer: int) -> Region:
+        """Where ``layer``'s pictures are drawn in the grid (below its row of head numbers)."""
+        h = self.cell_size(self.size.width)[1]
+        return Region(0, 1 + layer * h, self.size.width, h)
+
+    def chosen_into_view(self) -> None:
+        """Scroll the column holding the grid so the chosen layer's row shows, with the box
+        above it (its title, the head numbers) when that fits too: under a lesson's panel at
+        80×24 the column holds two layers."""
+        column = next((w for w in self.ancestors if isinstance(w, ScrollableContainer)), None)
+        if column is None:
+            return
+        rows = self.layer_rows(self.at_layer).translate(_offset_in(self, column))
+        box = self.parent if self.parent is not column else self
+        top = _offset_in(box, column).y
+        whole = Region(rows.x, top, rows.width, rows.bottom - top)
+        fits = whole.height <= column.scrollable_content_region.height
+        column.scroll_to_region(whole if fits else rows, animate=False, immediate=True)
+
     def watch_at_layer(self) -> None:
         self.refresh()
 
@@ -149,6 +169,15 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
             # moved here at once: the next arrow in the same burst steps from the new head
             self.at_layer, self.at_head = layer, head
             self.post_message(self.Picked(self, layer, head))
+
+
+def _offset_in(widget: Widget, column: Widget) -> Offset:
+    """Where ``widget`` starts in the scrolling ``column``'s content, a descendant of it."""
+    at = Offset(0, 0)
+    while widget is not column and isinstance(widget, Widget):
+        at += widget.virtual_region.offset
+        widget = widget.parent
+    return at
 
 
 MIN_LABEL = 7  # the query marker, "12 [S" and a space: the index and a little of the token
