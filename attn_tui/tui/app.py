@@ -209,6 +209,9 @@ class AttnApp(App[int]):
             await super().on_event(event)
             return
         came_back = event.is_forwarded
+        if (not came_back and isinstance(event, events.Key) and not from_the_line(self, event)
+                and self.tutor.refuses_while_setting_up(event.key)):
+            return
         if not came_back and (hold_if_keys_waiting(self, event)
                               or hold_until_first_focus(self, event)):
             return

@@ -60,3 +60,42 @@ async def test_a_step_stops_a_run_the_learner_left_going():
         await press(pilot, "n")
         assert screen.state in ("paused", "done") and screen.step < 100_000
         assert "Step 2 of" in panel(pilot.app).border_title
+
+
+async def test_n_pressed_while_a_step_trains_is_refused_not_kept_to_skip_the_next_step(
+        monkeypatch):
+    """Held until the step was ready, each n became a step: step 4 and its task went by
+    unseen. A press typed in one burst with the n that started the step is still kept."""
+    import sys
+
+    from pilot_wait import until
+    from textual import events
+
+    sys.path.insert(0, "tests/tui/labs")
+    from train_pilot import hold_after
+
+    from attn_tui.tui.textual_compat import notifications
+    from attn_tui.tui.tutor import runner
+
+    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)  # every press comes later than a burst's
+    reached, release = hold_after(5, monkeypatch)
+    async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        # step 3 trains as it sets up; posted, as Pilot's press would wait out the held run
+        pilot.app.post_message(events.Key("n", "n"))
+        try:
+            await until(pilot, reached.is_set, "the run at step 5")
+            said = " ".join(panel(pilot.app).plain.split())
+            assert "Getting the step ready" in said
+            assert panel(pilot.app).border_subtitle == "getting ready… · Esc keep playing"
+            for _ in range(2):
+                pilot.app.post_message(events.Key("n", "n"))  # as the terminal sends it
+            # no pilot.pause() while the step sets up: its wait runs on while keys are held
+            await until(pilot, lambda: notifications(pilot.app), "a notice")
+            assert [n.message for n in notifications(pilot.app)] == [  # said once, not twice
+                "Step 3 is still getting ready, so n was not taken: press it again once the "
+                "step's words show."]
+        finally:
+            release.set()
+        await settle(pilot)
+        assert "Step 3 of 7 · Watch it form" in panel(pilot.app).border_title

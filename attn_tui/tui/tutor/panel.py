@@ -147,7 +147,8 @@ class LessonPanel(VerticalScroll, can_focus=False):
         task = ("" if solved else "y show me · " if view.offering else "h hint · ") + \
             "ctrl+r reset · " if view.goal and not (view.done or view.busy) else ""
         self._keys = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
-                      if asking else "") + task + "n next · p back · Esc keep playing"
+                      if asking else "") + task + ("getting ready…" if view.busy else
+                                                   "n next · p back") + " · Esc keep playing"
         self.border_subtitle = self._keys
         self.set_class(view.chosen is not None, "-answered")
         self.set_class(asking, "-asking")
@@ -171,6 +172,9 @@ def render(view: PanelView, width: int | None = None) -> Text:
         out.append("That is the whole lesson. ", style="bold")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
+        return out
+    if view.busy:  # its words are filled from numbers not computed yet
+        out.append("Getting the step ready: its words follow in a moment.", style="italic")
         return out
     out.append(view.text)
     # on a question, the keys to try come with the answer: they often show it (m, s, v); on

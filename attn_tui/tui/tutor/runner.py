@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import partial
@@ -43,6 +44,9 @@ __all__ = ["LETTERS", "LessonRunner"]
 
 SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a training run)
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
+# n or p pressed this long after a step began to set up is a new press, not one typed in a
+# burst with the key that started it
+SETUP_GRACE = 0.4
 
 
 class LessonRunner:
@@ -59,6 +63,8 @@ class LessonRunner:
         self._resumed = False  # the step on screen is where a reopened lesson came back to
         self._view: PanelView | None = None
         self._busy = False
+        self._busy_since = 0.0  # when the step now setting up began to
+        self._refusal_told = -1.0  # the _busy_since of the step whose refusal was said
         self._pending: str | None = None  # an answer key pressed while the step was setting up
         self._pointed: tuple = ()  # the marks the step last brought into view
         # per lesson this session: (the step to come back to, the letter answered at each
@@ -302,6 +308,23 @@ class LessonRunner:
             return SETUP_HOLD
         return TURN_HOLD if self._keys_ahead else 0.0
 
+    def refuses_while_setting_up(self, key: str) -> bool:
+        """For the App, on a key from the terminal: n or p pressed while a step has been
+        setting up for a while (loading torch, training a run) is refused, said in a notice.
+        Held like other keys, each press became a step of its own once the step was ready,
+        and a learner pressing n at a panel still without words skipped a step and its task.
+        True if refused."""
+        if (key not in ("n", "p") or not self._busy or self.lesson is None
+                or time.monotonic() - self._busy_since < SETUP_GRACE
+                or takes_text(self.app.focused)):
+            return False
+        if self._refusal_told != self._busy_since:  # once a step: a press on a press
+            self._refusal_told = self._busy_since
+            self.app.notify(f"Step {self.index + 1} is still getting ready, so {key} was not "
+                            "taken: press it again once the step's words show.", timeout=4,
+                            markup=False)
+        return True
+
     def _put_off(self, key: str, char: str) -> bool:
         """Lesson keys are priority keys, read by the App before the keys typed just ahead of
         them reach the focused widget. Put one off until those have been read, then line it
@@ -429,6 +452,7 @@ class LessonRunner:
         if self.host is not None:  # a value Enter sent just before n is the learner's
             self.host.settle_edits()
         self._busy, self._pending = True, None
+        self._busy_since = time.monotonic()
         # a callable, not a coroutine: a step the app never gets to start (n typed just before
         # q) then leaves no "coroutine was never awaited" warning on the terminal at exit
         self.app.run_worker(partial(self._enter, self._step()), exclusive=True, group="lesson")
