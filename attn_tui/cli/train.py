@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import select
+import shlex
 import signal
+import stat
 import sys
 import threading
 import time
@@ -17,7 +20,7 @@ from typing import Any
 
 from attn_tui.train.config import LIMITS, MAX_LR, TASKS
 
-USAGE = ("usage: attn-tui train [--task {" + ",".join(TASKS) + "}] [--steps N] [--seed N] "
+USAGE = ("usage: attn-tui train [-h] [--task {" + ",".join(TASKS) + "}] [--steps N] [--seed N] "
          "[--layers N] [--heads N] [--d-model N] [--lr X] [--save FILE]")
 
 
@@ -78,6 +81,25 @@ class _Out:
     def __init__(self) -> None:
         self.gone = False
         self.failed: str | None = None
+        self._pipe: select.poll | None = None
+        try:
+            fd = sys.stdout.fileno()
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                self._pipe = select.poll()
+                self._pipe.register(fd, 0)  # POLLERR and POLLHUP are reported whatever is asked
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def reader_gone(self) -> bool:
+        """Whether the pipe's reader has gone, asked between steps: told only by the next line
+        written, a run cut by `| head -1` trained on to its next report (1 % of its steps)."""
+        if not self.gone and self._pipe is not None:
+            try:
+                if any(e & (select.POLLERR | select.POLLHUP) for _, e in self._pipe.poll(0)):
+                    self.gone = True
+            except (OSError, ValueError):
+                pass
+        return self.gone
 
     def __call__(self, line: str = "") -> None:
         if self.gone or self.failed:
@@ -192,13 +214,20 @@ def run_train(args: argparse.Namespace) -> int:
     shown = 0
     cut = False  # a step broken off half-way: its weights, moments and batches may disagree
     with _StopBetweenSteps() as interrupted:
+        def stop() -> bool:
+            return interrupted() or out.reader_gone()
+
+        def report() -> int:  # the checks not printed yet (step 0's before any training)
+            for step, acc in run.evals[shown:]:
+                loss = run.losses[step - 1] if step else float("nan")
+                out(progress_line(step, loss, acc))
+            return len(run.evals)
+
         try:
+            shown = report()
             while not run.done and not out.gone and not out.failed and not interrupted():
-                run.advance(config.eval_every, stop=interrupted)
-                for step, acc in run.evals[shown:]:
-                    loss = run.losses[step - 1] if step else float("nan")
-                    out(progress_line(step, loss, acc))
-                shown = len(run.evals)
+                run.advance(config.eval_every, stop=stop)
+                shown = report()
         except KeyboardInterrupt:  # pressed twice: at once, in the middle of a step
             cut = True
         if interrupted() or cut:
@@ -226,9 +255,12 @@ def run_train(args: argparse.Namespace) -> int:
                 atomic_write(args.train_save, encode(record), "save")
         except FileError as exc:
             return _fail(str(exc))
-        out(f"saved {args.train_save}: attn-tui --lab train --load {args.train_save}")
+        out(f"saved {args.train_save}: attn-tui --lab train --load "
+            f"{shlex.quote(args.train_save)}")
         if out.gone and not run.done:  # | head: the run stopped early, and what is kept says so
             print(f"attn-tui: standard output closed at step {run.step} of {config.steps}, "
                   f"so the run stopped there; {args.train_save} keeps it up to that step.",
                   file=sys.stderr)
-    return 1 if record.diverged else 0
+    if record.diverged:
+        return 1
+    return 130 if interrupted() or cut else 0  # stopped by ctrl+c: `train … && next` stops too

@@ -79,11 +79,17 @@ def check_target(path: str | os.PathLike, verb: str = "write") -> None:
     shown = os.fspath(path)
     target, _ = _target(shown, verb)
     folder = os.path.dirname(target)
-    if not os.path.exists(target):
-        if not os.path.isdir(folder):
-            raise FileError(os_reason(FileNotFoundError(errno.ENOENT, folder), True), shown, verb)
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise FileError("permission denied", shown, verb)
+    if not os.path.isdir(folder):
+        raise FileError(os_reason(FileNotFoundError(errno.ENOENT, folder), True), shown, verb)
+    # atomic_write makes a file beside the target: try that now (os.access says yes to root,
+    # and on /proc or a read-only mount)
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+                                     dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise FileError(os_reason(exc, True), shown, verb) from exc
 
 
 def _target(shown: str, verb: str) -> tuple[str, int]:

@@ -34,6 +34,9 @@ class RunRecord:
     # where it stopped needs, to the same losses as a run never stopped. Empty in a file
     # from before they were kept.
     resume: dict[str, np.ndarray] = field(default_factory=dict)
+    # why a file's training state was left out (it does not fit the weights), or "": said
+    # when the run opens, since Enter then trains it anew
+    resume_problem: str = ""
 
     @property
     def resumable(self) -> bool:
@@ -55,7 +58,7 @@ def save(record: RunRecord, path: str) -> None:
 def encode(record: RunRecord) -> bytes:
     """The bytes of the .npz file ``save`` writes."""
     arrays = {f.name: getattr(record, f.name) for f in fields(record)
-              if f.name not in ("config", "weights", "diverged", "resume")}
+              if f.name not in ("config", "weights", "diverged", "resume", "resume_problem")}
     arrays.update({f"r:{name}": a for name, a in record.resume.items()})
     arrays["meta"] = np.asarray(json.dumps({"format": FORMAT, "config": record.config.as_dict(),
                                             "diverged": record.diverged}))
@@ -123,6 +126,9 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
     frames = data["frames"].astype(np.float32)
     example = data["example"].astype(np.int64)
     t = len(example)
+    if frames.ndim == 5 and frames.shape[3] == frames.shape[4] != t:
+        raise ValueError(f"the example has {t} tokens, but each frame is {frames.shape[3]}×"
+                         f"{frames.shape[4]}")
     if frames.ndim != 5 or frames.shape[1:] != (config.layers, config.heads, t, t):
         raise ValueError(f"frames have shape {frames.shape}, not (F, {config.layers}, "
                          f"{config.heads}, {t}, {t})")
@@ -139,30 +145,39 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
 
     diverged = bool(meta.get("diverged", False))
     check_weights(config, t, weights, finite=not diverged)  # a diverged run's are nan
+    resume, problem = _resume(data, weights)
     return RunRecord(
         config=config, losses=data["losses"].astype(np.float64),
         eval_steps=data["eval_steps"].astype(np.int64),
         accuracy=data["accuracy"].astype(np.float64),
         frame_steps=data["frame_steps"].astype(np.int64), frames=frames, example=example,
-        weights=weights, diverged=diverged, resume=_resume(data, weights),
+        weights=weights, diverged=diverged, resume=resume, resume_problem=problem,
     )
 
 
-def _resume(data: dict[str, np.ndarray], weights: dict[str, np.ndarray]) -> dict:
-    """The state to train on from (see RunRecord.resume), checked against the weights; empty
-    when the file has none, or one that does not fit them (the run still opens, to look at)."""
+def _resume(data: dict[str, np.ndarray], weights: dict[str, np.ndarray]
+            ) -> tuple[dict, str]:
+    """The state to train on from (see RunRecord.resume), checked against the weights, and
+    why it was left out: none in the file (one from before it was kept) is no problem; one that
+    does not fit the weights is said (the run still opens, to look at)."""
     resume = {k[2:]: v for k, v in data.items() if k.startswith("r:")}
+    if not resume:
+        return {}, ""
     batches = resume.get("batches")
     if batches is None or batches.dtype != np.uint8 or batches.ndim != 1 or not len(batches):
-        return {}
+        return {}, "its batch generator's state is missing or damaged"
     steps = len(data["losses"])
     for name, w in weights.items():
         for kind, shape in (("exp_avg", w.shape), ("exp_avg_sq", w.shape), ("step", ())):
             a = resume.get(f"{kind}:{name}")
-            if a is None or a.shape != shape or a.dtype != np.float32 or \
-                    not np.all(np.isfinite(a)):
-                return {}
+            if a is None:
+                return {}, f"its optimizer state has no {kind} for {name}"
+            if a.shape != shape or a.dtype != np.float32 or not np.all(np.isfinite(a)):
+                return {}, f"its optimizer's {kind} for {name} does not fit the weights"
         # AdamW has taken one step per loss; its second moments are squares
-        if float(resume[f"step:{name}"]) != steps or np.any(resume[f"exp_avg_sq:{name}"] < 0):
-            return {}
-    return resume
+        if float(resume[f"step:{name}"]) != steps:
+            return {}, (f"its optimizer has taken {float(resume[f'step:{name}']):g} steps for "
+                        f"{name}, not the {steps} its losses count")
+        if np.any(resume[f"exp_avg_sq:{name}"] < 0):
+            return {}, f"its optimizer's exp_avg_sq for {name} is negative"
+    return resume, ""

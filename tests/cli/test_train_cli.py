@@ -285,7 +285,8 @@ def test_a_run_stopped_between_checks_keeps_its_own_step_s_alpha_and_accuracy(
 
     monkeypatch.setattr(trainer.Run, "advance", stopped_at_13)
     saved = tmp_path / "r.npz"
-    assert main(["train", "--task", "previous", "--steps", "100", "--save", str(saved)]) == 0
+    # 130, as for any program ctrl+c stops: `train … && next` does not go on (it said 0)
+    assert main(["train", "--task", "previous", "--steps", "100", "--save", str(saved)]) == 130
     out = capsys.readouterr().out
     assert "stopped at step 13" in out and " after 13 steps (" in out
     r = load(str(saved))
@@ -315,7 +316,7 @@ def test_ctrl_c_lets_the_step_under_way_finish_and_the_file_trains_on_exactly(
 
     monkeypatch.setattr(tasks, "batch", draw_then_ctrl_c)
     saved = tmp_path / "r.npz"
-    assert main(["train", "--task", "previous", "--steps", "60", "--save", str(saved)]) == 0
+    assert main(["train", "--task", "previous", "--steps", "60", "--save", str(saved)]) == 130
     assert "stopped at step 14" in capsys.readouterr().out
     monkeypatch.setattr(tasks, "batch", batch)
     r = load(str(saved))
@@ -325,3 +326,37 @@ def test_ctrl_c_lets_the_step_under_way_finish_and_the_file_trains_on_exactly(
     whole = Run(default_config("previous", steps=60))
     whole.advance()
     assert resumed.losses == whole.losses
+
+
+def test_a_reader_gone_stops_the_run_at_once_not_at_its_next_report(tmp_path) -> None:
+    # `| head` was noticed only when the next progress line was written: 1 % of the steps on
+    pytest.importorskip("torch")
+    from attn_tui.train.runfile import load
+
+    saved = tmp_path / "run.npz"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "attn_tui", "train", "--task", "previous", "--steps", "100000",
+         "--save", str(saved)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = [proc.stdout.readline() for _ in range(6)]
+    assert lines[-1].split()[0] == "0"  # the check at step 0; the next is at step 1000
+    proc.stdout.close()
+    proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    assert load(str(saved)).steps_done < 1000
+
+
+def test_a_save_folder_that_takes_no_files_is_refused_before_training(capsys) -> None:
+    # /proc: os.access says it may be written; the run trained, then could not be saved
+    pytest.importorskip("torch")
+    assert main(["train", "--task", "previous", "--steps", "50", "--save", "/proc/x.npz"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "attn-tui: Cannot save /proc/x.npz: files cannot be created in its folder.\n"
+
+
+def test_the_reopen_line_quotes_a_name_with_spaces(capsys, tmp_path) -> None:
+    pytest.importorskip("torch")
+    saved = tmp_path / "my run ☃.npz"
+    assert main(["train", "--task", "previous", "--steps", "3", "--save", str(saved)]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == f"saved {saved}: attn-tui --lab train --load '{saved}'"

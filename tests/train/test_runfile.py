@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 
 import numpy as np
 import pytest
@@ -164,25 +165,56 @@ def _cut(a):
     return a[..., :1]
 
 
-@pytest.mark.parametrize(("prefix", "change"), [
-    ("r:exp_avg:", _cut),
-    ("r:exp_avg:", lambda a: a.astype(np.float64)),  # torch would refuse the dtype
-    ("r:step:", lambda a: np.asarray(0.0, dtype=np.float32)),  # not the losses' count
-    ("r:step:", lambda a: np.asarray(-3.0, dtype=np.float32)),
-    ("r:exp_avg_sq:", lambda a: -np.abs(a) - 1),  # a square below 0
-    ("r:batches", lambda a: a[:0]),
+@pytest.mark.parametrize(("prefix", "change", "why"), [
+    ("r:exp_avg:", _cut, r"its optimizer's exp_avg for \S+ does not fit the weights"),
+    # torch would refuse the dtype
+    ("r:exp_avg:", lambda a: a.astype(np.float64),
+     r"its optimizer's exp_avg for \S+ does not fit the weights"),
+    ("r:step:", lambda a: np.asarray(0.0, dtype=np.float32),  # not the losses' count
+     r"its optimizer has taken 0 steps for \S+, not the 4 its losses count"),
+    ("r:step:", lambda a: np.asarray(-3.0, dtype=np.float32),
+     r"its optimizer has taken -3 steps for \S+, not the 4 its losses count"),
+    ("r:exp_avg_sq:", lambda a: -np.abs(a) - 1,  # a square below 0
+     r"its optimizer's exp_avg_sq for \S+ is negative"),
+    ("r:batches", lambda a: a[:0], r"its batch generator's state is missing or damaged"),
+    ("r:batches", lambda a: np.asarray("x"), r"its batch generator's state is missing or damaged"),
+    ("r:exp_avg:", None, r"its optimizer state has no exp_avg for \S+"),
 ])
-def test_a_run_with_a_training_state_that_does_not_fit_opens_but_cannot_train_on(
-        tmp_path, prefix, change) -> None:
+def test_a_run_with_a_training_state_that_does_not_fit_opens_but_says_why_it_cannot_train_on(
+        tmp_path, prefix, change, why) -> None:
+    """It opened saying only "Enter trains anew", as a file from before the state was kept."""
     config = default_config("previous", d_model=8, steps=10)
     run = Run(config)
     run.advance(4)
     arrays = dict(np.load(_saved(run, tmp_path)))
     key = next(k for k in arrays if k.startswith(prefix))
-    arrays[key] = change(arrays[key])
+    if change is None:
+        del arrays[key]
+    else:
+        arrays[key] = change(arrays[key])
     np.savez(tmp_path / "bad.npz", **arrays)
     back = load(str(tmp_path / "bad.npz"))
     assert back.steps_done == 4 and not back.resumable and back.resume == {}
+    assert re.fullmatch(why, back.resume_problem), back.resume_problem
+
+
+def test_a_file_from_before_the_training_state_was_kept_is_no_problem(tmp_path) -> None:
+    run = Run(default_config("previous", d_model=8, steps=10))
+    run.advance(4)
+    arrays = {k: v for k, v in np.load(_saved(run, tmp_path)).items() if not k.startswith("r:")}
+    np.savez(tmp_path / "old.npz", **arrays)
+    back = load(str(tmp_path / "old.npz"))
+    assert not back.resumable and back.resume_problem == ""
+
+
+def test_an_example_shorter_than_its_frames_says_so(tmp_path) -> None:
+    run = Run(default_config("previous", d_model=8, steps=10))
+    run.advance(2)
+    arrays = dict(np.load(_saved(run, tmp_path)))
+    arrays["example"] = arrays["example"][:3]
+    np.savez(tmp_path / "short.npz", **arrays)
+    with pytest.raises(FileError, match="the example has 3 tokens, but each frame is 12×12"):
+        load(str(tmp_path / "short.npz"))
 
 
 def test_a_run_at_step_0_has_no_training_state_to_keep() -> None:

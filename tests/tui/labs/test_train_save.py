@@ -360,6 +360,20 @@ async def test_a_run_from_a_file_without_its_training_state_says_enter_trains_an
         assert app.screen.state == "done" and app.screen.losses == fresh.losses
 
 
+async def test_a_run_whose_training_state_is_damaged_says_why_it_trains_anew() -> None:
+    run = Run(default_config("previous", d_model=16, steps=20))
+    run.advance(7)
+    problem = "its optimizer's exp_avg for head.bias does not fit the weights"
+    record = replace(run.record(), resume={}, resume_problem=problem)
+    app = lab_app("train", lab_options={"record": record})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.message == (f"This run cannot train on: {problem}. Enter trains it "
+                                      "anew from step 0.")
+        status = str(app.screen.query_one("#train-status").render())
+        assert status.endswith("· loaded (Enter trains anew)")
+
+
 async def test_e_twice_in_a_burst_while_training_opens_one_dialog(monkeypatch) -> None:
     reached, release = hold_after(5, monkeypatch)
     app = lab_app("train")

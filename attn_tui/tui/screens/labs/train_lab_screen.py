@@ -144,6 +144,9 @@ class TrainLabScreen(LabScreen):
             self.say(INSTALL_TORCH_TRAIN, error=True)
         elif self.state == "paused":
             self.say(f"Paused at step {self.step}, where you left it: Enter trains on.")
+        elif self.state == "loaded" and self.record is not None and self.record.resume_problem:
+            self.say(f"This run cannot train on: {self.record.resume_problem}. Enter trains it "
+                     "anew from step 0.", error=True)
 
     def first_focus(self):
         # a loaded run: ←→ walk its frames at once
