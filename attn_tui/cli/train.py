@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Any
 
-from attn_tui.train.config import LIMITS, MAX_LR, TASKS
+from attn_tui.train.config import LIMITS, MAX_LR, MIN_LR, TASKS
 
 USAGE = ("usage: attn-tui train [-h] [--task {" + ",".join(TASKS) + "}] [--steps N] [--seed N] "
          "[--layers N] [--heads N] [--d-model N] [--lr X] [--save FILE]")
@@ -46,8 +46,9 @@ def _rate(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value <= MAX_LR:  # nan fails this too
-        raise argparse.ArgumentTypeError(f"{text} is not a learning rate above 0 and at most {MAX_LR:g}")
+    if not MIN_LR <= value <= MAX_LR:  # nan fails this too
+        raise argparse.ArgumentTypeError(f"{text} is not a learning rate between {MIN_LR:g} and "
+                                         f"{MAX_LR:g}")
     return value
 
 

@@ -43,6 +43,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
 )}
 
 MAX_LR = 1e6  # far past divergence, so the learner can see one
+MIN_LR = 1e-8  # far below any step that learns in a run's steps
 LIMITS = {"layers": (1, 8), "heads": (1, 16), "d_model": (1, 512), "steps": (1, 1_000_000),
           "batch": (1, 4096), "seed": (0, 2**31 - 1)}
 
@@ -91,8 +92,8 @@ class TrainConfig:
             raise TrainConfigError(
                 f"d_model {self.d_model} does not split into {self.heads} heads: each head gets "
                 f"d_model / heads columns, so pick a d_model divisible by {self.heads}")
-        if not (isinstance(self.lr, int | float) and math.isfinite(self.lr) and 0 < self.lr <= MAX_LR):
-            raise TrainConfigError(f"learning rate must be above 0 and at most {MAX_LR:g}, not {self.lr!r}")
+        if not (isinstance(self.lr, int | float) and math.isfinite(self.lr) and MIN_LR <= self.lr <= MAX_LR):
+            raise TrainConfigError(f"learning rate must be between {MIN_LR:g} and {MAX_LR:g}, not {self.lr!r}")
         return self
 
     def as_dict(self) -> dict:

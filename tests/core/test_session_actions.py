@@ -114,6 +114,30 @@ async def test_a_sessions_lab_settings_the_lab_refuses_keep_their_defaults(tmp_p
                                   "outside.")
 
 
+@pytest.mark.parametrize("changes", [{"steps": 200_000}, {"lr": 1e-7}, {"layers": 6},
+                                     {"heads": 16, "d_model": 32}])
+async def test_train_settings_a_loaded_run_had_open_again_from_a_session(tmp_path, changes):
+    """`train` and the run file take them; the lab's narrower bounds refused them on reopen."""
+    pytest.importorskip("torch")
+    from dataclasses import asdict
+
+    from attn_tui.cli.export import open_session
+    from attn_tui.train import default_config
+    from attn_tui.tui.app import make_app
+
+    config = default_config("previous", **changes).checked()
+    path = tmp_path / "s.json"
+    keys = ("task", "layers", "heads", "d_model", "steps", "lr", "seed")  # the lab's controls
+    session.save(state.from_preset("one"), path, screen="lab:train",
+                 lab_settings={k: v for k, v in asdict(config).items() if k in keys})
+    ws, lab, saved, _ = open_session(str(path))
+    app = make_app(workspace=ws, lab=lab, confirm_quit=False, lab_options={"saved": saved})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.screen.settings == config
+        assert app.screen.message == ""
+
+
 async def test_a_refused_session_value_does_not_hide_why_the_lab_shows_nothing(tmp_path):
     from attn_tui.tui.app import make_app
 

@@ -35,7 +35,15 @@ from textual.worker import get_current_worker
 from attn_tui.compute import torch_available
 from attn_tui.report.fmt import fit, num
 from attn_tui.report.train import diverged_words
-from attn_tui.train.config import INSTALL_TORCH_TRAIN, TASKS, TrainConfig, TrainConfigError
+from attn_tui.train.config import (
+    INSTALL_TORCH_TRAIN,
+    LIMITS,
+    MAX_LR,
+    MIN_LR,
+    TASKS,
+    TrainConfig,
+    TrainConfigError,
+)
 from attn_tui.train.config import default_config as task_defaults
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import after_keys
@@ -45,14 +53,16 @@ from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.line_plot import LinePlot
 
 LR_STEPS = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 10.0, 100.0, 1000.0)
+# the ranges `train` and a saved run take: a run loaded from a file, kept in a session,
+# must open again ("steps must be between 1 and 100,000" refused a 200,000-step run's)
 FIELDS = (
     Field("task", "task", "choice", choices=tuple(TASKS)),
-    Field("layers", "L", "int", 1, 4),
-    Field("heads", "h", "int", 1, 8),
-    Field("d_model", "D", "int", 4, 256, step=8),
-    Field("steps", "steps", "int", 1, 100_000, step=100),
-    Field("lr", "lr", "ladder", 1e-5, 1e6, choices=LR_STEPS),
-    Field("seed", "seed", "int", 0, 2**31 - 1),
+    Field("layers", "L", "int", *LIMITS["layers"]),
+    Field("heads", "h", "int", *LIMITS["heads"]),
+    Field("d_model", "D", "int", *LIMITS["d_model"], step=8),
+    Field("steps", "steps", "int", *LIMITS["steps"], step=100),
+    Field("lr", "lr", "ladder", MIN_LR, MAX_LR, choices=LR_STEPS),
+    Field("seed", "seed", "int", *LIMITS["seed"]),
 )
 PLOT_EVERY = 4  # reports per redraw of the loss and accuracy plot
 TELL_EVERY = 0.25  # seconds between the worker's reports: each redraws the plot and maps
