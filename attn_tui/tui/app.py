@@ -342,11 +342,15 @@ class AttnApp(App[int]):
                                 bench.action_copy)
             yield SystemCommand("Reset the example", "Reload the current example (R; u undoes)",
                                 bench.action_reset)
-        yield from self.session.commands(bench)
+        yield from self.session.commands(bench, on_bench=screen is bench)
         yield from self.tutor.commands()
         for name, lab in LABS.items():
             if lab_available(name):
                 yield SystemCommand(f"Lab: {name}", lab.line, lambda n=name: self.reopen_lab(n))
+        if screen is not bench:
+            # the rest change the workbench's numbers: from a lab they changed them out of
+            # sight, and the notice's "u undoes" meant the workbench's u, not the lab's
+            return
         for name in EXAMPLE_NAMES:
             yield SystemCommand(f"Preset: {name}", "Load this example into the workbench (u undoes)",
                                 lambda n=name: bench.load_preset(n))

@@ -87,6 +87,22 @@ async def test_the_workbenchs_own_commands_are_not_offered_over_a_lab() -> None:
         assert "Undo" in titles and "Redo" in titles
         assert not [t for t in titles if t.startswith("View: ")]
         assert "Reset the example" not in titles
+        # nor those that change, export or copy the workbench's numbers out of sight: Fill
+        # said "u undoes", and u in the lab had nothing to undo
+        assert not [t for t in titles if t.startswith(
+            ("Fill", "Export: ", "Copy: ", "Preset: ", "Mask: ", "Scaling: ", "Backend: ",
+             "Precision: "))]
+        assert {"Session: save", "Session: open…", "Lab: train", "Help: every key"} <= set(titles)
+
+
+async def test_the_workbench_keeps_its_commands() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for start in ("Fill", "Export: ", "Copy: ", "Preset: ", "Mask: ", "Scaling: ",
+                      "Backend: ", "Precision: ", "View: "):
+            assert [t for t in titles if t.startswith(start)], start
 
 
 async def test_a_commands_help_is_shown_as_written_not_read_as_markup() -> None:

@@ -287,13 +287,17 @@ class SessionController:
         self.app.notify(copied.message, severity="warning" if copied.too_large else "information",
                     timeout=5, markup=False)
 
-    def commands(self, bench: SessionHost) -> Iterator[SystemCommand]:
+    def commands(self, bench: SessionHost, on_bench: bool = True) -> Iterator[SystemCommand]:
+        """The palette's session commands; exports and copies of the workbench's tables only
+        over the workbench (``on_bench``)."""
         yield SystemCommand("Session: save", "Save the workspace (ctrl+s)",
                             lambda: self.save(bench))
         yield SystemCommand("Session: save as…", "Save the workspace to a new file",
                             lambda: self.save(bench, ask=True))
         yield SystemCommand("Session: open…", "Open a saved workspace (ctrl+o)",
                             lambda: self.open(bench))
+        if not on_bench:
+            return
         for (fmt, backend), (title, _) in EXPORTS.items():
             yield SystemCommand(f"Export: {title}", f"Write a .{fmt} file",
                                 lambda f=fmt, b=backend or "": self.export(bench, f, b))
