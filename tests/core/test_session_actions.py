@@ -583,13 +583,17 @@ async def test_quit_while_typing_in_a_cell_asks(keys, says, can_save) -> None:
         assert app.screen is modal or can_save
 
 
-async def _quit_and_save(pilot, path: Path) -> None:
-    """ctrl+q asks the plain unsaved-changes question with Save; s, then the file's name."""
+SENTENCE_UNSAVED = ("The sentence typed on the model screen is not saved. Save (s) / Quit "
+                    "anyway (y) / Cancel (Esc)")
+
+
+async def _quit_and_save(pilot, path: Path, question: str = UNSAVED) -> None:
+    """ctrl+q asks ``question`` with Save; s, then the file's name."""
     await pilot.press("ctrl+q")
     await pilot.pause()
     modal = pilot.app.screen
     assert isinstance(modal, ConfirmQuitModal) and modal.can_save
-    assert modal.question == UNSAVED
+    assert modal.question == question
     await pilot.press("s")
     await pilot.pause()
     await type_path(pilot, path)
@@ -606,7 +610,8 @@ async def test_a_sentence_typed_on_the_model_screen_is_asked_about_and_saved(tmp
         await app.workers.wait_for_complete()
         screen = app.screen
         assert screen.text.endswith(" too") and screen.has_unsaved_work()
-        await _quit_and_save(pilot, tmp_path / "m.json")
+        # named: "You have unsaved changes" over a workbench with none sent the learner looking
+        await _quit_and_save(pilot, tmp_path / "m.json", SENTENCE_UNSAVED)
     assert not app.is_running
     assert session.load_full(tmp_path / "m.json")[2]["text"].endswith(" too")
 
@@ -651,7 +656,7 @@ async def test_a_sentence_typed_then_left_with_escape_is_asked_about_and_saved(t
     async with app.run_test(size=(100, 30)) as pilot:
         typed = await _left_with_a_typed_sentence(app, pilot)
         app.left_labs["minilm"]["pick"] = (2, 3, 1)
-        await _quit_and_save(pilot, tmp_path / "s.json")
+        await _quit_and_save(pilot, tmp_path / "s.json", SENTENCE_UNSAVED)
     assert not app.is_running
     kept = session.load_full(tmp_path / "s.json")
     assert kept.screen == "workbench"
@@ -894,3 +899,18 @@ async def test_opening_a_model_screen_session_with_nothing_typed_opens_at_once(t
         await type_path(pilot, saved)
         await app.workers.wait_for_complete()
         assert app.screen.text == "dogs bark"
+
+
+async def test_a_sentence_and_workbench_edits_unsaved_are_both_named() -> None:
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lab="minilm")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _left_with_a_typed_sentence(app, pilot)
+        await pilot.press("enter", "7", "enter")  # and a cell edited on the workbench
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.screen.question == (
+            "You have unsaved changes, the sentence typed on the model screen among them. "
+            "Save (s) / Quit anyway (y) / Cancel (Esc)")

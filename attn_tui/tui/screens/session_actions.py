@@ -62,6 +62,18 @@ def restore_kept(app: App, kept: dict[str, dict]) -> None:
         app.left_labs["minilm"] = {"saved": dict(kept["minilm"])}
 
 
+def _unsaved_words(bench_dirty: bool, sentence: bool) -> str:
+    """What is unsaved, named when it is the model screen's sentence: "You have unsaved
+    changes" over an unchanged workbench left the learner looking for them."""
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import UNSAVED_WORDS
+
+    if not sentence:
+        return UNSAVED_WORDS
+    if bench_dirty:
+        return "You have unsaved changes, the sentence typed on the model screen among them."
+    return "The sentence typed on the model screen is not saved."
+
+
 def unsaved_left_sentence(app: App, lab: Any) -> bool:
     """Whether the model screen, closed since (Esc keeps its sentence for Go to), holds a
     sentence typed there that no session has yet (a save keeps it as "kept"). An open model
@@ -311,7 +323,6 @@ class SessionController:
         ask Save / Quit anyway / Cancel (no Save where it would not help)."""
         from attn_tui.tui.screens.dialogs.confirm_quit_modal import (
             SAVE_OR_QUIT,
-            UNSAVED_WORDS,
             ConfirmQuitModal,
         )
         from attn_tui.tui.screens.dialogs.file_modal import FileModal
@@ -353,7 +364,7 @@ class SessionController:
                         "saved. Quit anyway (y) / Cancel (Esc)")
         elif dirty or run is not None:
             # what else would be lost before the choices, which end the question
-            words = [UNSAVED_WORDS] if dirty else []
+            words = [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if dirty else []
             words += [earlier] if before_open else []
             words += [run.words()] if run is not None else []
             if dirty and run is not None:
