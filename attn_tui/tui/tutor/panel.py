@@ -217,7 +217,7 @@ def _task(out: Text, view: PanelView) -> None:
     if view.shown:  # in the panel, not a notice: a notice covered the ✓ it brought
         out.append(f"  {view.shown}", style="italic")
     if v.broken is not None:
-        out.append(" ctrl+r starts the step again.")
+        out.append(" · ctrl+r starts the step again.")
     elif v.met:
         out.append("\n" + view.task_why)
         return
