@@ -55,6 +55,25 @@ async def test_the_screen_opens_on_a_sentence_with_every_head(minilm: Any) -> No
         assert screen.message == ""
 
 
+@pytest.mark.parametrize("head", [0, 10, 11])
+async def test_at_40_columns_no_grid_row_wraps_and_the_summary_keeps_to_three_lines(head):
+    """Every grid row wrapped its last picture onto a line of its own ("1011" over " 11"), and
+    the summary took five lines of a 40×15 window."""
+    async with model_app().run_test(size=(40, 15)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_pick(0, head)
+        await settle(pilot)
+        grid = screen.query_one(HeadGrid)
+        lines = grid.render().plain.split("\n")
+        assert len(lines) == 1 + 6 * grid.cell_size(grid.size.width)[1]
+        assert max(len(x) for x in lines) <= grid.size.width
+        assert str(head) in lines[0].split()  # the chosen head's number always shows
+        assert "1011" not in lines[0]
+        assert screen.query_one("#head-summary").size.height <= 3
+        assert "L0 H" in screen_text(pilot.app)
+
+
 async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
     async with model_app().run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -126,6 +126,38 @@ class TokenLine(Static):
         self.update(Text(token_line(self.tokens, max(20, width))) if self.tokens else "")
 
 
+def summary_line(s: Any, width: int) -> str:
+    """The chosen head summed up from its weights; under 60 columns in short words, so the
+    pictures keep their rows (in full it took five lines of a 40×15 window)."""
+    if width >= 60:
+        return (f"layer {s.layer} head {s.head}, mean over queries: entropy {num(s.entropy)} "
+                f"bits of at most {num(s.max_entropy)} · share on the previous token "
+                f"{num(s.previous)} · itself {num(s.itself)} · [CLS] {num(s.cls)} · [SEP] "
+                f"{num(s.sep)} · mostly: {s.label}")
+    return (f"L{s.layer} H{s.head} means: entropy {num(s.entropy)}/{num(s.max_entropy)} bits · "
+            f"previous {num(s.previous)} · itself {num(s.itself)} · [CLS] {num(s.cls)} · "
+            f"[SEP] {num(s.sep)} · {s.label}")
+
+
+class HeadSummaryLine(Static):
+    """The chosen head's summary, worded to the width the screen gives it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.summary: Any = None
+
+    def show(self, summary: Any) -> None:
+        self.summary = summary
+        self._reword()
+
+    def on_resize(self) -> None:
+        self._reword()
+
+    def _reword(self) -> None:
+        width = self.content_size.width or self.app.size.width - 2
+        self.update(Text(summary_line(self.summary, width)) if self.summary else "")
+
+
 class SentenceInput(Input):
     """The sentence box. It reads typed text itself, so a key that leaves it (Enter, Escape)
     leaves it here, before the keys typed after it are read as more sentence: `Enter ]` picks
@@ -249,7 +281,7 @@ class ModelScreen(Screen):
         yield TokenLine(id="tokens")
         # above the pictures, not scrolled with them: a lesson's step reads it while the grid
         # scrolls to the chosen head (at 80×24 a lesson's panel leaves room for two layers)
-        yield Static(id="head-summary")
+        yield HeadSummaryLine(id="head-summary")
         with VerticalScroll(id="model-body", can_focus=False):
             with Horizontal(id="model-top"):
                 with Vertical(id="grid-box"):
@@ -373,11 +405,7 @@ class ModelScreen(Screen):
         self.query_one("#head-title", Static).update(
             f"layer {self.layer_index} head {self.head_index} α  q↓ k→")
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
-        self.query_one("#head-summary", Static).update(Text(
-            f"layer {self.layer_index} head {self.head_index}, mean over queries: entropy "
-            f"{num(s.entropy)} bits of at most "
-            f"{num(s.max_entropy)} · share on the previous token {num(s.previous)} · itself "
-            f"{num(s.itself)} · [CLS] {num(s.cls)} · [SEP] {num(s.sep)} · mostly: {s.label}"))
+        self.query_one(HeadSummaryLine).show(s)
         i = self.query_index
         self.query_one("#steps-title", Static).update(Text(
             f"steps for query {i} '{run.tokens[i]}' on the head's real q, k ([ ] picks)"))

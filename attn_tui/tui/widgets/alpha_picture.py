@@ -87,9 +87,10 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         return self.heads_shape if self.weights is None else self.weights.shape[:2]
 
     def cell_size(self, width: int) -> tuple[int, int]:
-        """(columns, rows) of one picture: as large as the width allows, from 2 x 1 to 7 x 3."""
+        """(columns, rows) of one picture: as large as the width allows, from 1 x 1 to 7 x 3
+        (one column: a 40-column window wrapped every row of 2-column pictures)."""
         heads = self.shape[1]
-        w = max(2, min(7, (width - 3) // heads - 1))
+        w = max(1, min(7, (width - 4) // heads - 1))
         return w, (1 if w <= 2 else 2 if w <= 5 else 3)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -116,10 +117,7 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         self._draw_pictures(w, h)
         marked = Style(bold=True, reverse=True)
         out = Text(no_wrap=True, overflow="crop")
-        out.append("   ")
-        for j in range(heads):
-            label = str(j).center(w + 1)
-            out.append(label, marked if j == self.at_head else None)
+        out.append(_head_numbers(heads, w, self.at_head, marked))
         for i in range(layers):
             for r in range(h):
                 out.append("\n")
@@ -169,6 +167,29 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
             # moved here at once: the next arrow in the same burst steps from the new head
             self.at_layer, self.at_head = layer, head
             self.post_message(self.Picked(self, layer, head))
+
+
+def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:
+    """The grid's first line: each head's number over its picture, where it fits with a space
+    after it; the chosen head's first. At one column a picture, "1011" ran together: there
+    every other number shows."""
+    row = [" "] * (3 + heads * (w + 1))
+    taken = [False] * len(row)
+    spans = {}
+    for j in (chosen, *range(heads)):
+        # over the picture, not its bracket
+        label = str(j).center(w + 1) if w > 1 else str(j).rjust(2)
+        at = 3 + j * (w + 1) + len(label) - len(label.lstrip())  # where its digits start
+        end = at + len(str(j))
+        if j in spans or end > len(row) or any(taken[at:end + 1]):  # and a space after
+            continue
+        row[at:end] = str(j)
+        taken[at:end + 1] = [True] * (min(end + 1, len(row)) - at)
+        spans[j] = (3 + j * (w + 1), max(end, 3 + (j + 1) * (w + 1)))  # marked: its column
+    out = Text("".join(row))
+    if chosen in spans:
+        out.stylize(marked, *spans[chosen])
+    return out
 
 
 def _offset_in(widget: Widget, column: Widget) -> Offset:
