@@ -467,5 +467,7 @@ async def test_a_run_paused_before_its_first_step_has_nothing_to_save(monkeypatc
         assert screen.state == "paused" and screen.step == 0
         await pilot.press("e")
         await pilot.pause()
-        assert screen.message == "Train first (Enter): there is no run to save yet."
+        # not "Train first", which read oddly beside a paused run
+        assert screen.message == ("Paused before its first step, the run has nothing to save "
+                                  "yet: Enter trains it.")
         assert app.screen is screen

@@ -550,7 +550,10 @@ class TrainLabScreen(LabScreen):
         held = self.held_run()
         if held is None and self.state == "loading":
             self.say("The run is starting (torch loads): e saves it once it has trained.")
-        elif held is None or (held.steps == 0 and not held.training):  # paused before step 1
+        elif held is not None and held.steps == 0 and not held.training:
+            self.say("Paused before its first step, the run has nothing to save yet: Enter "
+                     "trains it.", error=True)
+        elif held is None:
             self.say("Train first (Enter): there is no run to save yet.", error=True)
         else:  # a run in progress is paused first, where it stands
             save_run_dialog(self.app, held)
