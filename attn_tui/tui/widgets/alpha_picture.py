@@ -170,9 +170,9 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
 
 
 def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:
-    """The grid's first line: each head's number over its picture, where it fits with a space
-    after it; the chosen head's first. At one column a picture, "1011" ran together: there
-    every other number shows."""
+    """The grid's first line: each head's number over its picture where it fits with a space
+    after it, the chosen head's first; a number that would touch the one before is left out
+    (at one column a picture, 10 and 11 would read "1011")."""
     row = [" "] * (3 + heads * (w + 1))
     taken = [False] * len(row)
     spans = {}
