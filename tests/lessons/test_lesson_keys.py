@@ -642,3 +642,19 @@ async def test_a_notice_raised_while_a_question_shows_sits_above_the_panel():
         await settle(pilot)
         lines = screen_lines(app)
         assert any("after the lesson" in line for line in lines[-4:-1])
+
+
+async def test_a_panel_being_taken_down_ignores_its_late_refresh_callbacks():
+    """Esc as real-heads' first step appeared: the panel's body went first, then the fitting
+    it had asked for after a refresh ran, and the app ended in a NoMatches traceback."""
+    from lesson_pilot import panel
+
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = panel(pilot.app)
+        await shown.query_one("#lesson-body").remove()  # as a removal takes children first
+        shown._fit_scrollbar()
+        shown.show(shown.view)
+        shown.on_resize()
+        await settle(pilot)
+        assert pilot.app.is_running

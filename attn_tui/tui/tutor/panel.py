@@ -90,12 +90,12 @@ class LessonPanel(VerticalScroll, can_focus=False):
         """A scrollbar only when the words need it at the panel's whole width. Left to
         itself, a scrollbar shown once (while the panes above were still settling) narrows the
         text by a column, the text wraps onto one more line, and the scrollbar stays."""
-        if self.view is None or not self.is_mounted:
+        body = self._body()
+        if self.view is None or body is None:
             return
         full = self.scrollable_content_region.width + (
             self.styles.scrollbar_size_vertical if self.show_vertical_scrollbar else 0)
         rows = self.scrollable_content_region.height
-        body = self.query_one("#lesson-body", Static)
         lines = self._words.get_height(body.styles, full) if full > 0 else rows + 1
         overflow = "hidden" if rows > 0 and lines <= rows else "auto"
         if self.styles.overflow_y != overflow:
@@ -105,13 +105,21 @@ class LessonPanel(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield Static(id="lesson-body")
 
+    def _body(self) -> Static | None:
+        """The words' widget; None once the panel is being taken down (Esc as a step set up
+        it: a refresh's callbacks came after, and found no body)."""
+        found = self.query("#lesson-body")
+        return found.first(Static) if found else None
+
     def _words_for(self, view: PanelView) -> None:
         # the body's width, less a column a scrollbar may yet take
         width = self.scrollable_content_region.width - 1 if self.is_mounted else None
         body = render(view, width if width and width > 10 else None)
         self.plain = body.plain.replace("\xa0", " ")  # as read: the no-break spaces are spaces
         self._words = Content.from_rich_text(body)
-        self.query_one("#lesson-body", Static).update(body)
+        shown = self._body()
+        if shown is not None:
+            shown.update(body)
 
     def on_resize(self) -> None:
         # notices above the panel: one raised while a question shows covered its choices
@@ -121,7 +129,10 @@ class LessonPanel(VerticalScroll, can_focus=False):
         # feedback) and shows no scrollbar
         if self.view is not None and self.view.prompt:
             self._words_for(self.view)
-        self.query_one("#lesson-body", Static).refresh(layout=True)
+        body = self._body()
+        if body is None:
+            return
+        body.refresh(layout=True)
         # a new height moves the one scrolling column of a narrow window: the step's marks
         # come back into view (unless a cell is being typed into)
         if not takes_text(self.app.focused):
