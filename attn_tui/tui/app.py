@@ -209,9 +209,12 @@ class AttnApp(App[int]):
             await super().on_event(event)
             return
         came_back = event.is_forwarded
-        if (not came_back and isinstance(event, events.Key) and not from_the_line(self, event)
-                and self.tutor.refuses_while_setting_up(event.key)):
-            return
+        if not came_back and isinstance(event, events.Key) and not from_the_line(self, event):
+            if self.tutor.refuses_while_setting_up(event.key):
+                return
+            if event.key == "ctrl+q" and self.tutor.setting_up_a_while():
+                self._quit_asked()  # at once: held, it waited out a run's whole training
+                return
         if not came_back and (hold_if_keys_waiting(self, event)
                               or hold_until_first_focus(self, event)):
             return

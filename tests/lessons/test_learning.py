@@ -99,3 +99,35 @@ async def test_n_pressed_while_a_step_trains_is_refused_not_kept_to_skip_the_nex
             release.set()
         await settle(pilot)
         assert "Step 3 of 7 · Watch it form" in panel(pilot.app).border_title
+
+
+async def test_ctrl_q_while_a_step_trains_asks_at_once_and_y_quits(monkeypatch):
+    """Held like other keys, ctrl+q waited out the step's loading and training (7 s)."""
+    import sys
+
+    from pilot_wait import until
+    from textual import events
+
+    sys.path.insert(0, "tests/tui/labs")
+    from train_pilot import hold_after
+
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+    from attn_tui.tui.tutor import runner
+
+    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)
+    reached, release = hold_after(5, monkeypatch)
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.post_message(events.Key("n", "n"))  # step 3 trains as it sets up
+        try:
+            await until(pilot, reached.is_set, "the run at step 5")
+            app.post_message(events.Key("ctrl+q", None))
+            # within seconds, the run still held at step 5 (it waits 30 s to be released)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmQuitModal),
+                        "the question", seconds=5)
+            assert app.tutor._busy
+            app.post_message(events.Key("y", "y"))  # answered while the step still trains
+            await until(pilot, lambda: not app.is_running, "the app to quit", seconds=5)
+        finally:
+            release.set()

@@ -46,7 +46,7 @@ SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a t
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
 # n or p pressed this long after a step began to set up is a new press, not one typed in a
 # burst with the key that started it
-SETUP_GRACE = 0.4
+SETUP_GRACE = 0.25
 
 
 class LessonRunner:
@@ -305,8 +305,17 @@ class LessonRunner:
         Enter lost the 7). A step that loads torch and trains can take longer than a few
         seconds on a class's server, so keys wait for it for up to a minute."""
         if self._busy and self.lesson is not None:
-            return SETUP_HOLD
+            from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+
+            # ctrl+q asks at once, while a step sets up: its answer is not held
+            return 0.0 if isinstance(self.app.screen, ConfirmQuitModal) else SETUP_HOLD
         return TURN_HOLD if self._keys_ahead else 0.0
+
+    def setting_up_a_while(self) -> bool:
+        """Whether a step has been setting up for longer than a burst of keys takes: a key
+        now is a new press, made while the panel says the step is getting ready."""
+        return (self._busy and self.lesson is not None
+                and time.monotonic() - self._busy_since >= SETUP_GRACE)
 
     def refuses_while_setting_up(self, key: str) -> bool:
         """For the App, on a key from the terminal: n or p pressed while a step has been
@@ -314,9 +323,7 @@ class LessonRunner:
         Held like other keys, each press became a step of its own once the step was ready,
         and a learner pressing n at a panel still without words skipped a step and its task.
         True if refused."""
-        if (key not in ("n", "p") or not self._busy or self.lesson is None
-                or time.monotonic() - self._busy_since < SETUP_GRACE
-                or takes_text(self.app.focused)):
+        if key not in ("n", "p") or not self.setting_up_a_while() or takes_text(self.app.focused):
             return False
         if self._refusal_told != self._busy_since:  # once a step: a press on a press
             self._refusal_told = self._busy_since
