@@ -36,6 +36,20 @@ async def test_enter_accepts_the_prefilled_path() -> None:
     assert app.results == ["attn-session.json"]
 
 
+async def test_a_name_typed_replaces_the_one_offered_and_end_keeps_it_to_edit() -> None:
+    # typed after it: "attn-session.jsonabc.json" was saved
+    app = Host(FileModal("Save session"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"abc.json", "enter")
+        await pilot.pause()
+    assert app.results == ["abc.json"]
+    app = Host(FileModal("Save session"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end", *"-2", "enter")
+        await pilot.pause()
+    assert app.results == ["attn-session.json-2"]
+
+
 async def test_escape_cancels() -> None:
     app = Host(FileModal("Open session"))
     async with app.run_test(size=(80, 24)) as pilot:

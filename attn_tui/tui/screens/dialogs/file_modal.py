@@ -67,8 +67,9 @@ class FileModal(AttnModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(f"[b]{self.title_text}[/b]", id="file-title", markup=True)
-            yield PathInput(value=self.path, placeholder="a file path", select_on_focus=False,
-                        id="file-path")
+            # the name offered is selected: typed over, it is replaced ("attn-session.jsonabc.json"
+            # was saved when it was not); → or End keeps it to edit
+            yield PathInput(value=self.path, placeholder="a file path", id="file-path")
             yield Static("", id="file-error", markup=False)
             yield Static("Enter accepts, Escape cancels", id="file-hint")
 
