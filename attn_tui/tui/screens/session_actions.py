@@ -208,7 +208,7 @@ class SessionController:
         title = "Save session" + (f", then {then_words}" if then_quit or then is not None else "")
         self.app.push_screen(FileModal(title, bench.session_path or DEFAULT_SESSION, error=error,
                                        submit=write, writes=True,
-                                       own_file=bench.session_path), done)
+                                       own_file=bench.session_path, kind="session"), done)
 
     def open(self, bench: SessionHost) -> None:
         """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone."""
@@ -330,9 +330,9 @@ class SessionController:
         if isinstance(self.app.screen, ConfirmQuitModal):
             return  # q pressed again while asking
         if isinstance(self.app.screen, FileModal):
-            # ctrl+q in a file dialog closes it, as Escape does: left open under the question,
-            # the question's Save would open a second dialog over the first
-            self.app.screen.dismiss(None)
+            # ctrl+q in a file dialog closes it, as Escape does, keeping a name typed there:
+            # left open under the question, its Save would open a second dialog over the first
+            self.app.screen.set_aside()
         if not confirm or bench is None:
             self.app.exit()
             return

@@ -183,7 +183,7 @@ async def test_ctrl_q_in_the_run_save_dialog_closes_it_and_asks_with_one_dialog_
         await pilot.press("e")
         await pilot.pause()
         assert isinstance(app.screen, FileModal)
-        await pilot.press("ctrl+q")
+        await pilot.press(*"mine.npz", "ctrl+q")
         await pilot.pause()
         assert "The previous run trained in the train lab (step 20) is not saved." in \
             _question(app)
@@ -191,6 +191,7 @@ async def test_ctrl_q_in_the_run_save_dialog_closes_it_and_asks_with_one_dialog_
         await pilot.press("s")
         await pilot.pause()
         assert sum(isinstance(s, FileModal) for s in app.screen_stack) == 1
+        assert app.screen.query_one(Input).value == "mine.npz"  # the name typed, kept
         await pilot.press("escape")  # cancelled: back in the lab, which still holds the run
         await pilot.pause()
         assert app.is_running and app.screen is lab
@@ -210,13 +211,16 @@ async def test_ctrl_q_in_the_session_save_dialog_closes_it_before_asking() -> No
         await pilot.press("escape", "7", "enter", "ctrl+s")  # an edit on the workbench
         await pilot.pause()
         assert isinstance(app.screen, FileModal)
-        await pilot.press("ctrl+q")
+        await pilot.press(*"class.json", "ctrl+q")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmQuitModal)
         assert app.screen_stack[-2] is app.workbench()
         await pilot.press("escape")
         await pilot.pause()
         assert app.is_running and app.screen is app.workbench()
+        await pilot.press("ctrl+s")  # the next save dialog offers the name typed before
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == "class.json"
 
 
 async def test_a_run_saved_then_left_with_esc_is_not_asked_about(tmp_path: Path) -> None:

@@ -33,6 +33,14 @@ class PathInput(Input):
         self.screen.accept(self.value)
 
 
+def set_aside_names(app) -> dict[str, str]:
+    """Names typed in file dialogs that ctrl+q closed, by the dialog's kind."""
+    names = getattr(app, "_set_aside_names", None)
+    if names is None:
+        names = app._set_aside_names = {}
+    return names
+
+
 class FileModal(AttnModal[str | None]):
     """Dismisses with the path typed, or None on Escape.
 
@@ -53,8 +61,11 @@ class FileModal(AttnModal[str | None]):
     def __init__(self, title: str, path: str = DEFAULT_SESSION, *, error: str | None = None,
                  submit: Callable[[str], str | None] | None = None,
                  writes: bool = False, own_file: str | None = None,
-                 check: Callable[[str], str | None] | None = None) -> None:
+                 check: Callable[[str], str | None] | None = None, kind: str = "") -> None:
         super().__init__()
+        # kind: what it saves ("session", "run"); a name typed in a dialog that ctrl+q closed
+        # is offered again by the next dialog of its kind (see set_aside)
+        self.kind = kind
         self.title_text, self.path, self.error = title, path, error
         self.submit = submit
         # check: what is wrong with a name whatever is on disk, said before "already exists"
@@ -73,8 +84,19 @@ class FileModal(AttnModal[str | None]):
             yield Static("", id="file-error", markup=False)
             yield Static("Enter accepts, Escape cancels", id="file-hint")
 
+    def set_aside(self) -> None:
+        """Close as Escape does, keeping a name typed here for the next dialog of this kind:
+        ctrl+q closes the dialog to ask its question, whose Save opens one anew."""
+        typed = self.query_one("#file-path", Input).value.strip()
+        if self.kind and typed and typed != self.path:
+            set_aside_names(self.app)[self.kind] = typed
+        self.dismiss(None)
+
     def on_mount(self) -> None:
         box = self.query_one("#file-path", Input)
+        typed = set_aside_names(self.app).pop(self.kind, None) if self.kind else None
+        if typed:
+            box.value = typed
         box.cursor_blink = False
         box.focus()
         if self.error:
