@@ -74,6 +74,25 @@ async def test_at_40_columns_no_grid_row_wraps_and_the_summary_keeps_to_three_li
         assert "L0 H" in screen_text(pilot.app)
 
 
+async def test_the_marked_query_scrolls_into_view_and_the_grid_comes_back_for_a_layer():
+    """With 45 tokens at 80×24, ] twenty times left ▶ below the screen's edge."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text(" ".join(["word"] * 43))  # 45 tokens with [CLS] and [SEP]
+        await settle(pilot)
+        assert screen.token_count == 45
+        for _ in range(20):
+            await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert screen.query_index == 20
+        assert any(line.lstrip(" │").startswith("▶20 word") for line in
+                   screen_text(pilot.app).splitlines())
+        await pilot.press("down")  # a layer picked: its row of the grid comes back
+        await settle(pilot)
+        assert any(line.startswith(" L1 ") for line in screen_text(pilot.app).splitlines())
+
+
 async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
     async with model_app().run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -234,7 +234,9 @@ class ModelScreen(Screen):
         self.saved_text = self.text if saved_text is None else saved_text
         self._lesson_text = lesson_text  # as a lesson step set it up: not the learner's
         self._replaced_texts: tuple[str, ...] = ()  # the learner's, replaced by a step
-        self._shown_layer: int | None = None  # the layer the grid was last scrolled to
+        # the layer and query last shown: the one that changes is scrolled into view
+        self._shown_layer: int | None = None
+        self._shown_query: int | None = None
 
     # ---- a session's copy: the sentence, and the head and query it shows
     def session_settings(self) -> dict[str, Any]:
@@ -397,8 +399,10 @@ class ModelScreen(Screen):
             return
         grid = self.query_one(HeadGrid)
         if self._shown_layer != self.layer_index:  # (the grid's arrows move its mark first)
-            self._shown_layer = self.layer_index
             self.call_after_refresh(grid.chosen_into_view)
+        elif self._shown_query != self.query_index:
+            self.call_after_refresh(self.query_one(HeadPicture).query_into_view)
+        self._shown_layer, self._shown_query = self.layer_index, self.query_index
         grid.at_layer, grid.at_head = self.layer_index, self.head_index
         alpha = run.weights[self.layer_index, self.head_index]
         self.summary = s = summarise(alpha, self.layer_index, self.head_index)

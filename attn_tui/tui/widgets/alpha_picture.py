@@ -141,15 +141,7 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         """Scroll the column holding the grid so the chosen layer's row shows, with the box
         above it (its title, the head numbers) when that fits too: under a lesson's panel at
         80×24 the column holds two layers."""
-        column = next((w for w in self.ancestors if isinstance(w, ScrollableContainer)), None)
-        if column is None:
-            return
-        rows = self.layer_rows(self.at_layer).translate(_offset_in(self, column))
-        box = self.parent if self.parent is not column else self
-        top = _offset_in(box, column).y
-        whole = Region(rows.x, top, rows.width, rows.bottom - top)
-        fits = whole.height <= column.scrollable_content_region.height
-        column.scroll_to_region(whole if fits else rows, animate=False, immediate=True)
+        rows_into_view(self, self.layer_rows(self.at_layer))
 
     def watch_at_layer(self) -> None:
         self.refresh()
@@ -190,6 +182,20 @@ def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:
     if chosen in spans:
         out.stylize(marked, *spans[chosen])
     return out
+
+
+def rows_into_view(widget: Widget, rows: Region) -> None:
+    """Scroll the column ``widget`` sits in so ``rows`` (in the widget's own lines) show, and
+    from the top of the widget's box (its title) when all of that fits."""
+    column = next((w for w in widget.ancestors if isinstance(w, ScrollableContainer)), None)
+    if column is None:
+        return
+    rows = rows.translate(_offset_in(widget, column))
+    box = widget.parent if widget.parent is not column else widget
+    top = _offset_in(box, column).y
+    whole = Region(rows.x, top, rows.width, rows.bottom - top)
+    fits = whole.height <= column.scrollable_content_region.height
+    column.scroll_to_region(whole if fits else rows, animate=False, immediate=True)
 
 
 def _offset_in(widget: Widget, column: Widget) -> Offset:
@@ -262,6 +268,12 @@ class HeadPicture(Widget):
     def _rows(self) -> int:
         return len(self._bands()) + 1 if self.alpha is not None else 1
 
+    def query_into_view(self) -> None:
+        """Scroll the column holding the picture so the marked query's row shows: 45 tokens
+        at 80×24 left ▶ below the screen's edge."""
+        band = next((k for k, (a, b) in enumerate(self._bands()) if a <= self.query_index < b), 0)
+        rows_into_view(self, Region(0, 1 + band, self.size.width, 1))
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._rows()
 
@@ -286,7 +298,8 @@ class HeadPicture(Widget):
         out = Text(no_wrap=True, overflow="crop")
         width = self.size.width
         if keys == t:
-            header = "".join(str(j % 10 if per == 1 else j).rjust(per) for j in range(keys))
+            # two columns a key: 10, 11 and 12 would read "101112"
+            header = "".join(str(j % 10 if per <= 2 else j).rjust(per) for j in range(keys))
         else:  # a condensed picture's columns are not keys, so they are not numbered as keys
             notes = (f"keys 0 … {t - 1}, {t / keys:.1f} a column", f"{t} keys in {keys} columns")
             header = next((n for n in notes if len(n) < width), notes[-1])
