@@ -104,4 +104,15 @@ async def test_real_heads_at_80x24_keeps_the_chosen_layer_and_its_summary_in_sig
             row = next((x for x in lines if x.startswith(f" L{layer} ")), None)
             assert row is not None and "[" in row, f"layer {layer} is not on screen"
             share = f"[CLS] {screen.summary.cls:.4f}"
-            assert any(share in x for x in lines), f"{share} is not on screen"
+            assert share in " ".join(screen_text(pilot.app).split()), f"{share} is not on screen"
+
+
+async def test_real_heads_7_shows_the_step_table_it_points_at_not_the_grid():
+    """Picking the step's head scrolled the grid into view after the step had pointed at the
+    step table."""
+    pytest.importorskip("tokenizers")
+    async with lesson_app("real-heads", at=7).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = screen_text(pilot.app)
+        assert "steps for query 2 'cat' on the head's real q, k" in text
+        assert "[CLS]     27.0602" in text

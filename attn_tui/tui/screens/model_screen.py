@@ -132,11 +132,20 @@ def summary_line(s: Any, width: int) -> str:
     if width >= 60:
         return (f"layer {s.layer} head {s.head}, mean over queries: entropy {num(s.entropy)} "
                 f"bits of at most {num(s.max_entropy)} · share on the previous token "
-                f"{num(s.previous)} · itself {num(s.itself)} · [CLS] {num(s.cls)} · [SEP] "
-                f"{num(s.sep)} · mostly: {s.label}")
+                f"{num(s.previous)} · next {num(s.next)} · itself {num(s.itself)} · [CLS] "
+                f"{num(s.cls)} · [SEP] {num(s.sep)} · mostly: {s.label}")
     return (f"L{s.layer} H{s.head} means: entropy {num(s.entropy)}/{num(s.max_entropy)} bits · "
             f"previous {num(s.previous)} · itself {num(s.itself)} · [CLS] {num(s.cls)} · "
             f"[SEP] {num(s.sep)} · {s.label}")
+
+
+class ModelBody(VerticalScroll, can_focus=False):
+    """The pictures and the step table, scrolling; a new height keeps the chosen one in view."""
+
+    def on_resize(self) -> None:
+        keep = getattr(self.screen, "keep_in_view", None)
+        if keep is not None:
+            self.call_after_refresh(keep)
 
 
 class HeadSummaryLine(Static):
@@ -237,6 +246,7 @@ class ModelScreen(Screen):
         # the layer and query last shown: the one that changes is scrolled into view
         self._shown_layer: int | None = None
         self._shown_query: int | None = None
+        self._in_view = "layer"  # which keep_in_view keeps in sight ("marks": a lesson's)
 
     # ---- a session's copy: the sentence, and the head and query it shows
     def session_settings(self) -> dict[str, Any]:
@@ -284,7 +294,7 @@ class ModelScreen(Screen):
         # above the pictures, not scrolled with them: a lesson's step reads it while the grid
         # scrolls to the chosen head (at 80×24 a lesson's panel leaves room for two layers)
         yield HeadSummaryLine(id="head-summary")
-        with VerticalScroll(id="model-body", can_focus=False):
+        with ModelBody(id="model-body"):
             with Horizontal(id="model-top"):
                 with Vertical(id="grid-box"):
                     yield Static("every head: layers ↓, heads →", classes="model-title")
@@ -398,11 +408,12 @@ class ModelScreen(Screen):
         if run is None:
             return
         grid = self.query_one(HeadGrid)
-        if self._shown_layer != self.layer_index:  # (the grid's arrows move its mark first)
-            self.call_after_refresh(grid.chosen_into_view)
-        elif self._shown_query != self.query_index:
-            self.call_after_refresh(self.query_one(HeadPicture).query_into_view)
+        moved = ("layer" if self._shown_layer != self.layer_index  # (the grid's arrows move
+                 else "query" if self._shown_query != self.query_index else None)  # its mark)
         self._shown_layer, self._shown_query = self.layer_index, self.query_index
+        if moved and not self.app.tutor.setting_up:  # a step setting up points when ready
+            self._in_view = moved
+            self.call_after_refresh(self.keep_in_view)
         grid.at_layer, grid.at_head = self.layer_index, self.head_index
         alpha = run.weights[self.layer_index, self.head_index]
         self.summary = s = summarise(alpha, self.layer_index, self.head_index)
@@ -416,6 +427,21 @@ class ModelScreen(Screen):
         steps = run.head_steps(self.layer_index, self.head_index)
         self.query_one(StepTable).show(steps, i, tuple(run.tokens))
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
+
+    def keep_in_view(self) -> None:
+        """The chosen layer's row of the grid, or the marked query's of the picture, whichever
+        moved last, or a lesson step's marks, in sight: again when the body changes height (a
+        lesson's panel grows with a task's verdict)."""
+        if self._in_view == "marks":
+            self.app.tutor.points_again()
+        elif self._in_view == "query":
+            self.query_one(HeadPicture).query_into_view()
+        else:
+            self.query_one(HeadGrid).chosen_into_view()
+
+    def lesson_pointed(self) -> None:
+        """A lesson's step has brought its marks into view: they are what stays in view."""
+        self._in_view = "marks"
 
     def say(self, text: str, *, error: bool = False) -> None:
         """One line under the sentence: a refusal (marked ✗, not only by colour) or a note."""

@@ -311,6 +311,11 @@ class LessonRunner:
             return 0.0 if isinstance(self.app.screen, ConfirmQuitModal) else SETUP_HOLD
         return TURN_HOLD if self._keys_ahead else 0.0
 
+    @property
+    def setting_up(self) -> bool:
+        """Whether a step is setting up: what it changes, it points at when ready."""
+        return self._busy and self.lesson is not None
+
     def setting_up_a_while(self) -> bool:
         """Whether a step has been setting up for longer than a burst of keys takes: a key
         now is a new press, made while the panel says the step is getting ready."""
@@ -634,6 +639,9 @@ class LessonRunner:
 
         def scroll() -> None:
             bring_into_view(host, marks, lead, from_top=from_top)  # type: ignore[arg-type]
+            pointed = getattr(host, "lesson_pointed", None)  # what it keeps in view is ours now
+            if pointed is not None:
+                pointed()
             if then is not None:
                 then()
 
