@@ -210,7 +210,9 @@ def run_train(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         run = Run(config)
     except KeyboardInterrupt:  # ctrl+c while torch loads: nothing trained, nothing to keep
-        print("attn-tui: stopped before the first step; nothing was saved.", file=sys.stderr)
+        print("attn-tui: stopped before the first step" + (
+            f"; nothing was saved to {args.train_save}." if args.train_save else "."),
+            file=sys.stderr)
         return 130
     shown = 0
     cut = False  # a step broken off half-way: its weights, moments and batches may disagree

@@ -252,9 +252,12 @@ def test_ctrl_c_before_the_first_step_is_one_line(capsys, monkeypatch, tmp_path)
     monkeypatch.setattr(trainer.Run, "__init__", interrupted)
     saved = tmp_path / "r.npz"
     assert main(["train", "--task", "previous", "--save", str(saved)]) == 130
-    assert capsys.readouterr().err == ("attn-tui: stopped before the first step; nothing was "
-                                       "saved.\n")
+    assert capsys.readouterr().err == (f"attn-tui: stopped before the first step; nothing was "
+                                       f"saved to {saved}.\n")
     assert not saved.exists()
+    # without --save there was nothing to save: it said "nothing was saved" all the same
+    assert main(["train", "--task", "previous"]) == 130
+    assert capsys.readouterr().err == "attn-tui: stopped before the first step.\n"
 
 
 def test_ctrl_c_anywhere_else_in_a_command_is_one_line(capsys, monkeypatch) -> None:
