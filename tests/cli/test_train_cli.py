@@ -167,16 +167,23 @@ def test_load_from_a_fifo_is_one_line_not_a_hang(tmp_path) -> None:
     assert result.stderr == f"attn-tui: Cannot open {fifo}: it is not a regular file.\n"
 
 
+def _train_then_close(steps: int, saved, lines: int):
+    """`attn-tui train … --save saved | head -<lines>`: the process, and the lines read before
+    the reader went away."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "attn_tui", "train", "--task", "previous", "--steps", str(steps),
+         "--save", str(saved)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    read = [proc.stdout.readline() for _ in range(lines)]
+    proc.stdout.close()
+    return proc, read
+
+
 def test_a_run_cut_short_by_a_closed_pipe_says_what_its_file_keeps(tmp_path) -> None:
     pytest.importorskip("torch")
     from attn_tui.train.runfile import load
 
     saved = tmp_path / "run.npz"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "attn_tui", "train", "--task", "previous", "--steps", "400",
-         "--save", str(saved)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    [proc.stdout.readline() for _ in range(3)]
-    proc.stdout.close()
+    proc, _ = _train_then_close(400, saved, lines=3)
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 0
     steps = load(str(saved)).steps_done  # 0 when the pipe closed before the first step
@@ -337,12 +344,8 @@ def test_a_reader_gone_stops_the_run_at_once_not_at_its_next_report(tmp_path) ->
     from attn_tui.train.runfile import load
 
     saved = tmp_path / "run.npz"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "attn_tui", "train", "--task", "previous", "--steps", "100000",
-         "--save", str(saved)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines = [proc.stdout.readline() for _ in range(6)]
+    proc, lines = _train_then_close(100000, saved, lines=6)
     assert lines[-1].split()[0] == "0"  # the check at step 0; the next is at step 1000
-    proc.stdout.close()
     proc.stderr.read()
     assert proc.wait(timeout=120) == 0
     assert load(str(saved)).steps_done < 1000

@@ -319,8 +319,7 @@ class LessonRunner:
     def setting_up_a_while(self) -> bool:
         """Whether a step has been setting up for longer than a burst of keys takes: a key
         now is a new press, made while the panel says the step is getting ready."""
-        return (self._busy and self.lesson is not None
-                and time.monotonic() - self._busy_since >= SETUP_GRACE)
+        return self.setting_up and time.monotonic() - self._busy_since >= SETUP_GRACE
 
     def refuses_while_setting_up(self, key: str) -> bool:
         """For the App, on a key from the terminal: n or p pressed while a step has been
