@@ -315,7 +315,9 @@ class ModelScreen(Screen):
         # no "(Esc goes back)" as in a lab: at 80 columns it would be cut, and the key bar says it
         self.sub_title = f"model {named} · {self.backend} {self.dtype}"
         self.say("loading the model…")
-        self.query_one(HeadGrid).focus()
+        # not scrolled to: Textual's scroll to a focused widget lands a moment later, after
+        # keep_in_view had brought the chosen layer (or a step's marks) into sight
+        self.query_one(HeadGrid).focus(scroll_visible=False)
         self._load()
 
     def on_unmount(self) -> None:
@@ -537,7 +539,7 @@ class ModelScreen(Screen):
 
     def leave_sentence(self) -> None:
         # at once, not after a refresh as Widget.focus: the next key typed goes to the grid
-        self.set_focus(self.query_one(HeadGrid))
+        self.set_focus(self.query_one(HeadGrid), scroll_visible=False)
 
     def action_back(self) -> None:
         if self.focused is self.query_one("#sentence", Input):
