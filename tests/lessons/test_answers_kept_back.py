@@ -52,14 +52,21 @@ ANSWERING_KEYS = {("one", 3): "s", ("select", 3): "v", ("scale", 2): "s", ("mask
                   ("learning", 2): "← →", ("learning", 5): "← →"}
 
 
-def test_a_question_offers_the_keys_that_would_answer_it_for_after_the_answer():
+def test_a_question_offers_the_keys_that_would_answer_it_only_once_answered():
     """select's step 3 offered v (the weights: barked's share), scale's s, mask's m, one's s
-    and nanogpt's f, each showing the answer of the question on the same step."""
+    and nanogpt's f, each showing the answer of the question on the same step: the panel says
+    them with the answer, not while it asks."""
     from attn_tui.lessons import load
+    from attn_tui.tui.tutor.panel import PanelView, render
 
     for (name, k), key in ANSWERING_KEYS.items():
         step = load(name).steps[k - 1]
-        assert step.question is not None, (name, k)
-        assert dict(step.keys)[key].startswith("after you answer"), (name, k, key)
-    nanogpt_6 = load("nanogpt").steps[5]  # v: scores and masked scores help; weights answer
-    assert dict(nanogpt_6.keys)["v"].endswith("(weights after you answer)")
+        q = step.question
+        assert q is not None, (name, k)
+        assert key in dict(step.keys), (name, k, key)
+        asking = PanelView(lesson=name, k=k, n=9, title=step.title, text="…", keys=step.keys,
+                           prompt=q.prompt, choices=tuple(q.choices), answer=q.answer)
+        words = render(asking, 76).plain
+        assert "Try" not in words and f" {key} " not in words, (name, k, words)
+        answered = render(PanelView(**{**asking.__dict__, "chosen": q.answer}), 76).plain
+        assert f"Try  {key} " in answered, (name, k, answered)

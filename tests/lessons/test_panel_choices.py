@@ -39,3 +39,15 @@ async def test_at_80x24_no_choice_is_cut_across_two_lines() -> None:
         lines = [line.strip("│ ") for line in screen_lines(pilot.app)]
         assert any(line.startswith("a) its own token: the diagonal   b) the token one back")
                    for line in lines)
+
+
+def test_once_answered_the_choices_give_way_to_one_sentence_naming_both() -> None:
+    """At 80×24 the choices' two lines were kept under the answer, taking rows from the panes
+    whose numbers the answer explains."""
+    view = PanelView(lesson="l", k=1, n=1, title="t", prompt="which?", choices=CHOICES,
+                     answer=1, why="Because.")
+    wrong = _choice_lines(render(PanelView(**{**view.__dict__, "chosen": 2}), 76).plain)
+    assert wrong == ["✗ Not quite: it is b) the token one back: just below the diagonal; you "
+                     "chose c) the first token. Because."]
+    right = _choice_lines(render(PanelView(**{**view.__dict__, "chosen": 1}), 200).plain)
+    assert right == ["✓ Right. b) the token one back: just below the diagonal. Because."]

@@ -247,14 +247,12 @@ def _question(out: Text, view: PanelView, width: int | None) -> None:
     out.append("\n? ", style="bold")
     out.append(view.prompt, style="bold")
     out.append("\n")
+    if view.chosen is not None:
+        _verdict(out, view)
+        return
     used = 0  # columns of the choices' current line
     for i, choice in enumerate(view.choices):
-        mark = ""
-        if view.chosen is not None and i == view.answer:
-            mark = "✓"
-        elif view.chosen is not None and i == view.chosen:
-            mark = "✗"
-        label = f"{mark}{LETTERS[i]})"
+        label = f"{LETTERS[i]})"
         size = cell_len(f"{label} {choice}")
         if i and width is not None and used + len(CHOICE_GAP) + size > width:
             out.append("\n")  # the next choice starts a line rather than break in two
@@ -262,17 +260,19 @@ def _question(out: Text, view: PanelView, width: int | None) -> None:
         elif i:
             out.append(CHOICE_GAP)
             used += len(CHOICE_GAP)
-        out.append(label, style="bold underline" if mark else "bold")
+        out.append(label, style="bold")
         out.append(f" {choice}")
         used += size
-    if view.chosen is None:
-        return
-    right = view.chosen == view.answer
-    out.append("\n")
-    if right:
-        out.append("✓ Right. ", style="bold")
+
+
+def _verdict(out: Text, view: PanelView) -> None:
+    """Once answered, the choices give way to one sentence naming the answer and the choice
+    made: at 80 x 24 their lines are rows the panes need for the numbers the answer explains."""
+    assert view.answer is not None and view.chosen is not None
+    right = f"{LETTERS[view.answer]}) {view.choices[view.answer]}"
+    if view.chosen == view.answer:
+        out.append(f"✓ Right. {right}. ", style="bold")
     else:
-        assert view.answer is not None
-        out.append(f"✗ Not quite: it is {LETTERS[view.answer]}) "
-                   f"{view.choices[view.answer]}. ", style="bold")
+        out.append(f"✗ Not quite: it is {right}", style="bold")
+        out.append(f"; you chose {LETTERS[view.chosen]}) {view.choices[view.chosen]}. ")
     out.append(view.why)
