@@ -63,8 +63,12 @@ async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() ->
         assert status.startswith("step 60/60 · loss ")
         assert status.endswith("· done · settings changed since: Enter trains the new ones")
         assert "Enter trains the new ones" in screen_text(pilot.app)  # wrapped, not cut
+        # the maps' title named the last run's pattern as if it answered the bar's task
+        box = screen.query_one("#maps-box")
+        assert box.border_title == "the last run's α at step 60 (previous; settings changed)"
         await run_action(pilot, "set_steps(60)")  # its own settings again
         assert str(screen.query_one("#train-status").render()).endswith("· done")
+        assert box.border_title.startswith("α per head at step 60 (previous: ")
 
 
 async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:

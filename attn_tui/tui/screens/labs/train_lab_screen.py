@@ -395,7 +395,11 @@ class TrainLabScreen(LabScreen):
         # the pattern in full is in the note below: here it must fit beside the plot at 120
         # columns and alone at 80
         task = TASKS[c.task]
-        box.border_title = f"α per head{at} ({c.task}: {task.short})"
+        if self._settings_changed(c):
+            # the bar names another task or size: its pattern is not what these maps answer
+            box.border_title = f"the last run's α{at} ({c.task}; settings changed)"
+        else:
+            box.border_title = f"α per head{at} ({c.task}: {task.short})"
         self.query_one("#train-note", Static).update(
             f"Task {c.task}: {task.line}. The pattern that solves it: {task.pattern}.")
         box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, blank < .05, · masked"
@@ -418,7 +422,7 @@ class TrainLabScreen(LabScreen):
         if self.state in ("paused", "done", "diverged") and self.step and \
                 self.saved_step == self.step:
             words += ", saved"
-        if self.state not in ("idle", "loading", "running") and c != self.settings:
+        if self._settings_changed(c):
             # the run shown is of settings since changed on the bar: its accuracy is not theirs
             words += " · settings changed since: Enter trains the new ones"
         self.query_one("#train-status", Static).update(
@@ -427,6 +431,10 @@ class TrainLabScreen(LabScreen):
         bar = self.query_one(ProgressBar)
         if bar.total != c.steps:
             bar.update(total=c.steps, progress=self.step)
+
+    def _settings_changed(self, c: TrainConfig) -> bool:
+        """Whether the run shown (of settings ``c``) is not of the settings on the bar."""
+        return self.state not in ("idle", "loading", "running") and c != self.settings
 
     def _draw_plot(self, c: TrainConfig, shown: int) -> None:
         plot = self.query_one(LinePlot)
