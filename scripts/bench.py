@@ -186,9 +186,12 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
             notes.append(f"7: medians, alternated; float32 on one thread each; cold: "
                          f"{plan.model_cold} fresh interpreters per side, from start to the "
                          f"first attention maps (transformers' import is most of its time); "
-                         f"warm: {plan.model_warm} forward passes each, transformers with "
+                         f"warm: {plan.model_warm} whole forward passes each (attn-tui's "
+                         "up to the sentence embedding), transformers with "
                          f"output_attentions=True; the 32-token runs ({md['t_long']} tokens) are "
-                         "the numbers only, not their drawing; the model screen computes in "
+                         "the 72 maps the screen waits for (the last layer's feed-forward, which "
+                         "no map needs, follows only if hidden or the embedding is read), the "
+                         "numbers only, not their drawing; the model screen computes in "
                          "float32, its weights' precision, unless --dtype float64")
     if "train" in only:
         import importlib.util

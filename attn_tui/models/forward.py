@@ -9,6 +9,8 @@ model's sentence-transformers modules (Pooling mean, Normalize) define its sente
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -106,16 +108,33 @@ def prepare(weights: Weights, backend: str, dtype: str) -> Prepared:
     )
 
 
-@dataclass(frozen=True, eq=False)
 class Forward:
-    """Every intermediate the UI shows, as numpy: (L, H, T, T), (L, H, T, d_head), (L + 1, T, d)."""
+    """Every intermediate the UI shows, as numpy: ``weights`` (L, H, T, T) and ``q``, ``k``,
+    ``v`` (L, H, T, d_head) at once; ``hidden`` (L + 1, T, d) and ``embedding`` (d,) when
+    first read. No map depends on the last layer's feed-forward, which only they need: the
+    screen, which shows maps, never waits for it (a tenth of a 32-token pass)."""
 
-    weights: np.ndarray
-    q: np.ndarray
-    k: np.ndarray
-    v: np.ndarray
-    hidden: np.ndarray
-    embedding: np.ndarray
+    def __init__(self, weights: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray,
+                 finish: Callable[[], tuple[np.ndarray, np.ndarray]]) -> None:
+        self.weights, self.q, self.k, self.v = weights, q, k, v
+        self._finish = finish
+        self._rest: tuple[np.ndarray, np.ndarray] | None = None
+        self._lock = threading.Lock()  # read from the screen's thread and the app's
+
+    def _finished(self) -> tuple[np.ndarray, np.ndarray]:
+        with self._lock:
+            if self._rest is None:
+                self._rest = self._finish()
+                self._finish = None  # type: ignore[assignment]  # its arrays can go
+            return self._rest
+
+    @property
+    def hidden(self) -> np.ndarray:
+        return self._finished()[0]
+
+    @property
+    def embedding(self) -> np.ndarray:
+        return self._finished()[1]
 
 
 def forward(
@@ -131,7 +150,12 @@ def forward(
     def split(a: Any) -> Any:  # (T, d_model) -> (heads, T, d_head)
         return xp.permute_dims(xp.reshape(a, (t, heads, d_head)), (1, 0, 2))
 
-    for p in prepared.layers:
+    def feed_forward(x: Any, p: dict[str, Any]) -> Any:
+        ff = linear(gelu(linear(x, p["wi"], p["bi"], xp), xp), p["wf"], p["bf"], xp)
+        return layer_norm(x + ff, p["ln2_g"], p["ln2_b"], c.eps, xp)
+
+    last = len(prepared.layers) - 1
+    for i, p in enumerate(prepared.layers):
         q = split(linear(x, p["wq"], p["bq"], xp))
         k = split(linear(x, p["wk"], p["bk"], xp))
         v = split(linear(x, p["wv"], p["bv"], xp))
@@ -140,18 +164,22 @@ def forward(
         context = to_backend(xp, heads_out.output, dt)
         context = xp.reshape(xp.permute_dims(context, (1, 0, 2)), (t, heads * d_head))
         x = layer_norm(x + linear(context, p["wo"], p["bo"], xp), p["ln1_g"], p["ln1_b"], c.eps, xp)
-        ff = linear(gelu(linear(x, p["wi"], p["bi"], xp), xp), p["wf"], p["bf"], xp)
-        x = layer_norm(x + ff, p["ln2_g"], p["ln2_b"], c.eps, xp)
         alphas.append(heads_out.weights)
         qs.append(to_numpy(q))
         ks.append(to_numpy(k))
         vs.append(to_numpy(v))
-        hidden.append(to_numpy(x))
+        if i < last:
+            x = feed_forward(x, p)
+            hidden.append(to_numpy(x))
 
-    pooled = xp.mean(x, axis=0)
-    norm = xp.sqrt(xp.sum(pooled * pooled))
-    embedding = pooled / xp.maximum(norm, xp.asarray(1e-12, dtype=dt))
-    return Forward(
-        weights=np.stack(alphas), q=np.stack(qs), k=np.stack(ks), v=np.stack(vs),
-        hidden=np.stack(hidden), embedding=to_numpy(embedding),
-    )
+    def finish(x: Any = x) -> tuple[np.ndarray, np.ndarray]:
+        if prepared.layers:
+            x = feed_forward(x, prepared.layers[last])
+            hidden.append(to_numpy(x))
+        pooled = xp.mean(x, axis=0)
+        norm = xp.sqrt(xp.sum(pooled * pooled))
+        embedding = pooled / xp.maximum(norm, xp.asarray(1e-12, dtype=dt))
+        return np.stack(hidden), to_numpy(embedding)
+
+    return Forward(weights=np.stack(alphas), q=np.stack(qs), k=np.stack(ks), v=np.stack(vs),
+                   finish=finish)

@@ -28,7 +28,8 @@ from attn_tui.models.weights import Config, Weights, read_config, read_weights
 class Run:
     """One sentence through the model. Shapes: ``weights`` (L, H, T, T); ``q``, ``k``, ``v``
     (L, H, T, d_head); ``hidden`` (L + 1, T, d_model), the embeddings' output first;
-    ``embedding`` (d_model,), the sentence embedding (mean of the last layer, L2-normalised)."""
+    ``embedding`` (d_model,), the sentence embedding (mean of the last layer, L2-normalised).
+    ``hidden`` and ``embedding`` are finished when first read: no map needs them."""
 
     tokens: list[str]
     ids: list[int]
@@ -36,14 +37,21 @@ class Run:
     q: np.ndarray
     k: np.ndarray
     v: np.ndarray
-    hidden: np.ndarray
-    embedding: np.ndarray
     text: str = ""
     notices: tuple[str, ...] = ()
     truncated: bool = False
     backend: str = "numpy"
     dtype: str = "float32"
     model: str = "minilm"
+    _forward: Any = field(default=None, repr=False)
+
+    @property
+    def hidden(self) -> np.ndarray:
+        return self._forward.hidden
+
+    @property
+    def embedding(self) -> np.ndarray:
+        return self._forward.embedding
 
     @property
     def layers(self) -> int:
@@ -91,9 +99,9 @@ class Model:
         )
         return Run(
             tokens=list(tokens.tokens), ids=list(tokens.ids), weights=out.weights, q=out.q,
-            k=out.k, v=out.v, hidden=out.hidden, embedding=out.embedding, text=tokens.text,
-            notices=tokens.notices, truncated=tokens.truncated, backend=backend, dtype=dtype,
-            model=self.spec.name,
+            k=out.k, v=out.v, text=tokens.text, notices=tokens.notices,
+            truncated=tokens.truncated, backend=backend, dtype=dtype, model=self.spec.name,
+            _forward=out,
         )
 
 

@@ -30,6 +30,26 @@ def test_a_run_has_the_shapes_the_issue_promises(minilm: Any) -> None:
     assert abs(float(np.linalg.norm(run.embedding)) - 1.0) < 1e-5
 
 
+def test_the_maps_come_without_the_last_feed_forward_which_only_hidden_needs(
+        minilm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen shows the 72 maps and nothing of hidden or the embedding: the sixth
+    layer's feed-forward waits until they are read, once, and gives the same numbers."""
+    from attn_tui.models import forward
+
+    calls = []
+    real = forward.gelu
+    monkeypatch.setattr(forward, "gelu", lambda x, xp: (calls.append(1), real(x, xp))[1])
+    run = minilm.run("the dog chased the ball")
+    assert len(calls) == 5
+    hidden, embedding = run.hidden, run.embedding
+    assert len(calls) == 6
+    assert run.hidden is hidden and run.embedding is embedding and len(calls) == 6
+    monkeypatch.setattr(forward, "gelu", real)
+    again = minilm.run("the dog chased the ball")
+    np.testing.assert_array_equal(again.embedding, embedding)
+    np.testing.assert_array_equal(again.hidden, hidden)
+
+
 def test_the_word_table_is_not_copied(minilm: Any) -> None:
     assert not isinstance(minilm.weights.words, np.ndarray)
 
