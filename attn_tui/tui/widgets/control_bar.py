@@ -32,6 +32,9 @@ TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "righ
 
 class ControlBar(KeysInOrder, Widget, can_focus=True):
     BINDINGS = bindings.CONTROL_BAR
+    # besides digits, the characters that begin a typed value: a sign too, so "-5" is read,
+    # and refused, instead of the 5 alone being set (a bar binding minus to a step leaves it out)
+    STARTS_TYPING = ".-−"
     EDIT_ACTIONS = frozenset({"pick", "step", "scale", "activate"})  # none while typing
     DEFAULT_CSS = """
     ControlBar { height: auto; width: 1fr; padding: 0 1; background: $boost; }
@@ -248,7 +251,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         f = self.current
         if self.editing is None:
             if f.kind not in ("bool", "choice") and event.character and (
-                event.character.isdigit() or event.character == "."
+                event.character.isdigit() or event.character in self.STARTS_TYPING
             ):
                 self.editing = event.character
                 self._replace = False

@@ -158,3 +158,38 @@ def test_values_from_a_session_file_are_refused_in_one_short_line():
     assert switch.check(False) == (False, None) and switch.check(1) == (True, None)
     task = Field("task", "task", "choice", choices=("sort", "reverse"))
     assert task.check("x" * 500)[1] == f"task: '{'x' * 38}… is not one of sort, reverse"
+
+
+@pytest.mark.parametrize(("lab", "key", "minus"), [("train", "lr", "minus"),
+                                                   ("scaling", "d_k", "minus"),
+                                                   ("train", "seed", "−")])
+async def test_a_sign_typed_first_starts_the_value_and_is_refused_not_dropped(lab, key, minus):
+    """-1 typed on lr set lr 1 and -2 on top d_k set 2, with no word: typing began only at a
+    digit, so the sign was dropped."""
+    from lab_pilot import lab_app, settle
+
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app(lab).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        bar.focus()
+        bar.field = [f.key for f in bar.fields].index(key)
+        before = getattr(screen.settings, key)
+        if minus == "−":  # as the terminal sends U+2212: a character with no key name
+            from textual import events
+
+            from attn_tui.tui.textual_compat import character_to_key
+
+            pilot.app.post_message(events.Key(character_to_key(minus), minus))
+            await pilot.pause()
+            await pilot.press("2")
+        else:
+            await pilot.press(minus, "2")
+        assert bar.editing == ("−2" if minus == "−" else "-2")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert getattr(screen.settings, key) == before
+        assert "-2 is outside" in screen.message or "power of two" in screen.message, \
+            screen.message
