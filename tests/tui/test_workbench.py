@@ -858,3 +858,23 @@ async def test_in_float32_a_tensors_value_shows_in_full_in_float32s_digits():
         await pilot.press("f")  # float64: the same stored number, all its digits
         await pilot.pause()
         assert str(editor.border_subtitle) == "= 0.1807715892791748"  # the name gives way
+
+
+async def test_when_the_query_is_picked_for_the_cursor_the_border_names_the_cell_it_moved_to():
+    """nanogpt step 9 picked t5 for its task (select_query) and the cursor followed, but Q's
+    border still read "t7·d1 = 0.14591496", the cell the cursor had left."""
+    from attn_tui.report.fmt import exact
+
+    async with make_app(preset="lecture-head").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = bench(pilot.app)
+        editor = screen.query_one("#editor-q")
+        values = editor.grid.values
+        await pilot.press(*["down"] * 7)  # t7, the last row
+        await pilot.pause()
+        assert editor.grid.cursor_row == 7
+        assert str(editor.border_subtitle).endswith(exact(values[7][0], "float64"))
+        screen.select_query(5)
+        await pilot.pause()
+        assert editor.grid.cursor_row == 5
+        assert str(editor.border_subtitle).endswith(exact(values[5][0], "float64"))

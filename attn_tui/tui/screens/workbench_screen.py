@@ -118,9 +118,10 @@ class WorkbenchScreen(Screen):
         self._refresh_all()
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
         if new.selected != old.selected:  # ↑↓ in Q picks the query: when R or undo picks it,
-            grid = self.query_one("#editor-q", MatrixEditor).grid  # the cursor follows
-            if grid.cursor_row != new.selected:
-                grid.move_cursor(new.selected, grid.cursor_col, quiet=True)
+            editor = self.query_one("#editor-q", MatrixEditor)  # the cursor follows
+            if editor.grid.cursor_row != new.selected:
+                editor.grid.move_cursor(new.selected, editor.grid.cursor_col, quiet=True)
+                editor.cursor_followed()
 
     def watch_view(self) -> None:
         if self.steps is not None:

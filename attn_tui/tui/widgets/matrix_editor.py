@@ -442,6 +442,12 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
             g = self.grid
             self._send(self.StructureRequested(self, op, g.cursor_row, g.cursor_col))
 
+    def cursor_followed(self) -> None:
+        """The screen moved the cursor to follow its state (quietly, no CursorMoved): the
+        border's name of the cursor's cell follows too."""
+        if self.editing is None:
+            self._subtitle(self._resting_subtitle())
+
     @on(GridView.CursorMoved)
     def _moved(self, event: GridView.CursorMoved) -> None:
         event.stop()
