@@ -400,6 +400,28 @@ async def test_a_paste_of_several_lines_is_one_sentence() -> None:
         assert "the" in screen.run.tokens and "end" in screen.run.tokens
 
 
+@pytest.mark.parametrize("clear", [True, False])
+async def test_a_paste_past_the_boxs_limit_keeps_what_fits_and_says_what_was_left(clear) -> None:
+    """2,001 characters pasted into an emptied box were thrown away whole ("nothing to read"),
+    and pasted after the sentence, with no word at all."""
+    from attn_tui.tui.screens.model_screen import SENTENCE_MAX
+
+    app = model_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *(("ctrl+u",) if clear else ("end",)))
+        box = app.screen.query_one("#sentence", Input)
+        before = box.value
+        app.post_message(events.Paste("word " * 400 + "x"))  # 2,001 characters
+        await settle(pilot)
+        assert len(box.value) == SENTENCE_MAX
+        assert box.value == (before + "word " * 400)[:SENTENCE_MAX]
+        left = len(before) + 2001 - SENTENCE_MAX
+        assert any(f"{left:,} of the 2,001 pasted were left out" in n.message
+                   for n in app._notifications)
+        assert "cut to 128 tokens" in screen_text(app)
+
+
 def test_a_long_sentences_token_line_lists_the_first_tokens_and_the_last() -> None:
     tokens = ["[CLS]", *(f"w{i}" for i in range(126)), "[SEP]"]
     line = model_screen.token_line(tokens, 78)  # two lines of an 80-column screen

@@ -187,12 +187,20 @@ class SentenceInput(Input):
         event.prevent_default()
         event.stop()
         text = " ".join(event.text.splitlines())
-        if text:
-            selection = self.selection
-            if selection.is_empty:
-                self.insert_text_at_cursor(text)
-            else:
-                self.replace(text, *selection)
+        if not text:
+            return
+        selection = self.selection
+        start, end = sorted(selection) if not selection.is_empty else (self.cursor_position,) * 2
+        room = (self.max_length or len(self.value) + len(text)) - (len(self.value) - (end - start))
+        if len(text) > room:  # Input drops a paste that does not fit whole: keep what fits
+            self.notify(f"The sentence box holds {self.max_length:,} characters: "
+                        f"{len(text) - room:,} of the {len(text):,} pasted were left out.",
+                        severity="warning", timeout=6, markup=False)
+            text = text[:max(room, 0)]
+        if selection.is_empty:
+            self.insert_text_at_cursor(text)
+        else:
+            self.replace(text, start, end)
 
 
 class ModelScreen(Screen):
