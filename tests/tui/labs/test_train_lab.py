@@ -71,6 +71,30 @@ async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() ->
         assert box.border_title.startswith("α per head at step 60 (previous: ")
 
 
+async def test_settings_changed_while_a_run_trains_are_said_to_wait_for_it(monkeypatch) -> None:
+    """steps ‹100› on the bar above "step 443/2000 · training", and the run went on to 2000
+    with no word that the bar was not what it trained."""
+    reached, release = hold_after(20, monkeypatch)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 200, "set_width(8)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 20")
+        status = screen.query_one("#train-status")
+        assert str(status.render()).endswith("· training")
+        screen.action_set_steps(100)  # (run_action settles: it would wait out the held worker)
+        await pilot.pause()
+        assert str(status.render()).endswith(
+            "· training · settings changed since: Enter pauses, Enter again trains the new ones")
+        assert "/200 · " in str(status.render())  # the run's own steps, not the bar's
+        screen.action_set_steps(200)  # its own settings again
+        await pilot.pause()
+        assert str(status.render()).endswith("· training")
+        release.set()
+        await settle(pilot)
+        assert screen.state == "done" and screen.step == 200
+
+
 async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
     """Enter pauses at the step it lands on and Enter again trains on to the same losses as a
     run never paused. The worker is held after step 80 until the pause has been asked, so the

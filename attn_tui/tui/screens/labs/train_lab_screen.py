@@ -425,6 +425,9 @@ class TrainLabScreen(LabScreen):
         if self._settings_changed(c):
             # the run shown is of settings since changed on the bar: its accuracy is not theirs
             words += " · settings changed since: Enter trains the new ones"
+        elif self.state in ("loading", "running") and self.training not in (None, self.settings):
+            # a run goes on with the settings it started with, whatever the bar says now
+            words += " · settings changed since: Enter pauses, Enter again trains the new ones"
         self.query_one("#train-status", Static).update(
             f"step {self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
             f"acc {num(acc) if self.evals else '–'} · {words}")
