@@ -42,7 +42,7 @@ LAB_FIGURES: dict[str, dict[str, str]] = {
                    "next": "share on the next token", "itself": "share on itself",
                    "cls": "share on [CLS]", "sep": "share on [SEP]"},
     "lab:train": {"accuracy": "held-out accuracy", "share": "weight on the pattern",
-                  "diverged": "diverged (1 yes, 0 no)"},
+                  "diverged": "diverged"},
 }
 MODEL_SENTENCE = "The cat sat on the mat because it was tired."  # the model screen's first
 # each lab's settings as it opens (checked against the lab screens by a test), and the actions
@@ -106,13 +106,17 @@ class Verdict:
     met: bool
     broken: str | None = None  # the rule the change broke, said instead of ✓
     waiting: str = ""  # why there is no value
-    digits: int = 2  # 4 when a miss is too close to its goal for two to show it
+    digits: int = 2  # 4 when the value is too close to its goal for two to show it
+    yes_no: bool = False  # a figure that is 1 or 0 (did the run diverge?): said in words
 
     @property
     def done(self) -> bool:
         return self.met and self.broken is None
 
     def line(self) -> str:
+        if self.yes_no:
+            shown = self.waiting or ("yes" if self.value else "no")
+            return f"{self.label}: {shown} · goal: yes"
         shown = self.waiting or fmt(self.value, self.digits)
         return f"{self.label} {shown} · goal {self.target}"
 
@@ -457,10 +461,11 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
         value = _read(task, live)
     except IndexError:  # the learner removed the row or column the task is about
         return Verdict(None, lab, words, False, waiting="not on the panes now")
+    yes_no = live.screen in YES_NO.get(task.stage, ())
     if value is None or goal is None:
         why = live.waiting or ("the current settings are refused" if live.figures is None
                                and live.screen == "lab:model" else "computing…")
-        return Verdict(None, lab, words, False, waiting=why)
+        return Verdict(None, lab, words, False, waiting=why, yes_no=yes_no)
     eps = 1e-12
     if task.op == "between":
         lo, hi = goal  # type: ignore[misc]
@@ -471,9 +476,18 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
         met = {">=": value >= goal - eps, "<=": value <= goal + eps, ">": value > goal,  # type: ignore[operator]
                "<": value < goal}[task.op]  # type: ignore[operator]
     broken = None if start is None else broken_rule(task, live, start)
+    if yes_no:
+        return Verdict(value, lab, words, met, broken, yes_no=True)
     if not met and _miss(task, value, goal) < CLOSE:  # 1.57 against 1.58 ± 0.01 read as met
         return Verdict(value, lab, target(task, live, 4)[0], met, broken, digits=4)
+    if met and task.op != "between" and _miss(task, value, goal) < CLOSE:
+        # met by a little: the value as the panes write it (a met 0.9982 read "1.00" beside
+        # the lab's own 0.9982), the goal as the task sets it
+        return Verdict(value, lab, words, met, broken, digits=4)
     return Verdict(value, lab, words, met, broken)
+
+
+YES_NO = {"diverged": ("lab:train",)}  # figures that are 1 or 0
 
 
 CLOSE = 0.01  # a miss by less than this is shown to four decimals

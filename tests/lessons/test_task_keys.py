@@ -38,9 +38,10 @@ SOLVE = {
     ("nanogpt", 9): cell("5", "home", *["right"] * 7),
     ("real-heads", 3): ["right"],
     ("real-heads", 5): ["right"] * 5,
-    # the bar, its lr field (the sixth), then Enter trains
-    ("learning", 4): ["c", *["right"] * 5, *["down"] * 3, "enter"],
-    ("learning", 6): ["c", *["right"] * 5, *["up"] * 7, "enter"],
+    # the step puts the bar's cursor on lr (hint 2 said ↓ while the bar had no focus, and
+    # c then ↓ changed the task); then Enter trains
+    ("learning", 4): [*["down"] * 3, "enter"],
+    ("learning", 6): [*["up"] * 7, "enter"],
 }
 # (lesson, step): keys that reach the goal by a route the task forbids, and the rule said
 FORBIDDEN = {
@@ -54,8 +55,7 @@ FORBIDDEN = {
     ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
     ("nanogpt", 9): (["s"], "÷√d_k must stay on"),  # unscaled, t4 already has 0.68
     ("real-heads", 5): (["up", "up", *["right"] * 7], "layer must stay 4"),
-    ("learning", 6): (["c", *["right"] * 5, *["up"] * 7, "right", "up", "enter"],
-                      "seed must stay 0"),
+    ("learning", 6): ([*["up"] * 7, "right", "up", "enter"], "seed must stay 0"),
 }
 TASKS = [(n, k) for n in names() for k, s in enumerate(load(n).steps, start=1) if s.task]
 

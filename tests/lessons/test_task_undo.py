@@ -98,7 +98,7 @@ async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k
     async with lesson_app("learning", at=k).run_test(size=(80, 24), notifications=True) as pilot:
         await _at(pilot, k)
         lab = pilot.app.screen
-        await press(pilot, "c", *["right"] * 5, "up")
+        await press(pilot, "up")  # the step put the bar's cursor on lr
         own = lab.settings
         assert own.lr == lr and lab.state not in ("loading", "running")
         assert "Not yet:" in _said(pilot.app) and "Enter trains these settings" in _said(pilot.app)

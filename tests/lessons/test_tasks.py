@@ -123,7 +123,8 @@ def test_a_miss_too_close_for_two_decimals_is_shown_to_four():
     near_miss = t.evaluate(_task(value=0.835), start, start)  # 0.8343: "0.83 · goal ≥ 0.83"
     assert near_miss.line() == "α(verb? → barked) 0.8343 · goal ≥ 0.8350"
     met = t.evaluate(_task(value=0.83), start, start)
-    assert met.met and met.line() == "α(verb? → barked) 0.83 · goal ≥ 0.83"
+    # met by a little: the value to four, as the panes write it ("1.00" for a met 0.9982)
+    assert met.met and met.line() == "α(verb? → barked) 0.8343 · goal ≥ 0.83"
 
 
 def test_a_lab_figure_waits_while_the_lab_computes_or_refuses():
@@ -220,3 +221,30 @@ def test_the_future_task_is_met_by_no_mask_and_not_by_the_wrong_order():
     for mask, met in (("none", True), ("causal-after", False), ("causal", False)):
         verdict = t.evaluate(step.task, t.bench_live(replace(ws, mask=mask)), start)
         assert verdict.done is met, (mask, verdict)
+
+
+def test_whether_a_run_diverged_is_said_in_words():
+    """Learning step 6 read "diverged (1 yes, 0 no) 0.00 · goal ≥ 1.00"."""
+    from attn_tui.train.patterns import RunFigures
+
+    task = t.parse(dict(goal="g", stage="diverged", op=">=", value=1.0, hints=["h"], why="w",
+                        solution=[{"setting": "lr", "value": 1000.0}]), "lab:train")
+    settings = t.LAB_DEFAULTS["lab:train"]
+    calm = t.evaluate(task, t.lab_live("lab:train", settings, RunFigures(0.9, 0.8, 0.0)), None)
+    assert not calm.met and calm.line() == "diverged: no · goal: yes"
+    gone = t.evaluate(task, t.lab_live("lab:train", settings, RunFigures(0.1, None, 1.0)), None)
+    assert gone.met and gone.line() == "diverged: yes · goal: yes"
+    waiting = t.evaluate(task, t.lab_live("lab:train", settings, None, waiting="training…"),
+                         None)
+    assert waiting.line() == "diverged: training… · goal: yes"
+
+
+def test_a_goal_met_by_a_little_shows_the_value_as_the_lab_writes_it():
+    """Learning step 4: "Done: held-out accuracy 1.00" beside the lab's "acc 0.9982"."""
+    from attn_tui.train.patterns import RunFigures
+
+    task = t.parse(dict(goal="g", stage="accuracy", op=">=", value=0.99, hints=["h"], why="w",
+                        solution=[{"setting": "lr", "value": 0.01}]), "lab:train")
+    live = t.lab_live("lab:train", t.LAB_DEFAULTS["lab:train"], RunFigures(0.9982, 0.9, 0.0))
+    v = t.evaluate(task, live, None)
+    assert v.met and v.line() == "held-out accuracy 0.9982 · goal ≥ 0.99"

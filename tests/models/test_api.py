@@ -131,3 +131,14 @@ def test_models_never_import_textual_rich_or_the_ui() -> None:
                 ):
                     offenders.append(f"{path.name}: {name}")
     assert offenders == []
+
+
+def test_mostly_is_judged_on_the_share_as_written() -> None:
+    """real-heads step 5: "[CLS] 0.5000 · … · mostly: spread", under the rule "half or more"."""
+    alpha = np.full((4, 4), 0.0)
+    alpha[:, 0] = 0.49996
+    alpha[:, 1:] = (1 - 0.49996) / 3
+    assert summarise(alpha).label == "[CLS]"
+    alpha[:, 0] = 0.49994
+    alpha[:, 1:] = (1 - 0.49994) / 3
+    assert summarise(alpha).label == "spread"
