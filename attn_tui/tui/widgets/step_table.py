@@ -90,7 +90,7 @@ class StepTable(GridView):
         if col == 2:
             return "0" if masked_first else self.number(rows["exp"][row])
         if blocked:
-            return "· 0" if col == 3 else "·"
+            return "·"  # as on the map: the mask hides this key (its α is 0)
         if col == 3:
             return self.number(rows["weights"][row])
         return self.number(float(self._contrib[row, col - 4]))

@@ -232,10 +232,13 @@ class ScalingLabScreen(LabScreen):
             growth = top.sd / first.sd if first.sd > 0 else 1.0
             # two lines at 80 columns: under a lesson's panel, a third was cut off
             lines = [f"d_k {first.d_k} → {top.d_k}: the spread of q·k grows ×{growth:.1f} "
-                     f"(√{top.d_k // first.d_k} = {math.sqrt(top.d_k / first.d_k):.1f}) and raw "
+                     f"(√({top.d_k}/{first.d_k}) = {math.sqrt(top.d_k / first.d_k):.1f}) and raw "
                      f"entropy falls {num(first.entropy_raw)} → {num(top.entropy_raw)} bits: "
                      f"one key takes nearly all the weight, untrained."]
-        if s.scale:
+        if s.scale and len(r.rows) == 1:
+            lines.append(f"Scaled, its entropy is {num(top.entropy_scaled)} of "
+                         f"{num(r.max_entropy)} bits.")
+        elif s.scale:
             # level across d_k, which is the point; how high it sits is the temperature's doing
             lines.append(f"Scaled, the spread stays near 1 and entropy stays level across d_k: "
                          f"{num(first.entropy_scaled)} → {num(top.entropy_scaled)} of "
