@@ -15,6 +15,15 @@ from attn_tui.core.presets import EXAMPLE_NAMES
 
 EXPORT_FORMATS = ("md", "csv", "tex", "npz", "py")
 BINARY = ("npz",)
+
+
+def binary_to_terminal() -> bool:
+    """Whether standard output is a terminal (a zip's bytes there are junk, and may be taken
+    as the terminal's own control sequences)."""
+    try:
+        return sys.stdout.isatty()
+    except (ValueError, OSError, AttributeError):
+        return False
 PRESETS = EXAMPLE_NAMES
 MASKS = ("none", "causal", "causal-after")
 SCRIPT_BACKENDS = ("numpy", "torch")
@@ -111,6 +120,9 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"attn-tui export: error: --format {fmt} is binary; give -o FILE (or -o - for "
               "standard output)", file=sys.stderr)
         return 2
+    if fmt in BINARY and output is None and binary_to_terminal():
+        return _fail(f"-o -: standard output is a terminal, where --format {fmt}'s binary "
+                     f"would be drawn as junk; redirect it (> file.{fmt}) or give -o FILE")
     if output and args.export_session and _same_file(output, args.export_session):
         return _fail(f"-o {output} is the session being exported: writing there would replace "
                      "it; give another name")

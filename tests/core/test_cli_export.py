@@ -228,3 +228,43 @@ def test_o_a_fifo_nothing_reads_is_one_line_not_a_hang(tmp_path: Path) -> None:
     one_line_error(attn("export", "--format", "md", "-o", "pipe", cwd=tmp_path),
                    "Cannot write pipe: it is a pipe that nothing reads from.")
     assert stat.S_ISFIFO((tmp_path / "pipe").stat().st_mode)
+
+
+class _Terminal:
+    """Standard output that is a terminal, as isatty() says; what is written is kept."""
+
+    def __init__(self) -> None:
+        import io
+
+        self.buffer = io.BytesIO()
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.buffer.write(text.encode())
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("argv", [
+    ["export", "--format", "npz", "-o", "-"],
+    ["print", "heads", "--text", "hi", "--layer", "0", "--head", "0", "--format", "npz", "-o",
+     "-"],
+])
+def test_npz_to_standard_output_is_refused_when_it_is_a_terminal(argv, monkeypatch, capsys):
+    """-o - with npz drew a zip archive's bytes on the terminal."""
+    from attn_tui.cli.main import main
+
+    if argv[1] == "heads":
+        pytest.importorskip("tokenizers")
+    out = _Terminal()
+    monkeypatch.setattr("sys.stdout", out)
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's error
+        code = exc.code
+    assert code == 2 and out.buffer.getvalue() == b""
+    assert "standard output is a terminal" in capsys.readouterr().err
