@@ -658,3 +658,14 @@ async def test_a_panel_being_taken_down_ignores_its_late_refresh_callbacks():
         shown.on_resize()
         await settle(pilot)
         assert pilot.app.is_running
+
+
+async def test_a_step_on_the_model_screen_says_it_replaced_the_head_not_numbers():
+    """real-heads 4 said "starts from its own numbers" when the learner had only walked to
+    another head."""
+    async with lesson_app("real-heads", at=3).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "right", "n")
+        said = " ".join(panel(pilot.app).plain.split())
+        assert "Step 4 starts from its own sentence, head and query. u brings yours back" \
+            in said, said

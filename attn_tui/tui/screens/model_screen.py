@@ -559,6 +559,7 @@ class ModelScreen(Screen):
     # ---- as a LessonHost (see attn_tui.tui.tutor.host): the sentence and the chosen head;
     # a sentence the learner typed is their work
     shown_note = "Shown: a head that meets the goal. u undoes it."
+    state_words = "sentence, head and query"  # as a LessonHost
 
     def settle_edits(self) -> bool:
         return True

@@ -56,6 +56,7 @@ class WorkbenchScreen(Screen):
     view: reactive[str] = reactive("weights", init=False, repaint=False)
 
     shown_note = "Shown: a state that meets the goal. u undoes it."  # as a LessonHost
+    state_words = "numbers"
 
     def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -12,6 +12,7 @@ class LessonHost(Protocol):
     # Every host undoes: u brings back what a step, "show me" or ctrl+r replaced. This is the
     # notice once "show me" has put a solution on: what it did, and what u does then
     shown_note: ClassVar[str]
+    state_words: ClassVar[str]  # what a step replaces here, in words: "numbers", "settings"
     sub_title: str | None  # the title bar's second part: it names the lesson while one runs
 
     def settle_edits(self) -> bool:

@@ -49,6 +49,7 @@ class LabScreen(Screen):
     """
     FIELDS: ClassVar[tuple[Field, ...]] = ()
     shown_note: ClassVar[str] = "Shown: settings that meet the goal. u undoes it."
+    state_words: ClassVar[str] = "settings"
     ENTER_ON_BAR: ClassVar[bool] = True  # False: the lab binds Enter itself
 
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
