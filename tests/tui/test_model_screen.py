@@ -457,3 +457,55 @@ async def test_a_128_token_sentence_leaves_the_heads_on_an_80x24_screen() -> Non
         assert screen.query_one("#tokens").size.height == 2
         grid = screen.query_one(HeadGrid).region
         assert grid.y + grid.height <= 23  # above the key bar
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_click_on_a_heads_picture_picks_it_and_on_a_row_of_the_large_one_its_query(size):
+    """Clicks on the grid of heads and on the large picture selected nothing."""
+    app = model_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        grid = screen.query_one(HeadGrid)
+        grid.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        w, h = grid.cell_size(grid.size.width)
+        # layer 1, head 5: past "L1 " and five pictures with their brackets
+        at = (3 + 5 * (w + 1) + 1, 1 + 1 * h)
+        assert grid.head_at(*at) == (1, 5)
+        await pilot.click(HeadGrid, offset=at)
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (1, 5)
+        assert "layer 1 head 5 α" in screen_text(app)
+        await pilot.click(HeadGrid, offset=(3 + 2 * (w + 1) + 1, 0))  # head 2's number
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (1, 2)
+        assert grid.head_at(1, 1) is None  # on the layer's name: nothing
+        picture = screen.query_one(HeadPicture)
+        picture.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        await pilot.click(HeadPicture, offset=(2, 1 + 3))  # the row of query 3
+        await settle(pilot)
+        assert screen.query_index == 3
+        assert "▶3 sat" in screen_text(app)
+        await pilot.press("u")  # a click is one change, as ] would be
+        await settle(pilot)
+        assert screen.query_index != 3
+
+
+async def test_a_click_on_a_row_of_the_workbench_maps_picture_explains_that_query():
+    app = make_app(preset="lecture-head")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("v", "v", "v")  # the weights, the scores… until the picture
+        await pilot.pause()
+        bench = app.workbench()
+        for _ in range(4):
+            if bench.query(HeadPicture) and bench.query_one(HeadPicture).display:
+                break
+            await pilot.press("v")
+            await pilot.pause()
+        await pilot.click(HeadPicture, offset=(2, 1 + 6))
+        await pilot.pause()
+        assert bench.workspace.selected == 6
+        assert "steps for query 't6'" in screen_text(app)

@@ -474,6 +474,11 @@ class ModelScreen(Screen):
     def _picked(self, event: HeadGrid.Picked) -> None:
         self.action_pick(event.layer, event.head)
 
+    @on(HeadPicture.QueryClicked)
+    def _query_clicked(self, event: HeadPicture.QueryClicked) -> None:
+        if event.query != self.query_index:
+            self.action_set_query(event.query)
+
     def action_set_text(self, text: str) -> None:
         with self.history.change(self.lesson_state):
             self._set_text(text)

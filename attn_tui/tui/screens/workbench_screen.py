@@ -326,6 +326,10 @@ class WorkbenchScreen(Screen):
             # choosing what to look at is not an edit: no undo entry
             self.workspace = replace(self.workspace, selected=row)
 
+    # by name, not @on: the picture's module is imported only once v first shows it
+    def on_head_picture_query_clicked(self, event: HeadPicture.QueryClicked) -> None:
+        self.select_query(event.query)  # as ↑↓ in Q: the step table explains that query
+
     @on(DimsBar.Changed)
     def _dims(self, event: DimsBar.Changed) -> None:
         if not event.stale and take_once(event, event.bar):

@@ -10,6 +10,7 @@ import numpy as np
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.containers import ScrollableContainer
 from textual.geometry import Offset, Region, Size
 from textual.message import Message
@@ -149,6 +150,22 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
     def watch_at_head(self) -> None:
         self.refresh()
 
+    def head_at(self, x: int, y: int) -> tuple[int, int] | None:
+        """(layer, head) of the picture drawn at ``x``, ``y`` in the grid; on the row of head
+        numbers, that head in the chosen layer; None between or beside the pictures."""
+        layers, heads = self.shape
+        w, h = self.cell_size(self.size.width)
+        head = (x - 3) // (w + 1)
+        if x < 3 or not 0 <= head < heads:
+            return None
+        layer = self.at_layer if y == 0 else (y - 1) // h
+        return (layer, head) if 0 <= layer < layers else None
+
+    def on_click(self, event: events.Click) -> None:
+        if self.weights is None or (at := self.head_at(event.x, event.y)) is None:
+            return
+        self.action_step(at[0] - self.at_layer, at[1] - self.at_head)
+
     def action_step(self, d_layer: int, d_head: int) -> None:
         layers, heads = self.shape
         if not layers:
@@ -212,7 +229,23 @@ MIN_LABEL = 7  # the query marker, "12 [S" and a space: the index and a little o
 
 class HeadPicture(Widget):
     """One head large: a row per query with its token, a column per key, the query marked.
-    ``tokens`` names the queries; the keys are α's columns."""
+    ``tokens`` names the queries; the keys are α's columns. A click on a row posts
+    QueryClicked with its query (the first of a band's)."""
+
+    class QueryClicked(Message):
+        def __init__(self, picture: HeadPicture, query: int) -> None:
+            super().__init__()
+            self.picture = picture
+            self.query = query  #: the query of the row clicked, from 0
+
+        @property
+        def control(self) -> HeadPicture:
+            return self.picture
+
+    def on_click(self, event: events.Click) -> None:
+        bands = self._bands() if self.alpha is not None else []
+        if 1 <= event.y <= len(bands):
+            self.post_message(self.QueryClicked(self, bands[event.y - 1][0]))
 
     DEFAULT_CSS = """
     HeadPicture { height: auto; width: 1fr; }
