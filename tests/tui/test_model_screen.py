@@ -509,3 +509,17 @@ async def test_a_click_on_a_row_of_the_workbench_maps_picture_explains_that_quer
         await pilot.pause()
         assert bench.workspace.selected == 6
         assert "steps for query 't6'" in screen_text(app)
+
+
+async def test_a_session_saved_with_the_box_emptied_keeps_the_sentence_whose_maps_show():
+    """/ ctrl+u Enter ctrl+s saved "text": "", and the session reopened on blank maps and
+    "nothing to read" where the learner had seen the last sentence's."""
+    app = model_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        shown = screen.run_text
+        await pilot.press("slash", "ctrl+u", "enter")
+        await settle(pilot)
+        assert screen.text == "" and screen.run_text == shown
+        assert screen.session_settings()["text"] == shown

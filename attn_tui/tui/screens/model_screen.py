@@ -258,7 +258,10 @@ class ModelScreen(Screen):
 
     # ---- a session's copy: the sentence, and the head and query it shows
     def session_settings(self) -> dict[str, Any]:
-        return {"text": self.text, "layer": self.layer_index, "head": self.head_index,
+        # an emptied box keeps the last maps on screen: a session keeps their sentence, or
+        # it reopened on blank maps and "nothing to read"
+        text = self.run_text if not self.text.strip() and self.run_text else self.text
+        return {"text": text, "layer": self.layer_index, "head": self.head_index,
                 "query": self.query_index}
 
     def _take_saved(self, saved: dict[str, Any]) -> None:
