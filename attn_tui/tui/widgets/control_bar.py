@@ -25,6 +25,9 @@ from attn_tui.tui.widgets.editor_message import EditorMessage
 
 # keys that edit the typed text (or do nothing to it) while a value is typed; any other key
 # that is not a character keeps its meaning
+# a sign begins a typed value too, so "-5" is read, and refused, instead of the 5 alone being
+# set; unless minus is a key here (the dimensions bar's −1, the precision lab's scores ×↓)
+SIGNS = "-−"
 TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "right", "up",
                          "down", "home", "end", "pageup", "pagedown", "delete", "ctrl+u",
                          "ctrl+y"})
@@ -32,9 +35,6 @@ TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "righ
 
 class ControlBar(KeysInOrder, Widget, can_focus=True):
     BINDINGS = bindings.CONTROL_BAR
-    # besides digits, the characters that begin a typed value: a sign too, so "-5" is read,
-    # and refused, instead of the 5 alone being set (a bar binding minus to a step leaves it out)
-    STARTS_TYPING = ".-−"
     EDIT_ACTIONS = frozenset({"pick", "step", "scale", "activate"})  # none while typing
     DEFAULT_CSS = """
     ControlBar { height: auto; width: 1fr; padding: 0 1; background: $boost; }
@@ -251,7 +251,8 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         f = self.current
         if self.editing is None:
             if f.kind not in ("bool", "choice") and event.character and (
-                event.character.isdigit() or event.character in self.STARTS_TYPING
+                event.character.isdigit() or event.character == "." or (
+                    event.character in SIGNS and event.key not in self.screen.active_bindings)
             ):
                 self.editing = event.character
                 self._replace = False

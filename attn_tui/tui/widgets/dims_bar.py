@@ -24,7 +24,6 @@ SHOWN = {"T": "T keys"}
 
 class DimsBar(ControlBar):
     BINDINGS = bindings.DIMS_BAR
-    STARTS_TYPING = "."  # minus steps down here
     DEFAULT_CSS = """
     DimsBar { height: 1; padding: 0 1; color: $text-muted; background: transparent; }
     DimsBar:focus { color: $text; background: $boost; }

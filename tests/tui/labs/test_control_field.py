@@ -222,3 +222,33 @@ async def test_a_refused_value_stays_in_the_field_to_mend_or_replace():
         await pilot.press("escape")
         await settle(pilot)
         assert bar.editing is None and screen.settings.trials == 500
+
+
+async def test_where_minus_is_a_key_of_the_screen_the_bar_leaves_it_to_that_key():
+    """The precision lab's - is 'scores ×↓', and the dimensions bar's −1: a sign that began
+    typing there would take their key away."""
+    from lab_pilot import lab_app, settle
+
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        bar.focus()
+        await pilot.press("plus")
+        await settle(pilot)
+        up = screen.settings.multiplier
+        await pilot.press("minus")
+        await settle(pilot)
+        assert bar.editing is None and screen.settings.multiplier < up
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("D", "enter")  # T typed: 8 selected; then out again
+        await pilot.press("escape")
+        bench = pilot.app.workbench()
+        t = bench.workspace.t_k
+        await pilot.press("minus")
+        await pilot.pause()
+        assert bench.workspace.t_k == t - 1
