@@ -60,8 +60,7 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("In Q, K or V", editor),
         ("In any table", grid),
         ("In the dimensions bar", rows(bindings.DIMS_BAR) + [
-            ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused "
-                    "and stays, selected, to mend or replace")]),
+            ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused")]),
         ("In a lesson", lesson + [("a b c d", "answer the question")]),
     ]
     base = rows(bindings.LAB)
@@ -70,9 +69,7 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         out.append(("In any lab", base + [("← → (h l)", "choose a control"),
                                            ("↑ ↓ (k j)", "step it"),
                                            ("PgUp PgDn", "×2 ÷2 where that fits"),
-                                           ("Enter", "type a value (the train lab: train or pause)"),
-                                           ("0-9 . -", "type a value: one refused stays, "
-                                                       "selected, to mend or replace (Esc drops it)")]
+                                           ("Enter", "type a value (the train lab: train or pause)")]
                     + [r for r in rows(bindings.CONTROL_BAR) if r[0] not in (
                         "← h", "→ l", "↑ k", "↓ j", "PgUp", "PgDn", "Enter space")]))
     for name in labs:

@@ -270,7 +270,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         if event.key in ("escape", "ctrl+z"):  # as in a cell: undo while typing drops the typing
             self.editing = None
         elif event.key == "enter":
-            self.enter_typed()
+            self.take_typed(keep_refused=False)
         elif event.key == "backspace":
             self.editing = "" if self._replace else self.editing[:-1]
             self._replace = False
@@ -291,19 +291,10 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
 
     def action_typed(self, what: str) -> None:
         if what == "set":
-            self.enter_typed()
+            self.take_typed(keep_refused=False)
         else:
             self.editing = None
             self.refresh()
-
-    def enter_typed(self) -> bool:
-        """Enter on a typed value: stored, or refused and kept in the field, shown selected,
-        so it can be mended, replaced by typing or dropped with Escape (as a cell keeps it)."""
-        if self.take_typed(keep_refused=True):
-            return True
-        self._replace = True
-        self.refresh()
-        return False
 
     def take_typed(self, keep_refused: bool) -> bool:
         """Close the open edit and store its value, as Enter does; False if the field refuses

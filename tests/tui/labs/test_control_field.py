@@ -195,35 +195,6 @@ async def test_a_sign_typed_first_starts_the_value_and_is_refused_not_dropped(la
             screen.message
 
 
-async def test_a_refused_value_stays_in_the_field_to_mend_or_replace():
-    """99999999999 on steps was refused and the field showed steps ‹2000› again: the typing
-    was gone, where a cell keeps a refused value in its edit line."""
-    from lab_pilot import lab_app, settle
-
-    from attn_tui.tui.widgets.control_bar import ControlBar
-
-    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = pilot.app.screen
-        bar = screen.query_one(ControlBar)
-        bar.focus()
-        bar.field = [f.key for f in bar.fields].index("trials")
-        before = screen.settings.trials
-        await pilot.press(*"99999999999", "enter")
-        await settle(pilot)
-        assert bar.editing == "99999999999" and screen.settings.trials == before
-        assert "99,999,999,999 is outside" in screen.message
-        await pilot.press("5", "0", "0", "enter")  # shown selected: typing replaces it
-        await settle(pilot)
-        assert bar.editing is None and screen.settings.trials == 500
-        await pilot.press("0", "enter")  # refused again; Escape drops it
-        await settle(pilot)
-        assert bar.editing == "0"
-        await pilot.press("escape")
-        await settle(pilot)
-        assert bar.editing is None and screen.settings.trials == 500
-
-
 async def test_where_minus_is_a_key_of_the_screen_the_bar_leaves_it_to_that_key():
     """The precision lab's - is 'scores ×↓', and the dimensions bar's −1: a sign that began
     typing there would take their key away."""

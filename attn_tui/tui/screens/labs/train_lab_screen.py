@@ -220,7 +220,7 @@ class TrainLabScreen(LabScreen):
             return
         bar = self.query_one("#controls")
         if bar.editing is not None:  # the digits before it had not reached the bar
-            bar.enter_typed()
+            bar.take_typed(keep_refused=False)
             return
         self._train_or_pause()
 
