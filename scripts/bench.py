@@ -189,8 +189,8 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
                          f"warm: {plan.model_warm} whole forward passes each (attn-tui's "
                          "up to the sentence embedding), transformers with "
                          f"output_attentions=True; the 32-token runs ({md['t_long']} tokens) are "
-                         "the 72 maps the screen waits for (the last layer's feed-forward, which "
-                         "no map needs, follows only if hidden or the embedding is read), the "
+                         "run(full=False), as the screen asks: the 72 maps without the last "
+                         "layer's feed-forward, which no map needs; the "
                          "numbers only, not their drawing; the model screen computes in "
                          "float32, its weights' precision, unless --dtype float64")
     if "train" in only:

@@ -346,7 +346,7 @@ def lab_compute(screen: str, settings: dict[str, Any]) -> Any:
     if screen == "lab:minilm":
         from attn_tui.models import shared_model, summarise
 
-        run = shared_model("minilm").run(settings["text"])
+        run = shared_model("minilm").run(settings["text"], full=False)
         return summarise(run.weights[settings["layer"], settings["head"]])
     from attn_tui.compute import count_params
 

@@ -9,8 +9,6 @@ model's sentence-transformers modules (Pooling mean, Normalize) define its sente
 from __future__ import annotations
 
 import math
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -108,38 +106,25 @@ def prepare(weights: Weights, backend: str, dtype: str) -> Prepared:
     )
 
 
+@dataclass(frozen=True, eq=False)
 class Forward:
-    """Every intermediate the UI shows, as numpy: ``weights`` (L, H, T, T) and ``q``, ``k``,
-    ``v`` (L, H, T, d_head) at once; ``hidden`` (L + 1, T, d) and ``embedding`` (d,) when
-    first read. No map depends on the last layer's feed-forward, which only they need: the
-    screen, which shows maps, never waits for it (a tenth of a 32-token pass)."""
+    """Every intermediate the UI shows, as numpy: (L, H, T, T), (L, H, T, d_head), (L + 1, T, d);
+    ``hidden`` and ``embedding`` are None from a pass asked for the maps only (full=False)."""
 
-    def __init__(self, weights: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray,
-                 finish: Callable[[], tuple[np.ndarray, np.ndarray]]) -> None:
-        self.weights, self.q, self.k, self.v = weights, q, k, v
-        self._finish = finish
-        self._rest: tuple[np.ndarray, np.ndarray] | None = None
-        self._lock = threading.Lock()  # read from the screen's thread and the app's
-
-    def _finished(self) -> tuple[np.ndarray, np.ndarray]:
-        with self._lock:
-            if self._rest is None:
-                self._rest = self._finish()
-                self._finish = None  # type: ignore[assignment]  # its arrays can go
-            return self._rest
-
-    @property
-    def hidden(self) -> np.ndarray:
-        return self._finished()[0]
-
-    @property
-    def embedding(self) -> np.ndarray:
-        return self._finished()[1]
+    weights: np.ndarray
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    hidden: np.ndarray | None
+    embedding: np.ndarray | None
 
 
 def forward(
-    weights: Weights, prepared: Prepared, ids: list[int], *, backend: str, dtype: str
+    weights: Weights, prepared: Prepared, ids: list[int], *, backend: str, dtype: str,
+    full: bool = True,
 ) -> Forward:
+    """``full=False``: the maps only. No map depends on the last layer's feed-forward, which
+    only ``hidden``'s last row and the embedding need (a tenth of a 32-token pass)."""
     xp, dt, c = prepared.xp, prepared.dtype, weights.config
     t, heads, d_head = len(ids), c.heads, c.d_head
     words = to_backend(xp, weights.word_rows(ids), dt)
@@ -172,14 +157,13 @@ def forward(
             x = feed_forward(x, p)
             hidden.append(to_numpy(x))
 
-    def finish(x: Any = x) -> tuple[np.ndarray, np.ndarray]:
+    embedding = None
+    if full:
         if prepared.layers:
             x = feed_forward(x, prepared.layers[last])
             hidden.append(to_numpy(x))
         pooled = xp.mean(x, axis=0)
         norm = xp.sqrt(xp.sum(pooled * pooled))
-        embedding = pooled / xp.maximum(norm, xp.asarray(1e-12, dtype=dt))
-        return np.stack(hidden), to_numpy(embedding)
-
+        embedding = to_numpy(pooled / xp.maximum(norm, xp.asarray(1e-12, dtype=dt)))
     return Forward(weights=np.stack(alphas), q=np.stack(qs), k=np.stack(ks), v=np.stack(vs),
-                   finish=finish)
+                   hidden=np.stack(hidden) if full else None, embedding=embedding)

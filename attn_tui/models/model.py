@@ -28,8 +28,8 @@ from attn_tui.models.weights import Config, Weights, read_config, read_weights
 class Run:
     """One sentence through the model. Shapes: ``weights`` (L, H, T, T); ``q``, ``k``, ``v``
     (L, H, T, d_head); ``hidden`` (L + 1, T, d_model), the embeddings' output first;
-    ``embedding`` (d_model,), the sentence embedding (mean of the last layer, L2-normalised).
-    ``hidden`` and ``embedding`` are finished when first read: no map needs them."""
+    ``embedding`` (d_model,), the sentence embedding (mean of the last layer, L2-normalised);
+    both None from ``run(..., full=False)``, the maps only."""
 
     tokens: list[str]
     ids: list[int]
@@ -37,21 +37,14 @@ class Run:
     q: np.ndarray
     k: np.ndarray
     v: np.ndarray
+    hidden: np.ndarray | None
+    embedding: np.ndarray | None
     text: str = ""
     notices: tuple[str, ...] = ()
     truncated: bool = False
     backend: str = "numpy"
     dtype: str = "float32"
     model: str = "minilm"
-    _forward: Any = field(default=None, repr=False)
-
-    @property
-    def hidden(self) -> np.ndarray:
-        return self._forward.hidden
-
-    @property
-    def embedding(self) -> np.ndarray:
-        return self._forward.embedding
 
     @property
     def layers(self) -> int:
@@ -86,22 +79,25 @@ class Model:
         """The tokens ``text`` becomes; EmptySentence when nothing is left to read."""
         return self.tokenizer.encode(text)
 
-    def run(self, text: str, *, backend: str = "numpy", dtype: str = "float32") -> Run:
+    def run(self, text: str, *, backend: str = "numpy", dtype: str = "float32",
+            full: bool = True) -> Run:
+        """``full=False``: the maps, q, k and v only, without the last layer's feed-forward
+        that only ``hidden`` and ``embedding`` need (what the model screen shows)."""
         tokens = self.tokenize(text)
-        return self.run_tokens(tokens, backend=backend, dtype=dtype)
+        return self.run_tokens(tokens, backend=backend, dtype=dtype, full=full)
 
-    def run_tokens(self, tokens: Tokens, *, backend: str = "numpy", dtype: str = "float32") -> Run:
+    def run_tokens(self, tokens: Tokens, *, backend: str = "numpy", dtype: str = "float32",
+                   full: bool = True) -> Run:
         key = (backend, dtype)
         if key not in self._prepared:
             self._prepared[key] = prepare(self.weights, backend, dtype)
-        out = forward(
-            self.weights, self._prepared[key], list(tokens.ids), backend=backend, dtype=dtype
-        )
+        out = forward(self.weights, self._prepared[key], list(tokens.ids), backend=backend,
+                      dtype=dtype, full=full)
         return Run(
             tokens=list(tokens.tokens), ids=list(tokens.ids), weights=out.weights, q=out.q,
-            k=out.k, v=out.v, text=tokens.text, notices=tokens.notices,
-            truncated=tokens.truncated, backend=backend, dtype=dtype, model=self.spec.name,
-            _forward=out,
+            k=out.k, v=out.v, hidden=out.hidden, embedding=out.embedding, text=tokens.text,
+            notices=tokens.notices, truncated=tokens.truncated, backend=backend, dtype=dtype,
+            model=self.spec.name,
         )
 
 

@@ -4,6 +4,7 @@ steps from its real q and k."""
 from __future__ import annotations
 
 import ast
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -30,24 +31,28 @@ def test_a_run_has_the_shapes_the_issue_promises(minilm: Any) -> None:
     assert abs(float(np.linalg.norm(run.embedding)) - 1.0) < 1e-5
 
 
-def test_the_maps_come_without_the_last_feed_forward_which_only_hidden_needs(
+def test_the_maps_only_skip_the_last_feed_forward_and_match_the_whole_pass(
         minilm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The screen shows the 72 maps and nothing of hidden or the embedding: the sixth
-    layer's feed-forward waits until they are read, once, and gives the same numbers."""
+    """The screen shows the 72 maps and nothing of hidden or the embedding: run(full=False)
+    leaves out the sixth layer's feed-forward, and its maps, q, k and v are the whole pass's."""
+    import copy
+    import pickle
+
     from attn_tui.models import forward
 
     calls = []
     real = forward.gelu
     monkeypatch.setattr(forward, "gelu", lambda x, xp: (calls.append(1), real(x, xp))[1])
-    run = minilm.run("the dog chased the ball")
-    assert len(calls) == 5
-    hidden, embedding = run.hidden, run.embedding
-    assert len(calls) == 6
-    assert run.hidden is hidden and run.embedding is embedding and len(calls) == 6
-    monkeypatch.setattr(forward, "gelu", real)
-    again = minilm.run("the dog chased the ball")
-    np.testing.assert_array_equal(again.embedding, embedding)
-    np.testing.assert_array_equal(again.hidden, hidden)
+    maps = minilm.run("the dog chased the ball", full=False)
+    assert len(calls) == 5 and maps.hidden is None and maps.embedding is None
+    whole = minilm.run("the dog chased the ball")
+    assert len(calls) == 11 and whole.hidden.shape[0] == 7
+    for name in ("weights", "q", "k", "v"):
+        np.testing.assert_array_equal(getattr(maps, name), getattr(whole, name))
+    # a Run stays plain data: copied, pickled and made a dict as before
+    again = pickle.loads(pickle.dumps(whole))
+    np.testing.assert_array_equal(again.embedding, whole.embedding)
+    assert copy.deepcopy(maps).hidden is None and "embedding" in asdict(whole)
 
 
 def test_the_word_table_is_not_copied(minilm: Any) -> None:

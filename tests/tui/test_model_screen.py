@@ -523,3 +523,4 @@ async def test_a_session_saved_with_the_box_emptied_keeps_the_sentence_whose_map
         await settle(pilot)
         assert screen.text == "" and screen.run_text == shown
         assert screen.session_settings()["text"] == shown
+        assert not screen.has_unsaved_work()  # saved as it opened: quitting need not ask

@@ -257,11 +257,14 @@ class ModelScreen(Screen):
         self._in_view = "layer"  # which keep_in_view keeps in sight ("marks": a lesson's)
 
     # ---- a session's copy: the sentence, and the head and query it shows
+    @property
+    def kept_text(self) -> str:
+        """The sentence a session keeps: the one typed, or, with the box emptied, the one
+        whose maps still show (kept as empty text, it reopened on blank maps)."""
+        return self.run_text if not self.text.strip() and self.run_text else self.text
+
     def session_settings(self) -> dict[str, Any]:
-        # an emptied box keeps the last maps on screen: a session keeps their sentence, or
-        # it reopened on blank maps and "nothing to read"
-        text = self.run_text if not self.text.strip() and self.run_text else self.text
-        return {"text": text, "layer": self.layer_index, "head": self.head_index,
+        return {"text": self.kept_text, "layer": self.layer_index, "head": self.head_index,
                 "query": self.query_index}
 
     def _take_saved(self, saved: dict[str, Any]) -> None:
@@ -350,7 +353,7 @@ class ModelScreen(Screen):
         # first step) finds its numbers ready
         text = self.text
         try:
-            run, reason = model.run(text, backend=self.backend, dtype=self.dtype), ""
+            run, reason = model.run(text, backend=self.backend, dtype=self.dtype, full=False), ""
         except Exception as exc:  # an empty sentence, a backend that will not load: said
             run, reason = None, str(exc).splitlines()[0]
         self._tell(self._loaded, model, text, run, reason)
@@ -385,7 +388,8 @@ class ModelScreen(Screen):
     @work(thread=True, exclusive=True, group="model-run")
     def _run_text(self, text: str) -> None:
         try:
-            run = self.model.run(text, backend=self.backend, dtype=self.dtype)
+            run = self.model.run(text, backend=self.backend, dtype=self.dtype,
+                                 full=False)  # maps: no last feed-forward
         except EmptySentence as exc:
             if not get_current_worker().is_cancelled:
                 self._tell(self.say, str(exc), error=True)
@@ -581,7 +585,7 @@ class ModelScreen(Screen):
     def has_unsaved_work(self) -> bool:
         """A sentence typed since it was opened or saved, and not one a lesson step set up.
         Picking a head or a query is looking, not work."""
-        return self.text not in (self.saved_text, self._lesson_text)
+        return self.kept_text not in (self.saved_text, self._lesson_text)
 
     def replaced_by_lesson(self) -> bool:
         """Whether a sentence of the learner's that a lesson step replaced is still unsaved:
