@@ -17,11 +17,21 @@ EXPORT_FORMATS = ("md", "csv", "tex", "npz", "py")
 BINARY = ("npz",)
 
 
-def binary_to_terminal() -> bool:
-    """Whether standard output is a terminal (a zip's bytes there are junk, and may be taken
-    as the terminal's own control sequences)."""
+def binary_to_terminal(name: str | None = None) -> bool:
+    """Whether standard output (or the file ``name``: /dev/stdout, /dev/tty) is a terminal,
+    where a zip's bytes are junk and may be taken as the terminal's own control sequences."""
     try:
-        return sys.stdout.isatty()
+        if name is None or name == "-":
+            return sys.stdout.isatty()
+        import stat
+
+        if not stat.S_ISCHR(os.stat(name).st_mode):  # a file, a pipe: never a terminal
+            return False
+        fd = os.open(name, os.O_WRONLY | os.O_NOCTTY)
+        try:
+            return os.isatty(fd)
+        finally:
+            os.close(fd)
     except (ValueError, OSError, AttributeError):
         return False
 PRESETS = EXAMPLE_NAMES
@@ -120,9 +130,9 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"attn-tui export: error: --format {fmt} is binary; give -o FILE (or -o - for "
               "standard output)", file=sys.stderr)
         return 2
-    if fmt in BINARY and output is None and binary_to_terminal():
-        return _fail(f"-o -: standard output is a terminal, where --format {fmt}'s binary "
-                     f"would be drawn as junk; redirect it (> file.{fmt}) or give -o FILE")
+    if fmt in BINARY and binary_to_terminal(output):
+        return _fail(f"-o {args.export_output}: that is a terminal, where --format {fmt}'s "
+                     f"binary would be drawn as junk; redirect it (> file.{fmt}) or give -o FILE")
     if output and args.export_session and _same_file(output, args.export_session):
         return _fail(f"-o {output} is the session being exported: writing there would replace "
                      "it; give another name")

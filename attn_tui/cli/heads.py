@@ -53,12 +53,12 @@ def check_heads_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
                      "standard output)")
     if args.heads_output == "":
         parser.error("argument -o: expected a file name, got an empty one")
-    if fmt == "npz" and args.heads_output == "-":
+    if fmt == "npz" and args.heads_output:
         from attn_tui.cli.export import binary_to_terminal
 
-        if binary_to_terminal():
-            parser.error("argument -o -: standard output is a terminal, where npz's binary "
-                         "would be drawn as junk; redirect it (> head.npz) or give -o FILE")
+        if binary_to_terminal(args.heads_output):
+            parser.error(f"argument -o {args.heads_output}: that is a terminal, where npz's "
+                         "binary would be drawn as junk; redirect it (> head.npz) or give -o FILE")
     if fmt == "text" and args.heads_output not in (None, "-"):
         from attn_tui.report.export import format_for
 

@@ -267,4 +267,33 @@ def test_npz_to_standard_output_is_refused_when_it_is_a_terminal(argv, monkeypat
     except SystemExit as exc:  # argparse's error
         code = exc.code
     assert code == 2 and out.buffer.getvalue() == b""
-    assert "standard output is a terminal" in capsys.readouterr().err
+    assert "-o -: that is a terminal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("heads", [False, True])
+def test_npz_to_a_terminal_named_as_a_file_is_refused_too(heads, capsys):
+    """-o /dev/stdout in a terminal drew the archive; -o /dev/null still takes it."""
+    import pty
+
+    from attn_tui.cli.main import main
+
+    if heads:
+        pytest.importorskip("tokenizers")
+    main_fd, sub_fd = pty.openpty()
+    try:
+        name = os.ttyname(sub_fd)
+        argv = (["print", "heads", "--text", "hi", "--layer", "0", "--head", "0"] if heads
+                else ["export"]) + ["--format", "npz", "-o", name]
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = exc.code
+        assert code == 2 and f"-o {name}: that is a terminal" in capsys.readouterr().err
+        try:
+            code = main([*argv[:-1], os.devnull])
+        except SystemExit as exc:
+            code = exc.code
+        assert code == 0
+    finally:
+        os.close(main_fd)
+        os.close(sub_fd)

@@ -509,6 +509,17 @@ async def test_a_click_on_a_row_of_the_workbench_maps_picture_explains_that_quer
         await pilot.pause()
         assert bench.workspace.selected == 6
         assert "steps for query 't6'" in screen_text(app)
+        # a value being typed into Q is stored first: the edit line was left open on t6's
+        # row while the cursor and the step table moved to t2
+        editor = bench.query_one("#editor-q")
+        editor.grid.focus()
+        await pilot.press("enter", "9", "9")
+        await pilot.pause()
+        assert editor.editing is not None
+        await pilot.click(HeadPicture, offset=(2, 1 + 2))
+        await pilot.pause()
+        assert editor.editing is None and bench.workspace.q[6][0] == 99
+        assert bench.workspace.selected == 2 and editor.grid.cursor_row == 2
 
 
 async def test_a_session_saved_with_the_box_emptied_keeps_the_sentence_whose_maps_show():

@@ -328,7 +328,10 @@ class WorkbenchScreen(Screen):
 
     # by name, not @on: the picture's module is imported only once v first shows it
     def on_head_picture_query_clicked(self, event: HeadPicture.QueryClicked) -> None:
-        self.select_query(event.query)  # as ↑↓ in Q: the step table explains that query
+        # a value being typed is stored first, as ↑↓ store it: the cursor, and the edit line
+        # on its row, must not be left behind on another query
+        if self.settle_edits():
+            self.select_query(event.query)  # as ↑↓ in Q: the step table explains that query
 
     @on(DimsBar.Changed)
     def _dims(self, event: DimsBar.Changed) -> None:
