@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from typing import Any
 
@@ -16,24 +17,6 @@ from attn_tui.core.presets import EXAMPLE_NAMES
 EXPORT_FORMATS = ("md", "csv", "tex", "npz", "py")
 BINARY = ("npz",)
 
-
-def binary_to_terminal(name: str | None = None) -> bool:
-    """Whether standard output (or the file ``name``: /dev/stdout, /dev/tty) is a terminal,
-    where a zip's bytes are junk and may be taken as the terminal's own control sequences."""
-    try:
-        if name is None or name == "-":
-            return sys.stdout.isatty()
-        import stat
-
-        if not stat.S_ISCHR(os.stat(name).st_mode):  # a file, a pipe: never a terminal
-            return False
-        fd = os.open(name, os.O_WRONLY | os.O_NOCTTY)
-        try:
-            return os.isatty(fd)
-        finally:
-            os.close(fd)
-    except (ValueError, OSError, AttributeError):
-        return False
 PRESETS = EXAMPLE_NAMES
 MASKS = ("none", "causal", "causal-after")
 SCRIPT_BACKENDS = ("numpy", "torch")
@@ -66,6 +49,23 @@ def add_export_parser(sub: Any) -> argparse.ArgumentParser:
                     help="write here (atomically) instead of to standard output; - is "
                     "standard output")
     return ex
+
+
+def binary_to_terminal(name: str | None = None) -> bool:
+    """Whether standard output (or the file ``name``: /dev/stdout, /dev/tty) is a terminal,
+    where a zip's bytes are junk and may be taken as the terminal's own control sequences."""
+    try:
+        if name is None or name == "-":
+            return sys.stdout.isatty()
+        if not stat.S_ISCHR(os.stat(name).st_mode):  # a file, a pipe: never a terminal
+            return False
+        fd = os.open(name, os.O_WRONLY | os.O_NOCTTY)
+        try:
+            return os.isatty(fd)
+        finally:
+            os.close(fd)
+    except (ValueError, OSError, AttributeError):
+        return False
 
 
 def _fail(message: str) -> int:

@@ -232,6 +232,10 @@ class HeadPicture(Widget):
     ``tokens`` names the queries; the keys are α's columns. A click on a row posts
     QueryClicked with its query (the first of a band's)."""
 
+    DEFAULT_CSS = """
+    HeadPicture { height: auto; width: 1fr; }
+    """
+
     class QueryClicked(Message):
         def __init__(self, picture: HeadPicture, query: int) -> None:
             super().__init__()
@@ -241,15 +245,6 @@ class HeadPicture(Widget):
         @property
         def control(self) -> HeadPicture:
             return self.picture
-
-    def on_click(self, event: events.Click) -> None:
-        bands = self._bands() if self.alpha is not None else []
-        if 1 <= event.y <= len(bands):
-            self.post_message(self.QueryClicked(self, bands[event.y - 1][0]))
-
-    DEFAULT_CSS = """
-    HeadPicture { height: auto; width: 1fr; }
-    """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -300,6 +295,11 @@ class HeadPicture(Widget):
 
     def _rows(self) -> int:
         return len(self._bands()) + 1 if self.alpha is not None else 1
+
+    def on_click(self, event: events.Click) -> None:
+        bands = self._bands() if self.alpha is not None else []
+        if 1 <= event.y <= len(bands):
+            self.post_message(self.QueryClicked(self, bands[event.y - 1][0]))
 
     def query_into_view(self) -> None:
         """Scroll the column holding the picture so the marked query's row shows: 45 tokens

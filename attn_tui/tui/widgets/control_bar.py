@@ -23,11 +23,11 @@ from attn_tui.tui.keys import AfterKeys, KeysInOrder, run_after_keys
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.editor_message import EditorMessage
 
-# keys that edit the typed text (or do nothing to it) while a value is typed; any other key
-# that is not a character keeps its meaning
 # a sign begins a typed value too, so "-5" is read, and refused, instead of the 5 alone being
 # set; unless minus is a key here (the dimensions bar's −1, the precision lab's scores ×↓)
 SIGNS = "-−"
+# keys that edit the typed text (or do nothing to it) while a value is typed; any other key
+# that is not a character keeps its meaning
 TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "right", "up",
                          "down", "home", "end", "pageup", "pagedown", "delete", "ctrl+u",
                          "ctrl+y"})
