@@ -42,7 +42,7 @@ LESSON = [
     Binding("y", "lesson('show')", "Show me", show=False, priority=True, id="lesson.show",
             tooltip="after h offers it: put a state that meets the task's goal on the panes"),
     Binding("ctrl+r", "lesson('reset')", "Reset step", show=False, priority=True,
-            id="lesson.reset", tooltip="a lesson task's step back to its start (u undoes)"),
+            id="lesson.reset", tooltip="a lesson step back to its start: a task's, or changed panes (u undoes)"),
     # the panel cannot take focus (the panes keep it): in a small window its words scroll
     Binding("shift+down", "lesson('scroll', 1)", "Lesson text down", show=False,
             tooltip="scroll the lesson's words down (a small window)", id="lesson.scroll_down"),

@@ -512,7 +512,8 @@ async def test_the_panel_edge_says_what_enter_and_escape_do_while_a_cell_is_type
         await press(pilot, "8", "n")  # n is typed into the cell: "8n" is refused, kept
         assert str(panel(pilot.app).border_subtitle) == "typing: ⏎ Set · Esc Cancel"
         await press(pilot, "backspace", "enter")
-        assert panel(pilot.app).border_subtitle == edge
+        # the step's own edge again, with the reset that an edit away from its start offers
+        assert panel(pilot.app).border_subtitle == "ctrl+r reset · " + str(edge)
         assert pilot.app.screen.workspace.q[0][0] == 8.0
 
 

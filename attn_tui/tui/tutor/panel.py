@@ -44,6 +44,7 @@ class PanelView:
     solved_before: bool = False
     shown: str = ""  # what "show me" put on the panes, while they still show it
     resumed: bool = False  # the step a reopened lesson came back to, until n or p
+    drifted: bool = False  # the panes left the step's start; its words quote that start
 
 
 class LessonPanel(VerticalScroll, can_focus=False):
@@ -155,8 +156,11 @@ class LessonPanel(VerticalScroll, can_focus=False):
         asking = bool(view.prompt) and view.chosen is None and not (view.done or view.busy)
         letters = "abcd"[: len(view.choices)]
         solved = view.verdict is not None and view.verdict.done
-        task = ("" if solved else "y show me · " if view.offering else "h hint · ") + \
-            "ctrl+r reset · " if view.goal and not (view.done or view.busy) else ""
+        if view.goal and not (view.done or view.busy):
+            task = ("" if solved else "y show me · " if view.offering else "h hint · ") + \
+                "ctrl+r reset · "
+        else:
+            task = "ctrl+r reset · " if view.drifted and not view.done else ""
         self._keys = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
                       if asking else "") + task + ("getting ready…" if view.busy else
                                                    "n next · p back") + " · Esc keep playing"
@@ -198,6 +202,9 @@ def render(view: PanelView, width: int | None = None) -> Text:
             out.append("  " if i else "")
             out.append(f" {key} ", style="reverse bold")
             out.append(f" {does}")
+    if view.drifted:
+        out.append("\nThe words quote the step's start, not the panes now: ctrl+r puts it back.",
+                   style="italic")
     if view.prompt:
         _question(out, view, width)
     if view.goal:

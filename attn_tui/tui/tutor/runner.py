@@ -82,6 +82,7 @@ class LessonRunner:
         self._hints = 0
         self._offering = False
         self._shown_state: object = None  # the panes as "show me" left them
+        self._revealing = False  # an answer's reveal is changing the panes: the step's doing
 
     # ---- entry points: CLI, command palette, the g menu
     def start(self, name: str) -> None:
@@ -187,8 +188,11 @@ class LessonRunner:
                 and app.screen is self.host and not takes_text(app.focused))
         if not live:
             return False
-        if verb in ("hint", "reset"):
+        if verb == "hint":
             return self._step().task is not None and not self.done and not self._busy
+        if verb == "reset":
+            return (self._step().task is not None or self._drifted()) and not (
+                self.done or self._busy)
         if verb == "show":
             return self._offering and not self.done
         if verb != "answer":
@@ -229,7 +233,12 @@ class LessonRunner:
         from attn_tui.lessons.tasks import evaluate
 
         task = self._step().task
-        if task is None or self.host is None or self._start_live is None or self.done:
+        if task is None:
+            if self._view is not None and self._view.drifted != self._drifted():
+                self._show(self._view, at_end=self._view.chosen is not None)
+                self.app.refresh_bindings()
+            return
+        if self.host is None or self._start_live is None or self.done:
             return
         verdict = evaluate(task, self.host.lesson_live(), self._start_live)  # type: ignore[arg-type]
         if (self._view is not None and self._view.shown
@@ -293,6 +302,20 @@ class LessonRunner:
         self.host.lesson_restore(self._setup)
         self.app.notify("Back at the step's start (u undoes).", timeout=3, markup=False)
         self._check()
+
+    def _drifted(self) -> bool:
+        """Whether the panes have left the step's start while its words quote numbers of it.
+        A task's step is left out: changing the panes is what it asks for."""
+        from attn_tui.lessons.lesson import placeholders
+
+        if (self.lesson is None or self.host is None or self._setup is None or self.done
+                or self._busy or self._revealing):
+            return False
+        step = self._step()
+        q = step.question
+        words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
+        return (step.task is None and any(placeholders(text) for text in words)
+                and self.host.lesson_state() != self._setup)
 
     def _solved(self) -> set[int]:
         assert self.lesson is not None
@@ -420,9 +443,23 @@ class LessonRunner:
         self._save(answer=(self.index, self.chosen))
         host = self.host
         was_saved = host is not None and not host.has_unsaved_work()
-        for action in q.reveal:
-            await self._run(action)
-        await self._settle()
+        back = ""
+        if host is not None and self._drifted():
+            # the answer's words speak of the step's own panes: with the learner's sentence
+            # or numbers left up, it paired one sentence's figures with another's tokens
+            replaced = host.lesson_work()
+            host.lesson_restore(self._setup)
+            if not was_saved:  # quitting still asks about it
+                host.lesson_replaced_work(replaced)
+            back = (f"For the answer, the step's own {host.state_words} are back; u undoes, "
+                    "one change at a time.")
+        self._revealing = True
+        try:
+            for action in q.reveal:
+                await self._run(action)
+            await self._settle()
+        finally:
+            self._revealing = False
         if host is not None:  # the reveal's changes are the step's, not the learner's
             self._setup = host.lesson_state()
             if was_saved:
@@ -430,7 +467,8 @@ class LessonRunner:
         self._conceal(self._step().conceal)  # what later questions ask stays hidden
         if self._view is not None:
             why = fill(q.why, self.context())
-            self._show(replace(self._view, chosen=self.chosen, why=why), at_end=True)
+            note = " ".join(filter(None, (self._view.note, back)))
+            self._show(replace(self._view, chosen=self.chosen, why=why, note=note), at_end=True)
         self._point(q.reveal_highlight or self._step().highlight)
 
     def leave(self) -> None:
@@ -679,6 +717,7 @@ class LessonRunner:
     def _show(self, view: PanelView, at_end: bool = False) -> None:
         from attn_tui.tui.tutor.panel import LessonPanel
 
+        view = replace(view, drifted=self._drifted())
         self._view = view
         if self.host is not None:
             for panel in self.host.query(LessonPanel):

@@ -1,0 +1,78 @@
+"""A step's words quote its numbers as the step set them up. Once the learner changes the panes
+(as the step's "Try" invites), the panel says the words are about the step's start and that
+ctrl+r puts it back; back at the start, the line goes."""
+
+from __future__ import annotations
+
+from lesson_pilot import lesson_app, panel, press, settle
+from screen_text import screen_text
+
+LINE = "The words quote the step's start, not the panes now: ctrl+r puts it back."
+
+
+def _said(app) -> str:
+    return " ".join(panel(app).plain.split())
+
+
+async def test_an_edit_on_a_worded_step_is_said_and_ctrl_r_takes_it_back():
+    async with lesson_app("one", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        host = pilot.app.screen
+        start = host.lesson_state()
+        assert "= 0.3200" in _said(pilot.app) and LINE not in _said(pilot.app)
+        assert "ctrl+r" not in panel(pilot.app).border_subtitle
+        await press(pilot, "enter", "0", ".", "5", "enter")  # q = (0.5, 0.2, 0.3)
+        assert "0.4800" in screen_text(pilot.app)  # the table follows ...
+        assert "= 0.3200" in _said(pilot.app)  # ... the words stay with the step's start
+        assert LINE in _said(pilot.app)
+        assert "ctrl+r reset" in panel(pilot.app).border_subtitle
+        await press(pilot, "ctrl+r")
+        assert host.lesson_state() == start
+        assert LINE not in _said(pilot.app)
+        assert "ctrl+r" not in panel(pilot.app).border_subtitle
+        await press(pilot, "u")  # the reset is one change: the learner's q comes back
+        assert "0.4800" in screen_text(pilot.app) and LINE in _said(pilot.app)
+        await press(pilot, "u")  # and undoing that edit is the step's start again
+        assert host.lesson_state() == start and LINE not in _said(pilot.app)
+
+
+async def test_a_question_s_reveal_is_the_step_s_own_change_not_a_drift():
+    # lesson one, step 3: the answer's reveal turns the scaling off on the panes
+    async with lesson_app("one", at=3).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        host = pilot.app.screen
+        before = host.lesson_state()
+        await press(pilot, "b")
+        assert "Right" in _said(pilot.app)
+        assert host.lesson_state() != before  # the reveal changed the panes
+        assert LINE not in _said(pilot.app)
+        await press(pilot, "s")  # the learner's own change after it is said
+        assert LINE in _said(pilot.app)
+
+
+async def test_a_task_step_says_nothing_of_the_kind():
+    # changing the panes is what a task asks for: its live check speaks instead
+    async with lesson_app("one", at=5).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "enter", "2", "enter")
+        assert "Task" in _said(pilot.app) and LINE not in _said(pilot.app)
+
+
+async def test_an_answer_given_on_changed_panes_puts_the_steps_own_back_first():
+    # the answer's words speak of the step's numbers: on the learner's own they paired one
+    # set's figures with another's (real-heads: 'sat' and 'cat' beside another sentence)
+    async with lesson_app("one", at=3).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        host = pilot.app.screen
+        await press(pilot, "enter", "0", ".", "5", "enter")
+        assert host.workspace.q[0][0] == 0.5 and LINE in _said(pilot.app)
+        await press(pilot, "b")
+        said = _said(pilot.app)
+        assert "For the answer, the step's own numbers are back; u undoes" in said
+        assert host.workspace.q[0][0] == 0.1 and not host.workspace.scale  # start, then reveal
+        assert "0.3385" in said and LINE not in said  # the why, from the step's own numbers
+        for _ in range(3):
+            if host.workspace.q[0][0] == 0.5:
+                break
+            await press(pilot, "u")
+        assert host.workspace.q[0][0] == 0.5 and LINE in _said(pilot.app)
