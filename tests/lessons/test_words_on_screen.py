@@ -137,3 +137,35 @@ async def test_scale_step_4_keeps_the_plots_titles_in_view_as_s_turns_the_scalin
             lines = _off_panel(pilot.app).splitlines()
             assert any("entropy H (bits) against d_k" in x for x in lines)
             assert any("max α against d_k" in x for x in lines)
+
+
+@pytest.mark.parametrize("name", LESSONS)
+async def test_the_step_table_keeps_its_title_header_and_summary_at_80x24(name):
+    # nanogpt's eight-row map took the column whole: steps 2 and 9 to 10 began at "output ζ"
+    # or at the entropy line, with no title, header or rows of the step table above
+    lesson = load(name)
+    problems = []
+    async with lesson_app(name).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for k, step in enumerate(lesson.steps, start=1):
+            screen = pilot.app.screen
+            if screen.query("#steps-box") and screen.query_one("#steps-box").display:
+                text = _off_panel(pilot.app)
+                for what, found in (("title", "steps for query '" in text),
+                                    ("header", re.search(r"│key  ", text)),
+                                    ("summary", re.search(r"│ (output )?ζ = \(", text))):
+                    if not found and (what != "summary" or screen.query_one("#summary").display):
+                        problems.append(f"step {k}: no {what}")
+            if step.question is not None:
+                await press(pilot, LETTERS[step.question.answer])
+            await press(pilot, "n")
+    assert not problems, f"{name} at 80×24:\n" + "\n".join(problems)
+
+
+async def test_a_lessons_map_taller_than_its_share_scrolls_to_the_row_the_step_marks():
+    # nanogpt step 9 is about α(t5 → t4): with the map kept to its share, its row t5 is in view
+    async with lesson_app("nanogpt", at=9).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = _off_panel(pilot.app)
+        assert re.search(r"│t5 .*›0\.3141", text), text
+        assert "steps for query 't5'" in text and re.search(r"│key +q·k", text)

@@ -53,6 +53,8 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
             if focused is not None and (focused is widget or widget in focused.ancestors):
                 # a hidden pane cannot keep focus: without any, keys wait for one (a, b …)
                 host.focus_next()
+    # the map shares its column with the step table only while that is drawn (see app.tcss)
+    host.set_class(bool(host.query("#steps-box.-concealed")), "-steps-concealed")
 
 
 def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
@@ -91,4 +93,11 @@ def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
         # a box taller than its pane showed its end: the first highlight's top-left marked
         # cell comes into view (not the corner of every highlight's box, which may be unmarked)
         row, col = min(lead & cells or cells)
+        rows = [r for r, _ in lead & cells or cells]
+        widget.row_into_view(min(rows), max(rows))
         widget.reveal_cell(row, col)
+    for pane, cells in marks[1:]:  # the other marked grids show their marked rows
+        found = host.query(f"#{pane}")
+        if found and isinstance(found.first(), GridView) and cells:
+            rows = [r for r, _ in cells]
+            found.first(GridView).row_into_view(min(rows), max(rows))

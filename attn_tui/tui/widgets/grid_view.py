@@ -400,6 +400,7 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         whole scroll offset (a pane already scrolled moves the cell by that too)."""
         if not self.n_rows or not self.is_mounted:
             return
+        self.row_into_view(row)
         sx, sy = self.scroll_offset
         top, _, _, left = self.styles.gutter
         x = left + self.label_width + col * self.cell_width - sx
@@ -422,6 +423,20 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
                 box_top = container.virtual_region.y
                 spans.append(Region(spans[0].x, box_top, cell.width, spans[0].bottom - box_top))
             widget = container
+
+    def row_into_view(self, row: int, last: int | None = None) -> None:
+        """Scroll the grid's own rows (under its header, which stays) the least that shows
+        rows ``row`` to ``last``, or as many of them as fit from ``row``: a grid kept shorter
+        than its rows (a lesson's map at 80 x 24) scrolls itself."""
+        shown = max(1, self.scrollable_content_region.height - 1)
+        last = row if last is None else max(row, last)
+        sy = self.scroll_offset.y
+        if row < sy or last - row + 1 > shown:
+            sy = row
+        elif last >= sy + shown:
+            sy = last - shown + 1
+        if sy != self.scroll_offset.y:
+            self.scroll_to(y=sy, animate=False, immediate=True)
 
     def _scroll_to_cursor(self) -> None:
         region = self.scrollable_content_region
