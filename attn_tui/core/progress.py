@@ -3,7 +3,8 @@
 The files live in the user's data directory (platformdirs), or in ``$ATTN_TUI_DATA_DIR`` when it
 is set (a class account's per-student folder; the tests' tmp_path). ``--no-progress`` or
 ``ATTN_TUI_NO_PROGRESS=1`` keeps nothing. Each file holds the step to resume at (None once the
-lesson was finished), the steps whose task was met and the letter answered at each question.
+lesson was finished), the steps whose task was met, those whose goal only "show me" (y) met,
+and the letter answered at each question.
 
 A file that cannot be read, is not what this version writes, or comes from a newer version is
 set aside (``NAME.json.bad``) with a one-line notice, and that lesson starts fresh; the other
@@ -37,6 +38,7 @@ class Record:
     tasks: frozenset[int] = frozenset()  # 0-based steps whose task was met
     answers: dict[int, int] = field(default_factory=dict)  # step -> letter index
     finished: bool = False  # reached the end at least once
+    shown: frozenset[int] = frozenset()  # steps whose goal "show me" met, not the learner
 
 
 def folder(no_progress: bool = False) -> Path | None:
@@ -82,7 +84,7 @@ class Progress:
 
     def save(self, lesson: str, *, step: int | None | type[Ellipsis] = ...,
              task: int | None = None, answer: tuple[int, int] | None = None,
-             finished: bool = False) -> str | None:
+             finished: bool = False, shown: int | None = None) -> str | None:
         """Merge one change into the lesson's file; the reason if it could not be written."""
         if self.where is None or not _NAME.match(lesson):
             return None
@@ -101,7 +103,8 @@ class Progress:
                 new = Record(
                     step=now.step if step is ... else step,  # type: ignore[arg-type]
                     tasks=now.tasks | ({task} if task is not None else set()),
-                    answers=answers, finished=now.finished or finished)
+                    answers=answers, finished=now.finished or finished,
+                    shown=now.shown | ({shown} if shown is not None else set()))
                 atomic_write(path, _dump(new).encode("utf-8"), verb="save progress to")
         except (OSError, FileError) as exc:
             return f"Progress not saved: {exc}"
@@ -126,7 +129,7 @@ def _dump(r: Record) -> str:
 
     return json.dumps({"version": VERSION, "step": r.step, "tasks": sorted(r.tasks),
                        "answers": {str(k): v for k, v in sorted(r.answers.items())},
-                       "finished": r.finished}, indent=1) + "\n"
+                       "finished": r.finished, "shown": sorted(r.shown)}, indent=1) + "\n"
 
 
 def _read(path: Path) -> tuple[Record | None, str | None]:
@@ -161,7 +164,7 @@ def _record(raw: Any) -> Record:
     if version > VERSION:
         raise ValueError(f"written by a newer attn-tui, version {version}")
     step, tasks, answers = raw.get("step", 0), raw.get("tasks", []), raw.get("answers", {})
-    finished = raw.get("finished", False)
+    finished, shown = raw.get("finished", False), raw.get("shown", [])
     if step is not None and not _whole(step):
         raise ValueError("its step is not a whole number")
     if not isinstance(tasks, list) or not all(_whole(t) for t in tasks):
@@ -172,7 +175,10 @@ def _record(raw: Any) -> Record:
         raise ValueError("its answers are not letters by step")
     if not isinstance(finished, bool):
         raise ValueError("'finished' is not true or false")
-    return Record(step, frozenset(tasks), {int(k): v for k, v in answers.items()}, finished)
+    if not isinstance(shown, list) or not all(_whole(t) for t in shown):
+        raise ValueError("its shown tasks are not step numbers")
+    return Record(step, frozenset(tasks), {int(k): v for k, v in answers.items()}, finished,
+                  frozenset(shown))
 
 
 def _whole(x: Any) -> bool:

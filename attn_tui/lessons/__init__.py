@@ -72,7 +72,9 @@ def standing(progress: object) -> list[tuple[Lesson, str, bool]]:
         tasks = {i for i, s in enumerate(lesson.steps) if s.task is not None}
         questions = {i for i, s in enumerate(lesson.steps) if s.question is not None}
         done, answered = len(r.tasks & tasks), len(set(r.answers) & questions)
-        words = f"tasks {done}/{len(tasks)} · questions {answered}/{len(questions)}"
+        shown = len((r.shown - r.tasks) & tasks)
+        words = f"tasks {done}/{len(tasks)}" + (f", {shown} more shown" if shown else "") + \
+            f" · questions {answered}/{len(questions)}"
         if r.finished:
             words += " · finished"
         elif r.step:

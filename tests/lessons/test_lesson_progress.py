@@ -60,3 +60,26 @@ async def test_no_progress_keeps_nothing(progress_dir):
         await settle(pilot)
         await press(pilot, "n", "n")
     assert not progress_dir.exists()
+
+
+async def test_a_goal_met_by_show_me_is_kept_apart_from_one_the_learner_met(progress_dir,
+                                                                             capsys):
+    # y's state counted as a task done: --lesson list said "tasks 1/2" for a shown solution
+    from attn_tui.lessons import lesson_cli
+
+    async with lesson_app("one", at=5).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "h", "h", "h", "y")
+        assert "Done:" in panel(pilot.app).plain
+        assert pilot.app.tutor.standing()[0]["one"].startswith("0/2 tasks, 1 more shown")
+    record = Progress.from_env().load("one")
+    assert record.tasks == frozenset() and record.shown == {4}
+    assert lesson_cli("list", None, False) == 0  # type: ignore[arg-type]
+    assert "tasks 0/2, 1 more shown" in capsys.readouterr().out.split("select")[0]
+    async with lesson_app("one", at=5).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        # the learner's own: α(who → best) ≥ 0.6 by a larger q along best
+        await press(pilot, "enter", "3", "enter", "right", "3", "enter", "right", "3", "enter")
+        assert "Done:" in panel(pilot.app).plain
+        assert pilot.app.tutor.standing()[0]["one"].startswith("1/2 tasks ·")
+    assert Progress.from_env().load("one").tasks == {4}

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["LETTERS", "LessonRunner"]
 
 
+SHOWING = object()  # "show me" is putting its state on the panes
 SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a training run)
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
 # n or p pressed this long after a step began to set up is a new press, not one typed in a
@@ -71,6 +72,7 @@ class LessonRunner:
         # step); the step is None once the lesson is finished: opened again, it starts afresh
         self._memory: dict[str, tuple[int | None, dict[int, int]]] = {}
         self._done_tasks: dict[str, set[int]] = {}  # per lesson, the steps whose task was met
+        self._shown_tasks: dict[str, set[int]] = {}  # ... and those only "show me" met
         self._save_failed = False
         self._setup: object = None  # the host's state as the current step set it up
         self._keys_ahead = 0  # lesson keys put off until the keys typed before them are read
@@ -168,8 +170,12 @@ class LessonRunner:
                 tasks = tasks | self._done_tasks.get(lesson.name, set())
                 finished = finished or step is None
             done = len(tasks)
-            words[lesson.name] = f"{done}/{lesson.tasks} tasks · {len(answers)}/" \
-                f"{lesson.questions} answered"
+            shown = (self.app.progress.load(lesson.name).shown
+                     | self._shown_tasks.get(lesson.name, set())) - tasks
+            shown = {i for i in shown if i < len(lesson.steps) and lesson.steps[i].task}
+            words[lesson.name] = f"{done}/{lesson.tasks} tasks" + (
+                f", {len(shown)} more shown" if shown else "") + \
+                f" · {len(answers)}/{lesson.questions} answered"
             if nxt is None and lesson.missing() is None and not (
                     finished and done == lesson.tasks):
                 nxt = lesson.name
@@ -251,7 +257,14 @@ class LessonRunner:
         self._verdict = verdict
         if verdict.done:
             self._offering = False
-            if self.index not in self._solved():
+            shown = self._shown_state is SHOWING or (
+                self._shown_state is not None and self.host.lesson_state() == self._shown_state)
+            if shown:  # "show me" met it, not the learner: kept apart, for them and a teacher
+                mine = self._shown_tasks.setdefault(self.lesson.name, set())
+                if self.index not in self._solved() | mine:
+                    mine.add(self.index)
+                    self._save(shown=self.index)
+            elif self.index not in self._solved():
                 self._solved().add(self.index)
                 self._save(task=self.index)
         if self._view is not None:
@@ -282,6 +295,7 @@ class LessonRunner:
         if task is None or self.host is None or not self._offering:
             return
         self._offering = False
+        self._shown_state = SHOWING  # a check the restore sets off is the shown state's
         self.host.lesson_restore(self._setup, task.solution)
         self._shown_state = self.host.lesson_state()
         self._check()
@@ -498,6 +512,7 @@ class LessonRunner:
         self._save(step=k)
         self.index, self.chosen, self.done = k, answers.get(k), False
         self._start_live, self._verdict, self._hints, self._offering = None, None, 0, False
+        self._shown_state = None
         if self.host is not None:  # a value Enter sent just before n is the learner's
             self.host.settle_edits()
         self._busy, self._pending = True, None
