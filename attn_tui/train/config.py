@@ -45,7 +45,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
 MAX_LR = 1e6  # far past divergence, so the learner can see one
 MIN_LR = 1e-8  # far below any step that learns in a run's steps
 LIMITS = {"layers": (1, 8), "heads": (1, 16), "d_model": (1, 512), "steps": (1, 1_000_000),
-          "batch": (1, 4096), "seed": (0, 2**31 - 1)}
+          "batch": (1, 4096), "seed": (0, 2**31 - 1), "frames": (1, 10_000), "evals": (1, 10_000)}
 
 
 class TrainConfigError(ValueError):

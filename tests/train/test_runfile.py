@@ -123,6 +123,11 @@ def test_a_missing_file_is_one_sentence(tmp_path) -> None:
     (lambda a: a.update(losses=a["losses"].astype(str)), "its losses are not a list of numbers"),
     (lambda a: a.update(example=a["example"][None]), "its example is not a list of numbers"),
     (lambda a: a.update(frames=a["frames"] + 0j), "its frames or weights are not real numbers"),
+    # frames 0 or evals 0 opened, and Enter then divided by zero in the lab
+    (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace('"frames": ', '"frames": 0, "x": '))),
+     "frames must be a whole number from 1 to 10000, not 0"),
+    (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace('"evals": ', '"evals": "2", "x": '))),
+     "evals must be a whole number from 1 to 10000, not '2'"),
 ])
 def test_a_hand_edited_run_is_one_sentence_not_a_crash_later(record, tmp_path, change,
                                                              words) -> None:
