@@ -260,6 +260,13 @@ class AttnApp(App[int]):
     def reopen_lab(self, name: str) -> None:
         """Open a lab as the learner left it (its run, its sentence), from Go to or the
         palette; a lesson or a session opens it afresh."""
+        lab = LABS[name]
+        if type(self.screen).__name__ == lab.screen_class:
+            # what it left behind is written as it closes: reopened, it came back empty
+            where = "the model screen" if name == "minilm" else f"lab {name}"
+            self.notify(f"You are in {where} already: it stays as it is.", timeout=3,
+                        markup=False)
+            return
         self.open_lab(name, **self.left_labs.get(name, {}))
 
     def goto_entries(self) -> list[tuple[str, str]]:

@@ -116,3 +116,22 @@ async def test_go_to_lists_every_entry_on_one_line_in_one_column_at_80x24() -> N
         shown = screen_text(app)
         for _, line in entries:
             assert line in shown, line
+
+
+async def test_go_to_the_lab_already_open_keeps_it_as_it_is() -> None:
+    # it popped the lab and opened a new one before the old one wrote what it left: a
+    # heads lab's settings (here) or a training run in progress came back at their defaults
+    from attn_tui.tui.textual_compat import notifications
+
+    async with make_app(lab="heads").run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        lab = pilot.app.screen
+        default = lab.lesson_state()
+        await pilot.press("up")
+        await settle(pilot)
+        changed = lab.lesson_state()
+        assert changed != default
+        await _go_to(pilot, "lab:heads")
+        assert pilot.app.screen is lab and lab.lesson_state() == changed
+        assert any("You are in lab heads already" in str(n.message)
+                   for n in notifications(pilot.app))
