@@ -71,6 +71,32 @@ async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() ->
         assert box.border_title.startswith("α per head at step 60 (previous: ")
 
 
+async def test_enter_on_new_settings_asks_once_before_it_replaces_an_unsaved_run() -> None:
+    """With new settings on the bar, Enter trained them in the place of a run no file held,
+    without a word; now the first Enter says so (e saves it), the second trains."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.step == 60
+        old = screen.losses
+        await run_action(pilot, "set_seed(1)")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.losses == old  # the run is still there
+        assert screen.message == ("The previous run (step 60) is not saved: e saves it. "
+                                  "Enter again trains the new settings in its place.")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.losses != old  # seed 1's run
+        assert screen.message == ""
+        await run_action(pilot, "set_seed(0)")  # this run is unsaved too: asked again
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "is not saved: e saves it" in screen.message
+
+
 async def test_settings_changed_while_a_run_trains_are_said_to_wait_for_it(monkeypatch) -> None:
     """steps ‹100› on the bar above "step 443/2000 · training", and the run went on to 2000
     with no word that the bar was not what it trained."""

@@ -99,6 +99,7 @@ class TrainLabScreen(LabScreen):
         # A run loaded from a file is saved as it is.
         self.saved_step = saved_step if kept or run is not None else (
             record.steps_done if record is not None else None)
+        self._replace_asked = None  # the settings an Enter was told would replace a run
         self.step = 0
         self.losses: list[float] = []
         self.evals: list[tuple[int, float]] = []
@@ -222,6 +223,19 @@ class TrainLabScreen(LabScreen):
         if bar.editing is not None:  # the digits before it had not reached the bar
             bar.take_typed(keep_refused=False)
             return
+        held = self.held_run()
+        if (self.state in ("paused", "done") and held is not None and held.unsaved
+                and self._settings_changed(self.run.config if self.run is not None
+                                           else self.record.config)
+                and self._replace_asked != self.settings
+                and self.app.tutor.host is not self):  # a lesson's runs are its exercises
+            # Enter, with new settings on the bar, trained them in the place of a run that
+            # no file holds: it went without a word
+            self._replace_asked = self.settings
+            self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
+                     "Enter again trains the new settings in its place.")
+            return
+        self._replace_asked = None
         self._train_or_pause()
 
     def _train_or_pause(self) -> None:
