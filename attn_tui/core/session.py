@@ -207,6 +207,9 @@ def parse_full(text: str) -> Session:
     return Session(_workspace(w), screen, lab_settings, kept)
 
 
+KEPT_LABS = ("minilm",)  # the labs a session keeps as left with Esc (see "kept")
+
+
 def _kept(raw: Any) -> dict[str, LabSettings]:
     """Labs left with Esc, by their names: each one's settings checked as lab_settings are."""
     if not isinstance(raw, dict):
@@ -214,6 +217,9 @@ def _kept(raw: Any) -> dict[str, LabSettings]:
     for name in raw:
         if f"lab:{name}" not in SCREENS:
             raise SessionError(f'"kept" names {_short(name)}, which is not a lab')
+        if name not in KEPT_LABS:  # taken as read, its settings went unchecked and unused
+            raise SessionError(f'"kept" names {_short(name)}: a session keeps only the model '
+                               "screen (minilm) left with Esc, not that lab")
     return {name: _lab_settings(settings) for name, settings in raw.items()}
 
 

@@ -127,6 +127,10 @@ BAD_TEXT = {
                                'it has "kept", which only schema version 3 has, but says version 2'),
     "kept, not a lab": (doc(version=3, kept={"workbench": {"text": "a"}}),
                         '"kept" names "workbench", which is not a lab'),
+    # read, then never used: a train lab's bad settings there went without a word
+    "kept, a lab not kept": (doc(version=3, kept={"train": {"lr": "abc", "steps": -1}}),
+                             '"kept" names "train": a session keeps only the model screen '
+                             "(minilm) left with Esc, not that lab"),
     "kept, a bad setting": (doc(version=3, kept={"minilm": {"text": [1]}}),
                             'the lab setting "text" is [1], not a number'),
     "lab settings in version 1": (doc(screen="lab:scaling", lab_settings={"trials": 7}),
