@@ -72,8 +72,24 @@ class Progress:
         assert self.where is not None and _NAME.match(lesson), lesson
         return self.where / f"{lesson}.json"
 
+    def _unusable(self) -> str | None:
+        """Why no progress can be kept at all (a file where the folder should be), or None:
+        said once, not once per lesson as each file failed to open."""
+        assert self.where is not None
+        for p in (self.where, *self.where.parents):
+            if p.exists():
+                return None if p.is_dir() else f"{p} is a file, not a folder"
+        return None
+
     def load(self, lesson: str) -> Record:
         if self.where is None or not _NAME.match(lesson):
+            return Record()
+        unusable = self._unusable()
+        if unusable is not None:
+            if "" not in self._bad:
+                self._bad.add("")
+                self.notices.append(f"Progress cannot be kept: {unusable}. Lessons start "
+                                    f"fresh and nothing is saved (see {DIR_ENV}).")
             return Record()
         record, problem = _read(self._path(lesson))
         if problem is not None and lesson not in self._bad:
@@ -89,6 +105,9 @@ class Progress:
         if self.where is None or not _NAME.match(lesson):
             return None
         path = self._path(lesson)
+        unusable = self._unusable()
+        if unusable is not None:
+            return f"Progress not saved: {unusable}."
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with _locked(path.parent / ".lock"):
@@ -106,8 +125,11 @@ class Progress:
                     answers=answers, finished=now.finished or finished,
                     shown=now.shown | ({shown} if shown is not None else set()))
                 atomic_write(path, _dump(new).encode("utf-8"), verb="save progress to")
-        except (OSError, FileError) as exc:
+        except FileError as exc:
             return f"Progress not saved: {exc}"
+        except OSError as exc:  # in words, not "[Errno 13] …"
+            where = f" ({exc.filename})" if exc.filename else ""
+            return f"Progress not saved: {(exc.strerror or str(exc)).lower()}{where}."
         return None
 
     def reset(self) -> int:

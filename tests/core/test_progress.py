@@ -158,3 +158,31 @@ def test_lesson_list_shows_tasks_and_questions_and_the_next_lesson(progress_dir)
     assert out[-1] == "Next: select (When attention selects): attn-tui --lesson select"
     bare = _cli("--no-progress", "--lesson", "list").stdout.splitlines()
     assert len(bare) == len(names()) and "tasks" not in bare[1]
+
+
+def test_a_data_directory_that_is_a_file_is_said_once_in_words(tmp_path, monkeypatch, capsys):
+    # each lesson said "could not be used (cannot be read: Not a directory): the others keep
+    # theirs" (none did), and a save said "[Errno 20] Not a directory: '…/progress'"
+    there = tmp_path / "datafile"
+    there.write_text("x")
+    monkeypatch.setenv("ATTN_TUI_DATA_DIR", str(there))
+    p = Progress.from_env()
+    assert p.load("one") == Record() and p.load("select") == Record()
+    assert p.notices == [f"Progress cannot be kept: {there} is a file, not a folder. Lessons "
+                         "start fresh and nothing is saved (see ATTN_TUI_DATA_DIR)."]
+    assert p.save("one", step=2) == f"Progress not saved: {there} is a file, not a folder."
+    assert there.read_text() == "x"
+    assert lesson_cli("list", None, False) == 0  # type: ignore[arg-type]
+    out = capsys.readouterr().out
+    assert out.count("Progress cannot be kept") == 1 and "could not be used" not in out
+
+
+def test_a_file_that_cannot_be_written_is_said_in_words(progress_dir, monkeypatch):
+    import attn_tui.core.progress as progress
+
+    def refuse(path, data, verb):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(progress, "atomic_write", refuse)
+    said = Progress(progress_dir).save("one", step=1)
+    assert said == f"Progress not saved: permission denied ({progress_dir / 'one.json'})."
