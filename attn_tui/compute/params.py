@@ -43,10 +43,11 @@ def count_params(V: int, D: int, L: int, h: int, H: int) -> ParamCount:
         if value < 1:
             raise ValueError(f"{name} must be at least 1, got {value}")
     if D % h:
-        raise ValueError(
-            f"D = {D} does not split into h = {h} heads: D must be divisible by h "
-            f"(the nearest head counts that fit are {', '.join(map(str, _divisors_near(D, h)))})"
-        )
+        near = _divisors_near(D, h)
+        fit = (f"the nearest head counts that fit are {near[0]} and {near[1]}" if len(near) == 2
+               else f"the nearest head count that fits is {near[0]}")
+        raise ValueError(f"D = {D} does not split into h = {h} heads: D must be divisible by h "
+                         f"({fit})")
     attention = 4 * D * D
     feed_forward = 2 * D * H + H + D
     layer_norms = 4 * D
