@@ -55,11 +55,11 @@ class Run:
         return int(self.weights.shape[1])
 
     def head_steps(self, layer: int, head: int, *, dtype: str | None = None) -> Steps:
-        """Every stage of one head (q.k, scaled, exp, alpha, output) from its real q, k, v."""
-        return attend(
-            self.q[layer, head], self.k[layer, head], self.v[layer, head],
-            dtype=dtype or self.dtype,
-        )
+        """Every stage of one head (q.k, scaled, exp, alpha, output) from its real q, k, v,
+        as contiguous copies: a strided view takes another BLAS path, and q·k came out in
+        other last float32 digits than the workbench's on the same numbers (after w)."""
+        q, k, v = (np.ascontiguousarray(a[layer, head]) for a in (self.q, self.k, self.v))
+        return attend(q, k, v, dtype=dtype or self.dtype)
 
 
 @dataclass(eq=False)
