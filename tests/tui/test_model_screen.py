@@ -535,3 +535,17 @@ async def test_a_session_saved_with_the_box_emptied_keeps_the_sentence_whose_map
         assert screen.text == "" and screen.run_text == shown
         assert screen.session_settings()["text"] == shown
         assert not screen.has_unsaved_work()  # saved as it opened: quitting need not ask
+
+
+async def test_no_step_table_is_drawn_before_a_sentence_has_run() -> None:
+    # a session with "text": "" opened on a table whose only line was " key"
+    async with model_app(lab_options={"saved": {"text": ""}}).run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.run is None
+        assert not screen.query_one("#steps-box").display
+        assert not any(line.strip() == "key" for line in screen_text(pilot.app).splitlines())
+        screen.action_set_text("dogs bark")
+        await settle(pilot)
+        assert screen.query_one("#steps-box").display
+        assert "steps for query 0 '[CLS]'" in screen_text(pilot.app)

@@ -332,6 +332,8 @@ class ModelScreen(Screen):
         # not scrolled to: Textual's scroll to a focused widget lands a moment later, after
         # keep_in_view had brought the chosen layer (or a step's marks) into sight
         self.query_one(HeadGrid).focus(scroll_visible=False)
+        # no run yet (loading, or a session's empty sentence): no table with only "key" in it
+        self.query_one("#steps-box").display = False
         self._load()
 
     def on_unmount(self) -> None:
@@ -417,6 +419,7 @@ class ModelScreen(Screen):
             self.say("; ".join(run.notices))
         self.query_one(TokenLine).show(run.tokens)
         self.query_one(HeadGrid).show(run.weights)
+        self.query_one("#steps-box").display = True
         self._show_head()
 
     # ---- state flows down
