@@ -401,6 +401,21 @@ def test_the_suites_quicker_idle_wait_is_what_pilot_waits_with():
     assert TEXTUALS_WAIT.__module__ == "textual._wait"
 
 
+async def test_the_suites_screens_repaint_on_the_quicker_timer():
+    """pilot_wait sets textual.screen.UPDATE_PERIOD, which a screen reads for its update
+    timer as it mounts: still there, by that name, and taken by a screen."""
+    import textual.screen
+    from pilot_wait import TEST_UPDATE_PERIOD
+
+    from attn_tui.tui.app import make_app
+
+    assert textual.screen.UPDATE_PERIOD == TEST_UPDATE_PERIOD
+    assert "UPDATE_PERIOD" in inspect.getsource(textual.screen.Screen)
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        timer = pilot.app.screen._update_timer
+        assert timer is not None and timer._interval == TEST_UPDATE_PERIOD
+
+
 async def test_the_suites_idle_wait_outlasts_its_limit_while_keys_are_on_their_way():
     """A worker starved of the CPU for a second must not read the screen while keys it pressed
     still wait to be handed back: the wait goes past max_sleep until they have gone."""
