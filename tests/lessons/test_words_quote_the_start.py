@@ -76,3 +76,12 @@ async def test_an_answer_given_on_changed_panes_puts_the_steps_own_back_first():
                 break
             await press(pilot, "u")
         assert host.workspace.q[0][0] == 0.5 and LINE in _said(pilot.app)
+
+
+async def test_in_a_lab_at_80x24_the_line_is_in_sight_above_the_words():
+    # a long step's end is below the panel's edge: the line came last, out of sight
+    async with lesson_app("scale").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "up")  # the top d_k, on the lab's bar
+        assert "The words quote the step's start" in screen_text(pilot.app)
+        assert "ctrl+r reset" in panel(pilot.app).border_subtitle

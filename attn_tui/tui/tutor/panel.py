@@ -191,6 +191,9 @@ def render(view: PanelView, width: int | None = None) -> Text:
     if view.busy:  # its words are filled from numbers not computed yet
         out.append("Getting the step ready: its words follow in a moment.", style="italic")
         return out
+    if view.drifted:  # first: in a small window the words' end is below the panel's edge
+        out.append("The words quote the step's start, not the panes now: ctrl+r puts it back.\n",
+                   style="italic")
     out.append(view.text)
     # on a question, the keys to try come with the answer: they often show it (m, s, v); on
     # a task, with its hints or once it is done: at 80 x 24 the panes need the row meanwhile
@@ -202,9 +205,6 @@ def render(view: PanelView, width: int | None = None) -> Text:
             out.append("  " if i else "")
             out.append(f" {key} ", style="reverse bold")
             out.append(f" {does}")
-    if view.drifted:
-        out.append("\nThe words quote the step's start, not the panes now: ctrl+r puts it back.",
-                   style="italic")
     if view.prompt:
         _question(out, view, width)
     if view.goal:
