@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from lesson_pilot import lesson_app, panel, press, settle
 
 from attn_tui.core.progress import Progress
@@ -80,6 +81,19 @@ async def test_a_goal_met_by_show_me_is_kept_apart_from_one_the_learner_met(prog
         await settle(pilot)
         # the learner's own: α(who → best) ≥ 0.6 by a larger q along best
         await press(pilot, "enter", "3", "enter", "right", "3", "enter", "right", "3", "enter")
+        assert "Done:" in panel(pilot.app).plain
+        assert pilot.app.tutor.standing()[0]["one"].startswith("1/2 tasks ·")
+    assert Progress.from_env().load("one").tasks == {4}
+
+
+@pytest.mark.parametrize("after_y", [["u"], []], ids=["undone", "moved-on-from"])
+async def test_the_learners_own_state_after_show_me_is_theirs(progress_dir, after_y):
+    # the shown state stayed "shown" for the whole step: the hint's own 10 typed after y, u
+    # was credited to show me, and so was 20 typed over the shown solution
+    async with lesson_app("one", at=5).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "h", "h", "h", "y", *after_y)
+        await press(pilot, "right", "right", "enter", "2", "0", "enter")  # q d3 = 20
         assert "Done:" in panel(pilot.app).plain
         assert pilot.app.tutor.standing()[0]["one"].startswith("1/2 tasks ·")
     assert Progress.from_env().load("one").tasks == {4}

@@ -85,3 +85,25 @@ async def test_in_a_lab_at_80x24_the_line_is_in_sight_above_the_words():
         await press(pilot, "up")  # the top d_k, on the lab's bar
         assert "The words quote the step's start" in screen_text(pilot.app)
         assert "ctrl+r reset" in panel(pilot.app).border_subtitle
+
+
+async def test_ctrl_r_over_the_learners_edit_still_has_quit_ask_about_it():
+    # ctrl+r put the step's start over an unsaved edit, and q then quit without a word
+    async with lesson_app("one", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "enter", "0", ".", "5", "enter", "ctrl+r")
+        assert pilot.app.screen.workspace.q[0][0] == 0.1
+        await press(pilot, "q")
+        text = " ".join(screen_text(pilot.app).split())
+        assert "were never saved" in text, text
+
+
+async def test_a_head_picked_that_leaves_every_quoted_number_is_not_a_change_of_the_words():
+    # real-heads 1 says 6 layers of 12 heads and the token count: picking another head, as
+    # its Try line invites, brought up the line though every word still held
+    async with lesson_app("real-heads").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        before = pilot.app.screen.lesson_state()
+        await press(pilot, "right")
+        assert pilot.app.screen.lesson_state() != before
+        assert LINE not in _said(pilot.app)

@@ -85,6 +85,7 @@ class LessonRunner:
         self._offering = False
         self._shown_state: object = None  # the panes as "show me" left them
         self._revealing = False  # an answer's reveal is changing the panes: the step's doing
+        self._start_words: tuple[str, ...] | None = None  # _quoted() at the step's start
 
     # ---- entry points: CLI, command palette, the g menu
     def start(self, name: str) -> None:
@@ -247,30 +248,40 @@ class LessonRunner:
         if self.host is None or self._start_live is None or self.done:
             return
         verdict = evaluate(task, self.host.lesson_live(), self._start_live)  # type: ignore[arg-type]
-        if (self._view is not None and self._view.shown
-                and self.host.lesson_state() != self._shown_state):
-            self._view = replace(self._view, shown="")  # u, or an edit: no longer what was shown
-            if verdict == self._verdict:
-                self._show(self._view, at_end=True)
+        state = self.host.lesson_state()
+        if self._shown_state not in (None, SHOWING) and state != self._shown_state:
+            # u, or an edit: no longer what was shown, and the same state reached again by
+            # the learner is the learner's
+            self._shown_state = None
+            if self._view is not None and self._view.shown:
+                self._view = replace(self._view, shown="")
+                if verdict == self._verdict:
+                    self._show(self._view, at_end=True)
+        if verdict.done:  # credited on every check: a met goal moved to another met state too
+            self._credit(shown=self._shown_state is SHOWING or state == self._shown_state)
         if verdict == self._verdict:
             return
         self._verdict = verdict
         if verdict.done:
             self._offering = False
-            shown = self._shown_state is SHOWING or (
-                self._shown_state is not None and self.host.lesson_state() == self._shown_state)
-            if shown:  # "show me" met it, not the learner: kept apart, for them and a teacher
-                mine = self._shown_tasks.setdefault(self.lesson.name, set())
-                if self.index not in self._solved() | mine:
-                    mine.add(self.index)
-                    self._save(shown=self.index)
-            elif self.index not in self._solved():
-                self._solved().add(self.index)
-                self._save(task=self.index)
         if self._view is not None:
             self._show(replace(self._view, verdict=verdict, offering=self._offering),
                        at_end=verdict.done or verdict.broken is not None)
         self.app.refresh_bindings()
+
+    def _credit(self, shown: bool) -> None:
+        """The step's goal is met: by the learner, or by "show me" (kept apart, for them and
+        a teacher, until the learner meets it)."""
+        assert self.lesson is not None
+        mine = self._shown_tasks.setdefault(self.lesson.name, set())
+        if self.index in self._solved() or (shown and self.index in mine):
+            return
+        if shown:
+            mine.add(self.index)
+            self._save(shown=self.index)
+        else:
+            self._solved().add(self.index)
+            self._save(task=self.index)
 
     def hint(self) -> None:
         if self._put_off("h", "h"):
@@ -296,7 +307,7 @@ class LessonRunner:
             return
         self._offering = False
         self._shown_state = SHOWING  # a check the restore sets off is the shown state's
-        self.host.lesson_restore(self._setup, task.solution)
+        self._restore(task.solution)
         self._shown_state = self.host.lesson_state()
         self._check()
         if self._view is not None:
@@ -310,26 +321,49 @@ class LessonRunner:
             return
         if self.host is None or self._setup is None:
             return
-        if self.host.lesson_state() == self._setup:
+        at_start = self.host.lesson_state() == self._setup
+        if not at_start:
+            self._restore()
+        if self._drifted():
+            # the settings are the step's, not what the panes show: the train lab's run of
+            # the learner's settings. Set up again, the step's actions bring its own back.
+            self._go(self.index)
+            return
+        if at_start:
             self.app.notify("The step is at its start already.", timeout=2)
             return
-        self.host.lesson_restore(self._setup)
         self.app.notify("Back at the step's start (u undoes).", timeout=3, markup=False)
         self._check()
 
-    def _drifted(self) -> bool:
-        """Whether the panes have left the step's start while its words quote numbers of it.
-        A task's step is left out: changing the panes is what it asks for."""
-        from attn_tui.lessons.lesson import placeholders
+    def _restore(self, edits: tuple = ()) -> None:
+        """The step's start (and ``edits`` on it) on the panes, as one change u undoes; quit
+        still asks about the learner's unsaved work it replaced."""
+        host = self.host
+        assert host is not None
+        was_saved, replaced = not host.has_unsaved_work(), host.lesson_work()
+        host.lesson_restore(self._setup, edits)
+        if not was_saved:
+            host.lesson_replaced_work(replaced)
 
-        if (self.lesson is None or self.host is None or self._setup is None or self.done
-                or self._busy or self._revealing):
-            return False
-        step = self._step()
+    def _quoted(self) -> tuple[str, ...]:
+        """The step's words (and its question's) as the panes now fill them."""
+        from attn_tui.lessons.facts import fill
+
+        step, ctx = self._step(), self.context()
         q = step.question
-        words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
-        return (step.task is None and any(placeholders(text) for text in words)
-                and self.host.lesson_state() != self._setup)
+        texts = [step.text, *((q.prompt, *q.choices) if q is not None else ())]
+        return tuple(fill(text, ctx) for text in texts)
+
+    def _drifted(self) -> bool:
+        """Whether the step's words, filled from the panes now, differ from what they said
+        at the step's start: a number they quote has changed. A task's step is left out:
+        changing the panes is what it asks for. Picking another head or backend that leaves
+        every quoted number as it was is not a change of the words."""
+        if (self.lesson is None or self.host is None or self._setup is None or self.done
+                or self._busy or self._revealing or self._start_words is None
+                or self._step().task is not None):
+            return False
+        return self._quoted() != self._start_words
 
     def _solved(self) -> set[int]:
         assert self.lesson is not None
@@ -461,10 +495,7 @@ class LessonRunner:
         if host is not None and self._drifted():
             # the answer's words speak of the step's own panes: with the learner's sentence
             # or numbers left up, it paired one sentence's figures with another's tokens
-            replaced = host.lesson_work()
-            host.lesson_restore(self._setup)
-            if not was_saved:  # quitting still asks about it
-                host.lesson_replaced_work(replaced)
+            self._restore()
             back = (f"For the answer, the step's own {host.state_words} are back; u undoes, "
                     "one change at a time.")
         self._revealing = True
@@ -476,6 +507,7 @@ class LessonRunner:
             self._revealing = False
         if host is not None:  # the reveal's changes are the step's, not the learner's
             self._setup = host.lesson_state()
+            self._start_words = self._quoted() if self._step().task is None else None
             if was_saved:
                 host.lesson_owns_state()
         self._conceal(self._step().conceal)  # what later questions ask stays hidden
@@ -512,7 +544,7 @@ class LessonRunner:
         self._save(step=k)
         self.index, self.chosen, self.done = k, answers.get(k), False
         self._start_live, self._verdict, self._hints, self._offering = None, None, 0, False
-        self._shown_state = None
+        self._shown_state, self._start_words = None, None
         if self.host is not None:  # a value Enter sent just before n is the learner's
             self.host.settle_edits()
         self._busy, self._pending = True, None
@@ -573,6 +605,7 @@ class LessonRunner:
             view = replace(view, chosen=self.chosen, why=fill(q.why, self.context()))
         self._conceal(step.conceal + (q.conceal if q is not None and not answered else ()))
         self._setup = host.lesson_state()
+        self._start_words = self._quoted() if step.task is None else None
         if was_saved or step.workspace is not None:
             # nothing of the learner's was unsaved, or the step replaced the whole workspace
             host.lesson_owns_state()
