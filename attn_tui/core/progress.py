@@ -106,8 +106,8 @@ class Progress:
             return None
         path = self._path(lesson)
         unusable = self._unusable()
-        if unusable is not None:
-            return f"Progress not saved: {unusable}."
+        if unusable is not None:  # said already if a lesson's progress was read
+            return None if "" in self._bad else f"Progress not saved: {unusable}."
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with _locked(path.parent / ".lock"):

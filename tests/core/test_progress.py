@@ -170,7 +170,9 @@ def test_a_data_directory_that_is_a_file_is_said_once_in_words(tmp_path, monkeyp
     assert p.load("one") == Record() and p.load("select") == Record()
     assert p.notices == [f"Progress cannot be kept: {there} is a file, not a folder. Lessons "
                          "start fresh and nothing is saved (see ATTN_TUI_DATA_DIR)."]
-    assert p.save("one", step=2) == f"Progress not saved: {there} is a file, not a folder."
+    assert p.save("one", step=2) is None  # the notice said nothing is saved: not twice
+    assert Progress.from_env().save("one", step=2) == (
+        f"Progress not saved: {there} is a file, not a folder.")  # a save with no read first
     assert there.read_text() == "x"
     assert lesson_cli("list", None, False) == 0  # type: ignore[arg-type]
     out = capsys.readouterr().out

@@ -95,6 +95,10 @@ async def test_enter_on_new_settings_asks_once_before_it_replaces_an_unsaved_run
         await pilot.press("enter")
         await settle(pilot)
         assert "is not saved: e saves it" in screen.message
+        screen._saved_at(screen.step)  # as e's dialog does once the file is written
+        assert screen.message == ""  # not "is not saved" over "done, saved"
+        assert str(screen.query_one("#train-status").render()).endswith(
+            ", saved · settings changed since: Enter trains the new ones")
 
 
 async def test_settings_changed_while_a_run_trains_are_said_to_wait_for_it(monkeypatch) -> None:

@@ -562,6 +562,9 @@ class TrainLabScreen(LabScreen):
 
     def _saved_at(self, step: int) -> None:
         self.saved_step = step
+        if self._replace_asked is not None:  # "is not saved: e saves it" is old news now
+            self._replace_asked = None
+            self.say("")
         self._draw_status(self.run.config if self.run is not None else self.record.config)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
