@@ -118,6 +118,25 @@ async def test_go_to_lists_every_entry_on_one_line_in_one_column_at_80x24() -> N
             assert line in shown, line
 
 
+async def test_a_go_to_line_too_long_wraps_under_its_own_words(progress_dir) -> None:
+    """A goal met by show me adds "1 more shown": the first lesson's "· 0/1 answered" wrapped
+    to the names' column, where it read as an entry of its own."""
+    from attn_tui.core.progress import Progress
+
+    assert Progress.from_env().save("one", shown=4) is None
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        at = next(i for i, x in enumerate(lines) if "lesson one" in x)
+        column = lines[at].index("next: One query")
+        after = lines[at + 1]
+        assert after[column - 1] == " " and after[column:].startswith("· 0/1 answered"), after
+        assert after[: column].strip("│▊ ") == ""
+
+
 async def test_go_to_the_lab_already_open_keeps_it_as_it_is() -> None:
     # it popped the lab and opened a new one before the old one wrote what it left: a
     # heads lab's settings (here) or a training run in progress came back at their defaults
