@@ -162,3 +162,13 @@ async def test_a_lessons_map_taller_than_its_share_scrolls_to_the_row_the_step_m
         text = _off_panel(pilot.app)
         assert re.search(r"│t5 .*›0\.3141", text), text
         assert "steps for query 't5'" in text and re.search(r"│key +q·k", text)
+
+
+async def test_an_answers_longer_panel_leaves_the_step_table_its_title_and_header():
+    # select 3 answered: the panel grew and the column scrolled to the map, past the step
+    # table's title ("steps for query 'verb?'") and header
+    async with lesson_app("select", at=3).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        assert _step_table_cut(pilot.app) == []
+        assert "all queries: weights α" in _off_panel(pilot.app)  # the map's title too

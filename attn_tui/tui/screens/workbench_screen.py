@@ -30,6 +30,7 @@ from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import VIEWS, Heatmap, view_title
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
+from attn_tui.tui.widgets.results_column import ResultsColumn
 from attn_tui.tui.widgets.status_line import StatusLine
 from attn_tui.tui.widgets.step_table import StepTable
 from attn_tui.tui.widgets.summary import Summary, vector_forms
@@ -81,7 +82,7 @@ class WorkbenchScreen(Screen):
                 yield MatrixEditor("Q", "Q  queries", id="editor-q")
                 yield MatrixEditor("K", "K  keys", id="editor-k")
                 yield MatrixEditor("V", "V  values", id="editor-v")
-            with VerticalScroll(id="results", can_focus=False):
+            with ResultsColumn(id="results"):
                 with Vertical(id="steps-box", classes="pane"):
                     yield StepTable(id="steps")
                     yield Summary(id="summary")

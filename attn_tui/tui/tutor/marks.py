@@ -53,8 +53,14 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
             if focused is not None and (focused is widget or widget in focused.ancestors):
                 # a hidden pane cannot keep focus: without any, keys wait for one (a, b …)
                 host.focus_next()
-    # the map shares its column with the step table only while that is drawn (see app.tcss)
-    host.set_class(bool(host.query("#steps-box.-concealed")), "-steps-concealed")
+    # the map shares its column with the step table only while that is drawn
+    hidden = bool(host.query("#steps-box.-concealed"))
+    if host.has_class("-steps-concealed") != hidden:
+        host.set_class(hidden, "-steps-concealed")
+        for column in host.query("#results"):
+            fit = getattr(column, "fit", None)
+            if fit is not None:
+                host.call_after_refresh(fit)
 
 
 def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),

@@ -1,0 +1,39 @@
+"""The workbench's right column: the step table above the map (and the map's picture)."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.containers import VerticalScroll
+
+# the step table's box at its least: border, header, one key's row and the summary's two lines
+STEPS_LEAST = 6
+MAP_SHARE = 0.6  # of the column, at most, while the step table shares it
+
+
+class ResultsColumn(VerticalScroll, can_focus=False):
+    """In a lesson side by side (14 to 31 rows), the column has too few rows for both panes:
+    the map takes the rows it needs, up to 60% of the column and never the step table's
+    least, and scrolls inside its box, so the step table keeps its title, header and summary.
+    A map taller than 60% had taken the column whole; an answer's longer panel then pushed
+    the step table's title out of sight."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        from attn_tui.tui.widgets.heatmap import Heatmap
+
+        screen = self.screen
+        sharing = (screen.has_class("-lesson") and screen.has_class("-tall")
+                   and not screen.has_class("-stacked")
+                   and not screen.has_class("-steps-concealed"))
+        rows = self.scrollable_content_region.height
+        cap = max(3, min(int(rows * MAP_SHARE), rows - STEPS_LEAST)) if sharing else None
+        changed = False
+        for heatmap in self.query(Heatmap):
+            now = heatmap.styles.max_height
+            if (now.cells if now is not None else None) != cap:
+                heatmap.styles.max_height = cap
+                changed = True
+        if changed:  # the map's rows the step marks may be below its new edge: back in view
+            self.call_after_refresh(self.app.tutor.points_again)
