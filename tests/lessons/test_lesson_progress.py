@@ -97,3 +97,13 @@ async def test_the_learners_own_state_after_show_me_is_theirs(progress_dir, afte
         assert "Done:" in panel(pilot.app).plain
         assert pilot.app.tutor.standing()[0]["one"].startswith("1/2 tasks ·")
     assert Progress.from_env().load("one").tasks == {4}
+
+
+async def test_show_me_undone_and_redone_is_still_show_mes(progress_dir):
+    # u then U put the shown state back, and it was credited to the learner
+    async with lesson_app("one", at=5).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "h", "h", "h", "y", "u", "U")
+        assert "Done:" in panel(pilot.app).plain
+    record = Progress.from_env().load("one")
+    assert record.tasks == frozenset() and record.shown == {4}

@@ -107,3 +107,28 @@ async def test_a_head_picked_that_leaves_every_quoted_number_is_not_a_change_of_
         await press(pilot, "right")
         assert pilot.app.screen.lesson_state() != before
         assert LINE not in _said(pilot.app)
+
+
+async def test_an_answer_after_a_new_sentence_puts_the_steps_sentence_back():
+    # real-heads 2 quotes its numbers only in the answer's words: the check left those out,
+    # and the answer named 'sat' and 'cat' beside the learner's "a dog ran"
+    async with lesson_app("real-heads", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        host = pilot.app.screen
+        start = host.lesson_state()
+        host.action_set_text("a dog ran")
+        await settle(pilot)
+        await press(pilot, "b")
+        said = _said(pilot.app)
+        assert "the step's own sentence, head and query are back" in said
+        assert host.lesson_state().text == start.text and "'sat' gives 0.9998" in said
+
+
+async def test_after_an_answer_a_change_to_what_the_answer_quotes_is_said():
+    # one 3's answer quotes α = (0.3385, 0.2799, 0.3816): m changed them, with no word
+    async with lesson_app("one", at=3).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        assert LINE not in _said(pilot.app)
+        await press(pilot, "m")  # the causal mask: 'who' sees only 'is'
+        assert LINE in _said(pilot.app)

@@ -249,15 +249,15 @@ class LessonRunner:
             return
         verdict = evaluate(task, self.host.lesson_live(), self._start_live)  # type: ignore[arg-type]
         state = self.host.lesson_state()
-        if self._shown_state not in (None, SHOWING) and state != self._shown_state:
-            # u, or an edit: no longer what was shown, and the same state reached again by
-            # the learner is the learner's
-            self._shown_state = None
-            if self._view is not None and self._view.shown:
-                self._view = replace(self._view, shown="")
-                if verdict == self._verdict:
-                    self._show(self._view, at_end=True)
-        if verdict.done:  # credited on every check: a met goal moved to another met state too
+        if (self._view is not None and self._view.shown
+                and state != self._shown_state):
+            self._view = replace(self._view, shown="")  # u, or an edit: no longer what was shown
+            if verdict == self._verdict:
+                self._show(self._view, at_end=True)
+        if verdict.done:
+            # credited on every check: a goal met again from the shown state, in a state of
+            # the learner's own, is theirs; the shown state itself (again by U, or typed as
+            # shown) stays show me's
             self._credit(shown=self._shown_state is SHOWING or state == self._shown_state)
         if verdict == self._verdict:
             return
@@ -327,6 +327,8 @@ class LessonRunner:
         if self._drifted():
             # the settings are the step's, not what the panes show: the train lab's run of
             # the learner's settings. Set up again, the step's actions bring its own back.
+            self.app.notify("The step is set up again, with its own run (a lesson's runs are "
+                            "not kept: e saves one first).", timeout=5, markup=False)
             self._go(self.index)
             return
         if at_start:
@@ -351,7 +353,8 @@ class LessonRunner:
 
         step, ctx = self._step(), self.context()
         q = step.question
-        texts = [step.text, *((q.prompt, *q.choices) if q is not None else ())]
+        # the answer's words too: shown once answered, and filled from the panes as it is given
+        texts = [step.text, *((q.prompt, *q.choices, q.why) if q is not None else ())]
         return tuple(fill(text, ctx) for text in texts)
 
     def _drifted(self) -> bool:

@@ -5,15 +5,17 @@ from __future__ import annotations
 from textual import events
 from textual.containers import VerticalScroll
 
-# the step table's box at its least: border, header, one key's row and the summary's two lines
-STEPS_LEAST = 6
+# the step table's box with one key's row: border, header, the row and the summary's two lines
+STEPS_ROOM = 6
 MAP_SHARE = 0.6  # of the column, at most, while the step table shares it
+MAP_LEAST = 4  # the map's border, header and one row: never a box of its header alone
 
 
 class ResultsColumn(VerticalScroll, can_focus=False):
     """In a lesson side by side (14 to 31 rows), the column has too few rows for both panes:
-    the map takes the rows it needs, up to 60% of the column and never the step table's
-    least, and scrolls inside its box, so the step table keeps its title, header and summary.
+    the map takes the rows it needs, up to 60% of the column and never the step table's six
+    (below ten rows, one of them: each box keeps a row of its own marks), and scrolls inside
+    its box, so the step table keeps its title, header and summary.
     A map taller than 60% had taken the column whole; an answer's longer panel then pushed
     the step table's title out of sight."""
 
@@ -28,9 +30,10 @@ class ResultsColumn(VerticalScroll, can_focus=False):
                    and not screen.has_class("-stacked")
                    and not screen.has_class("-steps-concealed"))
         rows = self.scrollable_content_region.height
-        cap = max(3, min(int(rows * MAP_SHARE), rows - STEPS_LEAST)) if sharing else None
         changed = False
         for heatmap in self.query(Heatmap):
+            least = min(MAP_LEAST, heatmap.n_rows + 3)
+            cap = max(least, min(int(rows * MAP_SHARE), rows - STEPS_ROOM)) if sharing else None
             now = heatmap.styles.max_height
             if (now.cells if now is not None else None) != cap:
                 heatmap.styles.max_height = cap
