@@ -12,7 +12,7 @@ from lab_pilot import lab_app, run_action, settle
 from pilot_wait import until
 from screen_text import screen_text
 from textual import events
-from train_pilot import enter_now, hold_after, small_run
+from train_pilot import enter_now, hold_after, small_run, trained
 
 from attn_tui.train import default_config
 from attn_tui.tui.textual_compat import app_exception, notifications
@@ -75,10 +75,8 @@ async def test_enter_on_new_settings_asks_once_before_it_replaces_an_unsaved_run
     """With new settings on the bar, Enter trained them in the place of a run no file held,
     without a word; now the first Enter says so (e saves it), the second trains."""
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await small_run(pilot)
+        await trained(pilot)
         screen = pilot.app.screen
-        await pilot.press("enter")
-        await settle(pilot)
         assert screen.state == "done" and screen.step == 60
         old = screen.losses
         await run_action(pilot, "set_seed(1)")
