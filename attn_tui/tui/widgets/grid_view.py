@@ -428,24 +428,23 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         """Scroll the grid's own rows (under its header, which stays) the least that shows
         rows ``row`` to ``last``, or as many of them as fit from ``row``: a grid kept shorter
         than its rows (a lesson's map at 80 x 24) scrolls itself."""
-        shown = max(1, self.scrollable_content_region.height - 1)
-        last = row if last is None else max(row, last)
-        sy = self.scroll_offset.y
-        if row < sy or last - row + 1 > shown:
-            sy = row
-        elif last >= sy + shown:
-            sy = last - shown + 1
+        sy = self._top_showing(row, row if last is None else max(row, last))
         if sy != self.scroll_offset.y:
             self.scroll_to(y=sy, animate=False, immediate=True)
 
+    def _top_showing(self, row: int, last: int) -> int:
+        """The least move of the first row in view that shows rows ``row`` to ``last``, or as
+        many as fit from ``row``; the header keeps a row of the region."""
+        shown = max(1, self.scrollable_content_region.height - 1)
+        sy = self.scroll_offset.y
+        if row < sy or last - row + 1 > shown:
+            return row
+        return last - shown + 1 if last >= sy + shown else sy
+
     def _scroll_to_cursor(self) -> None:
         region = self.scrollable_content_region
-        rows_visible = max(1, region.height - 1)
-        sx, sy = self.scroll_offset
-        if self.cursor_row < sy:
-            sy = self.cursor_row
-        elif self.cursor_row >= sy + rows_visible:
-            sy = self.cursor_row - rows_visible + 1
+        sx = self.scroll_offset.x
+        sy = self._top_showing(self.cursor_row, self.cursor_row)
         room = max(self.cell_width, region.width - self.label_width)
         left = self.cursor_col * self.cell_width
         if left < sx:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual import events
 from textual.containers import VerticalScroll
 
+from attn_tui.tui.widgets.heatmap import Heatmap
+
 # the step table's box with one key's row: border, header, the row and the summary's two lines
 STEPS_ROOM = 6
 MAP_SHARE = 0.6  # of the column, at most, while the step table shares it
@@ -15,16 +17,12 @@ class ResultsColumn(VerticalScroll, can_focus=False):
     """In a lesson side by side (14 to 31 rows), the column has too few rows for both panes:
     the map takes the rows it needs, up to 60% of the column and never the step table's six
     (below ten rows, one of them: each box keeps a row of its own marks), and scrolls inside
-    its box, so the step table keeps its title, header and summary.
-    A map taller than 60% had taken the column whole; an answer's longer panel then pushed
-    the step table's title out of sight."""
+    its box, so the step table keeps its title, header and summary."""
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
 
     def fit(self) -> None:
-        from attn_tui.tui.widgets.heatmap import Heatmap
-
         screen = self.screen
         sharing = (screen.has_class("-lesson") and screen.has_class("-tall")
                    and not screen.has_class("-stacked")
