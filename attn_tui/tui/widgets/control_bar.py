@@ -8,7 +8,6 @@ The bar never decides anything itself: it posts ``Changed`` for a value its fiel
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -41,14 +40,15 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     ControlBar:focus { background: $boost; }
     """
 
-    @dataclass(eq=False)
     class Changed(EditorMessage):
         """A field was given a value it accepts; the screen decides what follows."""
 
-        key: str
-        """The field's key (its name in the screen's settings)."""
-        value: Any
-        """The value it was given."""
+        def __init__(self, editor: Widget, key: str, value: Any) -> None:
+            self.key = key
+            """The field's key (its name in the screen's settings)."""
+            self.value = value
+            """The value it was given."""
+            super().__init__(editor)
 
         @property
         def bar(self) -> ControlBar:
@@ -65,14 +65,15 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             R does): a key read in the same burst must not undo that."""
             return self.bar.values.get(self.key) != self.value
 
-    @dataclass(eq=False)
     class Rejected(EditorMessage):
         """A typed value or a step the field refuses, with the reason in words."""
 
-        key: str
-        """The field's key."""
-        reason: str
-        """Why, in words, for the screen to show."""
+        def __init__(self, editor: Widget, key: str, reason: str) -> None:
+            self.key = key
+            """The field's key."""
+            self.reason = reason
+            """Why, in words, for the screen to show."""
+            super().__init__(editor)
 
         @property
         def bar(self) -> ControlBar:

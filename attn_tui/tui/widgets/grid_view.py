@@ -8,7 +8,6 @@ what the visible part costs. Subclasses say what a cell shows (`cell_text`) and 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -74,16 +73,17 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     GridView > .grid--muted { color: $text-disabled; }
     """
 
-    @dataclass(eq=False)
     class CursorMoved(Message):
         """The cursor moved to another cell (not sent when the screen moved it: ``quiet``)."""
 
-        grid: GridView
-        """The grid whose cursor moved."""
-        row: int
-        """The row it is on now."""
-        col: int
-        """The column it is on now."""
+        def __init__(self, grid: GridView, row: int, col: int) -> None:
+            self.grid = grid
+            """The grid whose cursor moved."""
+            self.row = row
+            """The row it is on now."""
+            self.col = col
+            """The column it is on now."""
+            super().__init__()
 
         @property
         def control(self) -> GridView:

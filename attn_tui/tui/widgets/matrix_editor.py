@@ -6,8 +6,6 @@ that does not parse stays in the edit line with a message; the cell keeps its ol
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rich.cells import cell_len
 from rich.style import Style
 from textual import events, on
@@ -15,6 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.widget import Widget
 from textual.widgets import Static
 
 from attn_tui.core.parse import MAX_LEN, parse_cell
@@ -99,45 +98,50 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
     MatrixEditor.-invalid > .editor--message { display: block; }
     """
 
-    @dataclass(eq=False)
     class CellChanged(EditorMessage):
         """A cell was given a new, valid value."""
 
-        row: int
-        """The cell's row (its token)."""
-        col: int
-        """The cell's column (its dimension)."""
-        value: float
-        """The value it was given."""
+        def __init__(self, editor: Widget, row: int, col: int, value: float) -> None:
+            self.row = row
+            """The cell's row (its token)."""
+            self.col = col
+            """The cell's column (its dimension)."""
+            self.value = value
+            """The value it was given."""
+            super().__init__(editor)
 
-    @dataclass(eq=False)
     class BlockPasted(EditorMessage):
         """Several numbers were pasted onto the grid: they go into the cells from the cursor."""
 
-        row: int
-        """The cursor's row: the block's top."""
-        col: int
-        """The cursor's column: the block's left edge."""
-        block: tuple[tuple[float, ...], ...]
-        """The numbers, row by row."""
+        def __init__(self, editor: Widget, row: int, col: int,
+                     block: tuple[tuple[float, ...], ...]) -> None:
+            self.row = row
+            """The cursor's row: the block's top."""
+            self.col = col
+            """The cursor's column: the block's left edge."""
+            self.block = block
+            """The numbers, row by row."""
+            super().__init__(editor)
 
-    @dataclass(eq=False)
     class StructureRequested(EditorMessage):
         """Add or remove a row (token) or a column (dimension) at the cursor."""
 
-        op: str
-        """What to do: the action's name (add or remove a row or a column)."""
-        row: int
-        """The cursor's row."""
-        col: int
-        """The cursor's column."""
+        def __init__(self, editor: Widget, op: str, row: int, col: int) -> None:
+            self.op = op
+            """What to do: the action's name (add or remove a row or a column)."""
+            self.row = row
+            """The cursor's row."""
+            self.col = col
+            """The cursor's column."""
+            super().__init__(editor)
 
-    @dataclass(eq=False)
     class RowSelected(EditorMessage):
         """The cursor moved to another row (token) of the matrix."""
 
-        row: int
-        """The row the cursor is on now."""
+        def __init__(self, editor: Widget, row: int) -> None:
+            self.row = row
+            """The row the cursor is on now."""
+            super().__init__(editor)
 
     def __init__(self, matrix: str, title: str, **kwargs) -> None:
         super().__init__(**kwargs)
