@@ -313,6 +313,22 @@ def start_at_breakpoints(screen: Screen) -> None:
     screen.update_classes(classes, update=False)
 
 
+_SHOWN: WeakSet = WeakSet()  # screens styled_once_on_first_show has seen shown
+
+
+def styled_once_on_first_show(screen: Screen, event: Any) -> None:
+    """Call first in a screen's ``on_screen_resume``. The first time the screen is shown its
+    widgets keep the styles they were given as they mounted: Textual styles the whole screen
+    again on every ScreenResume (its ``refresh_styles``), for a screen that may have missed a
+    change while another was on top, and a screen shown for the first time has missed none.
+    For the workbench that second styling was 5 ms of the first frame. A screen's own handler
+    runs before Screen's, which reads the flag (the canary test checks both)."""
+    if screen in _SHOWN:
+        return
+    _SHOWN.add(screen)
+    event.refresh_styles = False
+
+
 def lay_out_only_when_resized() -> None:
     """A Resize lays a screen out again only when its size differs from the one it was last
     laid out at (``Screen._screen_resized``), once per process. Textual lays the whole screen

@@ -18,6 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.color import Color
 from textual.message import Message
+from textual.screen import Screen
 from textual.style import Style
 from textual.widgets import Label
 
@@ -257,6 +258,33 @@ async def test_only_the_apps_named_render_only_what_changed(monkeypatch):
             text = ["".join(seg.text for seg in strip) for strip in compat.screen_strips(app.screen)]
             assert text[0].startswith("changed")
         assert bool(calls) == renders_changes_only
+
+
+class StyledOnce(Screen):
+    def compose(self) -> ComposeResult:
+        yield Label("styled as it mounted")
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        compat.styled_once_on_first_show(self, event)
+
+
+async def test_a_screen_shown_the_first_time_keeps_its_mount_styles_and_only_then():
+    app = App()
+    async with app.run_test(size=(40, 10)) as pilot:
+        restyled, original = [], app.update_styles
+
+        def counted(node, animate=True):
+            restyled.append(node)
+            return original(node, animate=animate)
+
+        app.update_styles = counted
+        screen = StyledOnce()
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert screen.query_one(Label).styles.color == app.screen.styles.color  # styled
+        assert screen not in restyled  # Screen's handler read the flag ours had set
+        screen.post_message(events.ScreenResume())  # shown again, asking for new styles
+        await until(pilot, lambda: screen in restyled, "the screen restyled on a later resume")
 
 
 async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():

@@ -321,6 +321,9 @@ class ModelScreen(Screen):
                 yield StepTable(id="model-steps")
         yield KeyBar()
 
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        textual_compat.styled_once_on_first_show(self, event)
+
     def on_mount(self) -> None:
         self.title = "attn-tui"
         # the title is set once, so a lesson's title (which replaces it) is never overwritten

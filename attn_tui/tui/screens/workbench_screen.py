@@ -11,6 +11,7 @@ import numpy as np
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import ScreenResume
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import get_current_worker
@@ -100,7 +101,8 @@ class WorkbenchScreen(Screen):
         if self.app.screen is self and self._kept_for != self.app.size:
             self._keep_in_view()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: ScreenResume) -> None:
+        textual_compat.styled_once_on_first_show(self, event)
         if self._kept_for != self.app.size:  # resized while help or a dialog was open
             self._keep_in_view()
 

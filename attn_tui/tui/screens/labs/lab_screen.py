@@ -18,7 +18,7 @@ from dataclasses import asdict, replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
@@ -115,6 +115,9 @@ class LabScreen(Screen):
         with VerticalScroll(id="lab-body"):
             yield from self.compose_body()
         yield KeyBar()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        textual_compat.styled_once_on_first_show(self, event)
 
     def on_mount(self) -> None:
         self.title = "attn-tui"
