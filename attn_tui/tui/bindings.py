@@ -212,6 +212,9 @@ LABS = {
     "train": [
         # priority: the bar would read Enter as "type a value"; it still does while typing
         Binding("enter", "start", "Train / pause", priority=True, id="train.start"),
+        Binding("f", "focus_maps", "Frames", show=False,
+                tooltip="the maps take the keys: ←→ walk the frames, ↑↓ pick a head",
+                id="train.frames"),
         Binding("w", "to_workbench", "Head → workbench",
                 tooltip="open the chosen head's real Q, K, V (causal) in the workbench, to edit", id="train.workbench"),
         Binding("e", "save_run", "Save run",

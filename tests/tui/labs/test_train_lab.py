@@ -36,8 +36,13 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
         assert len(screen.frames) == 61
         assert screen.query_one("#train-progress").progress == 60
         maps = screen.query_one(AlphaMaps)
+        # Enter was pressed on the controls: they keep the keys, and the maps say how to walk
+        assert screen.focused is screen.query_one("#controls")
+        assert maps.caption.endswith("frame 61 of 61, step 60 · f: ←→ frame, ↑↓ head")
+        await pilot.press("f")
+        await pilot.pause()
         assert screen.focused is maps
-        assert "frame 61 of 61, step 60 ·" in maps.caption
+        assert maps.caption.endswith("frame 61 of 61, step 60 · ←→ frame ↑↓ head w: to workbench")
         await pilot.press("home")
         await pilot.pause()
         assert screen.frame == 0 and "frame 1 of 61, step 0" in maps.caption
@@ -47,6 +52,27 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
         np.testing.assert_array_equal(maps.alpha, screen.frames[2][1])
         text = "\n".join(line for block in maps.blocks() for line in block)
         assert "▶L1 h1" in text
+
+
+async def test_a_run_started_on_the_controls_leaves_them_the_keys(tmp_path, monkeypatch) -> None:
+    """When a run stopped, the maps took the keys: a learning rate typed next lost its 1, its e
+    saved the run into the working directory, and in a lesson an n turned the page."""
+    monkeypatch.chdir(tmp_path)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 10)
+        await run_action(pilot, "pick_control('lr')")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done"
+        assert screen.focused is screen.query_one("#controls")
+        await pilot.press("1", "e", "-", "2", "enter")
+        await pilot.pause()
+        assert screen.settings.lr == 0.01
+        assert list(tmp_path.iterdir()) == []  # nothing saved
+        await pilot.press("up")  # ↑ steps the learning rate, not the head
+        await pilot.pause()
+        assert screen.settings.lr > 0.01 and screen.head == 0
 
 
 async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() -> None:
@@ -141,6 +167,7 @@ async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
         await until(pilot, lambda: screen.state != "running", "the pause")
         await settle(pilot)
         assert screen.state == "paused" and screen.step == 80
+        await pilot.press("f")  # Enter paused it from the controls: they kept the keys
         await pilot.press("left")
         await pilot.pause()
         assert screen.frame == len(screen.frames) - 2
@@ -281,7 +308,9 @@ async def test_with_ten_heads_at_80x24_the_progress_and_the_picked_head_stay_in_
         screen = app.screen
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.state == "done" and screen.focused is screen.query_one(AlphaMaps)
+        assert screen.state == "done"
+        await pilot.press("f")  # to the maps: ↑↓ pick a head there
+        assert screen.focused is screen.query_one(AlphaMaps)
         for n in range(2, 11):
             await pilot.press("down")
             await pilot.pause()
@@ -348,7 +377,7 @@ async def test_w_opens_the_picked_head_in_the_workbench() -> None:
         screen = pilot.app.screen
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("down")  # head 2
+        await pilot.press("f", "down")  # the maps, then head 2
         await pilot.pause()
         assert screen.head == 1
         await pilot.press("w")
@@ -372,7 +401,7 @@ async def test_back_from_w_the_lab_shows_the_head_and_frame_picked() -> None:
         await small_run(pilot, 10, "set_heads(2)")
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("down", "left", "left")  # head 2, frame 9 of 11
+        await pilot.press("f", "down", "left", "left")  # the maps: head 2, frame 9 of 11
         await pilot.pause()
         await pilot.press("w")
         await settle(pilot)
@@ -391,7 +420,7 @@ async def test_w_on_an_earlier_frame_says_it_opens_the_latest_weights() -> None:
         await small_run(pilot, 10)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("home")  # frame 1: step 0
+        await pilot.press("f", "home")  # the maps: frame 1, step 0
         await pilot.pause()
         await pilot.press("w")
         await settle(pilot)
@@ -453,7 +482,7 @@ async def test_the_maps_top_edge_says_which_step_is_shown_as_frames_are_walked()
         box = screen.query_one("#maps-box")
         last = screen.frames[-1][0]
         assert box.border_title.startswith(f"α per head at step {last} (")
-        await pilot.press("home")
+        await pilot.press("f", "home")
         await pilot.pause()
         assert box.border_title.startswith("α per head at step 0 (")
 

@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ProgressBar, Static
@@ -49,6 +49,7 @@ from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import after_keys
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.alpha_maps import AlphaMaps
+from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.line_plot import LinePlot
 
@@ -236,7 +237,12 @@ class TrainLabScreen(LabScreen):
                      "Enter again trains the new settings in its place.")
             return
         self._replace_asked = None
+        self._enter_on_bar = bar.has_focus
         self._train_or_pause()
+
+    # Enter pressed on the controls: a learner trying settings (↑ on lr, Enter, and again) keeps
+    # the bar when the run stops; a run started elsewhere, or by a lesson, gives the maps the keys
+    _enter_on_bar = False
 
     def _train_or_pause(self) -> None:
         if self.state in ("loading", "running"):
@@ -372,7 +378,10 @@ class TrainLabScreen(LabScreen):
             words = diverged_words(self.losses, self.step, self.run.config.lr)
             self.say(f"{words} Stopped; the frames up to step {self.frames[-1][0]} are kept "
                      "(←→).", error=True)
-        self.query_one(AlphaMaps).focus()  # ←→ scrub from here; c goes back to the controls
+        if not (self._enter_on_bar and self.query_one(ControlBar).has_focus):
+            # ←→ scrub from here; c goes back to the controls. (Taken from the bar, a digit
+            # typed next became a command on the maps: e saved, n turned a lesson's page.)
+            self.query_one(AlphaMaps).focus()
         self._draw()
         self.app.tutor.host_changed(self)  # a lesson's task reads the finished run
         waiting, self._after_pause = self._after_pause, []
@@ -398,8 +407,12 @@ class TrainLabScreen(LabScreen):
         if self.frames:
             step, alpha = self.frames[shown]
             where = f"frame {shown + 1} of {len(self.frames)}, step {step}"
-            hint = "←→ frame ↑↓ head w: to workbench" if self.state not in (
-                "running", "loading") else "Enter pauses"
+            if self.state in ("running", "loading"):
+                hint = "Enter pauses"
+            elif maps.has_focus:
+                hint = "←→ frame ↑↓ head w: to workbench"
+            else:
+                hint = "f: ←→ frame, ↑↓ head"
             maps.show(alpha, self.tokens, self.head, f"{where} · {hint}")
         else:
             maps.show(None, (), 0, "Enter trains: each head's α for one example shows here.")
@@ -680,12 +693,27 @@ class TrainLabScreen(LabScreen):
         if self.state in ("loading", "running"):
             self._pause_asked = True
 
+    def action_focus_maps(self) -> None:
+        """Give the maps the keys: ←→ walk the frames, ↑↓ pick a head (f; a lesson's step)."""
+        self.set_focus(self.query_one(AlphaMaps))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._maps_focus_changed(event.widget)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._maps_focus_changed(event.widget)
+
+    def _maps_focus_changed(self, widget: object) -> None:
+        if isinstance(widget, AlphaMaps) and self.frames:  # the caption says how to reach ←→,
+            self._draw(plot=False)  # or what they do
+
     def action_ensure_trained(self) -> None:
         """Train the settings on the bar, unless their run is done or on its way (lessons)."""
         if self.state in ("loading", "running"):
             return
         if self.state == "done" and self.run is not None and self.run.config == self.settings:
             return
+        self._enter_on_bar = False
         self._train_or_pause()
 
     # ---- actions for the bar's fields
