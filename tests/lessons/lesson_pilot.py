@@ -40,10 +40,16 @@ def panel(app) -> LessonPanel:
 
 
 def shown(app) -> str:
-    """The screen as text, plus the lesson panel's words unwrapped when all of them are in view
-    (a number the panel wraps over two lines is still one number to the learner)."""
+    """The screen as text, plus the lesson panel's words in view unwrapped (a number the panel
+    wraps over two lines is still one number to the learner): all of them, or where the panel
+    scrolls, its rows on screen."""
     text = screen_text(app)
     found = app.screen.query(LessonPanel)
-    if found and found.first().max_scroll_y == 0:
-        text += "\n" + " ".join(found.first().plain.split())
-    return text
+    if not found:
+        return text
+    words = found.first()
+    if words.max_scroll_y == 0:
+        return text + "\n" + " ".join(words.plain.split())
+    inside = words.content_region  # the rows in view, within the border, padding and scrollbar
+    rows = text.splitlines()[inside.y:inside.bottom]
+    return text + "\n" + " ".join(" ".join(row[inside.x:inside.right] for row in rows).split())

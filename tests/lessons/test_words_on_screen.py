@@ -13,7 +13,7 @@ import re
 import string
 
 import pytest
-from lesson_pilot import lesson_app, panel, press, settle
+from lesson_pilot import lesson_app, panel, press, settle, shown
 from screen_text import screen_lines
 
 from attn_tui.lessons import load
@@ -63,9 +63,9 @@ def _off_panel(app) -> str:
 def _rounded_on(screen: str, number: str) -> bool:
     """A number on screen that is ``number`` to its own decimals (two digits at least; the pane
     rounds the unrounded value, so 0.0255 may read 0.026)."""
-    for shown in _NUMBER.findall(screen):
-        decimals = len(shown.partition(".")[2])
-        if len(shown.strip("-0.")) >= 2 and abs(float(number) - float(shown)) <= 10 ** -decimals:
+    for seen in _NUMBER.findall(screen):
+        decimals = len(seen.partition(".")[2])
+        if len(seen.strip("-0.")) >= 2 and abs(float(number) - float(seen)) <= 10 ** -decimals:
             return True
     return False
 
@@ -127,6 +127,7 @@ async def test_every_number_the_words_print_is_on_the_panes_at_80x24(name):
             if q is not None:  # the feedback may recall numbers: none is cut
                 await press(pilot, LETTERS[q.answer])
                 problems += [f"step {k}, answered: {m}" for m in _missing(pilot.app, [])]
+                problems += [f"step {k}, answered: {m}" for m in _step_table_cut(pilot.app)]
             await press(pilot, "n")
     assert not problems, f"{name} at 80×24, off screen or cut:\n" + "\n".join(problems)
 
@@ -162,6 +163,18 @@ async def test_a_lessons_map_taller_than_its_share_scrolls_to_the_row_the_step_m
         text = _off_panel(pilot.app)
         assert re.search(r"│t5 .*›0\.3141", text), text
         assert "steps for query 't5'" in text and re.search(r"│key +q·k", text)
+
+
+async def test_an_answer_at_80x24_leaves_each_pane_a_row_of_the_numbers_it_quotes():
+    # one 3 answered: the panel took 13 of 24 rows, and the step table kept its header and no
+    # row while the answer quoted α (0.3385, 0.2799, 0.3816)
+    async with lesson_app("one", at=3).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        text = _off_panel(pilot.app)
+        assert re.search(r"│is +0\.3200 +0\.3200 +1\.3771 +›0\.3385", text), text
+        assert re.search(r"│who +0\.3385 +0\.2799 +0\.3816", text), text
+        assert "α is now (0.3385, 0.2799, 0.3816)" in shown(pilot.app)  # the answer's words
 
 
 async def test_an_answers_longer_panel_leaves_the_step_table_its_title_and_header():

@@ -321,6 +321,9 @@ class ModelScreen(Screen):
                 yield StepTable(id="model-steps")
         yield KeyBar()
 
+    def lesson_panel_room(self, panel_rows: int) -> int | None:  # as a LessonHost
+        return None  # the panel's own share: the panes here scroll on their own
+
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         textual_compat.styled_once_on_first_show(self, event)
 

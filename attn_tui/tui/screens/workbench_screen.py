@@ -106,6 +106,15 @@ class WorkbenchScreen(Screen):
         if self._kept_for != self.app.size:  # resized while help or a dialog was open
             self._keep_in_view()
 
+    def lesson_panel_room(self, panel_rows: int) -> int | None:  # as a LessonHost
+        # side by side, the column of results keeps its panes' least rows: an answer's words
+        # quote their numbers. Stacked, the panes and the panel share one scrolling column.
+        if self.has_class("-stacked"):
+            return None
+        results = self.query_one(ResultsColumn)
+        spare = self.query_one("#main").outer_size.height - results.least_rows()
+        return panel_rows + spare
+
     def _keep_in_view(self) -> None:
         self._kept_for = self.app.size
         self.call_after_refresh(self.app.keep_in_view)  # once the panes have their new sizes

@@ -49,6 +49,12 @@ class LessonHost(Protocol):
         (``tasks.Edit``) made on it, as one change: u undoes it where the host can undo."""
         ...
 
+    def lesson_panel_room(self, panel_rows: int) -> int | None:
+        """The rows the lesson panel, now ``panel_rows`` high, may take for a question or an
+        answer while the panes keep the rows its words are about; None: no limit of the host's
+        (the panel's own share of the screen)."""
+        ...
+
     # what every Screen has, and the runner uses: the panel is mounted on the host, marked
     # cells are found and scrolled to there
     def mount(self, *widgets: Any, **kwargs: Any) -> Any: ...

@@ -75,9 +75,11 @@ class LessonPanel(VerticalScroll, can_focus=False):
     def on_mount(self) -> None:
         # a cell or field being typed into takes n, p and Esc: the edge says what they do then
         self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self._edge())
+        self.screen.screen_layout_refresh_signal.subscribe(self, lambda _screen: self._fit())
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
+        self.screen.screen_layout_refresh_signal.unsubscribe(self)
         textual_compat.lift_notices(self.screen, 0)
 
     def _edge(self) -> None:
@@ -86,6 +88,25 @@ class LessonPanel(VerticalScroll, can_focus=False):
         edge = ("⇧↑↓ more · " if self.max_scroll_y > 0 else "") + keys
         if edge != self.border_subtitle:
             self.border_subtitle = edge
+
+    _cap: int | None = None  # the rows the panel may take, where fewer than its CSS share
+
+    def _fit(self) -> None:
+        """A question or an answer takes up to 65% of the screen and a task 50%, but no more
+        than the host's panes can spare while they show the numbers the words quote (at 80 x
+        24, ten rows for the step table and the map), and never less than every step's 45%.
+        Past that the panel scrolls, an answer's end in sight."""
+        cap = None
+        share = (0.65 if self.has_class("-asking") or self.has_class("-answered") else
+                 0.5 if self.has_class("-task") else None)
+        if share is not None:
+            room = self.screen.lesson_panel_room(self.outer_size.height)
+            height = self.screen.size.height
+            if room is not None and room < int(height * share):
+                cap = max(int(height * 0.45), room)
+        if cap != self._cap:
+            self._cap = cap
+            self.styles.max_height = cap  # None: the stylesheet's share again
 
     def _fit_scrollbar(self) -> None:
         """A scrollbar only when the words need it at the panel's whole width. Left to

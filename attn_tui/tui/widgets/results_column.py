@@ -22,6 +22,15 @@ class ResultsColumn(VerticalScroll, can_focus=False):
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
 
+    def least_rows(self) -> int:
+        """The rows the column needs for each pane shown to keep its title, header and one row
+        of its own (the step table also its summary)."""
+        rows = sum(min(MAP_LEAST, heatmap.n_rows + 3) for heatmap in self.query(Heatmap)
+                   if heatmap.display)
+        if not self.screen.has_class("-steps-concealed"):
+            rows += STEPS_ROOM
+        return rows
+
     def fit(self) -> None:
         screen = self.screen
         sharing = (screen.has_class("-lesson") and screen.has_class("-tall")
