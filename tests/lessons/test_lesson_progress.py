@@ -105,5 +105,7 @@ async def test_show_me_undone_and_redone_is_still_show_mes(progress_dir):
         await settle(pilot)
         await press(pilot, "h", "h", "h", "y", "u", "U")
         assert "Done:" in panel(pilot.app).plain
+        # and the panel says so, as the list does: it read as the learner's own Done
+        assert "Shown: a state that meets the goal." in panel(pilot.app).plain
     record = Progress.from_env().load("one")
     assert record.tasks == frozenset() and record.shown == {4}

@@ -4,7 +4,9 @@ ctrl+r puts it back; back at the start, the line goes."""
 
 from __future__ import annotations
 
+import pytest
 from lesson_pilot import lesson_app, panel, press, settle
+from pilot_wait import until
 from screen_text import screen_text
 
 LINE = "The words quote the step's start, not the panes now: ctrl+r puts it back."
@@ -46,8 +48,18 @@ async def test_a_question_s_reveal_is_the_step_s_own_change_not_a_drift():
         assert "Right" in _said(pilot.app)
         assert host.lesson_state() != before  # the reveal changed the panes
         assert LINE not in _said(pilot.app)
-        await press(pilot, "s")  # the learner's own change after it is said
+        # s puts the division back, as the answer says: the step's own words hold again
+        # (the line said they did not, and ctrl+r put the division off again)
+        await press(pilot, "s")
+        assert host.workspace.scale and LINE not in _said(pilot.app)
+        await press(pilot, "u", "u")  # past the reveal, back to the step's start: the same
+        assert host.lesson_state() == before and LINE not in _said(pilot.app)
+        await press(pilot, "U")  # the reveal again: the answer's words hold
+        assert LINE not in _said(pilot.app)
+        await press(pilot, "enter", "0", ".", "5", "enter")  # neither's numbers now
         assert LINE in _said(pilot.app)
+        await press(pilot, "ctrl+r")  # the panes as the answer left them
+        assert not host.workspace.scale and LINE not in _said(pilot.app)
 
 
 async def test_a_task_step_says_nothing_of_the_kind():
@@ -76,6 +88,10 @@ async def test_an_answer_given_on_changed_panes_puts_the_steps_own_back_first():
                 break
             await press(pilot, "u")
         assert host.workspace.q[0][0] == 0.5 and LINE in _said(pilot.app)
+        await press(pilot, "ctrl+r")  # its own notice: the answer's line no longer stands
+        said = _said(pilot.app)
+        assert host.workspace.q[0][0] == 0.1 and LINE not in said
+        assert "For the answer, the step's own numbers are back" not in said
 
 
 async def test_in_a_lab_at_80x24_the_line_is_in_sight_above_the_words():
@@ -132,3 +148,19 @@ async def test_after_an_answer_a_change_to_what_the_answer_quotes_is_said():
         assert LINE not in _said(pilot.app)
         await press(pilot, "m")  # the causal mask: 'who' sees only 'is'
         assert LINE in _said(pilot.app)
+
+
+async def test_an_answer_after_training_the_steps_own_settings_puts_nothing_back():
+    # learning 2: Enter trained the step's settings, then b said "the step's own settings
+    # are back" though none had changed (the words quote the run, which had)
+    pytest.importorskip("torch")
+    async with lesson_app("learning", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        host = pilot.app.screen
+        start = host.lesson_state()
+        await press(pilot, "enter")
+        await until(pilot, lambda: host.state == "done", "the run trained", seconds=60)
+        await press(pilot, "b")
+        said = _said(pilot.app)
+        assert "Right" in said and "are back" not in said
+        assert host.lesson_state() == start and host.state == "done"

@@ -50,6 +50,11 @@ TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its tur
 SETUP_GRACE = 0.25
 
 
+def _back_for_the_answer(host: LessonHost) -> str:
+    return (f"For the answer, the step's own {host.state_words} are back; u undoes, one change "
+            "at a time.")
+
+
 class LessonRunner:
     """The lesson running (if any), where it is, and what the learner answered."""
 
@@ -85,7 +90,10 @@ class LessonRunner:
         self._offering = False
         self._shown_state: object = None  # the panes as "show me" left them
         self._revealing = False  # an answer's reveal is changing the panes: the step's doing
-        self._start_words: tuple[str, ...] | None = None  # _quoted() at the step's start
+        # the words as the panel shows them: the step's (and its question's) filled at its
+        # start, and an answer's filled as it was given
+        self._start_words: tuple[str, ...] | None = None
+        self._answer_words: str | None = None
 
     # ---- entry points: CLI, command palette, the g menu
     def start(self, name: str) -> None:
@@ -249,11 +257,12 @@ class LessonRunner:
             return
         verdict = evaluate(task, self.host.lesson_live(), self._start_live)  # type: ignore[arg-type]
         state = self.host.lesson_state()
-        if (self._view is not None and self._view.shown
-                and state != self._shown_state):
-            self._view = replace(self._view, shown="")  # u, or an edit: no longer what was shown
-            if verdict == self._verdict:
-                self._show(self._view, at_end=True)
+        if self._view is not None and self._shown_state not in (None, SHOWING):
+            shown = self.host.shown_note if state == self._shown_state else ""
+            if shown != self._view.shown:  # u or an edit took it away; U brought it back
+                self._view = replace(self._view, shown=shown)
+                if verdict == self._verdict:
+                    self._show(self._view, at_end=True)
         if verdict.done:
             # credited on every check: a goal met again from the shown state, in a state of
             # the learner's own, is theirs; the shown state itself (again by U, or typed as
@@ -335,6 +344,10 @@ class LessonRunner:
             self.app.notify("The step is at its start already.", timeout=2)
             return
         self.app.notify("Back at the step's start (u undoes).", timeout=3, markup=False)
+        if self._view is not None and (back := _back_for_the_answer(self.host)) in self._view.note:
+            # said of the answer's own restore: after ctrl+r it read as said of this one
+            self._view = replace(self._view, note=" ".join(self._view.note.replace(back, "").split()))
+            self._show(self._view, at_end=self._view.chosen is not None)
         self._check()
 
     def _restore(self, edits: tuple = ()) -> None:
@@ -348,25 +361,30 @@ class LessonRunner:
             host.lesson_replaced_work(replaced)
 
     def _quoted(self) -> tuple[str, ...]:
-        """The step's words (and its question's) as the panes now fill them."""
+        """The step's words (and its question's, the answer's last) as the panes now fill
+        them: the answer's words are filled from the panes as it is given."""
         from attn_tui.lessons.facts import fill
 
         step, ctx = self._step(), self.context()
         q = step.question
-        # the answer's words too: shown once answered, and filled from the panes as it is given
         texts = [step.text, *((q.prompt, *q.choices, q.why) if q is not None else ())]
         return tuple(fill(text, ctx) for text in texts)
 
     def _drifted(self) -> bool:
-        """Whether the step's words, filled from the panes now, differ from what they said
-        at the step's start: a number they quote has changed. A task's step is left out:
-        changing the panes is what it asks for. Picking another head or backend that leaves
-        every quoted number as it was is not a change of the words."""
+        """Whether the words on the panel quote numbers the panes no longer show: the step's,
+        filled at its start, and once answered the answer's, filled as it was given. A reveal
+        that changes the panes leaves the step's words behind but not the answer's, and u
+        back before it the other way round: neither is a drift. A task's step is left out
+        (changing the panes is what it asks for); another head or backend that leaves every
+        quoted number as it was is not a change of the words."""
         if (self.lesson is None or self.host is None or self._setup is None or self.done
                 or self._busy or self._revealing or self._start_words is None
                 or self._step().task is not None):
             return False
-        return self._quoted() != self._start_words
+        now = self._quoted()
+        if self._answer_words is None:
+            return now != self._start_words
+        return now[:-1] != self._start_words[:-1] and now[-1] != self._answer_words
 
     def _solved(self) -> set[int]:
         assert self.lesson is not None
@@ -495,12 +513,12 @@ class LessonRunner:
         host = self.host
         was_saved = host is not None and not host.has_unsaved_work()
         back = ""
-        if host is not None and self._drifted():
+        if host is not None and self._drifted() and host.lesson_state() != self._setup:
             # the answer's words speak of the step's own panes: with the learner's sentence
-            # or numbers left up, it paired one sentence's figures with another's tokens
+            # or numbers left up, it paired one sentence's figures with another's tokens.
+            # (The step's own settings with a run the learner trained are the step's panes.)
             self._restore()
-            back = (f"For the answer, the step's own {host.state_words} are back; u undoes, "
-                    "one change at a time.")
+            back = _back_for_the_answer(host)
         self._revealing = True
         try:
             for action in q.reveal:
@@ -510,7 +528,7 @@ class LessonRunner:
             self._revealing = False
         if host is not None:  # the reveal's changes are the step's, not the learner's
             self._setup = host.lesson_state()
-            self._start_words = self._quoted() if self._step().task is None else None
+            self._answer_words = self._quoted()[-1]
             if was_saved:
                 host.lesson_owns_state()
         self._conceal(self._step().conceal)  # what later questions ask stays hidden
@@ -547,7 +565,7 @@ class LessonRunner:
         self._save(step=k)
         self.index, self.chosen, self.done = k, answers.get(k), False
         self._start_live, self._verdict, self._hints, self._offering = None, None, 0, False
-        self._shown_state, self._start_words = None, None
+        self._shown_state, self._start_words, self._answer_words = None, None, None
         if self.host is not None:  # a value Enter sent just before n is the learner's
             self.host.settle_edits()
         self._busy, self._pending = True, None
@@ -600,6 +618,7 @@ class LessonRunner:
         await self._settle()
         # the step's words are filled from its own numbers, before any reveal runs again
         view = self._view_for(step)
+        start_words = self._quoted() if step.task is None else None
         answered = q is not None and self.chosen is not None
         if answered:  # answered on an earlier visit: as it was left
             for action in q.reveal:
@@ -608,7 +627,8 @@ class LessonRunner:
             view = replace(view, chosen=self.chosen, why=fill(q.why, self.context()))
         self._conceal(step.conceal + (q.conceal if q is not None and not answered else ()))
         self._setup = host.lesson_state()
-        self._start_words = self._quoted() if step.task is None else None
+        self._start_words = start_words
+        self._answer_words = self._quoted()[-1] if answered else None
         if was_saved or step.workspace is not None:
             # nothing of the learner's was unsaved, or the step replaced the whole workspace
             host.lesson_owns_state()
