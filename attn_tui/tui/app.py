@@ -31,6 +31,7 @@ from attn_tui.tui.keys import (
     run_after_keys,
     takes_text,
 )
+from attn_tui.tui.paste_escapes import PasteCleaned, drop_escapes_in_pastes
 from attn_tui.tui.screens import says_too_small, too_small
 from attn_tui.tui.screens.session_actions import SessionController
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
@@ -65,6 +66,7 @@ class AttnApp(App[int]):
                  lab_options: dict | None = None, asked_dtype: str | None = None) -> None:
         super().__init__()
         read_escape_as_typed()
+        drop_escapes_in_pastes()
         textual_compat.render_only_what_changed(self)
         textual_compat.lay_out_only_when_resized()
         textual_compat.repaint_only_what_focus_or_selection_changes()
@@ -237,6 +239,12 @@ class AttnApp(App[int]):
     async def _on_key(self, event: events.Key) -> None:
         if bindings_checked(self, event):
             event.prevent_default()  # App._on_key would look its binding up a second time
+
+    def on_paste_cleaned(self, message: PasteCleaned) -> None:
+        n = message.removed
+        self.notify(f"The pasted text had {n} terminal escape sequence{'s' if n > 1 else ''} "
+                    "(colours, cursor moves): taken out, and the rest pasted.",
+                    timeout=4, markup=False)
 
     def on_after_keys(self, event: AfterKeys) -> None:
         run_after_keys(event)  # no widget on the way reads keys itself

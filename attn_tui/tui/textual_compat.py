@@ -131,6 +131,19 @@ def wrap_sequence_to_key_events(wrap: Callable[[Callable], Callable]) -> None:
         parser._sequence_to_key_events = patched
 
 
+def wrap_parser_feed(wrap: Callable[[Callable], Callable]) -> None:
+    """Put ``wrap(original)`` in place of the parser's ``feed`` (which takes each chunk the
+    terminal sends and yields the events in it), once per process."""
+    parser = xterm_parser()
+    with _door("XTermParser.feed"):
+        original = parser.feed
+        if getattr(original, PATCH_MARK, False):
+            return
+        patched = wrap(original)
+        setattr(patched, PATCH_MARK, True)
+        parser.feed = patched
+
+
 def sequence_to_key_events() -> Callable:
     """The parser's ``_sequence_to_key_events`` now in place (wrapped, once it is)."""
     parser = xterm_parser()

@@ -128,6 +128,25 @@ def test_wrap_sequence_to_key_events_wraps_once(monkeypatch):
     assert getattr(compat.sequence_to_key_events(), compat.PATCH_MARK)
 
 
+def test_wrap_parser_feed_wraps_once_and_sees_each_chunk(monkeypatch):
+    parser_cls = compat.xterm_parser()
+    original = parser_cls.__mro__[1].feed  # the Parser's own, as before any wrap
+    monkeypatch.setattr(parser_cls, "feed", original)
+    chunks = []
+
+    def wrap(feed):
+        def recording(self, data):
+            chunks.append(data)
+            yield from feed(self, data)
+        return recording
+
+    compat.wrap_parser_feed(wrap)
+    compat.wrap_parser_feed(wrap)
+    events_made = list(parser_cls().feed("\x1b[200~pasted\x1b[201~"))
+    assert chunks == ["\x1b[200~pasted\x1b[201~"]  # one wrap, the chunk as read
+    assert [e.text for e in events_made if isinstance(e, events.Paste)] == ["pasted"]
+
+
 async def test_run_binding_runs_the_binding_from_the_focused_widget_up():
     app = Tiny()
     async with app.run_test() as pilot:
