@@ -204,7 +204,7 @@ class WorkbenchScreen(Screen):
             # every query in sight: at T = 64 or 256 the rows are averaged in bands that fit
             fits = max(6, self.app.size.height - 10)
             picture.show(np.asarray(steps.weights, dtype=np.float64), list(ws.query_tokens),
-                         ws.selected, max_rows=fits)
+                         ws.selected, max_rows=fits, hidden=box.concealed)
             set_border_text(picture, subtitle="v: change view")
             set_border_text(picture, f"all queries: {title}")
             return
@@ -214,6 +214,10 @@ class WorkbenchScreen(Screen):
         box.show(steps, ws.query_tokens, ws.key_tokens, self.view)
         box.show_edge()
         set_border_text(box, f"all queries: {title}")
+
+    def on_heatmap_concealed(self) -> None:
+        if self.view == "picture" and self.steps is not None:  # the picture keeps back the same
+            self._show_map(self.workspace, self.steps)
 
     def _picture(self) -> HeadPicture:
         """The picture view, mounted the first time v reaches it: most sessions never do, and

@@ -252,6 +252,7 @@ class HeadPicture(Widget):
         self.tokens: list[str] = []
         self.query_index = 0
         self.max_rows: int | None = None  # more queries than this: rows averaged in bands
+        self.hidden: frozenset[tuple[int, int]] = frozenset()  # (query, key) drawn ?
         self.when_laid_out: Callable[[], None] | None = None  # called once, at the next layout
 
     def on_resize(self) -> None:
@@ -260,10 +261,13 @@ class HeadPicture(Widget):
             hook()
 
     def show(self, alpha: np.ndarray, tokens: list[str], query: int,
-             max_rows: int | None = None) -> None:
+             max_rows: int | None = None,
+             hidden: frozenset[tuple[int, int]] = frozenset()) -> None:
+        """``hidden``: (query, key) cells a lesson keeps back, drawn ? (their rows are never
+        banded: a lesson's sequences are short)."""
         rows = self._rows()
         self.alpha, self.tokens, self.query_index = alpha, list(tokens), query
-        self.max_rows = max_rows
+        self.max_rows, self.hidden = max_rows, hidden
         # a mask, scaling or an edit keeps the rows: a repaint, not a layout of the screen
         self.refresh(layout=self._rows() != rows)
 
@@ -340,6 +344,10 @@ class HeadPicture(Widget):
         # the left edge (the labels' part of that line is empty)
         lead = label if keys == t or label + len(header) <= width else min(1, width)
         out.append(" " * lead + header[: max(0, width - lead)])
+        if self.hidden:
+            whole = keys == t and len(bands) == len(self.tokens)  # else no cell is its own
+            rows = ["".join("?" if not whole or (i, j) in self.hidden else ch
+                            for j, ch in enumerate(r)) for i, r in enumerate(rows)]
         for (first, end), row in zip(bands, rows, strict=True):
             here = first <= self.query_index < end
             name = cut_label(f"{first} {self.tokens[first]}" if end - first == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from rich.style import Style
 from textual.color import Color
+from textual.message import Message
 
 from attn_tui.compute import Steps
 from attn_tui.report.fmt import fit
@@ -41,6 +42,9 @@ class Heatmap(GridView):
     Heatmap { height: auto; }
     """
     mark_cut_columns = True
+
+    class Concealed(Message):
+        """A lesson changed the cells kept back: the picture view, if shown, follows."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(cell_width=7, label_width=7, fit_labels=10, corner="q\\k", **kwargs)
@@ -141,6 +145,11 @@ class Heatmap(GridView):
         if self.view == "output" or not s.blocked[row, col]:
             return False
         return not (self.view == "masked" and s.mask == "causal-after")
+
+    def set_concealed(self, cells: frozenset[tuple[int, int]]) -> None:
+        if cells != self.concealed:
+            super().set_concealed(cells)
+            self.post_message(self.Concealed())
 
     def cell_style(self, row: int, col: int) -> Style | None:
         s = self.steps
