@@ -20,6 +20,44 @@ async def test_select_the_third_querys_entropy_stays_hidden_through_the_keys_of_
         assert "entropy 1.5850 bits" in screen_text(pilot.app)
 
 
+async def test_select_keeps_back_the_weights_its_questions_ask_about_until_their_steps():
+    # steps 1 and 2 showed the whole map of α: the verb query's 0.8343 beside the animal's
+    # 0.8520 answered step 3, and the undecided query's three 0.3333s step 5
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for keys in ((), ("n",), ("v",), ("v",)):  # step 1, step 2, both of the map's views
+            await press(pilot, *keys)
+            text = screen_text(pilot.app)
+            assert "0.8520" in text or "2.5981" in text, keys  # the animal query's row shows
+            assert "0.8343" not in text and "0.3333" not in text, keys
+        await press(pilot, "n", "b", "n")  # step 3 answered, step 4: the verb query's
+        text = screen_text(pilot.app)
+        assert "Step 4 of" in text and "0.8343" in text and "0.3333" not in text
+
+
+async def test_a_kept_back_cell_shows_neither_its_shade_nor_its_picture():
+    # the "?" kept the heat colour (barked's bright cell for the verb query), and the map's
+    # picture view drew the hidden rows' shades
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        heatmap = screen.query_one("#heatmap")
+        plain = heatmap.style_of("base") + heatmap.style_of("muted")
+        for row in (1, 2):
+            hidden = [seg for seg in heatmap.render_line(1 + row) if seg.text.strip() == "?"]
+            assert len(hidden) == 3 and {seg.style for seg in hidden} == {plain}, row
+        shaded = [seg for seg in heatmap.render_line(1) if seg.text.strip() == "0.8520"]
+        assert shaded and shaded[0].style != plain  # the animal query's keeps its shade
+        for _ in range(6):
+            if screen.view == "picture":
+                break
+            await press(pilot, "v")
+        assert screen.view == "picture"
+        rows = str(screen.query_one("#map-picture").render()).splitlines()[1:]
+        glyphs = [row.rstrip()[-9:] for row in rows]  # three keys, three columns each
+        assert "?" not in glyphs[0] and glyphs[1:] == ["?" * 9, "?" * 9], rows
+
+
 async def test_nanogpt_step_3s_map_keeps_back_row_t3_which_step_4_asks_about():
     pytest.importorskip("torch")
     async with lesson_app("nanogpt").run_test(size=(120, 40)) as pilot:
