@@ -108,10 +108,10 @@ def _workspace(args: argparse.Namespace) -> Any:
 
     if args.export_session:
         ws = load(args.export_session)[0]
-    else:  # a preset or one of the lecture's examples
+    else:  # a preset or one of the lecture's examples, computed as `attn-tui --preset` shows it
         from attn_tui.lessons.workspaces import build
 
-        ws = build(args.export_preset or "one")
+        ws = replace(build(args.export_preset or "one"), backend="numpy", dtype="float64")
     return replace(ws, mask=args.export_mask) if args.export_mask else ws
 
 

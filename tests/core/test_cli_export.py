@@ -43,6 +43,19 @@ def test_tables_go_to_stdout(fmt: str, tmp_path: Path) -> None:
     assert result.stdout.decode("utf-8") == export.export_text(ws, fmt)
 
 
+def test_a_lecture_preset_is_exported_as_the_app_shows_it(tmp_path: Path) -> None:
+    # export --preset lecture-head said "torch float32", while attn-tui --preset lecture-head
+    # (and p, and its e) computed and said numpy float64
+    pytest.importorskip("torch")
+    from attn_tui.tui.app import make_app
+
+    result = attn("export", "--format", "md", "--preset", "lecture-head", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    shown = make_app(preset="lecture-head").initial_workspace
+    assert (shown.backend, shown.dtype) == ("numpy", "float64")
+    assert result.stdout.decode("utf-8") == export.export_text(shown, "md")
+
+
 def test_a_script_goes_to_stdout_and_runs(tmp_path: Path) -> None:
     result = attn("export", "--format", "py", "--preset", "select", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
