@@ -140,16 +140,24 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
         raise ValueError("the example has tokens outside the vocabulary")
     if not np.all(np.isfinite(frames)):
         raise ValueError("a frame holds a value that is not a number")
+    accuracy = data["accuracy"].astype(np.float64)
+    if not np.all((accuracy >= 0) & (accuracy <= 1)):  # nan fails both
+        raise ValueError("a held-out accuracy is not between 0 and 1")
+    diverged = bool(meta.get("diverged", False))
+    losses = data["losses"].astype(np.float64)
+    # a run stops at its first loss that is not a number, and says it diverged
+    kept = losses[:-1] if diverged and len(losses) else losses
+    if not np.all(np.isfinite(kept) & (kept >= 0)):
+        raise ValueError("a loss is not a number of 0 or more, in a run not marked as diverged"
+                         if not diverged else "a loss before the last is not a number of 0 or more")
     weights = {k[2:]: v.astype(np.float32) for k, v in data.items() if k.startswith("w:")}
     from attn_tui.train.replay import check_weights
 
-    diverged = bool(meta.get("diverged", False))
     check_weights(config, t, weights, finite=not diverged)  # a diverged run's are nan
     resume, problem = _resume(data, weights)
     return RunRecord(
-        config=config, losses=data["losses"].astype(np.float64),
-        eval_steps=data["eval_steps"].astype(np.int64),
-        accuracy=data["accuracy"].astype(np.float64),
+        config=config, losses=losses, eval_steps=data["eval_steps"].astype(np.int64),
+        accuracy=accuracy,
         frame_steps=data["frame_steps"].astype(np.int64), frames=frames, example=example,
         weights=weights, diverged=diverged, resume=resume, resume_problem=problem,
     )

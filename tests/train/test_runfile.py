@@ -128,6 +128,10 @@ def test_a_missing_file_is_one_sentence(tmp_path) -> None:
      "frames must be a whole number from 1 to 10000, not 0"),
     (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace('"evals": ', '"evals": "2", "x": '))),
      "evals must be a whole number from 1 to 10000, not '2'"),
+    # an accuracy of 4.99 and a run of nan losses opened as if trained ("loaded")
+    (lambda a: a.update(accuracy=a["accuracy"] + 4), "a held-out accuracy is not between 0 and 1"),
+    (lambda a: a.update(losses=a["losses"] * np.nan),
+     "a loss is not a number of 0 or more, in a run not marked as diverged"),
 ])
 def test_a_hand_edited_run_is_one_sentence_not_a_crash_later(record, tmp_path, change,
                                                              words) -> None:
