@@ -47,6 +47,10 @@ class Session(NamedTuple):
     kept: dict[str, LabSettings] = {}  # noqa: RUF012 (never changed in place)
 
 
+# the names of the files attn-tui writes that are not sessions: exports, scripts, runs
+NOT_SESSION_NAMES = frozenset({".md", ".csv", ".tex", ".npz", ".py", ".txt"})
+
+
 class SessionError(FileError):
     """A session could not be read or written; str() is one sentence for the user."""
 
@@ -88,6 +92,11 @@ def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench",
          kept: dict[str, LabSettings] | None = None) -> None:
     if screen not in SCREENS:
         raise ValueError(f"unknown screen {screen!r}")
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in NOT_SESSION_NAMES:  # as export and train --save refuse a name of another kind
+        raise SessionError(f"it is named as a {ext} file, but a session is JSON: end the name "
+                           "with .json (the export dialog, e, writes the other kinds)",
+                           os.fspath(path), "save")
     try:
         atomic_write(path, to_json(ws, screen, lab_settings, kept).encode("utf-8"),
                      verb="save")

@@ -324,3 +324,16 @@ def test_a_model_screen_left_with_escape_is_kept_in_version_3(tmp_path):
     session.save(ws, path, kept=kept)
     assert json.loads(path.read_text())["version"] == 3
     assert session.load_full(path) == (ws, "workbench", {}, kept)
+
+
+@pytest.mark.parametrize("name", ["sess.md", "sess.NPZ", "sess.py", "steps.csv"])
+def test_a_session_named_as_another_kind_of_file_is_not_saved(tmp_path, name):
+    # ctrl+s took sess.md and wrote JSON into it, while export and train --save refuse a name
+    # of another kind
+    path = tmp_path / name
+    with pytest.raises(session.SessionError) as err:
+        session.save(state.from_preset("one"), path)
+    assert str(err.value).startswith(f"Cannot save {path}: it is named as a ")
+    assert "end the name with .json" in str(err.value) and not path.exists()
+    session.save(state.from_preset("one"), tmp_path / "sess")  # no extension: a session
+    assert session.load(tmp_path / "sess")[0] == state.from_preset("one")
