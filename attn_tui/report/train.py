@@ -29,11 +29,13 @@ def progress_line(step: int, loss: float, acc: float) -> str:
 
 
 def alpha_table(tokens: tuple[str, ...], alpha, title: str) -> list[str]:
-    """α with queries down and keys across; '.' where the causal mask hides a key."""
+    """α with queries down and keys across; '.' where the causal mask hides a key. A weight
+    too small for four decimals is written in e-notation (9.17e-8), as the workbench's tables
+    write it, not as 0.0000."""
     head = " " + " " * 5 + "".join(f"{t:>{CELL}}" for t in tokens)
     rows = ["", f" {title}", "", head]
     for i, t in enumerate(tokens):
-        cells = "".join(f"{'.':>{CELL}}" if j > i else f"{num(float(alpha[i, j])):>{CELL}}"
+        cells = "".join(f"{'.':>{CELL}}" if j > i else f"{fit(float(alpha[i, j]), CELL - 1):>{CELL}}"
                         for j in range(len(tokens)))
         rows.append(f" {t:<5}{cells}")
     return rows

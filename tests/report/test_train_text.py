@@ -19,3 +19,16 @@ def test_a_diverging_loss_keeps_a_space_between_step_and_loss(loss: float) -> No
 def test_an_ordinary_loss_keeps_four_decimals() -> None:
     assert progress_line(40, 0.123456, 0.99).split() == ["40", "0.1235", "0.9900"]
     assert progress_line(0, 9.0, 0.0884).split() == ["0", "-", "0.0884"]
+
+
+def test_an_alpha_too_small_for_four_decimals_is_written_in_e_notation_not_as_0():
+    # train printed rows like "9  0.0000 0.0001 0.0000 0.9996", where print heads and export
+    # write 9.1743e-08: one rule for every table
+    import numpy as np
+
+    from attn_tui.report.train import alpha_table
+
+    alpha = np.array([[1.0, 0.0], [9.1743e-08, 0.99999991]])
+    rows = alpha_table(("a", "b"), alpha, "L1 h1")
+    assert rows[-1].split() == ["b", "9.17e-8", "1.0000"]
+    assert rows[-2].split() == ["a", "1.0000", "."]
