@@ -110,3 +110,33 @@ async def test_keys_shown_before_are_drawn_again_from_memory():
             shown.append((typing, screen_lines(app)[-1]))
         assert drawn == []
         assert shown[0] == shown[1] and shown[0][0] != shown[0][1]
+
+
+async def test_under_a_dialog_a_lessons_bar_keeps_its_keys():
+    # g in a lesson: the bar below Go to showed p Presets, where p turns the lesson's page
+    app = make_app(lesson="one", no_progress=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        before = screen_lines(app)[-1]
+        assert "Presets" not in before and "Mask" in before
+        await pilot.press("g")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "GotoModal"
+        assert screen_lines(app)[-1] == before
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_lines(app)[-1] == before
+
+
+async def test_back_from_a_lab_the_workbenchs_bar_shows_its_own_keys():
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        before = screen_lines(app)[-1]
+        app.open_lab("scaling")
+        await pilot.pause()
+        assert screen_lines(app)[-1] != before
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_lines(app)[-1] == before

@@ -71,6 +71,10 @@ class KeyBar(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, _screen) -> None:
+        if not self.screen.is_active:
+            # under a dialog the keys shown stay those of this screen in use: read from here
+            # they lost a lesson's n and p, and showed p Presets
+            return
         items = self.items()
         if items != self._items:  # a focus change that keeps the same keys repaints nothing
             self._items = items
