@@ -61,7 +61,9 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("In any table", grid),
         ("In the dimensions bar", rows(bindings.DIMS_BAR) + [
             ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused")]),
-        ("In a lesson", lesson + [("a b c d", "answer the question")]),
+        # a screen's p (Presets, Next preset) is the lesson's Previous step while one runs
+        ("In a lesson (before a screen's own keys: p goes back a step)",
+         lesson + [("a b c d", "answer the question")]),
     ]
     base = rows(bindings.LAB)
     labs = [name for name in LABS if lab_available(name)]

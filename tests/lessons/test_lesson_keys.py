@@ -670,3 +670,17 @@ async def test_a_step_on_the_model_screen_says_it_replaced_the_head_not_numbers(
         said = " ".join(panel(pilot.app).plain.split())
         assert "Step 4 starts from its own sentence, head and query. u brings yours back" \
             in said, said
+
+
+async def test_the_last_page_names_only_the_keys_that_do_something():
+    # its edge said "n next · p back", and n did nothing there
+    from attn_tui.lessons import load
+
+    steps = len(load("one").steps)
+    async with lesson_app("one", at=steps).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n")
+        edge = str(panel(pilot.app).border_subtitle)
+        assert pilot.app.tutor.done and edge.startswith("p back"), edge
+        await press(pilot, "p")  # back to the last step: n moves on again
+        assert str(panel(pilot.app).border_subtitle).startswith("n next · p back")

@@ -182,9 +182,10 @@ class LessonPanel(VerticalScroll, can_focus=False):
                 "ctrl+r reset · "
         else:
             task = "ctrl+r reset · " if view.drifted and not view.done else ""
+        moves = ("getting ready…" if view.busy else
+                 "p back" if view.done else "n next · p back")  # n ends the lesson; then it is done
         self._keys = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
-                      if asking else "") + task + ("getting ready…" if view.busy else
-                                                   "n next · p back") + " · Esc keep playing"
+                      if asking else "") + task + moves + " · Esc keep playing"
         self.border_subtitle = self._keys
         self.set_class(view.chosen is not None, "-answered")
         self.set_class(asking, "-asking")
