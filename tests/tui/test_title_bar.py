@@ -50,3 +50,16 @@ async def test_the_icon_opens_the_command_palette_and_has_a_tooltip():
         await pilot.click(TitleBar, offset=(1, 0))
         await pilot.pause()
         assert isinstance(pilot.app.screen, CommandPalette)
+
+
+@pytest.mark.parametrize("width", range(38, 61))
+async def test_the_hint_has_a_blank_before_it_or_stays_out(width: int):
+    # at 40 columns a lesson's title read "attn-tui — lesson maskg lessons"
+    async with make_app(lesson="mask", no_progress=True).run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        top = screen_lines(pilot.app)[0]
+        assert len(top) == width
+        if "g lessons" in top:
+            assert top.endswith(" g lessons ") and top[top.index("g lessons") - 1] == " "
+        assert "maskg" not in top
+        assert "g lessons" in top or width < 44  # still shown where it always fitted
