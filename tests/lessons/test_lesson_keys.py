@@ -451,7 +451,7 @@ async def test_in_a_small_window_the_lessons_words_scroll_from_the_keyboard():
         await press(pilot, "n", "n")  # a question step
         lesson = panel(pilot.app)
         assert lesson.max_scroll_y > 0 and lesson.scroll_y == 0
-        assert str(lesson.border_subtitle).startswith("⇧↑↓ more · ")
+        assert str(lesson.border_subtitle).startswith("⇧↑↓ more")  # tighter at 40 columns
         await press(pilot, "shift+down", "shift+down", "shift+down")
         assert lesson.scroll_y == 6
         await press(pilot, "shift+up")
@@ -684,3 +684,16 @@ async def test_the_last_page_names_only_the_keys_that_do_something():
         assert pilot.app.tutor.done and edge.startswith("p back"), edge
         await press(pilot, "p")  # back to the last step: n moves on again
         assert str(panel(pilot.app).border_subtitle).startswith("n next · p back")
+
+
+@pytest.mark.parametrize("width", [60, 70, 80])
+async def test_a_narrow_panel_says_its_keys_in_fewer_words_rather_than_cut(width):
+    # at 60 columns a task's edge read "… n next · p back · Esc keep pl… ─╯"
+    from rich.cells import cell_len
+
+    async with lesson_app("one", at=5).run_test(size=(width, 20)) as pilot:
+        await settle(pilot)
+        lesson = panel(pilot.app)
+        edge = str(lesson.border_subtitle)
+        assert cell_len(edge) <= lesson.outer_size.width - 4, edge
+        assert "h hint" in edge and "n next" in edge and "p back" in edge and "Esc" in edge

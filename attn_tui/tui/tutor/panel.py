@@ -16,6 +16,8 @@ from attn_tui.tui import textual_compat
 from attn_tui.tui.keys import takes_text
 
 LETTERS = "abcd"
+# the edge's keys in fewer columns, taken in turn until they fit (60 columns cut them)
+SHORTER_KEYS = (("Esc keep playing", "Esc leave"), ("ctrl+r reset", "^r reset"), (" · ", "·"))
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,11 @@ class LessonPanel(VerticalScroll, can_focus=False):
         keys = "typing: ⏎ Set · Esc Cancel" if takes_text(self.app.focused) else self._keys
         # words beyond the panel (a small window): say that shift+↑↓ brings them in
         edge = ("⇧↑↓ more · " if self.max_scroll_y > 0 else "") + keys
+        room = self.outer_size.width - 4  # the corners, and a blank each side
+        for long, short in SHORTER_KEYS:  # a narrow window: shorter words, not a cut line
+            if room < 0 or cell_len(edge) <= room:  # (not laid out yet: called again once it is)
+                break
+            edge = edge.replace(long, short)
         if edge != self.border_subtitle:
             self.border_subtitle = edge
 
