@@ -20,6 +20,10 @@ class TextTable(GridView):
     DEFAULT_CSS = """
     TextTable { height: auto; }
     """
+    # a → closes the header while columns are hidden to the right: the labs' boxes keep their
+    # lower edges for their own words, and at 64 columns the params lesson's share column
+    # went with only a scrollbar's sliver to say so
+    mark_cut_columns = True
 
     def __init__(self, *, cell_width: int = 10, label_width: int = 8, corner: str = "",
                  cursor: bool = False, **kwargs) -> None:

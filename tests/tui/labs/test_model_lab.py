@@ -182,3 +182,16 @@ async def test_a_refusal_keeps_saying_that_the_numbers_are_stale() -> None:
         await settle(pilot)
         assert not screen.offer("D", 0)
         assert "Still" not in screen.message
+
+
+async def test_a_table_with_columns_off_to_the_right_says_so_in_its_header():
+    # at 64 columns the share column was gone with only a scrollbar's sliver to say so
+    async with lab_app("model").run_test(size=(64, 24)) as pilot:
+        await settle(pilot)
+        table = pilot.app.screen.query_one("#params-table", TextTable)
+        assert table.virtual_size.width > table.scrollable_content_region.width
+        assert table.render_line(0).text.rstrip().endswith("→")
+    async with lab_app("model").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = pilot.app.screen.query_one("#params-table", TextTable)
+        assert "→" not in table.render_line(0).text  # every column in sight
