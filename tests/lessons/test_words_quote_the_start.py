@@ -164,3 +164,18 @@ async def test_an_answer_after_training_the_steps_own_settings_puts_nothing_back
         said = _said(pilot.app)
         assert "Right" in said and "are back" not in said
         assert host.lesson_state() == start and host.state == "done"
+
+
+async def test_after_an_answer_quoting_only_in_its_own_words_a_new_sentence_is_said():
+    # real-heads 2 quotes its numbers in the answer alone: with the step's words unchanged by
+    # a new sentence, the answer's stale figures went without the line
+    async with lesson_app("real-heads", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        host = pilot.app.screen
+        await press(pilot, "b")
+        assert LINE not in _said(pilot.app)
+        host.action_set_text("a dog ran")
+        await settle(pilot)
+        assert LINE in _said(pilot.app)
+        await press(pilot, "ctrl+r")
+        assert LINE not in _said(pilot.app) and "'sat' gives 0.9998" in _said(pilot.app)

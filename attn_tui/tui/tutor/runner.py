@@ -90,10 +90,10 @@ class LessonRunner:
         self._offering = False
         self._shown_state: object = None  # the panes as "show me" left them
         self._revealing = False  # an answer's reveal is changing the panes: the step's doing
-        # the words as the panel shows them: the step's (and its question's) filled at its
-        # start, and an answer's filled as it was given
+        # the step's words (its question's and answer's too) filled from the panes at its
+        # start, and again as an answer's reveal left them
         self._start_words: tuple[str, ...] | None = None
-        self._answer_words: str | None = None
+        self._answer_words: tuple[str, ...] | None = None
 
     # ---- entry points: CLI, command palette, the g menu
     def start(self, name: str) -> None:
@@ -371,10 +371,10 @@ class LessonRunner:
         return tuple(fill(text, ctx) for text in texts)
 
     def _drifted(self) -> bool:
-        """Whether the words on the panel quote numbers the panes no longer show: the step's,
-        filled at its start, and once answered the answer's, filled as it was given. A reveal
-        that changes the panes leaves the step's words behind but not the answer's, and u
-        back before it the other way round: neither is a drift. A task's step is left out
+        """Whether the panes show neither state the panel's words were filled in: the step's
+        start, and once answered, the panes as the answer's reveal left them. (The step's
+        words quote the first, the answer's the second: u back before a reveal that changed
+        the panes, or the s an answer invites, is no drift.) A task's step is left out
         (changing the panes is what it asks for); another head or backend that leaves every
         quoted number as it was is not a change of the words."""
         if (self.lesson is None or self.host is None or self._setup is None or self.done
@@ -382,9 +382,7 @@ class LessonRunner:
                 or self._step().task is not None):
             return False
         now = self._quoted()
-        if self._answer_words is None:
-            return now != self._start_words
-        return now[:-1] != self._start_words[:-1] and now[-1] != self._answer_words
+        return now != self._start_words and now != self._answer_words
 
     def _solved(self) -> set[int]:
         assert self.lesson is not None
@@ -528,7 +526,7 @@ class LessonRunner:
             self._revealing = False
         if host is not None:  # the reveal's changes are the step's, not the learner's
             self._setup = host.lesson_state()
-            self._answer_words = self._quoted()[-1]
+            self._answer_words = self._quoted()
             if was_saved:
                 host.lesson_owns_state()
         self._conceal(self._step().conceal)  # what later questions ask stays hidden
@@ -628,7 +626,7 @@ class LessonRunner:
         self._conceal(step.conceal + (q.conceal if q is not None and not answered else ()))
         self._setup = host.lesson_state()
         self._start_words = start_words
-        self._answer_words = self._quoted()[-1] if answered else None
+        self._answer_words = self._quoted() if answered else None
         if was_saved or step.workspace is not None:
             # nothing of the learner's was unsaved, or the step replaced the whole workspace
             host.lesson_owns_state()
