@@ -243,7 +243,7 @@ class AttnApp(App[int]):
     def on_paste_cleaned(self, message: PasteCleaned) -> None:
         n = message.removed
         self.notify(f"The pasted text had {n} terminal escape sequence{'s' if n > 1 else ''} "
-                    "(colours, cursor moves): taken out, and the rest pasted.",
+                    "(colours, cursor moves): taken out before it was read.",
                     timeout=4, markup=False)
 
     def on_after_keys(self, event: AfterKeys) -> None:

@@ -30,21 +30,33 @@ class PasteCleaned(Message):
 
 def _sequence_end(data: str, at: int) -> int | None:
     """Where the escape sequence starting at ``data[at]`` (an ESC) ends; None if the data ends
-    first. CSI: parameters, intermediates, a final byte; OSC, DCS, APC, PM, SOS: up to BEL or
-    ESC \\; anything else: ESC and one character."""
+    first. CSI: parameters and intermediates, then a final byte; SS3: one character more;
+    OSC, DCS, SOS, PM, APC: up to BEL or ESC \\; anything else: ESC and one character. An ESC
+    inside any of them ends it unfinished, just before that ESC (which may be the paste's end:
+    swallowed, the paste never ended and the app stopped reading keys)."""
     if at + 1 >= len(data):
         return None
     kind, i = data[at + 1], at + 2
+    if kind == ESC:
+        return at + 1  # a lone ESC
     if kind == "[":
         while i < len(data) and not "\x40" <= data[i] <= "\x7e":
+            if data[i] == ESC:
+                return i
             i += 1
         return i + 1 if i < len(data) else None
+    if kind == "O":
+        if i >= len(data):
+            return None
+        return i if data[i] == ESC else i + 1
     if kind in "]P_^X":
         while i < len(data):
             if data[i] == "\x07":
                 return i + 1
-            if data[i] == ESC and i + 1 < len(data):
-                return i + 2 if data[i + 1] == "\\" else i  # a new ESC ends it unterminated
+            if data[i] == ESC:
+                if i + 1 >= len(data):
+                    return None
+                return i + 2 if data[i + 1] == "\\" else i
             i += 1
         return None
     return at + 2

@@ -58,3 +58,25 @@ def test_the_filter_holds_back_only_a_cut_sequence_inside_a_paste():
     assert f("1m\x1b]0;title\x07cd" + END[:2]) == ("cd", None)  # the cut END waits
     assert f(END[2:] + "z") == (END + "z", 2)
     assert not f.inside
+
+
+@pytest.mark.parametrize(("pasted", "kept", "removed"), [
+    ("x\x1b", "x", 1),  # a lone ESC last: it took the end's ESC, and the paste never ended
+    ("hello \x1b[31mred\x1b[0", "hello red", 2),
+    ("abc\x1b[", "abc", 1),
+    ("a\x1b]0;t\x1b", "a", 2),
+    ("a\x1b\x1b[31mb", "ab", 2),
+    ("a\x1b[3\x1b[31mb", "ab", 2),
+    ("\x1bOAb", "b", 1),  # SS3 and its character
+])
+def test_a_paste_ending_in_or_cut_by_an_escape_still_ends(pasted, kept, removed):
+    made = _said(_events(f"{START}{pasted}{END}", "m"))
+    assert made == [("paste", kept), ("cleaned", removed), ("key", "m")]
+
+
+def test_a_paste_cut_at_every_read_still_ends_with_the_keys_after_it():
+    data = f"{START}1 2\x1b[0\x1bx{END}q"
+    for cut in range(1, len(data)):
+        made = _said(_events(data[:cut], data[cut:]))
+        # the notice may come after a key read in the same chunk as the paste's end
+        assert sorted(made) == [("cleaned", 2), ("key", "q"), ("paste", "1 2")], (cut, made)
