@@ -143,13 +143,22 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
     accuracy = data["accuracy"].astype(np.float64)
     if not np.all((accuracy >= 0) & (accuracy <= 1)):  # nan fails both
         raise ValueError("a held-out accuracy is not between 0 and 1")
-    diverged = bool(meta.get("diverged", False))
+    diverged = meta.get("diverged", False)
+    if not isinstance(diverged, bool):
+        raise ValueError("its description is not readable")
     losses = data["losses"].astype(np.float64)
     # a run stops at its first loss that is not a number, and says it diverged
-    kept = losses[:-1] if diverged and len(losses) else losses
+    kept, last = (losses[:-1], losses[-1:]) if diverged and len(losses) else (losses, losses[:0])
     if not np.all(np.isfinite(kept) & (kept >= 0)):
-        raise ValueError("a loss is not a number of 0 or more, in a run not marked as diverged"
-                         if not diverged else "a loss before the last is not a number of 0 or more")
+        raise ValueError("a loss before the last is not a number of 0 or more" if diverged else
+                         "a loss is not a number of 0 or more, in a run not marked as diverged")
+    if np.any(last < 0):  # not a number, or too large for one: never below 0
+        raise ValueError("its last loss is below 0")
+    for name, what in (("frame_steps", "frame"), ("eval_steps", "accuracy")):
+        steps = data[name]
+        if len(steps) and (steps.min() < 0 or steps.max() > len(losses)
+                           or np.any(np.diff(steps) < 0)):
+            raise ValueError(f"its {what} steps are not steps of its {len(losses)} losses")
     weights = {k[2:]: v.astype(np.float32) for k, v in data.items() if k.startswith("w:")}
     from attn_tui.train.replay import check_weights
 

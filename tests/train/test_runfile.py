@@ -132,6 +132,15 @@ def test_a_missing_file_is_one_sentence(tmp_path) -> None:
     (lambda a: a.update(accuracy=a["accuracy"] + 4), "a held-out accuracy is not between 0 and 1"),
     (lambda a: a.update(losses=a["losses"] * np.nan),
      "a loss is not a number of 0 or more, in a run not marked as diverged"),
+    # a diverged run's last loss may be nan, not -5; an empty list of losses opened beside
+    # frames at step 3; "false" as a string read as diverged
+    (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace('"diverged": false',
+                                                               '"diverged": true')),
+                        losses=np.append(a["losses"][:-1], -5.0)), "its last loss is below 0"),
+    (lambda a: a.update(losses=a["losses"][:0]), "its frame steps are not steps of its 0 losses"),
+    (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace('"diverged": false',
+                                                               '"diverged": "false"'))),
+     "its description is not readable"),
 ])
 def test_a_hand_edited_run_is_one_sentence_not_a_crash_later(record, tmp_path, change,
                                                              words) -> None:
