@@ -88,7 +88,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         keys = "typing: ⏎ Set · Esc Cancel" if takes_text(self.app.focused) else self._keys
         # words beyond the panel (a small window): say that shift+↑↓ brings them in
         edge = ("⇧↑↓ more · " if self.max_scroll_y > 0 else "") + keys
-        room = self.outer_size.width - 4  # the corners, and a blank each side
+        room = self.outer_size.width - 6  # the corners, a line and a blank each side
         for long, short in SHORTER_KEYS:  # a narrow window: shorter words, not a cut line
             if room < 0 or cell_len(edge) <= room:  # (not laid out yet: called again once it is)
                 break
