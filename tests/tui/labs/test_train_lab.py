@@ -75,6 +75,29 @@ async def test_a_run_started_on_the_controls_leaves_them_the_keys(tmp_path, monk
         assert screen.settings.lr > 0.01 and screen.head == 0
 
 
+async def test_the_bar_taken_while_a_run_trains_keeps_a_half_typed_value(monkeypatch) -> None:
+    # Enter on the maps, then c and "0.0" typed on lr while it trained: the run's end took the
+    # bar away, applied the half-typed 0.0 (refused) and the next 5 and Enter started a run
+    reached, release = hold_after(20, monkeypatch)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 40, "set_width(8)")
+        screen = pilot.app.screen
+        await pilot.press("f")
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 20")
+        await pilot.app.run_action("screen.pick_control('lr')")  # not settle: the run is held
+        await pilot.press("0", ".")
+        bar = screen.query_one("#controls")
+        assert bar.editing is not None
+        release.set()
+        await until(pilot, lambda: screen.state == "done", "the run's end")
+        await settle(pilot)
+        assert screen.focused is bar and bar.editing is not None  # still typing there
+        await pilot.press("0", "5", "enter")
+        await pilot.pause()
+        assert screen.settings.lr == 0.05 and screen.state == "done"
+
+
 async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() -> None:
     """acc 1.0000 · done sat under steps ‹20› lr ‹0.3›, the last run's result read as theirs."""
     async with lab_app("train").run_test(size=(80, 24)) as pilot:

@@ -378,7 +378,8 @@ class TrainLabScreen(LabScreen):
             words = diverged_words(self.losses, self.step, self.run.config.lr)
             self.say(f"{words} Stopped; the frames up to step {self.frames[-1][0]} are kept "
                      "(←→).", error=True)
-        if not (self._enter_on_bar and self.query_one(ControlBar).has_focus):
+        bar = self.query_one(ControlBar)
+        if not (bar.has_focus and (self._enter_on_bar or bar.editing is not None)):
             # ←→ scrub from here; c goes back to the controls. (Taken from the bar, a digit
             # typed next became a command on the maps: e saved, n turned a lesson's page.)
             self.query_one(AlphaMaps).focus()
@@ -698,10 +699,16 @@ class TrainLabScreen(LabScreen):
         self.set_focus(self.query_one(AlphaMaps))
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._bar_taken_mid_run(event.widget)
         self._maps_focus_changed(event.widget)
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self._maps_focus_changed(event.widget)
+
+    def _bar_taken_mid_run(self, widget: object) -> None:
+        # the learner went to the bar while the run trained: the bar keeps them when it stops
+        if isinstance(widget, ControlBar) and self.state in ("loading", "running"):
+            self._enter_on_bar = True
 
     def _maps_focus_changed(self, widget: object) -> None:
         if isinstance(widget, AlphaMaps) and self.frames:  # the caption says how to reach ←→,
