@@ -87,7 +87,10 @@ async def test_an_answer_given_on_changed_panes_puts_the_steps_own_back_first():
             if host.workspace.q[0][0] == 0.5:
                 break
             await press(pilot, "u")
-        assert host.workspace.q[0][0] == 0.5 and LINE in _said(pilot.app)
+        said = _said(pilot.app)
+        assert host.workspace.q[0][0] == 0.5 and LINE in said
+        # the learner's q back: "the step's own numbers are back" no longer holds
+        assert "For the answer, the step's own numbers are back" not in said
         await press(pilot, "ctrl+r")  # its own notice: the answer's line no longer stands
         said = _said(pilot.app)
         assert host.workspace.q[0][0] == 0.1 and LINE not in said
@@ -179,3 +182,14 @@ async def test_after_an_answer_quoting_only_in_its_own_words_a_new_sentence_is_s
         assert LINE in _said(pilot.app)
         await press(pilot, "ctrl+r")
         assert LINE not in _said(pilot.app) and "'sat' gives 0.9998" in _said(pilot.app)
+
+
+async def test_at_80x24_a_drift_after_an_answer_is_said_in_sight():
+    # the panel stayed scrolled to the answer's end, and the line at its top was out of sight
+    async with lesson_app("one", at=3).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b", "enter", "0", ".", "5", "enter")
+        assert LINE in _said(pilot.app)
+        lesson = panel(pilot.app)
+        assert lesson.max_scroll_y > 0 and lesson.scroll_y == 0
+        assert "The words quote the step's start" in screen_text(pilot.app)

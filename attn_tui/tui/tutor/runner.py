@@ -249,8 +249,18 @@ class LessonRunner:
 
         task = self._step().task
         if task is None:
-            if self._view is not None and self._view.drifted != self._drifted():
-                self._show(self._view, at_end=self._view.chosen is not None)
+            view = self._view
+            if view is None:
+                return
+            drifted = self._drifted()
+            back = _back_for_the_answer(self.host) if self.host is not None else ""
+            stale = drifted and bool(back) and back in view.note
+            if stale:  # u took the step's numbers away again: the line no longer holds
+                view = replace(view, note=" ".join(view.note.replace(back, "").split()))
+            if view.drifted != drifted or stale:
+                # a drift just begun is said at the top: scrolled to an answer's end, the
+                # line was out of sight at 80 x 24
+                self._show(view, at_end=view.chosen is not None and not drifted)
                 self.app.refresh_bindings()
             return
         if self.host is None or self._start_live is None or self.done:
