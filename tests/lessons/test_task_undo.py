@@ -106,8 +106,11 @@ async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k
         await pilot.press("y")  # no settle: it would wait for the run
         await until(pilot, lambda: "Done:" in _said(pilot.app), "the shown run to reach ✓")
         assert lab.state in ("done", "diverged") and lab.run.config == lab.settings != own
+        await settle(pilot)
         said = _said(pilot.app)
-        assert "their run has started" in said and "u stops it and puts yours back" in said
+        # the run has ended: the note said it had only started, and that u stops it
+        assert "Shown: settings that meet the goal, and their run. u puts yours back." in said
+        assert "has started" not in said
         assert not any("Shown" in str(n.message) for n in notifications(pilot.app))
         await press(pilot, "u")
         assert lab.settings == own and f"lr ‹{lr:g}›" in _bar(pilot.app)

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Protocol
 class LessonHost(Protocol):
     # Every host undoes: u brings back what a step, "show me" or ctrl+r replaced. This is the
     # notice once "show me" has put a solution on: what it did, and what u does then
-    shown_note: ClassVar[str]
+    shown_note: str  # (a property where it changes: the train lab's run trains, then ends)
     state_words: ClassVar[str]  # what a step replaces here, in words: "numbers", "settings"
     sub_title: str | None  # the title bar's second part: it names the lesson while one runs
 

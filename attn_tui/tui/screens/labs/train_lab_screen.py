@@ -73,8 +73,14 @@ class TrainLabScreen(LabScreen):
     FIELDS = FIELDS
     ENTER_ON_BAR = False
     BINDINGS = bindings.LABS["train"]
-    shown_note = ("Shown: settings that meet the goal, and their run has started; the task is "
-                  "checked when it ends. u stops it and puts yours back.")
+
+    @property
+    def shown_note(self) -> str:  # as a LessonHost: said while "show me"'s run trains, and after
+        if self.state in ("loading", "running"):
+            return ("Shown: settings that meet the goal, and their run has started; the task "
+                    "is checked when it ends. u stops it and puts yours back.")
+        return "Shown: settings that meet the goal, and their run. u puts yours back."
+
     DEFAULT_CSS = """
     TrainLabScreen #train-top { height: auto; padding: 0 1; }
     TrainLabScreen #train-progress { width: 22; }
