@@ -53,9 +53,12 @@ async def test_a_kept_back_cell_shows_neither_its_shade_nor_its_picture():
                 break
             await press(pilot, "v")
         assert screen.view == "picture"
-        rows = str(screen.query_one("#map-picture").render()).splitlines()[1:]
+        drawn = screen.query_one("#map-picture").render()
+        rows = str(drawn).splitlines()[1:]
         glyphs = [row.rstrip()[-9:] for row in rows]  # three keys, three columns each
         assert "?" not in glyphs[0] and glyphs[1:] == ["?" * 9, "?" * 9], rows
+        kept = [span for span in drawn.spans if drawn.plain[span.start:span.end].strip("?") == ""]
+        assert kept and all(span.style.dim for span in kept)  # muted, as the map's
 
 
 async def test_nanogpt_step_3s_map_keeps_back_row_t3_which_step_4_asks_about():

@@ -355,5 +355,9 @@ class HeadPicture(Widget):
             out.append("\n")
             style = Style(bold=True, reverse=True) if here else None
             out.append(f"{'▶' if here else ' '}{name}" + " " * (label - 1 - cell_len(name)), style)
-            out.append("".join(ch * per for ch in row))
+            if "?" in row and self.hidden:  # kept back by a lesson: muted, as the map draws it
+                for ch in row:
+                    out.append(ch * per, Style(dim=True) if ch == "?" else None)
+            else:
+                out.append("".join(ch * per for ch in row))
         return out
