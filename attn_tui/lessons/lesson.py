@@ -31,6 +31,9 @@ class LessonError(ValueError):
 class Highlight:
     pane: str  # a widget id on the step's screen, e.g. "steps", "heatmap", "grid-q"
     cells: frozenset[tuple[int, int]]  # cells of a grid to mark; none: just show the pane
+    # concealed on the map only where it shows the softmax's weights or what follows from
+    # them (α, the outputs, the picture): the scores a question is asked on stay in sight
+    from_softmax: bool = False
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ NEEDS = ("torch", "minilm")  # what a lesson may need beyond numpy: a library, a
 STEP_KEYS = {"title", "text", "screen", "workspace", "actions", "highlight", "keys", "question",
              "conceal", "task"}
 QUESTION_KEYS = {"prompt", "choices", "answer", "why", "reveal", "reveal_highlight", "conceal"}
-HIGHLIGHT_KEYS = {"pane", "cells", "rect", "part"}
+HIGHLIGHT_KEYS = {"pane", "cells", "rect", "part", "from_softmax"}
 PARTS = ("lower", "upper", "diagonal")
 _PANE = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -219,7 +219,11 @@ def _highlights(raw: Any, field: str, fail) -> tuple[Highlight, ...]:
         if cells and not marked:
             raise fail(f"'{field}' on pane {pane!r} points at no cells")
         cells = marked  # no cells at all: the pane is only brought into view
-        out.append(Highlight(pane, frozenset(cells)))
+        from_softmax = item.get("from_softmax", False)
+        if not isinstance(from_softmax, bool) or (from_softmax and (pane != "heatmap" or not cells)):
+            raise fail(f"in '{field}', from_softmax is true or false, and only for cells of "
+                       "the map (pane \"heatmap\")")
+        out.append(Highlight(pane, frozenset(cells), from_softmax))
     return tuple(out)
 
 

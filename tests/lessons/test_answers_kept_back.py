@@ -111,3 +111,42 @@ def test_a_question_offers_the_keys_that_would_answer_it_only_once_answered():
         assert "Try" not in words and f" {key} " not in words, (name, k, words)
         answered = render(PanelView(**{**asking.__dict__, "chosen": q.answer}), 76).plain
         assert f"Try  {key} " in answered, (name, k, answered)
+
+
+async def test_a_question_on_the_scores_keeps_the_weights_back_in_every_view_and_query():
+    # select 3 asks about the verb query's α on a map of scores: v showed its weights (and the
+    # undecided query's, step 5's answer) in the weights, outputs and picture views, and ↓ in
+    # Q its α, ζ and entropy in the step table
+    async with lesson_app("select", at=3).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert "0.2887" in screen_text(pilot.app)  # the verb query's scores are in sight
+        seen = set()
+        for _ in range(5):
+            await press(pilot, "v")
+            seen.add(screen.view)
+            text = screen_text(pilot.app)
+            assert "0.8343" not in text and "0.3333" not in text, screen.view
+            if screen.view == "picture":
+                rows = str(screen.query_one("#map-picture").render()).splitlines()[1:]
+                assert [row.rstrip()[-3:] for row in rows[1:]] == ["???", "???"], rows
+        assert {"weights", "output", "picture"} <= seen
+        await press(pilot, "down")
+        text = screen_text(pilot.app)
+        assert "steps for query 'verb?'" in text and "ζ = ?" in text
+        assert "0.0829" not in text and "0.8135" not in text
+        await press(pilot, "b")  # answered: all of it shows
+        text = screen_text(pilot.app)
+        assert "0.8343" in text and "entropy 0.8135 bits" in text
+
+
+async def test_nanogpt_step_4s_row_t3_stays_back_in_every_view_until_answered():
+    pytest.importorskip("torch")
+    async with lesson_app("nanogpt", at=4).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for _ in range(5):
+            await press(pilot, "v")
+            assert "0.2500" not in screen_text(pilot.app), screen.view
+        await press(pilot, "a")
+        assert "0.2500" in screen_text(pilot.app)

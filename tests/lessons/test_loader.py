@@ -98,6 +98,13 @@ BROKEN = {
     "bad-rect": (HEAD + GOOD_STEP.replace('cells = [[0, 0]]', 'rect = [2, 0, 1, 0]'), 1,
                  "rect is [first row"),
     "bad-cell": (HEAD + GOOD_STEP.replace('[[0, 0]]', '[[0, -1]]'), 1, "a cell is [row, column]"),
+    "from-softmax-off-the-map": (HEAD + GOOD_STEP.replace('cells = [[0, 0]] }',
+                                                          'cells = [[0, 0]], from_softmax = true }'),
+                                 1, "from_softmax is true or false, and only for cells of the map"),
+    "from-softmax-not-a-bool": (HEAD + GOOD_STEP.replace('pane = "steps", cells = [[0, 0]] }',
+                                                         'pane = "heatmap", cells = [[0, 0]], '
+                                                         'from_softmax = 1 }'),
+                                1, "from_softmax is true or false"),
     "bad-answer": (HEAD + GOOD_STEP + '[steps.question]\nprompt = "?"\nchoices = ["x", "y"]\n'
                    'answer = "c"\nwhy = "w"\n', 1, "the answer must be one of the letters a, b"),
     "too-few-choices": (HEAD + GOOD_STEP + '[steps.question]\nprompt = "?"\nchoices = ["x"]\n'

@@ -75,6 +75,7 @@ class WorkbenchScreen(Screen):
         self._undo: list[tuple[Workspace, SessionFile]] = []
         self._redo: list[tuple[Workspace, SessionFile]] = []
         self._map_picture: HeadPicture | None = None  # see _picture
+        self._kept_in_steps: frozenset[tuple[int, int]] = frozenset()  # see _show_steps
 
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α", hint="g lessons")  # the first screen's pointer to them
@@ -172,6 +173,17 @@ class WorkbenchScreen(Screen):
         table = self.query_one(StepTable)
         table.edge = "↑↓ in Q picks the query"
         table.show(steps, i, ws.key_tokens)
+        # a query whose weights a lesson keeps back on the map is kept back here too: ↑↓ in Q
+        # showed its α, ζ and entropy beside the question about them
+        kept = any(r == i for r, _ in self.query_one(Heatmap).concealed_in("weights"))
+        alpha = {(r, c) for r in range(table.n_rows) for c in range(3, table.n_cols)}
+        lesson_own = table.concealed - self._kept_in_steps
+        self._kept_in_steps = frozenset(alpha) if kept else frozenset()
+        table.set_concealed(lesson_own | self._kept_in_steps)
+        if kept:
+            self.query_one(Summary).show(("output ζ = ?", "ζ = ?"),
+                                         ("entropy ?: kept back until you answer", "entropy ?"))
+            return
         out = [num(float(x)) for x in steps.output[i][:16]]
         zeta = vector_forms("output ζ", "ζ", out)
         if len(steps.output[i]) > 16:
@@ -204,7 +216,7 @@ class WorkbenchScreen(Screen):
             # every query in sight: at T = 64 or 256 the rows are averaged in bands that fit
             fits = max(6, self.app.size.height - 10)
             picture.show(np.asarray(steps.weights, dtype=np.float64), list(ws.query_tokens),
-                         ws.selected, max_rows=fits, hidden=box.concealed)
+                         ws.selected, max_rows=fits, hidden=box.concealed_in("picture"))
             set_border_text(picture, subtitle="v: change view")
             set_border_text(picture, f"all queries: {title}")
             return
@@ -216,8 +228,10 @@ class WorkbenchScreen(Screen):
         set_border_text(box, f"all queries: {title}")
 
     def on_heatmap_concealed(self) -> None:
-        if self.view == "picture" and self.steps is not None:  # the picture keeps back the same
-            self._show_map(self.workspace, self.steps)
+        if self.steps is not None:  # the picture and the step table keep back the same
+            if self.view == "picture":
+                self._show_map(self.workspace, self.steps)
+            self._show_steps(self.workspace, self.steps)
 
     def _picture(self) -> HeadPicture:
         """The picture view, mounted the first time v reaches it: most sessions never do, and

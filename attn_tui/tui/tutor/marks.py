@@ -46,7 +46,7 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
             continue
         widget = found.first()
         if h.cells and isinstance(widget, GridView):
-            widget.set_concealed(widget.concealed | h.cells)
+            widget.conceal_more(h.cells, from_softmax=h.from_softmax)
         else:
             widget.add_class("-concealed")
             focused = host.focused

@@ -245,6 +245,10 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
             self.concealed = cells
             self.invalidate()
 
+    def conceal_more(self, cells: frozenset[tuple[int, int]], from_softmax: bool = False) -> None:
+        """A lesson's: ``cells`` drawn ? as well (``from_softmax``: the map's own, see Heatmap)."""
+        self.set_concealed(self.concealed | cells)
+
     def cell_text(self, row: int, col: int) -> str:
         return ""
 

@@ -11,7 +11,10 @@ from attn_tui.compute import Steps
 from attn_tui.report.fmt import fit
 from attn_tui.tui.widgets.grid_view import GridView
 
-VIEWS = ("weights", "scores", "masked", "output", "picture")  # picture: α shaded, every row
+VIEWS = ("weights", "scores", "masked", "output", "picture")
+# the views of the softmax's weights and what follows from them: a question about α keeps its
+# cells back there, and leaves the scores it is asked on in sight
+FROM_SOFTMAX = frozenset({"weights", "output", "picture"})  # picture: α shaded, every row
 VIEW_WORDS = {"weights": "every query's weights α", "scores": "the scores q·k, ÷√d_k when on",
               "masked": "what the softmax receives", "output": "the outputs ζ",
               "picture": "α shaded as a picture"}
@@ -55,6 +58,9 @@ class Heatmap(GridView):
         self._hot = Color.parse("#1f6feb")
         self._cold = Color.parse("#000000")
         self._shades: dict[Color, Style] = {}  # a shade's style, made once per colour
+        # a lesson's "?" cells: in every view, and only in the views from the softmax on
+        self._kept: frozenset[tuple[int, int]] = frozenset()
+        self._kept_from_softmax: frozenset[tuple[int, int]] = frozenset()
 
     def on_mount(self) -> None:
         self._theme_changed()
@@ -72,6 +78,8 @@ class Heatmap(GridView):
         self.steps = steps
         if view is not None:
             self.view = view
+            if self._kept_from_softmax and self.concealed != self.concealed_in(view):
+                super().set_concealed(self.concealed_in(view))
         # weights are never negative and fit 7 columns; scores and outputs need 8 ("-0.0700")
         self.cell_width = 7 if self.view == "weights" else 8
         if self.view == "weights":
@@ -147,9 +155,25 @@ class Heatmap(GridView):
         return not (self.view == "masked" and s.mask == "causal-after")
 
     def set_concealed(self, cells: frozenset[tuple[int, int]]) -> None:
+        self._kept, self._kept_from_softmax = cells, frozenset()
+        self._conceal_for_view()
+
+    def conceal_more(self, cells: frozenset[tuple[int, int]], from_softmax: bool = False) -> None:
+        if from_softmax:
+            self._kept_from_softmax |= cells
+        else:
+            self._kept |= cells
+        self._conceal_for_view()
+
+    def concealed_in(self, view: str) -> frozenset[tuple[int, int]]:
+        """The cells a lesson keeps back in ``view``."""
+        return self._kept | (self._kept_from_softmax if view in FROM_SOFTMAX else frozenset())
+
+    def _conceal_for_view(self) -> None:
+        cells = self.concealed_in(self.view)
         if cells != self.concealed:
             super().set_concealed(cells)
-            self.post_message(self.Concealed())
+        self.post_message(self.Concealed())  # the picture view and the step table follow
 
     def cell_style(self, row: int, col: int) -> Style | None:
         s = self.steps
