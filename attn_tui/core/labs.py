@@ -3,7 +3,6 @@ is for. The command line, the lesson loader, session files, help and Go to all r
 
 from __future__ import annotations
 
-import importlib.util
 from typing import NamedTuple
 
 
@@ -48,6 +47,8 @@ SCREENS: tuple[str, ...] = ("workbench", *(lab.screen for lab in LABS.values()))
 
 def lab_available(name: str) -> bool:
     """True if this install has the lab's screen (a trimmed install may leave one out)."""
+    import importlib.util  # when help or Go to first asks, not at every launch
+
     lab = LABS.get(name)
     return lab is not None and importlib.util.find_spec(lab.module) is not None
 

@@ -17,8 +17,9 @@ from typing import NamedTuple
 MAX_ABS = 1e6
 MAX_LEN = 64
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
-_NUMBER_RE = re.compile(rf"^{_NUMBER}$")
-_FRACTION_RE = re.compile(rf"^({_NUMBER})/({_NUMBER})$")
+# patterns, compiled (and cached by re) at the first cell read, not at every launch
+_NUMBER_RE = rf"^{_NUMBER}$"
+_FRACTION_RE = rf"^({_NUMBER})/({_NUMBER})$"
 _MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"}
 
 
@@ -62,7 +63,7 @@ def _underflowed(token: str, value: float) -> bool:
 def one_number(text: str) -> bool:
     """Does ``text`` read as one number (or fraction), whatever its length?"""
     norm = _normalise(text)
-    return bool(_NUMBER_RE.match(norm) or _FRACTION_RE.match(norm))
+    return bool(re.match(_NUMBER_RE, norm) or re.match(_FRACTION_RE, norm))
 
 
 def too_long(text: str) -> str:
@@ -86,16 +87,16 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
     if norm.lower().lstrip("+-") in ("nan", "inf", "infinity"):
         takes = "cells take" if cell_limit else "this takes"
         return Parsed(None, f"'{_shown(text)}' is not allowed: {takes} finite numbers only")
-    if _NUMBER_RE.match(norm):
+    if re.match(_NUMBER_RE, norm):
         value = float(norm)
         parts = (norm,)
-    elif m := _FRACTION_RE.match(norm):
+    elif m := re.match(_FRACTION_RE, norm):
         num, den = float(m.group(1)), float(m.group(2))
         if den == 0:
             return Parsed(None, f"'{_shown(text)}' divides by zero")
         value = num / den
         parts = (m.group(1), m.group(2))
-    elif norm.count(",") == 1 and _NUMBER_RE.match(point := norm.replace(",", ".")):
+    elif norm.count(",") == 1 and re.match(_NUMBER_RE, point := norm.replace(",", ".")):
         return Parsed(None, f"'{_shown(text)}' is not a number: write {point}, with a point")
     else:
         # a lab's field may refuse negatives: its examples are positive
