@@ -55,6 +55,11 @@ def _back_for_the_answer(host: LessonHost) -> str:
             "at a time.")
 
 
+def _without(view: PanelView, said: str) -> PanelView:
+    """``view`` with the sentence ``said`` taken out of its note."""
+    return replace(view, note=" ".join(view.note.replace(said, "").split()))
+
+
 class LessonRunner:
     """The lesson running (if any), where it is, and what the learner answered."""
 
@@ -256,7 +261,7 @@ class LessonRunner:
             back = _back_for_the_answer(self.host) if self.host is not None else ""
             stale = drifted and bool(back) and back in view.note
             if stale:  # u took the step's numbers away again: the line no longer holds
-                view = replace(view, note=" ".join(view.note.replace(back, "").split()))
+                view = _without(view, back)
             if view.drifted != drifted or stale:
                 # a drift just begun is said at the top: scrolled to an answer's end, the
                 # line was out of sight at 80 x 24
@@ -356,7 +361,7 @@ class LessonRunner:
         self.app.notify("Back at the step's start (u undoes).", timeout=3, markup=False)
         if self._view is not None and (back := _back_for_the_answer(self.host)) in self._view.note:
             # said of the answer's own restore: after ctrl+r it read as said of this one
-            self._view = replace(self._view, note=" ".join(self._view.note.replace(back, "").split()))
+            self._view = _without(self._view, back)
             self._show(self._view, at_end=self._view.chosen is not None)
         self._check()
 
