@@ -384,6 +384,9 @@ async def test_a_diverging_rate_stops_and_keeps_the_frames() -> None:
         assert screen.state == "diverged" and screen.step == 5
         assert screen.message.startswith("The loss became nan at step 5: the learning rate "
                                          "1000 is too large.")
+        # Enter was pressed on the controls, which keep the keys: ←→ alone moves a field
+        assert screen.message.endswith("are kept (f, then ←→).")
+        assert screen.focused is screen.query_one("#controls")
         assert len(screen.frames) == 5
         peak = max(x / screen.losses[0] for x in screen.losses if np.isfinite(x))
         assert peak > 1  # the plot's top is 1: its subtitle says the line is cut there

@@ -380,12 +380,13 @@ class TrainLabScreen(LabScreen):
         self.state = "diverged" if diverged else "done" if done else "paused"
         if done:
             self.record = self.run.record()
+        bar = self.query_one(ControlBar)
+        keep_bar = bar.has_focus and (self._enter_on_bar or bar.editing is not None)
         if diverged:
             words = diverged_words(self.losses, self.step, self.run.config.lr)
             self.say(f"{words} Stopped; the frames up to step {self.frames[-1][0]} are kept "
-                     "(←→).", error=True)
-        bar = self.query_one(ControlBar)
-        if not (bar.has_focus and (self._enter_on_bar or bar.editing is not None)):
+                     f"({'f, then ←→' if keep_bar else '←→'}).", error=True)
+        if not keep_bar:
             # ←→ scrub from here; c goes back to the controls. (Taken from the bar, a digit
             # typed next became a command on the maps: e saved, n turned a lesson's page.)
             self.query_one(AlphaMaps).focus()
