@@ -33,6 +33,7 @@ METHODS = {
     "render_line": "the Line API: ScrollView paints one line at a time from it",
     "get_content_height": "the grids are as tall as their rows, which Textual cannot know",
     "check_action": "Textual's hook to enable or disable a binding",
+    "allow_focus": "Textual's hook: may the widget take focus now (a lab's body: while it scrolls)",
     "notify_style_update": "Textual's hook when CSS changes: the grid drops its cached styles",
     "get_default_screen": "the App's first screen is the workbench",
     "get_system_commands": "the App's hook for the command palette's entries",

@@ -528,3 +528,25 @@ async def test_a_loaded_diverged_run_says_so_on_one_line_at_80x24() -> None:
         status = str(pilot.app.screen.query_one("#train-status").render())
         assert status.endswith("· acc 0.0000 · diverged") and "e11" in status
         assert pilot.app.screen.query_one("#train-status").size.height == 1
+
+
+async def test_tab_from_the_controls_stops_on_the_lab_body_only_when_it_scrolls() -> None:
+    # Tab went to the body, an invisible stop that did nothing, then to the maps
+    async with lab_app("train").run_test(size=(120, 40)) as pilot:
+        await small_run(pilot, 5)
+        screen = pilot.app.screen
+        assert screen.query_one("#lab-body").max_scroll_y == 0
+        await pilot.press("tab")
+        assert screen.focused is screen.query_one(AlphaMaps)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        # sort's four heads, trained a little: the plot is below them
+        await trained(pilot, 5, "set_task('sort')", "set_steps(5)", "pick_control('task')")
+        screen = pilot.app.screen
+        body = screen.query_one("#lab-body")
+        assert body.max_scroll_y > 0  # ↓ scrolls to the plot from here
+        assert screen.focused is screen.query_one("#controls")
+        await pilot.press("tab")
+        assert screen.focused is body
+        await pilot.press("down")
+        await pilot.pause()
+        assert body.scroll_y > 0

@@ -36,6 +36,15 @@ from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.title_bar import TitleBar
 
 
+class LabBody(VerticalScroll):
+    """The lab's panes, below its controls. Tab stops here only while there is more of it to
+    scroll to (↑↓ and PgUp/PgDn then scroll it), and the stop shows: an invisible one, between
+    the controls and the train lab's maps, took a Tab and looked like none."""
+
+    def allow_focus(self) -> bool:
+        return self.max_scroll_y > 0
+
+
 class LabScreen(Screen):
     BINDINGS = bindings.LAB
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
@@ -44,6 +53,7 @@ class LabScreen(Screen):
     LabScreen #lab-message.-shown { display: block; }
     LabScreen #lab-message.-invalid { color: $text-error; text-style: bold; }
     LabScreen #lab-body { height: 1fr; scrollbar-size-vertical: 1; }
+    LabScreen #lab-body:focus { background-tint: $foreground 5%; }
     LabScreen .lab-text { height: auto; padding: 0 1; }
     LabScreen .lab-status { height: auto; padding: 0 1; color: $text-muted; }
     """
@@ -112,7 +122,7 @@ class LabScreen(Screen):
                          id="controls")
         yield Static(id="lab-message")
         yield from self.compose_top()
-        with VerticalScroll(id="lab-body"):
+        with LabBody(id="lab-body"):
             yield from self.compose_body()
         yield KeyBar()
 
