@@ -118,30 +118,28 @@ def forget_ansi_sequences(sequences: tuple[str, ...]) -> None:
         table.pop(sequence, None)
 
 
-def wrap_sequence_to_key_events(wrap: Callable[[Callable], Callable]) -> None:
-    """Put ``wrap(original)`` in place of the parser's ``_sequence_to_key_events`` (which turns
-    one sequence into key events), once per process: every app made in it shares the class."""
+def _wrap_parser_method(name: str, wrap: Callable[[Callable], Callable]) -> None:
+    """Put ``wrap(original)`` in place of the parser's method ``name``, once per process: every
+    app made in it shares the class."""
     parser = xterm_parser()
-    with _door("XTermParser._sequence_to_key_events"):
-        original = parser._sequence_to_key_events
+    with _door(f"XTermParser.{name}"):
+        original = getattr(parser, name)
         if getattr(original, PATCH_MARK, False):
             return
         patched = wrap(original)
         setattr(patched, PATCH_MARK, True)
-        parser._sequence_to_key_events = patched
+        setattr(parser, name, patched)
+
+
+def wrap_sequence_to_key_events(wrap: Callable[[Callable], Callable]) -> None:
+    """Wrap the parser's ``_sequence_to_key_events``, which turns one sequence into key events."""
+    _wrap_parser_method("_sequence_to_key_events", wrap)
 
 
 def wrap_parser_feed(wrap: Callable[[Callable], Callable]) -> None:
-    """Put ``wrap(original)`` in place of the parser's ``feed`` (which takes each chunk the
-    terminal sends and yields the events in it), once per process."""
-    parser = xterm_parser()
-    with _door("XTermParser.feed"):
-        original = parser.feed
-        if getattr(original, PATCH_MARK, False):
-            return
-        patched = wrap(original)
-        setattr(patched, PATCH_MARK, True)
-        parser.feed = patched
+    """Wrap the parser's ``feed``, which takes each chunk the terminal sends and yields the
+    events in it."""
+    _wrap_parser_method("feed", wrap)
 
 
 def sequence_to_key_events() -> Callable:
