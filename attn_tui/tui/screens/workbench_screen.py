@@ -176,10 +176,12 @@ class WorkbenchScreen(Screen):
         # a query whose weights a lesson keeps back on the map is kept back here too: ↑↓ in Q
         # showed its α, ζ and entropy beside the question about them
         kept = any(r == i for r, _ in self.query_one(Heatmap).concealed_in("weights"))
-        alpha = {(r, c) for r in range(table.n_rows) for c in range(3, table.n_cols)}
-        lesson_own = table.concealed - self._kept_in_steps
-        self._kept_in_steps = frozenset(alpha) if kept else frozenset()
-        table.set_concealed(lesson_own | self._kept_in_steps)
+        if kept or self._kept_in_steps:  # (no set of cells built on an edit outside a lesson)
+            lesson_own = table.concealed - self._kept_in_steps
+            self._kept_in_steps = frozenset(
+                (r, c) for r in range(table.n_rows) for c in range(3, table.n_cols)
+            ) if kept else frozenset()
+            table.set_concealed(lesson_own | self._kept_in_steps)
         if kept:
             self.query_one(Summary).show(("output ζ = ?", "ζ = ?"),
                                          ("entropy ?: kept back until you answer", "entropy ?"))

@@ -78,8 +78,8 @@ class Heatmap(GridView):
         self.steps = steps
         if view is not None:
             self.view = view
-            if self._kept_from_softmax and self.concealed != self.concealed_in(view):
-                super().set_concealed(self.concealed_in(view))
+            if self._kept_from_softmax:  # kept back in some views only: this one's cells
+                self._conceal_for_view(quiet=True)
         # weights are never negative and fit 7 columns; scores and outputs need 8 ("-0.0700")
         self.cell_width = 7 if self.view == "weights" else 8
         if self.view == "weights":
@@ -155,25 +155,29 @@ class Heatmap(GridView):
         return not (self.view == "masked" and s.mask == "causal-after")
 
     def set_concealed(self, cells: frozenset[tuple[int, int]]) -> None:
-        self._kept, self._kept_from_softmax = cells, frozenset()
-        self._conceal_for_view()
+        self._keep(cells, frozenset())
 
     def conceal_more(self, cells: frozenset[tuple[int, int]], from_softmax: bool = False) -> None:
         if from_softmax:
-            self._kept_from_softmax |= cells
+            self._keep(self._kept, self._kept_from_softmax | cells)
         else:
-            self._kept |= cells
-        self._conceal_for_view()
+            self._keep(self._kept | cells, self._kept_from_softmax)
+
+    def _keep(self, kept: frozenset, from_softmax: frozenset) -> None:
+        if (kept, from_softmax) != (self._kept, self._kept_from_softmax):
+            self._kept, self._kept_from_softmax = kept, from_softmax
+            self._conceal_for_view()
 
     def concealed_in(self, view: str) -> frozenset[tuple[int, int]]:
         """The cells a lesson keeps back in ``view``."""
         return self._kept | (self._kept_from_softmax if view in FROM_SOFTMAX else frozenset())
 
-    def _conceal_for_view(self) -> None:
+    def _conceal_for_view(self, quiet: bool = False) -> None:
         cells = self.concealed_in(self.view)
         if cells != self.concealed:
             super().set_concealed(cells)
-        self.post_message(self.Concealed())  # the picture view and the step table follow
+        if not quiet:  # the picture view and the step table follow a lesson's change
+            self.post_message(self.Concealed())
 
     def cell_style(self, row: int, col: int) -> Style | None:
         s = self.steps

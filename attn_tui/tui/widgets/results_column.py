@@ -13,6 +13,10 @@ MAP_SHARE = 0.6  # of the column, at most, while the step table shares it
 MAP_LEAST = 4  # the map's border, header and one row: never a box of its header alone
 
 
+def _map_least(heatmap: Heatmap) -> int:
+    return min(MAP_LEAST, heatmap.n_rows + 3)
+
+
 class ResultsColumn(VerticalScroll, can_focus=False):
     """In a lesson side by side (14 to 31 rows), the column has too few rows for both panes:
     the map takes the rows it needs, up to 60% of the column and never the step table's six
@@ -25,8 +29,7 @@ class ResultsColumn(VerticalScroll, can_focus=False):
     def least_rows(self) -> int:
         """The rows the column needs for each pane shown to keep its title, header and one row
         of its own (the step table also its summary)."""
-        rows = sum(min(MAP_LEAST, heatmap.n_rows + 3) for heatmap in self.query(Heatmap)
-                   if heatmap.display)
+        rows = sum(_map_least(heatmap) for heatmap in self.query(Heatmap) if heatmap.display)
         if not self.screen.has_class("-steps-concealed"):
             rows += STEPS_ROOM
         return rows
@@ -39,8 +42,7 @@ class ResultsColumn(VerticalScroll, can_focus=False):
         rows = self.scrollable_content_region.height
         changed = False
         for heatmap in self.query(Heatmap):
-            least = min(MAP_LEAST, heatmap.n_rows + 3)
-            cap = max(least, min(int(rows * MAP_SHARE), rows - STEPS_ROOM)) if sharing else None
+            cap = max(_map_least(heatmap), min(int(rows * MAP_SHARE), rows - STEPS_ROOM)) if sharing else None
             now = heatmap.styles.max_height
             if (now.cells if now is not None else None) != cap:
                 heatmap.styles.max_height = cap
