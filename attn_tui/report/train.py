@@ -45,8 +45,7 @@ def diverged_words(losses: list[float], step: int, lr: float) -> str:
     """Why a run stopped: its loss stopped being a number, or (that loss still one) what the
     model computes after the last update did."""
     last = losses[-1] if losses else math.nan
-    # the loss of that step was computed before its update broke the model: said, as the
-    # lab's status line shows it (train printed losses up to the check before, and no more)
+    # that step's loss was computed before its update broke the model, and is a number
     what = (f"The loss became {num(last)} at step {step}" if not math.isfinite(last)
             else f"The model's outputs stopped being numbers at step {step} (its loss, "
                  f"from before that step's update: {fit(last, 9)})")

@@ -1,10 +1,9 @@
 """Escape sequences inside a paste are dropped before Textual's parser reads them.
 
 A terminal wraps pasted text in ESC [200~ … ESC [201~. Textual's parser reads an ESC inside that
-as the start of a key sequence: "1 2<ESC>xx" pasted onto Q ran x twice (remove token) and put
-"1 2" in the cell, and "red<ESC>[31mwine" in the model screen's sentence came out reordered.
-Text copied from a coloured terminal carries such sequences. Here every escape sequence inside
-a paste is taken out (as ``print heads --text`` does), and the app says how many.
+as the start of a key sequence, so what follows it would run as keys or land out of order, and
+text copied from a coloured terminal carries such sequences. Here every escape sequence inside a
+paste is taken out (as ``print heads --text`` does), and the app says how many.
 """
 
 from __future__ import annotations

@@ -173,8 +173,7 @@ class WorkbenchScreen(Screen):
         table = self.query_one(StepTable)
         table.edge = "↑↓ in Q picks the query"
         table.show(steps, i, ws.key_tokens)
-        # a query whose weights a lesson keeps back on the map is kept back here too: ↑↓ in Q
-        # showed its α, ζ and entropy beside the question about them
+        # a query whose weights a lesson keeps back on the map is kept back here too
         kept = any(r == i for r, _ in self.query_one(Heatmap).concealed_in("weights"))
         if kept or self._kept_in_steps:  # (no set of cells built on an edit outside a lesson)
             lesson_own = table.concealed - self._kept_in_steps

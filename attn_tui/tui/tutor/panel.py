@@ -16,7 +16,7 @@ from attn_tui.tui import textual_compat
 from attn_tui.tui.keys import takes_text
 
 LETTERS = "abcd"
-# the edge's keys in fewer columns, taken in turn until they fit (60 columns cut them)
+# the edge's keys in fewer columns, taken in turn until they fit a narrow panel
 SHORTER_KEYS = (("Esc keep playing", "Esc leave"), ("ctrl+r reset", "^r reset"), (" · ", "·"))
 
 

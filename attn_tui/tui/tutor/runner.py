@@ -263,8 +263,7 @@ class LessonRunner:
             if stale:  # u took the step's numbers away again: the line no longer holds
                 view = _without(view, back)
             if view.drifted != drifted or stale:
-                # a drift just begun is said at the top: scrolled to an answer's end, the
-                # line was out of sight at 80 x 24
+                # a drift just begun is said at the top, in sight, not at an answer's end
                 self._show(view, at_end=view.chosen is not None and not drifted)
                 self.app.refresh_bindings()
             return

@@ -10,8 +10,7 @@ class EditorMessage(Message):
     """A change an editor sends to its screen. A screen that must have it before the message
     arrives (a key read in the same burst needs the value) takes it early and marks it
     ``settled``, so it is not taken twice. A message is itself, not its fields: screens look
-    it up by identity. (These are plain classes, not dataclasses: building the seven
-    dataclasses took 2 ms of every launch.)"""
+    it up by identity. (Plain classes, not dataclasses, which cost start-up time to build.)"""
 
     def __init__(self, editor: Widget) -> None:
         self.editor = editor

@@ -315,7 +315,7 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
             if head is not None:
                 style = head
             else:
-                # a cell a lesson keeps back shows no colour either: its shade was the number
+                # a cell a lesson keeps back shows no colour either: a shade tells the number
                 extra = self.style_of("muted") if col in hidden else cell_style(row, col)
                 style = base + extra if extra is not None else base
                 if col in marked:

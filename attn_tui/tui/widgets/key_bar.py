@@ -72,8 +72,8 @@ class KeyBar(Widget):
 
     def _bindings_changed(self, _screen) -> None:
         if not self.screen.is_active:
-            # under a dialog the keys shown stay those of this screen in use: read from here
-            # they lost a lesson's n and p, and showed p Presets
+            # under a dialog the keys shown stay those of this screen in use (read while
+            # covered, a lesson's n and p would be switched off)
             return
         items = self.items()
         if items != self._items:  # a focus change that keeps the same keys repaints nothing

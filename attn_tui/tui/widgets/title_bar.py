@@ -59,7 +59,7 @@ class TitleBar(Widget):
         left = (room - title.cell_length) // 2
         right = max(0, width - ICON_WIDTH - left - title.cell_length)
         hint = Content(self.hint)
-        # the hint only with a blank on each side: at 40 columns it ran into the title
+        # the hint only with a blank on each side, never against the title
         if cut or not self.hint or hint.cell_length >= RIGHT_WIDTH or hint.cell_length + 2 > right:
             return Content.assemble(icon, " " * left, title, " " * right)
         hint = hint.stylize(Style(dim=True))

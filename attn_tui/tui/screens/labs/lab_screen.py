@@ -38,8 +38,7 @@ from attn_tui.tui.widgets.title_bar import TitleBar
 
 class LabBody(VerticalScroll):
     """The lab's panes, below its controls. Tab stops here only while there is more of it to
-    scroll to (↑↓ and PgUp/PgDn then scroll it), and the stop shows: an invisible one, between
-    the controls and the train lab's maps, took a Tab and looked like none."""
+    scroll to (↑↓ and PgUp/PgDn then scroll it), and the stop is tinted."""
 
     def allow_focus(self) -> bool:
         return self.max_scroll_y > 0

@@ -387,8 +387,8 @@ class TrainLabScreen(LabScreen):
             self.say(f"{words} Stopped; the frames up to step {self.frames[-1][0]} are kept "
                      f"({'f, then ←→' if keep_bar else '←→'}).", error=True)
         if not keep_bar:
-            # ←→ scrub from here; c goes back to the controls. (Taken from the bar, a digit
-            # typed next became a command on the maps: e saved, n turned a lesson's page.)
+            # ←→ scrub from here; c goes back to the controls. A learner on the bar keeps it:
+            # a digit typed next must not become a command on the maps
             self.query_one(AlphaMaps).focus()
         self._draw()
         self.app.tutor.host_changed(self)  # a lesson's task reads the finished run
