@@ -71,6 +71,7 @@ class AttnApp(App[int]):
         textual_compat.lay_out_only_when_resized()
         textual_compat.repaint_only_what_focus_or_selection_changes()
         textual_compat.forget_gone_widgets_lines()
+        textual_compat.repaint_what_a_rebuilt_map_drops()
         self.initial_workspace = workspace
         self.initial_lab = lab
         self.initial_lab_options = lab_options or {}  # e.g. the train lab's loaded run

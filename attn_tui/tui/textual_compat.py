@@ -394,6 +394,37 @@ def repaint_only_what_focus_or_selection_changes() -> None:
     Screen._watch__select_state = watch_select_state
 
 
+def repaint_what_a_rebuilt_map_drops() -> None:
+    """When Textual rebuilds a screen's map of widgets on demand (``Compositor.full_map``,
+    after a hidden widget was refreshed), the widgets that came, went or changed size since
+    the last layout are marked for repainting, once per process. Textual's layout compares
+    the new map with that rebuilt one, so a widget hidden in between (a notice's rack when
+    its last notice expires) left its cells on the terminal until something drew over them.
+    A scroll moves widgets without changing their size: those were repainted by the scroll."""
+    from textual._compositor import Compositor
+
+    with _door("Compositor.full_map"):
+        original = Compositor.__dict__["full_map"].fget
+        if getattr(original, PATCH_MARK, False):
+            return
+
+    def full_map(self):
+        if self.root is None or not self._full_map_invalidated:
+            return original(self)
+        before = self._full_map
+        after = original(self)
+        changed = [geometry for widget, geometry in after.items()
+                   if widget not in before or before[widget].region.size != geometry.region.size]
+        changed += [geometry for widget, geometry in before.items()
+                    if widget not in after or after[widget].region.size != geometry.region.size]
+        self._dirty_regions.update(region for region in (
+            geometry.clip.intersection(geometry.region) for geometry in changed) if region)
+        return after
+
+    setattr(full_map, PATCH_MARK, True)
+    Compositor.full_map = property(full_map)
+
+
 # ---- rendered lines of widgets that are gone
 
 def forget_gone_widgets_lines() -> None:

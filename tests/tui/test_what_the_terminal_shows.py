@@ -164,3 +164,41 @@ async def test_a_click_sends_what_it_changes_not_the_whole_screen():
             await pilot.pause()
             assert app.screen.focused is app.screen.query_one("#grid-k")
             assert sum(sent) < most, (at, sent, whole)
+
+
+
+async def test_a_widget_hidden_and_refreshed_before_the_next_layout_leaves_no_trace():
+    """Textual rebuilds its map of the screen when a hidden widget is refreshed; the layout
+    that follows compared the new map with that rebuilt one, in which the widget was already
+    gone: its cells stayed on the terminal. (A notice's rack when its last notice expired: at
+    80×24, after w and v v, the workbench's note stayed over the step table.)"""
+    from textual.app import App
+    from textual.widgets import Label
+
+    from attn_tui.tui import textual_compat
+
+    class Two(App):
+        CSS = "#over { layer: above; offset: 10 2; width: 20; height: 3; background: red; }"
+
+        def compose(self):
+            yield Label("under " * 60, id="under")
+            yield Label("a notice", id="over")
+
+    textual_compat.repaint_what_a_rebuilt_map_drops()
+    app = Two()
+    shadow = ShadowTerminal(40, 8)
+    after_each_update(app, lambda _screen, update: shadow.apply(update, app.console))
+    async with app.run_test(size=(40, 8)) as pilot:
+        await pilot.pause()
+        over = app.query_one("#over")
+        assert "a notice" in shadow.lines()[2]
+        over.display = False
+        # as a notice's rack, hidden, is repainted before the layout that removes it: the
+        # repaint of a widget outside the visible map marks the map stale (as
+        # Compositor.update_widgets does), and the next read of a region rebuilds it
+        app.screen._compositor._full_map_invalidated = True
+        assert app.query_one("#under").region.y == 0
+        await pilot.pause()
+        await pilot.pause()
+        assert "a notice" not in "".join(shadow.lines())
+        assert _differences(app, shadow) == []
