@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from lesson_pilot import lesson_app, press, settle
+from lesson_pilot import lesson_app, panel, press, settle
 from screen_text import screen_text
+
+from attn_tui.tui.tutor.panel import LessonPanel
 
 
 async def test_select_the_third_querys_entropy_stays_hidden_through_the_keys_of_its_step():
@@ -150,3 +152,58 @@ async def test_nanogpt_step_4s_row_t3_stays_back_in_every_view_until_answered():
             assert "0.2500" not in screen_text(pilot.app), screen.view
         await press(pilot, "a")
         assert "0.2500" in screen_text(pilot.app)
+
+
+async def test_real_heads_w_is_refused_while_a_question_keeps_the_head_back():
+    """w opened the head in the workbench, whose step table showed 'sat' → 'cat' 0.9998 before
+    the learner had answered, and the lesson's panel went without a word."""
+    from attn_tui.tui.textual_compat import notifications
+
+    async with lesson_app("real-heads", at=2).run_test(size=(120, 40),
+                                                       notifications=True) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert "Step 2 of 7" in panel(pilot.app).border_title
+        await press(pilot, "w")
+        assert pilot.app.screen is screen
+        assert screen.message == ("Answer first (a, b, c or d): the workbench would show the "
+                                  "numbers this question keeps back.")
+        assert "0.9998" not in screen_text(pilot.app)
+        await press(pilot, "b", "w")  # answered: w opens it, and the lesson says where it is
+        app = pilot.app
+        assert app.screen is app.workbench() and app.tutor.lesson is None
+        assert "0.9998" in screen_text(app)
+        said = [n.message for n in notifications(app)]
+        assert ("Lesson real-heads left at step 2, with its screen: g, lesson real-heads picks "
+                "it up there.") in said
+        app.tutor.start("real-heads")  # and it does, answered
+        await settle(pilot)
+        assert "Step 2 of 7" in panel(app).border_title and "✓ Right." in panel(app).plain
+
+
+async def test_go_to_the_workbench_from_a_labs_lesson_closes_it_and_says_so():
+    from attn_tui.tui.textual_compat import notifications
+
+    async with lesson_app("real-heads").run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "g", *"workbench", "enter")
+        app = pilot.app
+        assert app.screen is app.workbench() and app.tutor.lesson is None
+        assert not app.screen.query(LessonPanel)
+        assert any(n.message.startswith("Lesson real-heads left at step 1")
+                   for n in notifications(app))
+        await press(pilot, "n")  # no lesson's key is left to act on a screen gone
+        assert app.screen is app.workbench()
+
+
+async def test_learning_w_is_refused_while_step_2_keeps_the_pattern_back():
+    """w put the trained head's α in the workbench: the token one back at 1.0000, the answer
+    to the question still open."""
+    pytest.importorskip("torch")
+    async with lesson_app("learning", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await press(pilot, "w")
+        assert pilot.app.screen is screen
+        assert screen.message.startswith("Answer first (a, b, c or d): the workbench would "
+                                         "show the numbers this question keeps back.")

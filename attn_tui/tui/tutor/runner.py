@@ -78,6 +78,8 @@ class LessonRunner:
         self._refusal_told = -1.0  # the _busy_since of the step whose refusal was said
         self._pending: str | None = None  # an answer key pressed while the step was setting up
         self._pointed: tuple = ()  # the marks the step last brought into view
+        self._kept_back = False  # the step hides some of its host's numbers
+        self._switching = False  # the runner itself is taking a host away (a step's screen)
         # per lesson this session: (the step to come back to, the letter answered at each
         # step); the step is None once the lesson is finished: opened again, it starts afresh
         self._memory: dict[str, tuple[int | None, dict[int, int]]] = {}
@@ -550,6 +552,29 @@ class LessonRunner:
             self._show(replace(self._view, chosen=self.chosen, why=why, note=note), at_end=True)
         self._point(q.reveal_highlight or self._step().highlight)
 
+    def refuses_hand_over(self, host: object) -> str | None:
+        """Why ``host`` may not hand a head to the workbench (w) now: a question (or a step)
+        keeps numbers back there, which the workbench would show. None: it may."""
+        if self.lesson is None or self.host is not host or not self._kept_back:
+            return None
+        q = self._step().question
+        if q is not None and self.chosen is None:
+            *most, last = q.letters
+            return (f"Answer first ({', '.join(most)} or {last}): the workbench would show "
+                    "the numbers this question keeps back.")
+        return "The workbench would show the numbers this step keeps back: n, then w."
+
+    def host_gone(self, host: object) -> None:
+        """``host`` has left the app (Go to, w, a lab opened over it): the lesson on it closes
+        where it is, said, and g brings it back at this step."""
+        if self.lesson is None or self.host is not host or self._switching:
+            return
+        name, k = self.lesson.name, self.index + 1
+        self.host = None  # its panel and marks went with it
+        self._close()
+        self.app.notify(f"Lesson {name} left at step {k}, with its screen: g, lesson {name} "
+                        "picks it up there.", timeout=6, markup=False)
+
     def leave(self) -> None:
         if self._put_off("escape", "\x1b"):
             return
@@ -667,6 +692,13 @@ class LessonRunner:
             await self.answer(pending)
 
     async def _host_for(self, screen: str) -> LessonHost:
+        self._switching = True
+        try:
+            return await self._find_host(screen)
+        finally:
+            self._switching = False
+
+    async def _find_host(self, screen: str) -> LessonHost:
         app = self.app
         host: Screen | None
         if screen == "workbench":
@@ -723,6 +755,7 @@ class LessonRunner:
     def _conceal(self, items: tuple[Highlight, ...]) -> None:
         from attn_tui.tui.tutor.marks import conceal
 
+        self._kept_back = bool(items) and self.host is not None
         if self.host is not None:
             conceal(self.host, items)  # type: ignore[arg-type]
 

@@ -131,6 +131,9 @@ class LabScreen(Screen):
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         textual_compat.styled_once_on_first_show(self, event)
 
+    def on_unmount(self) -> None:
+        self.app.tutor.host_gone(self)  # a lesson running here closes, and says so
+
     def on_mount(self) -> None:
         self.title = "attn-tui"
         self.sub_title = f"lab: {lab_of_module(type(self).__module__)}   (Esc goes back)"

@@ -523,6 +523,9 @@ class TrainLabScreen(LabScreen):
         self.pick_head(by)
 
     def action_to_workbench(self) -> None:
+        if (refused := self.app.tutor.refuses_hand_over(self)) is not None:
+            self.say(refused, error=True)
+            return
         if self.state in ("running", "loading"):
             self.say("Pause first (Enter): the weights change with every step.", error=True)
             return
