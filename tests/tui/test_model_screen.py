@@ -273,6 +273,44 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         assert bench.workspace.query_tokens == ("who",)
 
 
+async def test_w_typed_ahead_of_the_maps_opens_the_sentence_typed(monkeypatch, minilm) -> None:
+    """Enter and w in one burst, as keys arrive over SSH: w opened the head of the sentence
+    whose maps still showed, and the workbench and the model screen disagreed."""
+    async with model_app(dtype="float32").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        # the maps of what is typed next never land by themselves: w must not need them
+        monkeypatch.setattr(ModelScreen, "_run_text", lambda self, text: None)
+        await pilot.press("slash", "ctrl+u", *"A bird flew.", "enter", "w")
+        await settle(pilot)
+        bench = pilot.app.workbench()
+        assert pilot.app.screen is bench
+        want = minilm.run("A bird flew.", dtype="float32", full=False)
+        assert bench.workspace.query_tokens == tuple(want.tokens)
+        np.testing.assert_array_equal(np.asarray(bench.workspace.q),
+                                      want.q[0, 0].astype(np.float64))
+        assert screen.run_text == "A bird flew."
+
+
+async def test_w_and_go_to_after_the_sentence_was_emptied_keep_the_last_maps() -> None:
+    """Go to reopened the screen on the emptied box: no tokens, no grid, and w said there was
+    nothing to open."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tokens = pilot.app.screen.run.tokens
+        await pilot.press("slash", "ctrl+u", "enter", "w")
+        await settle(pilot)
+        app = pilot.app
+        assert app.screen is app.workbench()
+        assert app.workbench().workspace.query_tokens == tuple(tokens)
+        app.reopen_lab("minilm")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ModelScreen) and screen.run is not None
+        assert screen.run.tokens == tokens and screen.message == ""
+        assert "13 tokens: 0:[CLS]  1:the  2:cat" in screen_text(app)
+
+
 async def test_escape_goes_back_and_escape_in_the_sentence_only_leaves_it() -> None:
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -343,10 +343,12 @@ class ModelScreen(Screen):
         self._load()
 
     def on_unmount(self) -> None:
+        self.app.tutor.host_gone(self)
         # Go to reopens the screen on this sentence and head (see AttnApp.left_labs)
         # and quitting asks about a sentence typed here that no session holds
         self.app.left_labs["minilm"] = {
-            "text": self.text, "pick": (self.layer_index, self.head_index, self.query_index),
+            "text": self.kept_text,  # an emptied box: the sentence whose maps showed
+            "pick": (self.layer_index, self.head_index, self.query_index),
             "saved_text": self.saved_text, "lesson_text": self._lesson_text}
 
     # ---- loading and running, off the app's thread
@@ -624,9 +626,23 @@ class ModelScreen(Screen):
     def action_open_in_workbench(self) -> None:
         from attn_tui.report.heads import head_workspace
 
-        run, bench = self.run, self.app.workbench()
+        bench = self.app.workbench()
+        if self.model is not None and self.text.strip() and self.run_text != self.text:
+            # typed ahead of its maps (Enter and w in one burst): this sentence's head, not the
+            # last one shown
+            try:
+                self._show_run(self.model.run(self.text, backend=self.backend,
+                                              dtype=self.dtype, full=False), self.text)
+            except Exception as exc:  # as the maps would: said, and nothing opened
+                self.say(str(exc).splitlines()[0], error=True)
+                return
+        run = self.run
         if run is None or bench is None:
-            self.say("nothing to open yet: the model has not run", error=True)
+            self.say("nothing to open yet: " + ("the model is still loading" if self.model is None
+                                                else "the model has not run"), error=True)
+            return
+        if (refused := self.app.tutor.refuses_hand_over(self)) is not None:
+            self.say(refused, error=True)
             return
         ws = head_workspace(run, self.layer_index, self.head_index, self.query_index)
         while self.app.screen is not bench and len(self.app.screen_stack) > 1:
