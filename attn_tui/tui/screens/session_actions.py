@@ -214,9 +214,11 @@ class SessionController:
         """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone."""
         from attn_tui.core import session
         from attn_tui.tui.screens.dialogs.file_modal import DEFAULT_SESSION, FileModal
+        from attn_tui.tui.screens.labs.train_runs import held_run
 
         opened: list[session.Session] = []
         warned: list[str] = []  # a path whose open was said to replace a typed sentence
+        warned_run: list[str] = []  # ... or a training run
 
         def read(path: str) -> str | None:
             try:
@@ -229,6 +231,12 @@ class SessionController:
                 return ("It brings the model screen's own sentence, and the sentence you typed "
                         "there is in no session. Enter again opens it anyway; Escape keeps "
                         "yours (ctrl+s saves it with the session).")
+            run = held_run(self.app) if found.screen == "lab:train" else None
+            if run is not None and run.unsaved and path not in warned_run:
+                warned_run.append(path)  # the lab opens afresh, on the session's settings
+                return (f"{run.words()} The session opens the train lab afresh, without it. "
+                        "Enter again opens it anyway; Escape keeps the run (e in the lab "
+                        "saves it).")
             opened.append(found)
             return None
 
@@ -239,7 +247,9 @@ class SessionController:
             from attn_tui.core.labs import lab_available
 
             ws, screen, lab_settings, kept = opened[-1]
-            note = f"Opened {path} (u undoes)."
+            # u undoes it on the workbench: a lab the session opens starts afresh
+            note = f"Opened {path} (u undoes)." if not screen.startswith("lab:") else (
+                f"Opened {path} (u on the workbench undoes it).")
             if ws.backend == "torch" and not torch_available():
                 ws, changed = state.on_backend(ws, "numpy")
                 note = f"Opened {path}; torch is not installed, so numpy computes it" + (

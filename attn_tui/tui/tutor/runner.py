@@ -103,7 +103,7 @@ class LessonRunner:
         self._answer_words: tuple[str, ...] | None = None
 
     # ---- entry points: CLI, command palette, the g menu
-    def start(self, name: str) -> None:
+    def start(self, name: str, run_asked: bool = False) -> None:
         from attn_tui.lessons import LessonError, load
 
         try:
@@ -117,6 +117,8 @@ class LessonRunner:
                             title="This lesson cannot be opened", severity="warning", timeout=8,
                             markup=False)
             return
+        if not run_asked and self._ask_about_run(lesson, name):
+            return
         self._close()
         self.app.clear_notifications()  # "Lesson closed…" would cover the panel it names
         self.lesson = lesson
@@ -127,6 +129,28 @@ class LessonRunner:
             k, answers = 0, {}
         self._memory[name] = (k, answers)
         self._go(k, resumed=bool(k))
+
+    def _ask_about_run(self, lesson: Lesson, name: str) -> bool:
+        """A lesson that trains in the train lab takes the place of the run there: one that no
+        file holds is asked about first, as quitting does. True: asked (the answer starts it)."""
+        from attn_tui.tui.screens.labs.train_runs import held_run, save_run_dialog
+
+        run = held_run(self.app)
+        if (run is None or not run.unsaved
+                or all(step.screen != "lab:train" for step in lesson.steps)):
+            return False
+        from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+
+        def answer(choice: str | None) -> None:
+            if choice == "save":
+                save_run_dialog(self.app, run, then=lambda: self.start(name, run_asked=True))
+            elif choice == "quit":
+                self.start(name, run_asked=True)
+
+        self.app.push_screen(ConfirmQuitModal(
+            f"{run.words()} Lesson {name} trains its own runs in the train lab, in its place. "
+            "Save (s) / Open the lesson (y) / Cancel (Esc)", anyway="Open the lesson"), answer)
+        return True
 
     def _kept(self, lesson: Lesson) -> tuple[tuple[int | None, dict[int, int]], set[int]]:
         """The lesson's progress from earlier runs, fitted to the lesson as it is now."""

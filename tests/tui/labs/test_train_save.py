@@ -475,3 +475,58 @@ async def test_a_run_paused_before_its_first_step_has_nothing_to_save(monkeypatc
         assert screen.message == ("Paused before its first step, the run has nothing to save "
                                   "yet: Enter trains it.")
         assert app.screen is screen
+
+
+async def test_opening_a_session_of_the_train_lab_asks_before_it_drops_an_unsaved_run(
+        tmp_path: Path) -> None:
+    """ctrl+o on such a session opened the lab afresh: the run went, "u undoes" did nothing,
+    and quitting then asked about nothing."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        session = tmp_path / "s.json"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await _type_path(pilot, session)
+        assert session.exists()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        modal = await _type_path(pilot, session)
+        assert app.screen is modal  # asked, in the dialog, before anything is replaced
+        said = str(modal.query_one("#file-error").render())
+        assert said.startswith("✗ The previous run trained in the train lab (step 20) is not "
+                               "saved. The session opens the train lab afresh, without it.")
+        await pilot.press("escape")
+        await settle(pilot)
+        lab = app.screen
+        assert type(lab).__name__ == "TrainLabScreen" and lab.held_run().steps == 20
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await _type_path(pilot, session)
+        await pilot.press("enter")  # Enter again: opened anyway, as it said
+        await settle(pilot)
+        assert app.screen is not lab and app.screen.held_run() is None
+
+
+async def test_a_lesson_that_trains_asks_before_it_takes_the_place_of_an_unsaved_run(
+        tmp_path: Path) -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        app.tutor.start("learning")
+        await pilot.pause()
+        assert _question(app) == (
+            "The previous run trained in the train lab (step 20) is not saved. Lesson "
+            "learning trains its own runs in the train lab, in its place. Save (s) / Open "
+            "the lesson (y) / Cancel (Esc)")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.tutor.lesson is None and app.screen.held_run().steps == 20
+        app.tutor.start("learning")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        await _type_path(pilot, tmp_path / "mine.npz")
+        await settle(pilot)
+        assert load(str(tmp_path / "mine.npz")).steps_done == 20
+        assert app.tutor.lesson is not None and app.tutor.lesson.name == "learning"

@@ -43,9 +43,10 @@ class ConfirmQuitModal(AttnModal[str | None]):
     ConfirmQuitModal Button { margin-right: 1; min-width: 10; }
     """
 
-    def __init__(self, question: str = UNSAVED, can_save: bool = True) -> None:
+    def __init__(self, question: str = UNSAVED, can_save: bool = True,
+                 anyway: str = "Quit anyway") -> None:
         super().__init__()
-        self.question, self.can_save = question, can_save
+        self.question, self.can_save, self.anyway = question, can_save, anyway
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -53,7 +54,7 @@ class ConfirmQuitModal(AttnModal[str | None]):
             with Horizontal():
                 if self.can_save:
                     yield Answer("Save (s)", id="quit-save", variant="primary")
-                yield Answer("Quit anyway (y)", id="quit-anyway", variant="error")
+                yield Answer(f"{self.anyway} (y)", id="quit-anyway", variant="error")
                 yield Answer("Cancel (Esc)", id="quit-cancel")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
