@@ -131,3 +131,13 @@ async def test_ctrl_q_while_a_step_trains_asks_at_once_and_y_quits(monkeypatch):
             await until(pilot, lambda: not app.is_running, "the app to quit", seconds=5)
         finally:
             release.set()
+
+
+async def test_step_7_counts_the_fair_questions_with_no_run_in_the_lab():
+    """Reopened at step 7, or reset to it, the lab has not trained reverse: the count read the
+    example of a run, and said "0 fair questions"."""
+    async with lesson_app("learning", at=7).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert pilot.app.screen.run is None
+        said = " ".join(panel(pilot.app).plain.split())
+        assert "asks 6 fair questions at once" in said and "asks 384 per training step" in said

@@ -233,6 +233,7 @@ async def test_esc_mid_run_keeps_the_run_paused_and_enter_trains_it_on(monkeypat
         await pilot.press("enter")
         await settle(pilot)
         assert back.state == "done" and back.step == 120
+        assert "Paused at step" not in back.message  # said while it trained on, it was stale
         expected = Run(default_config("previous", d_model=8, heads=2, steps=120))
         expected.advance()
         assert back.losses == expected.losses  # the same run, trained on, not a new one

@@ -285,6 +285,7 @@ class TrainLabScreen(LabScreen):
         self._train(config, None, self._new_ticket(), record)
 
     def _go(self) -> None:
+        self.say("")  # as a new run does: "Paused at step …" no longer holds
         self._pause_asked = False
         self.frame = None
         self.state = "running"
@@ -692,8 +693,10 @@ class TrainLabScreen(LabScreen):
     @property
     def pattern_count(self) -> int:
         from attn_tui.train.patterns import pattern_pairs
+        from attn_tui.train.tasks import seq_len
 
-        return len(pattern_pairs(self.settings.task, len(self.tokens))) if self.tokens else 0
+        # the task on the bar, trained or not: its sequences' length, not a run's example
+        return len(pattern_pairs(self.settings.task, seq_len(self.settings.task)))
 
     @property
     def questions_per_step(self) -> int:
