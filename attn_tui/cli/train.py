@@ -11,6 +11,7 @@ import contextlib
 import os
 import select
 import shlex
+import shutil
 import signal
 import stat
 import sys
@@ -243,7 +244,9 @@ def run_train(args: argparse.Namespace) -> int:
 
         record = replace(record, resume={})  # it opens, and trains anew
     if not out.gone:
-        for line in alpha_tables(record, time.perf_counter() - start):
+        # in a terminal the tables fit its width; in a pipe each row stays whole
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+        for line in alpha_tables(record, time.perf_counter() - start, width):
             out(line)
     if out.failed:
         return _fail(f"Cannot write to standard output: {out.failed}.")

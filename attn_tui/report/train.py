@@ -28,16 +28,25 @@ def progress_line(step: int, loss: float, acc: float) -> str:
     return f" {step:>7}{loss_text:>10}{num(acc):>20}"
 
 
-def alpha_table(tokens: tuple[str, ...], alpha, title: str) -> list[str]:
+def alpha_table(tokens: tuple[str, ...], alpha, title: str,
+                width: int | None = None) -> list[str]:
     """α with queries down and keys across; '.' where the causal mask hides a key. A weight
     too small for four decimals is written in e-notation (9.17e-8), as the workbench's tables
-    write it, not as 0.0000."""
-    head = " " + " " * 5 + "".join(f"{t:>{CELL}}" for t in tokens)
-    rows = ["", f" {title}", "", head]
-    for i, t in enumerate(tokens):
-        cells = "".join(f"{'.':>{CELL}}" if j > i else f"{fit(float(alpha[i, j]), CELL - 1):>{CELL}}"
-                        for j in range(len(tokens)))
-        rows.append(f" {t:<5}{cells}")
+    write it, not as 0.0000. Given a ``width`` (a terminal's), the keys come in blocks that
+    fit it, each saying which keys it holds: a wrapped row could not be read."""
+    n = len(tokens)
+    per = n if width is None else max(1, (width - 6) // CELL)
+    rows = ["", f" {title}"]
+    for first in range(0, n, per):
+        last = min(n, first + per)
+        if per < n:
+            rows += ["", f" keys {first + 1} to {last} of {n}:"]
+        rows += ["", " " + " " * 5 + "".join(f"{t:>{CELL}}" for t in tokens[first:last])]
+        for i, t in enumerate(tokens):
+            cells = "".join(f"{'.':>{CELL}}" if j > i
+                            else f"{fit(float(alpha[i, j]), CELL - 1):>{CELL}}"
+                            for j in range(first, last))
+            rows.append(f" {t:<5}{cells}")
     return rows
 
 
@@ -52,7 +61,7 @@ def diverged_words(losses: list[float], step: int, lr: float) -> str:
     return f"{what}: the learning rate {lr:g} is too large."
 
 
-def alpha_tables(r: RunRecord, seconds: float) -> list[str]:
+def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list[str]:
     c = r.config
     out = [""]
     if r.diverged:
@@ -62,10 +71,12 @@ def alpha_tables(r: RunRecord, seconds: float) -> list[str]:
         acc = r.accuracy[-1] if len(r.accuracy) else math.nan
         checked = int(r.eval_steps[-1]) if len(r.eval_steps) else r.steps_done
         # stopped between two checks: the accuracy is the last check's, and says which
-        when = (f"after {r.steps_done} steps" if checked == r.steps_done else
-                f"at step {checked}, the last check of {r.steps_done} steps run")
+        steps = f"{r.steps_done} step{'s' * (r.steps_done != 1)}"
+        when = (f"after {steps}" if checked == r.steps_done else
+                f"at step {checked}, the last check of {steps} run")
+        rate = round(r.steps_done / max(seconds, 1e-9))
         out.append(f" held-out accuracy {num(acc)} {when} "
-                   f"({seconds:.1f} s, {r.steps_done / max(seconds, 1e-9):.0f} steps/s)")
+                   f"({seconds:.1f} s, {rate} step{'s' * (rate != 1)} a second)")
         # numbers still, but not learning (twice: beyond a batch's noise, short runs too)
         if len(r.losses) > 1 and r.losses[-1] > 2 * r.losses[0]:
             out.append(f" The loss ended above twice where it started ({num(r.losses[0])} → "
@@ -77,5 +88,5 @@ def alpha_tables(r: RunRecord, seconds: float) -> list[str]:
         for h in range(c.heads):
             out += alpha_table(r.tokens, r.frames[-1, layer, h],
                                f"layer {layer + 1}, head {h + 1}: alpha at step {step} "
-                               "(queries down, keys across)")
+                               "(queries down, keys across)", width)
     return out

@@ -32,3 +32,32 @@ def test_an_alpha_too_small_for_four_decimals_is_written_in_e_notation_not_as_0(
     rows = alpha_table(("a", "b"), alpha, "L1 h1")
     assert rows[-1].split() == ["b", "9.17e-8", "1.0000"]
     assert rows[-2].split() == ["a", "1.0000", "."]
+
+
+@pytest.mark.parametrize("width", [80, 40, 24])
+def test_in_a_terminal_the_keys_come_in_blocks_that_fit_its_width(width: int) -> None:
+    """induction's 15 tokens made rows of 126 columns: each wrapped, the table unreadable."""
+    import numpy as np
+
+    from attn_tui.report.train import alpha_table
+
+    n = 15
+    alpha = np.tril(np.arange(1, n * n + 1, dtype=float).reshape(n, n)) / 1000
+    tokens = tuple(str(i % 10) for i in range(n))
+    rows = alpha_table(tokens, alpha, "L1 h1", width)
+    assert max(len(row) for row in rows) <= width
+    # every weight is in a block, once, in its query's row and under its key
+    starts = [k for k, row in enumerate(rows) if row.startswith(" keys ")]
+    assert len(starts) > 1
+    seen: dict[tuple[int, int], str] = {}
+    for s in starts:
+        first, last = (int(w) for w in rows[s].split()[1:4:2])
+        for i in range(n):
+            cells = rows[s + 3 + i].split()[1:]
+            assert len(cells) == last - first + 1
+            for j, cell in zip(range(first - 1, last), cells, strict=True):
+                seen[(i, j)] = cell
+    assert seen == {(i, j): ("." if j > i else f"{alpha[i, j]:.4f}")
+                    for i in range(n) for j in range(n)}
+    whole = alpha_table(tokens, alpha, "L1 h1")  # a pipe: each row whole, one block
+    assert not any(row.startswith(" keys ") for row in whole) and len(whole[-1].split()) == n + 1
