@@ -34,7 +34,7 @@ MAX_LAB_TEXT = 2000  # a lab's longest value: the model screen's sentence
 MAX_SEED = 2**31 - 1
 
 # float16 has no array-api-strict dtype and bfloat16 exists only in torch
-WORKSPACE_KEYS = tuple(f.name for f in fields(Workspace))
+WORKSPACE_KEYS = tuple(f.name for f in fields(Workspace) if f.name != "source")
 TOP_KEYS = ("format", "version", "workspace", "screen")
 LabSettings = dict[str, bool | int | float | str]
 

@@ -38,6 +38,9 @@ class Workspace:
     selected: int = 0  # the query row the step table explains
     seed: int = 0
     preset: str = "one"
+    # where the numbers came from when they were not typed (a model's head, a trained run):
+    # exports say it; a session does not keep it
+    source: str = ""
 
     @property
     def t_q(self) -> int:
@@ -102,7 +105,7 @@ def random_workspace(t: int, d: int, seed: int) -> Workspace:
 def random_values(ws: Workspace) -> Workspace:
     """``ws`` with Q, K and V filled with seeded N(0, 1) values (2 places), every shape, token
     name and setting kept: the same draws as the random example for the same shape and seed."""
-    return replace(ws, q=as_matrix(_draw(ws.seed, 0, (ws.t_q, ws.d_k))),
+    return replace(ws, source="", q=as_matrix(_draw(ws.seed, 0, (ws.t_q, ws.d_k))),
                    k=as_matrix(_draw(ws.seed, 1, (ws.t_k, ws.d_k))),
                    v=as_matrix(_draw(ws.seed, 2, (ws.t_k, ws.d_v))))
 

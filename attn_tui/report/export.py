@@ -17,7 +17,7 @@ from attn_tui.compute import Steps, attend
 from attn_tui.core.state import Workspace
 from attn_tui.report.fmt import table_num
 from attn_tui.report.script import script
-from attn_tui.report.tables import markdown, model
+from attn_tui.report.tables import markdown, md_cell, model
 
 FORMATS = ("md", "csv", "tex")
 NPZ_STAGES = ("scores", "scaled", "masked", "exp", "weights", "row_sums", "output", "entropy",
@@ -37,10 +37,15 @@ def table_model(ws: Workspace, steps: Steps | None = None) -> dict[str, Any]:
 
 def export_text(ws: Workspace, fmt: str, steps: Steps | None = None) -> str:
     """The step table of the selected query and the weights matrix, in ``fmt``."""
-    render = {"md": markdown, "csv": _csv, "tex": _latex}.get(fmt)
+    render = {"md": _markdown, "csv": _csv, "tex": _latex}.get(fmt)
     if render is None:
         raise ValueError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
-    return render(table_model(ws, steps))
+    return render(table_model(ws, steps) | {"source": ws.source})
+
+
+def _markdown(m: dict[str, Any]) -> str:
+    # as the exported script prints it (its SOURCE)
+    return (f"From {md_cell(m['source'])}.\n\n" if m["source"] else "") + markdown(m)
 
 
 def csv_name(name: str) -> str:
@@ -52,6 +57,8 @@ def _csv(m: dict[str, Any]) -> str:
     n_v = len(m["rows"][0]) - 4
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
+    if m["source"]:
+        out.writerows([["from", m["source"]], []])
     out.writerow(["key", "q_dot_k", "scaled" if m["scale"] else "unscaled", "exp", "alpha"]
                  + [f"alpha_v{c + 1}" for c in range(n_v)])
     for key, row in zip(m["keys"], m["rows"], strict=True):
@@ -108,6 +115,8 @@ def _latex(m: dict[str, Any]) -> str:
     title = (f"% steps for query {m['index'] + 1} of {m['t_q']}; mask {m['mask']}; "
              f"{'scaled by sqrt(d_k)' if m['scale'] else 'unscaled'}; {m['backend']} {m['dtype']}")
     out = [title] + _tabular(head, rows, total)
+    if m["source"]:
+        out.insert(0, "% from " + m["source"].encode("ascii", "backslashreplace").decode())
     out += ["", "% weights alpha: every query (rows) over every key (columns)"]
     head = [r"query $\backslash$ key"] + [tex_text(k) for k in m["keys"]] + ["row sum"]
     rows = [[tex_text(q)] + [tex_num(x) for x in r] + [tex_num(t)]
@@ -119,12 +128,18 @@ def npz_arrays(ws: Workspace, steps: Steps | None = None) -> dict[str, np.ndarra
     """Every stage of ``attend`` plus Q, K, V, the token names and the settings (0-d arrays)."""
     s = steps if steps is not None else compute(ws)
     out = {name: np.asarray(getattr(s, name)) for name in NPZ_STAGES}
-    out.update(q=np.asarray(ws.q), k=np.asarray(ws.k), v=np.asarray(ws.v),
+    # in the precision the stages were computed in (bfloat16's are widened to float32)
+    given = {"float64": np.float64, "float16": np.float16}.get(ws.dtype, np.float32)
+    out.update(q=np.asarray(ws.q, dtype=given), k=np.asarray(ws.k, dtype=given),
+               v=np.asarray(ws.v, dtype=given),
                query_tokens=np.asarray(ws.query_tokens, dtype=str),
                key_tokens=np.asarray(ws.key_tokens, dtype=str))
     settings = dict(mask=ws.mask, scale=ws.scale, backend=ws.backend, dtype=ws.dtype,
-                    selected=ws.selected, seed=ws.seed, preset=ws.preset, d_k=s.d_k,
-                    scale_factor=s.scale_factor)
+                    selected=ws.selected, d_k=s.d_k, scale_factor=s.scale_factor)
+    if ws.source:  # the head the numbers came from, not an example's name and seed
+        settings.update(source=ws.source)
+    else:
+        settings.update(seed=ws.seed, preset=ws.preset)
     out.update({k: np.asarray(v) for k, v in settings.items()})
     return out
 

@@ -23,9 +23,15 @@ def head_workspace(run: Run, layer: int, head: int, selected: int = 0) -> Worksp
     def m(a: np.ndarray) -> tuple[tuple[float, ...], ...]:
         return tuple(tuple(float(x) for x in row) for row in np.asarray(a, dtype=np.float64))
 
+    from attn_tui.models.files import MODELS
+
     tokens = tuple(run.tokens)
     dtype = run.dtype if run.dtype in ("float32", "float64") else "float32"
-    return Workspace(
+    spec = MODELS.get(run.model)
+    words = " ".join(tokens[1:-1])
+    source = (f"{spec.title if spec else run.model}, layer {layer} head {head}, "
+              f"on '{words if len(words) <= 60 else words[:59] + '…'}'")
+    return Workspace(source=source,
         q=m(run.q[layer, head]), k=m(run.k[layer, head]), v=m(run.v[layer, head]),
         query_tokens=tokens, key_tokens=tokens, mask="none", scale=True, backend="numpy",
         dtype=dtype, selected=max(0, min(selected, len(tokens) - 1)), preset="random",

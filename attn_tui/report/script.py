@@ -39,6 +39,7 @@ MASK = @MASK@
 SCALE = @SCALE@  # divide q.k by sqrt(d_k)
 DTYPE = @DTYPE@
 SELECTED = @SELECTED_INDEX@  # the query row the step table explains, counting from 0
+SOURCE = @SOURCE@  # where Q, K and V came from, when they were not typed
 '''
 
 NUMPY = '''
@@ -132,6 +133,8 @@ def main():
     if hasattr(sys.stdout, "reconfigure"):  # a non-UTF-8 terminal gets escapes, not a crash
         sys.stdout.reconfigure(errors="backslashreplace")
     m = model(stages(), SELECTED, QUERY_TOKENS, KEY_TOKENS, MASK, SCALE, @BACKEND@, DTYPE)
+    if SOURCE:
+        sys.stdout.write(f"From {md_cell(SOURCE)}.\\n\\n")
     sys.stdout.write(markdown(m))
 
 
@@ -157,6 +160,7 @@ def script(ws: Workspace, backend: str = "numpy", name: str = "attention.py") ->
         "@QUERY_TOKENS@": repr(list(ws.query_tokens)), "@KEY_TOKENS@": repr(list(ws.key_tokens)),
         "@MASK@": repr(ws.mask), "@SCALE@": repr(bool(ws.scale)), "@DTYPE@": repr(ws.dtype),
         "@SELECTED_INDEX@": repr(ws.selected), "@BACKEND@": repr(backend),
+        "@SOURCE@": repr(ws.source),
     }
     text = HEAD + (NUMPY if backend == "numpy" else TORCH)
     shared = [fmt.num, fmt.table_num, tables.model, tables.md_cell, tables.markdown]

@@ -134,6 +134,27 @@ def test_an_exported_script_prints_the_screens_numbers(preset: str, mask: str,
     assert printed == export.export_text(ws, "md")
 
 
+def test_numbers_from_a_real_head_say_so_in_every_format_and_in_the_script(
+        tmp_path: Path) -> None:
+    """A head opened with w exported as a table of numbers with no word of where they came
+    from, and its .npz named the random example, seed 0."""
+    ws = replace(workspace("random", "none"), dtype="float32",
+                 source="all-MiniLM-L6-v2, layer 1 head 3, on 'a | b_c'")
+    md = export.export_text(ws, "md")
+    assert md.startswith("From all-MiniLM-L6-v2, layer 1 head 3, on 'a \\| b\\_c'.\n\nSteps")
+    assert run_script(export.export_script(ws), tmp_path) == md
+    assert export.export_text(ws, "csv").startswith(
+        'from,"all-MiniLM-L6-v2, layer 1 head 3, on \'a | b_c\'"\n\nkey,')
+    assert export.export_text(ws, "tex").startswith(
+        "% from all-MiniLM-L6-v2, layer 1 head 3, on 'a | b_c'\n% steps for query")
+    arrays = export.npz_arrays(ws)
+    assert str(arrays["source"]) == ws.source and "preset" not in arrays
+    assert arrays["q"].dtype == np.float32
+    plain = export.export_text(replace(ws, source=""), "md")  # typed numbers: as before
+    assert plain.startswith("Steps for query") and "preset" in export.npz_arrays(
+        replace(ws, source=""))
+
+
 def test_a_float32_script_matches_float32_attention(tmp_path: Path) -> None:
     ws = replace(workspace("random", "causal", selected=3), dtype="float32", scale=False)
     printed = run_script(export.export_script(ws), tmp_path)

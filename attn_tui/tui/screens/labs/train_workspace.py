@@ -16,6 +16,8 @@ def head_workspace(record: RunRecord, layer: int, head: int, like: Workspace) ->
     def m(a):
         return tuple(tuple(float(x) for x in row) for row in a)
 
-    return Workspace(q=m(h.q), k=m(h.k), v=m(h.v), query_tokens=names, key_tokens=names,
+    source = (f"the train lab's {record.config.task} run at step {record.steps_done}, "
+              f"layer {layer + 1} head {head + 1}")
+    return Workspace(source=source, q=m(h.q), k=m(h.k), v=m(h.v), query_tokens=names, key_tokens=names,
                      mask="causal", scale=True, backend=like.backend, dtype=like.dtype,
                      selected=len(names) - 1, seed=like.seed, preset="random")
