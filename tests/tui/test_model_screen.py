@@ -311,6 +311,51 @@ async def test_w_and_go_to_after_the_sentence_was_emptied_keep_the_last_maps() -
         assert "13 tokens: 0:[CLS]  1:the  2:cat" in screen_text(app)
 
 
+async def test_quitting_after_w_asks_only_about_the_learners_own_edits() -> None:
+    """After w and nothing else, quitting said "You have unsaved changes"."""
+    app = make_app(lab="minilm")  # quitting asks, as it does for a learner
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = app.workbench()
+        await pilot.press("w")
+        await settle(pilot)
+        assert app.screen is bench and not bench.dirty
+        await pilot.press("5", "enter")  # an edit of the head's numbers is the learner's
+        await settle(pilot)
+        assert bench.dirty
+        await pilot.press("u")
+        await settle(pilot)
+        assert not bench.dirty
+        await pilot.press("ctrl+q")
+        await settle(pilot)
+    assert not app.is_running  # quit at once: nothing of the learner's to ask about
+
+
+async def test_w_over_unsaved_edits_keeps_them_asked_about_and_u_brings_them_back() -> None:
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+
+    app = make_app(lab="minilm")
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = app.workbench()
+        mine = replace(bench.workspace, q=((9.0, 9.0, 9.0),))
+        bench.apply(mine)
+        await pilot.press("w")
+        await settle(pilot)
+        assert app.screen is bench and bench.workspace.source
+        await pilot.press("ctrl+q")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmQuitModal)
+        asked = str(app.screen.query_one("#quit-question").render())
+        assert asked.startswith("Edits of yours that a lesson step, or a head opened with w, "
+                                "replaced were never saved: Cancel, then u brings them back.")
+        await pilot.press("escape", "u")
+        await settle(pilot)
+        assert bench.workspace == mine
+
+
 async def test_escape_goes_back_and_escape_in_the_sentence_only_leaves_it() -> None:
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)

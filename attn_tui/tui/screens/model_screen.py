@@ -649,5 +649,5 @@ class ModelScreen(Screen):
             self.app.pop_screen()
         words = " ".join(run.tokens[1:-1])
         words = words if len(words) <= 30 else words[:29] + "…"
-        bench.apply(ws, note=f"layer {self.layer_index} head {self.head_index} of '{words}': its real "
+        bench.open_head(ws, note=f"layer {self.layer_index} head {self.head_index} of '{words}': its real "
                              "Q, K, V. u undoes; g, lab minilm: back to the model screen.")

@@ -364,8 +364,8 @@ class SessionController:
             return
         before_open = before_open or replaced
         if replaced:  # "u brings yours back", the lesson panel said: only while the app runs
-            earlier = ("Edits of yours that a lesson step replaced were never saved: Cancel, then "
-                       "u brings them back.")
+            earlier = ("Edits of yours that a lesson step, or a head opened with w, replaced were "
+                       "never saved: Cancel, then u brings them back.")
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")

@@ -660,6 +660,17 @@ class WorkbenchScreen(Screen):
     def lesson_owns_state(self) -> None:
         self._lesson_baseline = self.workspace
 
+    def open_head(self, ws: Workspace, note: str) -> None:
+        """A head from the model screen or the train lab (w) in the place of the workspace.
+        Its numbers are the model's, not the learner's work: quitting asks about them only
+        once edited, and about unsaved edits of the learner's they replaced (u brings those
+        back), as for a lesson step's."""
+        replaced, was_dirty = self.workspace, self.dirty
+        self.apply(ws, note=note)
+        if was_dirty:
+            self.lesson_replaced_work(replaced)
+        self.lesson_owns_state()
+
     def lesson_replaced_work(self, work: object) -> None:
         assert isinstance(work, Workspace)
         self._lesson_replaced = (*self._lesson_replaced, work)[-20:]

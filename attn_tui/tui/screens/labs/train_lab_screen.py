@@ -550,7 +550,7 @@ class TrainLabScreen(LabScreen):
         if shown is not None and shown != record.steps_done:
             # a frame keeps α only: the weights of step 0 are gone once the run has trained
             note += f", its latest weights: the frame shown was step {shown}, and frames keep α only"
-        bench.apply(ws, note=f"{note}. u undoes; g, lab train: back to the run.")
+        bench.open_head(ws, note=f"{note}. u undoes; g, lab train: back to the run.")
 
     # ---- the run as work to keep (see train_runs)
     def held_run(self):
