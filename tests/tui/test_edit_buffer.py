@@ -62,6 +62,15 @@ def test_cell_text_always_fits_and_never_hides_a_nonzero_value():
     assert cell_text(0.0) == "0" and cell_text(-0.0) == "0"
 
 
+def test_a_value_rounded_to_a_whole_number_keeps_a_decimal_where_one_fits():
+    # a real head's -0.99863 showed as -1, read as a whole number typed
+    from attn_tui.tui.widgets.matrix_editor import cell_text
+
+    assert [cell_text(x) for x in (-0.99863, 0.99999, 9.9996, 99.996)] == \
+        ["-1.0", "1.0", "10.0", "100.0"]
+    assert [cell_text(x) for x in (-1.0, 3.0, 1234.56, 1e6)] == ["-1", "3", "1235", "1e6"]
+
+
 # five characters hold -1e-9 but not -1e-10: smaller values show as ≈0, with the full value on
 # the editor's border when the cursor is on them (and Enter opens the cell with it)
 @given(st.floats(min_value=-1e6, max_value=1e6).filter(lambda x: abs(x) >= 1e-9))

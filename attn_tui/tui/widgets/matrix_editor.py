@@ -6,6 +6,8 @@ that does not parse stays in the edit line with a message; the cell keeps its ol
 
 from __future__ import annotations
 
+import math
+
 from rich.cells import cell_len
 from rich.style import Style
 from textual import events, on
@@ -36,7 +38,16 @@ STARTS_EDIT = set("0123456789-.+−")
 def cell_text(x: float, width: int = 5) -> str:
     """A typed value, short: 0.4 not 0.4000. Too wide, it keeps its sign and leading digits:
     fewer decimals (-1234), then e-notation (-1e-4, 1.2e5), never a cut: a number too small
-    for that is ≈0 (the editor's border shows it in full when the cursor is on it)."""
+    for that is ≈0 (the editor's border shows it in full when the cursor is on it). Rounded
+    to a whole number, it keeps a decimal where one fits: -0.99863 is -1.0, not the -1 typed."""
+    text = _cell_text(x, width)
+    if (math.isfinite(x) and not float(x).is_integer() and len(text) + 2 <= width
+            and not any(c in text for c in ".e≈")):
+        return text + ".0"
+    return text
+
+
+def _cell_text(x: float, width: int) -> str:
     text = _short_fixed(x, 4)
     if len(text) <= width and (float(text) != 0 or x == 0):
         return text
