@@ -313,7 +313,11 @@ class AttnApp(App[int]):
         from attn_tui.tui.screens.help_screen import HelpScreen  # with it, the lesson list
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(section=self._help_section()))
+            own = self._help_section()
+            # a lab with controls: its own keys right after every lab's (c, u, the arrows)
+            common = own is not None and hasattr(self.screen, "FIELDS") and own != "In any lab"
+            self.push_screen(HelpScreen(section="In any lab", then=own) if common
+                             else HelpScreen(section=own))
 
     def _help_section(self) -> str | None:
         """The keyboard reference's section for the lab on top, if any: help opens there."""

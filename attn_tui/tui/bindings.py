@@ -220,7 +220,8 @@ LABS = {
         Binding("e", "save_run", "Save run",
                 tooltip="save the run (losses, frames, weights) as .npz: --lab train --load "
                 "reopens it", id="train.save_run"),
-        Binding("R", "reset", "Defaults", id="train.reset"),
+        Binding("R", "reset", "Defaults", tooltip="this task's default settings",
+                id="train.reset"),
     ],
 }
 

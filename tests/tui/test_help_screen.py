@@ -81,3 +81,21 @@ async def test_help_on_a_lab_opens_at_its_keys_and_on_the_workbench_at_the_start
         await pilot.pause()
         await pilot.pause()
         assert "Edit a number in Q, K or V" in screen_text(app)
+
+
+@pytest.mark.parametrize("lab", ["train", "scaling", "heads"])
+async def test_help_on_a_lab_with_controls_shows_every_labs_keys_then_its_own(lab):
+    # the train lab's help opened at its own five keys, under the model screen's u and U:
+    # c and the lab's own undo were sections away
+    app = make_app(lab=lab)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.pause()
+        lines = [line.strip("│ ") for line in screen_text(app).splitlines()]
+        titles = [line for line in lines if line.isupper()]
+        own = {"train": "TRAIN LAB", "scaling": "SCALING LAB", "heads": "HEADS LAB"}[lab]
+        assert titles[:2] == ["IN ANY LAB", own], titles
+        assert any(line.startswith("c ") for line in lines)
+        assert not any("MODEL SCREEN" in line for line in lines[:lines.index(own)])

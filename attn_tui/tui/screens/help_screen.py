@@ -61,16 +61,17 @@ class HelpScreen(AttnModal[None]):
     HelpScreen Static { width: 1fr; }
     """
 
-    def __init__(self, section: str | None = None) -> None:
-        """``section``: the title of the section to open at (the screen help was asked on)."""
+    def __init__(self, section: str | None = None, then: str | None = None) -> None:
+        """``section``: the title of the section to open at (the screen help was asked on);
+        ``then``, a section moved up to follow it (a lab's own keys after every lab's)."""
         super().__init__()
-        self.section = section
+        self.section, self.then = section, then
 
     def compose(self) -> ComposeResult:
         with HelpScroll() as scroll:
             scroll.border_title = "attn-tui keys"
             scroll.border_subtitle = "↑↓ scroll · Esc closes"
-            self.reference = DrawnOncePerWidth(Group(*_reference()))
+            self.reference = DrawnOncePerWidth(Group(*_reference(self.section, self.then)))
             yield Static(self.reference)
 
     def on_mount(self) -> None:
@@ -121,11 +122,16 @@ class DrawnOncePerWidth:
         return Measurement.get(console, options, self.renderable)
 
 
-def _reference() -> list[RenderableType]:
+def _reference(section: str | None = None, then: str | None = None) -> list[RenderableType]:
     """The intro, then each section's keys beside what they do; a long description wraps under
-    itself, not under the keys."""
+    itself, not under the keys. Section ``then`` comes right after ``section``."""
     out: list[RenderableType] = [Text(INTRO.format(lessons=len(names()), labs=len(LABS)))]
     every = sections()
+    moved = [s for s in every if s[0] == then]
+    if moved and section != then and any(s[0] == section for s in every):
+        every = [s for s in every if s[0] != then]
+        at = next(i for i, s in enumerate(every) if s[0] == section) + 1
+        every[at:at] = moved
     # one width for every section's keys, the longest's ("Esc ctrl+z ctrl+c")
     width = max(cell_len(f"  {keys}") for _, entries in every for keys, _ in entries)
     for title, entries in every:

@@ -551,3 +551,16 @@ async def test_tab_from_the_controls_stops_on_the_lab_body_only_when_it_scrolls(
         await pilot.press("down")
         await pilot.pause()
         assert body.scroll_y > 0
+
+
+async def test_R_puts_back_the_defaults_of_the_task_on_the_bar() -> None:
+    """R on previous (or reverse) brought back sort, with sort's settings."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.settings == default_config("sort")
+        await run_action(pilot, "set_task('reverse')")
+        await run_action(pilot, "set_steps(700)")
+        await pilot.press("R")
+        await settle(pilot)
+        assert screen.settings == default_config("reverse")

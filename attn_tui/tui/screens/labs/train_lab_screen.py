@@ -141,7 +141,9 @@ class TrainLabScreen(LabScreen):
             self.head = min(max(0, head), run.config.layers * run.config.heads - 1)
 
     def default_settings(self) -> TrainConfig:
-        return task_defaults("sort")
+        # R keeps the task on the bar and puts back its own defaults (sort's, as the lab opens)
+        now = self.settings  # None while the lab is made
+        return task_defaults(now.task if now is not None else "sort")
 
     def compose_top(self) -> ComposeResult:
         # out of the scrolling body: picking the 10th head must not scroll the run's progress away
