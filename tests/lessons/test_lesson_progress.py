@@ -38,7 +38,8 @@ async def test_a_met_task_is_kept_and_counted(progress_dir):
         await settle(pilot)
         assert pilot.app.tutor.standing()[0]["mask"].startswith("1/2 tasks")
         # the step starts afresh: unmet again, and says it was done before
-        assert "done before" in " ".join(panel(pilot.app).plain.split())
+        said = " ".join(panel(pilot.app).plain.split())  # not "○ … Not yet: (done before…)"
+        assert "Task ○ " in said and "Met before; again on these panes:" in said and "Not yet" not in said
 
 
 async def test_a_corrupt_progress_file_is_a_notice_and_the_lesson_starts_fresh(progress_dir):

@@ -258,8 +258,9 @@ def _task(out: Text, view: PanelView) -> None:
     elif v.met:
         out.append("Done: ", style="bold")
     else:
-        out.append("Not yet: " + ("(done before; the step started afresh) "
-                                  if view.solved_before else ""), style="bold")
+        # kept as met (the ✓ in Go to's count); the panes start afresh, so once more
+        out.append("Met before; again on these panes: " if view.solved_before else "Not yet: ",
+                   style="bold")
     out.append(v.line())
     if view.shown:  # in the panel, not a notice: a notice covered the ✓ it brought
         out.append(f"  {view.shown}", style="italic")
