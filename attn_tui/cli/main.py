@@ -317,7 +317,8 @@ def _progress_reset(no_progress: bool) -> int:
         print(f"No lesson progress is kept in {progress.where}: nothing to clear.")
         return 0
     try:
-        answer = input(f"Clear the progress of {len(files)} lesson(s) kept in "
+        n = len(files)
+        answer = input(f"Clear the progress of {n} lesson{'s' * (n != 1)} kept in "
                        f"{progress.where}? [y/N] ")
     except (EOFError, KeyboardInterrupt):
         answer = ""
@@ -326,7 +327,11 @@ def _progress_reset(no_progress: bool) -> int:
         print("Nothing cleared.")
         return 1
     progress.reset()
-    print("Lesson progress cleared: every lesson starts at its first step.")
+    aside = sorted(progress.where.glob("*.json.bad"))
+    print("Lesson progress cleared: every lesson starts at its first step." + (
+        f" The damaged file{'s' * (len(aside) != 1)} set aside there "
+        f"({', '.join(f.name for f in aside)}) {'stay' if len(aside) != 1 else 'stays'}."
+        if aside else ""))
     return 0
 
 

@@ -133,13 +133,14 @@ class Progress:
         return None
 
     def reset(self) -> int:
-        """Remove every lesson's record; how many files went."""
+        """Remove every lesson's record; how many files went. A damaged file set aside
+        (NAME.json.bad) stays: it may be the only copy of what it held."""
         if self.where is None or not self.where.is_dir():
             return 0
         gone = 0
         with _locked(self.where / ".lock"):
             for f in self.where.iterdir():
-                if f.name.endswith((".json", ".json.bad")):
+                if f.name.endswith(".json"):
                     with contextlib.suppress(OSError):
                         f.unlink()
                         gone += 1

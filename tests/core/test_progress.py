@@ -137,14 +137,17 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
 def test_progress_reset_asks_then_clears(progress_dir):
     Progress.from_env().save("one", task=4)
     Progress.from_env().save("mask", step=2)
+    (progress_dir / "learning.json.bad").write_text("{damaged")  # set aside: the only copy
     no = _cli("--progress", "reset", stdin="n\n")
-    assert no.returncode == 1 and "Clear the progress of 2 lesson(s)" in no.stdout
+    assert no.returncode == 1 and "Clear the progress of 2 lessons kept in" in no.stdout
     assert "Nothing cleared." in no.stdout and (progress_dir / "one.json").exists()
     silent = _cli("--progress", "reset")  # no answer at all: nothing goes
     assert silent.returncode == 1 and (progress_dir / "one.json").exists()
     yes = _cli("--progress", "reset", stdin="y\n")
     assert yes.returncode == 0 and "cleared" in yes.stdout
     assert not list(progress_dir.glob("*.json"))
+    assert (progress_dir / "learning.json.bad").read_text() == "{damaged"
+    assert "(learning.json.bad) stays." in yes.stdout
 
 
 def test_lesson_list_shows_tasks_and_questions_and_the_next_lesson(progress_dir):
