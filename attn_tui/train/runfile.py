@@ -110,6 +110,11 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
     except json.JSONDecodeError:
         raise ValueError("its description is not readable") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        kind, _, version = str(meta.get("format") if isinstance(meta, dict) else "").rpartition(" ")
+        ours = int(FORMAT.rpartition(" ")[2])
+        if kind == FORMAT.rpartition(" ")[0] and version.isdigit() and int(version) > ours:
+            raise ValueError(f"a newer attn-tui wrote it, in format {version}; this one reads "
+                             f"format {ours}")
         raise ValueError("it was written by something else")
     if not isinstance(meta.get("config"), dict):
         raise ValueError("its settings are not readable")

@@ -115,6 +115,11 @@ def test_a_missing_file_is_one_sentence(tmp_path) -> None:
 
 @pytest.mark.parametrize(("change", "words"), [
     (lambda a: a.update(meta=np.asarray('{"format": ')), "its description is not readable"),
+    # said as sessions say it, not "written by something else"
+    (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace("train run 1", "train run 2"))),
+     "a newer attn-tui wrote it, in format 2; this one reads format 1"),
+    (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace("attn-tui train run 1", "x"))),
+     "it was written by something else"),
     (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace(
         str(a["meta"])[str(a["meta"]).index('"config"'):str(a["meta"]).index(', "diverged"')],
         '"config": "sort"'))), "its settings are not readable"),
