@@ -60,7 +60,8 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("In Q, K or V", editor),
         ("In any table", grid),
         ("In the dimensions bar", rows(bindings.DIMS_BAR) + [
-            ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused")]),
+            ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused "
+                    "and stays, to mend or type over")]),
         # a screen's p (Presets, Next preset) is the lesson's Previous step while one runs
         ("In a lesson (before a screen's own keys: p goes back a step)",
          lesson + [("a b c d", "answer the question")]),

@@ -59,10 +59,12 @@ def test_the_lab_defaults_are_the_lab_screens_own():
 
     assert t.LAB_DEFAULTS["lab:scaling"] == asdict(ScalingSettings())
     assert t.LAB_DEFAULTS["lab:model"] == asdict(ModelSettings())
+    from attn_tui.train.config import default_config
     from attn_tui.tui.screens import model_screen
     from attn_tui.tui.screens.labs.train_lab_screen import TrainLabScreen
 
-    assert t.LAB_DEFAULTS["lab:train"] == asdict(TrainLabScreen.default_settings(None))
+    assert t.LAB_DEFAULTS["lab:train"] == asdict(default_config("sort"))  # as the lab opens
+    assert TrainLabScreen.default_settings  # (R: the defaults of the task on the bar)
     assert t.LAB_DEFAULTS["lab:minilm"] == dict(text=model_screen.FIRST_SENTENCE, layer=0,
                                                 head=0, query=0)
 

@@ -88,11 +88,13 @@ async def storm(app, seed: int, n: int, monkeypatch, tmp_path) -> None:
         # and it still answers keys: Escape back out of whatever is open, then ask for help
         from attn_tui.tui.screens.help_screen import HelpScreen
         from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
+        from attn_tui.tui.widgets.control_bar import ControlBar
         from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
-        for _ in range(8):
+        for _ in range(8):  # a refused value stays open in a cell or the bar, to be mended
             if isinstance(app.screen, WorkbenchScreen) and all(
-                    e.editing is None for e in bench.query(MatrixEditor)):
+                    e.editing is None for e in [*bench.query(MatrixEditor),
+                                                *bench.query(ControlBar)]):
                 break
             await pilot.press("escape")
             await pilot.pause()

@@ -479,6 +479,13 @@ async def test_dims_bar_takes_a_typed_value_and_refuses_one_out_of_range():
         assert bench(app).workspace.t_k == 64
         notes = [n.message for n in notifications(app)]
         assert "T must be between 1 and 256; 999 is outside." in notes
+        assert "‹999▏›" in screen_text(app)  # refused, it stays to be mended, as in a cell
+        await pilot.press("5")  # typing anew replaces it
+        await pilot.pause()
+        assert "‹5▏›" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert bench(app).workspace.t_k == 64
         await pilot.press("right", "3", "escape")  # d_k: typed, then abandoned
         await pilot.pause()
         assert bench(app).workspace.d_k == 4
@@ -822,7 +829,7 @@ async def test_typing_in_the_dims_bar_keeps_ctrl_y_ctrl_u_and_unbound_keys_to_it
     ("-1e-300", "-≈0", "who·d1 = -1e-300 · 1×3"),
     ("-123456", "-1e5", "who·d1 = -123456 · 1×3"),
     ("0.25", "0.25", "1×3"),
-    ("1.000000001", "1", "who·d1 = 1.000000001 · 1×3"),  # it read "= 1" at 8 digits
+    ("1.000000001", "1.0", "who·d1 = 1.000000001 · 1×3"),  # it read "= 1" at 8 digits
 ])
 async def test_a_cell_shown_rounded_has_its_value_in_full_on_the_border(typed, shown, border):
     # -1e-300 read as -1e-3… and -123456 as -1e5, with no way to see the value but typing

@@ -270,8 +270,8 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         event.prevent_default()
         if event.key in ("escape", "ctrl+z"):  # as in a cell: undo while typing drops the typing
             self.editing = None
-        elif event.key == "enter":
-            self.take_typed(keep_refused=False)
+        elif event.key == "enter":  # refused, the text stays to be mended, as in a cell
+            self.take_typed(keep_refused=True)
         elif event.key == "backspace":
             self.editing = "" if self._replace else self.editing[:-1]
             self._replace = False
@@ -292,7 +292,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
 
     def action_typed(self, what: str) -> None:
         if what == "set":
-            self.take_typed(keep_refused=False)
+            self.take_typed(keep_refused=True)
         else:
             self.editing = None
             self.refresh()
@@ -308,7 +308,9 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             if self._refused != self.editing:  # said once is enough (ctrl+s, then the blur)
                 self.post_message(self.Rejected(self, f.key, error))
             self._refused = self.editing if keep_refused else None
-            if not keep_refused:
+            if keep_refused:  # kept to mend; typing anew replaces it, as a selection would
+                self._replace = True
+            else:
                 self.editing = None
             self.refresh()
             return False
