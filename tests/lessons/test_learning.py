@@ -101,8 +101,9 @@ async def test_n_pressed_while_a_step_trains_is_refused_not_kept_to_skip_the_nex
         assert "Step 3 of 7 · Watch it form" in panel(pilot.app).border_title
 
 
-async def test_ctrl_q_while_a_step_trains_asks_at_once_and_y_quits(monkeypatch):
-    """Held like other keys, ctrl+q waited out the step's loading and training (7 s)."""
+async def test_ctrl_q_while_a_step_trains_quits_at_once(monkeypatch):
+    """Held like other keys, ctrl+q waited out the step's loading and training (7 s). The
+    step's run is the lesson's: quitting does not ask about it."""
     import sys
 
     from pilot_wait import until
@@ -111,7 +112,6 @@ async def test_ctrl_q_while_a_step_trains_asks_at_once_and_y_quits(monkeypatch):
     sys.path.insert(0, "tests/tui/labs")
     from train_pilot import hold_after
 
-    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
     from attn_tui.tui.tutor import runner
 
     monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)
@@ -122,12 +122,9 @@ async def test_ctrl_q_while_a_step_trains_asks_at_once_and_y_quits(monkeypatch):
         app.post_message(events.Key("n", "n"))  # step 3 trains as it sets up
         try:
             await until(pilot, reached.is_set, "the run at step 5")
+            assert app.tutor._busy
             app.post_message(events.Key("ctrl+q", None))
             # within seconds, the run still held at step 5 (it waits 30 s to be released)
-            await until(pilot, lambda: isinstance(app.screen, ConfirmQuitModal),
-                        "the question", seconds=5)
-            assert app.tutor._busy
-            app.post_message(events.Key("y", "y"))  # answered while the step still trains
             await until(pilot, lambda: not app.is_running, "the app to quit", seconds=5)
         finally:
             release.set()
@@ -141,3 +138,15 @@ async def test_step_7_counts_the_fair_questions_with_no_run_in_the_lab():
         assert pilot.app.screen.run is None
         said = " ".join(panel(pilot.app).plain.split())
         assert "asks 6 fair questions at once" in said and "asks 384 per training step" in said
+
+
+async def test_quitting_does_not_ask_about_a_run_a_lessons_step_trained():
+    """The lesson's own exercise run was asked about as unsaved work ("The previous run
+    trained in the train lab (step 200) is not saved")."""
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")  # the reveal trains the step's run
+        assert pilot.app.screen.state == "done"
+        await press(pilot, "ctrl+q")
+    assert not app.is_running

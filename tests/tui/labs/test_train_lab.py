@@ -564,3 +564,22 @@ async def test_R_puts_back_the_defaults_of_the_task_on_the_bar() -> None:
         await pilot.press("R")
         await settle(pilot)
         assert screen.settings == default_config("reverse")
+
+
+async def test_up_and_down_on_h_step_through_the_counts_that_split_d() -> None:
+    """With D 48, ↑ on h went 3 → 4 → 5 → 6 → 7, and 5 and 7 were refused."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one("#controls")
+        bar.field = [f.key for f in bar.fields].index("heads")
+        seen = []
+        for _ in range(6):
+            await pilot.press("up")
+            await settle(pilot)
+            seen.append(screen.settings.heads)
+        assert seen == [3, 4, 6, 8, 12, 16] and screen.message == ""
+        for _ in range(3):
+            await pilot.press("down")
+            await settle(pilot)
+        assert screen.settings.heads == 6

@@ -96,8 +96,10 @@ class TrainLabScreen(LabScreen):
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", record=None,
                  kept: bool = False, head: int = 0, frame: int | None = None, run=None,
-                 saved_step: int | None = None, **kwargs) -> None:
+                 saved_step: int | None = None, lessons: bool = False, **kwargs) -> None:
         super().__init__(backend, dtype, **kwargs)
+        # the run was trained by a lesson's step: its exercise, which quitting does not ask about
+        self.lessons_run = lessons
         self.state = "idle"
         self.run = None  # the trainer's Run: touched by the worker only while one runs
         self.record = record  # a loaded run, or the last finished one (numpy only)
@@ -179,18 +181,28 @@ class TrainLabScreen(LabScreen):
             # kept as it is, paused: Esc in the middle of a run, or after pausing it, lost the
             # run (its worker may still be finishing a step; the next one waits, see _train)
             self.app.left_labs["train"] = {"run": self.run, "head": self.head,
-                                           "saved_step": self.saved_step}
+                                           "saved_step": self.saved_step,
+                                           "lessons": self.lessons_run}
         elif self.state not in ("loading", "running"):  # no worker is changing the run
             kept = self.record or (self.run.record() if self.run is not None else None)
             if kept is not None and not kept.diverged:
                 self.app.left_labs["train"] = {"record": kept, "kept": True,
                                                "head": self.head, "frame": self.frame,
-                                               "saved_step": self.saved_step}
+                                               "saved_step": self.saved_step,
+                                               "lessons": self.lessons_run}
 
     # ---- settings
     def step_value(self, field: Field, value: Any, direction: int) -> Any:
         """↑↓ on the bar: D steps to the next width its heads split (by the smallest multiple
-        of h that is at least 8: 48 → 50 → 60 for 5 heads); ↑ by 8 from 48 gave 56, refused."""
+        of h that is at least 8: 48 → 50 → 60 for 5 heads); ↑ by 8 from 48 gave 56, refused.
+        h steps to the next count that splits D (48: 3 → 4 → 6), not through 5 and 7, refused."""
+        if field.key == "heads":
+            d = self.settings.d_model
+            new = field.stepped(value, direction)
+            while d % new and field.lo_value < new < field.hi_value:
+                new = field.stepped(new, direction)
+            # none left that way: the plain step, whose refusal says why
+            return new if d % new == 0 else field.stepped(value, direction)
         if field.key != "d_model":
             return field.stepped(value, direction)
         heads = self.settings.heads
@@ -282,12 +294,14 @@ class TrainLabScreen(LabScreen):
         self.query_one(ProgressBar).update(total=config.steps, progress=self.step)
         self.state = "loading"
         self.training = config
+        self.lessons_run = self.app.tutor.host is self
         self._pause_asked = False
         self._draw()
         self._train(config, None, self._new_ticket(), record)
 
     def _go(self) -> None:
         self.say("")  # as a new run does: "Paused at step …" no longer holds
+        self.lessons_run = self.app.tutor.host is self  # trained on by the learner: theirs
         self._pause_asked = False
         self.frame = None
         self.state = "running"
@@ -564,7 +578,7 @@ class TrainLabScreen(LabScreen):
         # while it trains, its own count: the screen hears of its steps four times a second
         steps = self.run.step if self.run is not None else self.step
         return HeldRun(c.task, steps, c.steps, self.state in ("loading", "running"),
-                       self.saved_step == steps,
+                       self.saved_step == steps or self.lessons_run,
                        self.state == "diverged" or (self.record is not None
                                                     and self.record.diverged),
                        self._record_to_save, self._saved_at, self.when_paused)

@@ -2,7 +2,7 @@
 know of one that is not saved, in the lab or left there with Esc (see AttnApp.left_labs).
 
 A run counts as saved when its steps so far are in a file: one loaded with --load, or saved
-with e since its last step. A diverged run is not asked about (Esc drops it too), but e saves
+with e since its last step; a lesson's step trained it (its exercise) counts as saved too. A diverged run is not asked about (Esc drops it too), but e saves
 it, frames and all."""
 
 from __future__ import annotations
@@ -53,11 +53,13 @@ def held_run(app: Any) -> HeldRun | None:
     if "run" in left:
         run = left["run"]
         return HeldRun(run.config.task, run.step, run.config.steps, False,
-                       left.get("saved_step") == run.step, run.diverged,
+                       left.get("saved_step") == run.step or left.get("lessons", False),
+                       run.diverged,
                        run.record_now, lambda n: mark("saved_step", n))
     record: RunRecord = left["record"]
     return HeldRun(record.config.task, record.steps_done, record.config.steps, False,
-                   left.get("saved_step") == record.steps_done, record.diverged,
+                   left.get("saved_step") == record.steps_done or left.get("lessons", False),
+                   record.diverged,
                    lambda: record, lambda n: mark("saved_step", n))
 
 
