@@ -50,7 +50,7 @@ async def test_at_t_256_the_whole_map_fits_in_bands_and_keeps_the_triangle():
         assert all(b[1] >= c[0] for b, c in zip(bands, bands[1:], strict=False))  # no gaps
         here = next(f"{a}–{b - 1}" for a, b in bands if a <= 200 < b)
         lines = screen_text(pilot.app).splitlines()
-        assert any("keys 0 … 255" in x for x in lines)  # 256 keys averaged into the columns
+        assert any("keys 0–255, about" in x for x in lines)  # 256 keys averaged into the columns
         first = next(x for x in lines if " 0–7 " in x).split("0–7", 1)[1].strip(" │")
         last = next(x for x in lines if "247–255" in x).split("247–255", 1)[1].strip(" │")
         # causal: the first band sees only the first keys, the last band every key
@@ -77,3 +77,18 @@ async def test_more_keys_than_queries_each_key_has_its_column():
         assert np.shape(picture.alpha) == (1, 25)
         row = next(x for x in screen_text(pilot.app).splitlines() if "▶0 who" in x)
         assert len(row.split("▶0 who", 1)[1].strip(" │")) == 25
+
+
+def test_the_keys_are_numbered_every_fifth_where_a_number_would_not_fit_each():
+    from attn_tui.tui.widgets.alpha_picture import key_numbers
+
+    assert key_numbers(13, 1) == "0····5····10·"
+    assert key_numbers(12, 2) == "0 · · · · 5 · · · · 10· "
+    assert key_numbers(4, 3) == "  0  1  2  3"
+    for keys, per in ((128, 1), (40, 2), (7, 1)):
+        line = key_numbers(keys, per)
+        assert len(line) == keys * per
+        # each number stands over its own key's first column
+        for j in range(0, keys, 5):
+            if line[j * per].isdigit():
+                assert line[j * per:].split("·")[0].strip() == str(j)

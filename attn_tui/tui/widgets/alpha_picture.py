@@ -24,6 +24,22 @@ from attn_tui.tui.widgets.grid_view import cut_label
 SHADES = "·░▒▓█"  # the dot: next to nothing, so each picture keeps its outline
 
 
+def key_numbers(keys: int, per: int) -> str:
+    """The numbers over a picture's keys, ``per`` columns each. Three or more: every key's.
+    Fewer: a · over each key and its number every fifth where it fits, 0 · · · · 5 · · · · 10:
+    the last digits alone (0123456789012) read 10 as 0."""
+    if per >= 3:
+        return "".join(str(j).rjust(per) for j in range(keys))
+    line = list("·".ljust(per) * keys)
+    end = 0  # the first column a number may take (one blank after the last)
+    for j in range(0, keys, 5):
+        text, at = str(j), j * per
+        if at >= end and at + len(text) <= len(line):
+            line[at:at + len(text)] = text
+            end = at + len(text) + 1
+    return "".join(line)
+
+
 def resample(alpha: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """``alpha`` averaged (or repeated) onto a rows x cols picture."""
     a = np.asarray(alpha, dtype=np.float64)
@@ -335,10 +351,10 @@ class HeadPicture(Widget):
         out = Text(no_wrap=True, overflow="crop")
         width = self.size.width
         if keys == t:
-            # two columns a key: 10, 11 and 12 would read "101112"
-            header = "".join(str(j % 10 if per <= 2 else j).rjust(per) for j in range(keys))
+            header = key_numbers(keys, per)
         else:  # a condensed picture's columns are not keys, so they are not numbered as keys
-            notes = (f"keys 0 … {t - 1}, {t / keys:.1f} a column", f"{t} keys in {keys} columns")
+            notes = (f"keys 0–{t - 1}, about {t / keys:.1f} in each column",
+                     f"{t} keys in {keys} columns")
             header = next((n for n in notes if len(n) < width), notes[-1])
         # over the columns; a condensed picture's note, where they are too narrow for it, from
         # the left edge (the labels' part of that line is empty)
