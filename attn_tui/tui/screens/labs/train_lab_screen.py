@@ -452,8 +452,11 @@ class TrainLabScreen(LabScreen):
             box.border_title = f"the last run's α{at} ({c.task}; settings changed)"
         else:
             box.border_title = f"α per head{at} ({c.task}: {task.short})"
+        # the maps' tokens end one short of the sequence: the last is only ever predicted
         self.query_one("#train-note", Static).update(
-            f"Task {c.task}: {task.line}. The pattern that solves it: {task.pattern}.")
+            f"Task {c.task}: {task.line}. The pattern that solves it: {task.pattern}. The "
+            "maps show the tokens the model reads; the last one of the sequence it only "
+            "predicts, so it has no row or column.")
         box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, blank < .05, · masked"
         self._draw_status(c)
         if plot:
@@ -501,7 +504,7 @@ class TrainLabScreen(LabScreen):
                                                 [a for _, a in self.evals])],
                         xmax=c.steps, top=1.0, at=at)
         box = self.query_one("#plot-box")
-        box.border_title = "l loss ÷ first loss   a held-out accuracy"
+        box.border_title = "l = loss ÷ first loss   a = held-out accuracy"
         finite = [x for x in scaled if math.isfinite(x)]
         peak = max(finite, default=0.0)
         # the plot's top is 1.0: a loss above its first value would sit there unmarked
