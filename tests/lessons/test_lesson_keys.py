@@ -439,8 +439,8 @@ async def test_quitting_a_lesson_asks_only_about_the_learners_own_edits():
         assert pilot.app.screen.workspace.q[0][0] != 7.0
         await press(pilot, "q")
         assert isinstance(pilot.app.screen, ConfirmQuitModal)
-        assert "Edits of yours that a lesson step, or a head opened with w, replaced were " \
-            "never saved" in str(pilot.app.screen.query_one("#quit-question").render())
+        assert "Edits of yours that a lesson step replaced were never saved" in \
+            str(pilot.app.screen.query_one("#quit-question").render())
 
 
 async def test_in_a_small_window_the_lessons_words_scroll_from_the_keyboard():

@@ -349,8 +349,8 @@ async def test_w_over_unsaved_edits_keeps_them_asked_about_and_u_brings_them_bac
         await settle(pilot)
         assert isinstance(app.screen, ConfirmQuitModal)
         asked = str(app.screen.query_one("#quit-question").render())
-        assert asked.startswith("Edits of yours that a lesson step, or a head opened with w, "
-                                "replaced were never saved: Cancel, then u brings them back.")
+        assert asked.startswith("Edits of yours that a head opened with w replaced were never "
+                                "saved: Cancel, then u brings them back.")
         await pilot.press("escape", "u")
         await settle(pilot)
         assert bench.workspace == mine

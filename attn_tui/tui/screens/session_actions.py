@@ -123,6 +123,7 @@ class SessionHost(Protocol):
     def other_files(self) -> list[SessionFile]: ...
     def unsaved_before_open(self) -> bool: ...
     def replaced_by_lesson(self) -> bool: ...
+    def replaced_by_head(self) -> bool: ...
 
 
 class SessionController:
@@ -357,15 +358,19 @@ class SessionController:
         left = unsaved_left_sentence(self.app, lab)
         dirty = bench.dirty or lab_dirty or left or not typed_ok
         before_open = bench.unsaved_before_open()
-        replaced = bench.replaced_by_lesson() or (hasattr(lab, "replaced_by_lesson")
-                                                  and lab.replaced_by_lesson())
+        by_lesson = bench.replaced_by_lesson() or (hasattr(lab, "replaced_by_lesson")
+                                                   and lab.replaced_by_lesson())
+        by_head = bench.replaced_by_head()
+        replaced = by_lesson or by_head
         if not dirty and not before_open and not replaced and run is None:
             self.app.exit()
             return
         before_open = before_open or replaced
         if replaced:  # "u brings yours back", the lesson panel said: only while the app runs
-            earlier = ("Edits of yours that a lesson step, or a head opened with w, replaced were "
-                       "never saved: Cancel, then u brings them back.")
+            what = " or ".join(w for w, yes in (("a lesson step", by_lesson),
+                                                 ("a head opened with w", by_head)) if yes)
+            earlier = (f"Edits of yours that {what} replaced were never saved: Cancel, then u "
+                       "brings them back.")
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")

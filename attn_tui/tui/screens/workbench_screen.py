@@ -69,6 +69,7 @@ class WorkbenchScreen(Screen):
         # workspaces that steps replaced
         self._lesson_baseline: Workspace | None = None
         self._lesson_replaced: tuple[Workspace, ...] = ()
+        self._head_replaced: tuple[Workspace, ...] = ()  # ... and those a head (w) replaced
         self.steps: Steps | None = None
         # each entry also holds the file its workspace belonged to: undoing an open goes back
         # to the earlier file (so ctrl+s never writes the undone workspace over the other one)
@@ -614,12 +615,19 @@ class WorkbenchScreen(Screen):
     def replaced_by_lesson(self) -> bool:
         """Whether edits a lesson step replaced (the learner's, unsaved then) are still not
         what the file holds: only undo brings them back, and quitting loses them."""
+        return self._still_unsaved(self._lesson_replaced)
+
+    def replaced_by_head(self) -> bool:
+        """The same, for edits a head opened with w replaced."""
+        return self._still_unsaved(self._head_replaced)
+
+    def _still_unsaved(self, replaced: tuple[Workspace, ...]) -> bool:
         from attn_tui.core import session  # json and files: not loaded before the first frame
 
         saved, now = self.saved_workspace, self.workspace
         # one that u has brought back is on screen: unsaved edits, asked about as such
         return saved is not None and any(session.is_dirty(ws, saved) and session.is_dirty(ws, now)
-                                         for ws in self._lesson_replaced)
+                                         for ws in replaced)
 
     def action_save(self, ask: bool = False, then_quit: bool = False) -> None:
         """ctrl+s: to the session's file when there is one, else ask for a path."""
@@ -668,7 +676,7 @@ class WorkbenchScreen(Screen):
         replaced, was_dirty = self.workspace, self.dirty
         self.apply(ws, note=note)
         if was_dirty:
-            self.lesson_replaced_work(replaced)
+            self._head_replaced = (*self._head_replaced, replaced)[-20:]
         self.lesson_owns_state()
 
     def lesson_replaced_work(self, work: object) -> None:
