@@ -177,7 +177,7 @@ async def test_at_80x24_every_key_of_the_sentence_keeps_its_own_column_in_the_he
         assert len(tokens) == 13 and tokens[-1] == "[SEP]"
         picture = screen.query_one("#head", HeadPicture)
         lines = picture.render().plain.splitlines()
-        assert lines[0].strip() == "0····5····10·"  # not 0123456789012: 10 read as 0
+        assert lines[0].strip() == "0    5    10"  # not 0123456789012: 10 read as 0
         alpha = screen.run.weights[0, 0]
         assert lines[-1].startswith(" 12 [SEP] ")
         assert lines[-1][-13:] == shades(alpha, top=float(alpha.max()))[-1]  # its own row, unaveraged

@@ -26,11 +26,11 @@ SHADES = "·░▒▓█"  # the dot: next to nothing, so each picture keeps its
 
 def key_numbers(keys: int, per: int) -> str:
     """The numbers over a picture's keys, ``per`` columns each. Three or more: every key's.
-    Fewer: a · over each key and its number every fifth where it fits, 0 · · · · 5 · · · · 10:
-    the last digits alone (0123456789012) read 10 as 0."""
+    Fewer: every fifth key's, where it fits (0    5    10), over its key's first column: the
+    last digits alone (0123456789012) read 10 as 0. Blank between (a · is a weight's shade)."""
     if per >= 3:
         return "".join(str(j).rjust(per) for j in range(keys))
-    line = list("·".ljust(per) * keys)
+    line = [" "] * (keys * per)
     end = 0  # the first column a number may take (one blank after the last)
     for j in range(0, keys, 5):
         text, at = str(j), j * per
