@@ -70,6 +70,19 @@ class Workspace:
         return self.query_tokens if name == "Q" else self.key_tokens
 
 
+EDITED = ", edited since"
+
+
+def with_source_kept(old: Workspace, new: Workspace) -> Workspace:
+    """``new``, its source saying "edited since" once its numbers or tokens are no longer
+    those of the head it names (an export credited the model with the learner's edits)."""
+    if (not new.source or new.source != old.source or new.source.endswith(EDITED)
+            or (new.q, new.k, new.v, new.query_tokens, new.key_tokens)
+            == (old.q, old.k, old.v, old.query_tokens, old.key_tokens)):
+        return new
+    return replace(new, source=new.source + EDITED)
+
+
 def as_matrix(a: np.ndarray) -> Matrix:
     """Any 2-D array as a workspace holds it: tuples of tuples of Python floats."""
     return tuple(tuple(float(x) for x in row) for row in np.asarray(a, dtype=np.float64))

@@ -28,9 +28,9 @@ def head_workspace(run: Run, layer: int, head: int, selected: int = 0) -> Worksp
     tokens = tuple(run.tokens)
     dtype = run.dtype if run.dtype in ("float32", "float64") else "float32"
     spec = MODELS.get(run.model)
-    words = " ".join(tokens[1:-1])
+    words = " ".join(run.text.split()) or " ".join(tokens[1:-1])  # as typed, not its pieces
     source = (f"{spec.title if spec else run.model}, layer {layer} head {head}, "
-              f"on '{words if len(words) <= 60 else words[:59] + '…'}'")
+              f"on “{words if len(words) <= 60 else words[:59] + '…'}”")
     return Workspace(source=source,
         q=m(run.q[layer, head]), k=m(run.k[layer, head]), v=m(run.v[layer, head]),
         query_tokens=tokens, key_tokens=tokens, mask="none", scale=True, backend="numpy",

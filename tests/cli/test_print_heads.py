@@ -82,7 +82,7 @@ def test_a_head_exports_as_markdown_like_the_workbench(capsys: Any, minilm: Any)
     ws = head_workspace(minilm.run(SENTENCE), 1, 3, 2)
     assert out == export_text(ws, "md")
     # where the numbers came from first: the file alone named no model, head or sentence
-    source = f"From all-MiniLM-L6-v2, layer 1 head 3, on '{' '.join(ws.query_tokens[1:-1])}'."
+    source = f"From all-MiniLM-L6-v2, layer 1 head 3, on “{SENTENCE}”."  # as typed
     assert out.startswith(source + "\n\nSteps for query 'cat' (3 of 9); mask none; ÷√d_k; "
                           "numpy float32")
     assert ws.q == tuple(tuple(float(x) for x in r) for r in minilm.run(SENTENCE).q[1, 3])
@@ -91,7 +91,7 @@ def test_a_head_exports_as_markdown_like_the_workbench(capsys: Any, minilm: Any)
 def test_a_head_exports_as_csv_and_npz(capsys: Any, tmp_path: Path, minilm: Any) -> None:
     main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3", "--format", "csv"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("from,\"all-MiniLM-L6-v2, layer 1 head 3, on '")
+    assert lines[0] == f'from,"all-MiniLM-L6-v2, layer 1 head 3, on “{SENTENCE}”"'
     assert lines[1] == "" and lines[2].startswith("key,q_dot_k,scaled,exp,alpha,alpha_v1,")
     target = tmp_path / "head.npz"
     assert main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3",
@@ -100,7 +100,7 @@ def test_a_head_exports_as_csv_and_npz(capsys: Any, tmp_path: Path, minilm: Any)
         run = minilm.run(SENTENCE)
         np.testing.assert_allclose(saved["weights"], run.weights[1, 3], atol=1e-6)
         assert list(saved["key_tokens"]) == run.tokens
-        assert str(saved["source"]).startswith("all-MiniLM-L6-v2, layer 1 head 3, on '")
+        assert str(saved["source"]) == f"all-MiniLM-L6-v2, layer 1 head 3, on “{SENTENCE}”"
         assert "preset" not in saved and "seed" not in saved  # no example's: "random", 0
         # Q, K, V in the float32 the stages were computed in, as the model made them
         assert saved["q"].dtype == saved["weights"].dtype == np.float32

@@ -248,6 +248,7 @@ class WorkbenchScreen(Screen):
 
     # ---- changes: every one goes through here, so undo sees them all
     def apply(self, new: Workspace, note: str | None = None) -> None:
+        new = state.with_source_kept(self.workspace, new)
         if new == self.workspace:
             return
         self._undo.append((self.workspace, self.file))
