@@ -61,7 +61,7 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("In any table", grid),
         ("In the dimensions bar", rows(bindings.DIMS_BAR) + [
             ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused "
-                    "and stays, to mend or type over")]),
+                    "and stays, to mend")]),
         # a screen's p (Presets, Next preset) is the lesson's Previous step while one runs
         ("In a lesson (before a screen's own keys: p goes back a step)",
          lesson + [("a b c d", "answer the question")]),

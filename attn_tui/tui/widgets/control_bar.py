@@ -155,6 +155,9 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
 
     def hints(self) -> tuple[str, ...]:
         """What the keys do here, longest first: the longest that fits is shown."""
+        if self.editing is not None and self.editing == self._refused:
+            return ("refused: mend it and Enter (ctrl+u clears), or Escape",
+                    "refused: mend it, or Escape")
         if self.editing is not None:
             return ("typing: Enter sets it, Escape cancels",)
         if self.has_focus:
@@ -270,7 +273,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         event.prevent_default()
         if event.key in ("escape", "ctrl+z"):  # as in a cell: undo while typing drops the typing
             self.editing = None
-        elif event.key == "enter":  # refused, the text stays to be mended, as in a cell
+        elif event.key == "enter":  # refused, the text stays to be mended, as a cell's does
             self.take_typed(keep_refused=True)
         elif event.key == "backspace":
             self.editing = "" if self._replace else self.editing[:-1]
@@ -308,8 +311,8 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             if self._refused != self.editing:  # said once is enough (ctrl+s, then the blur)
                 self.post_message(self.Rejected(self, f.key, error))
             self._refused = self.editing if keep_refused else None
-            if keep_refused:  # kept to mend; typing anew replaces it, as a selection would
-                self._replace = True
+            if keep_refused:  # kept to mend, as a cell's is: typing goes on from its end
+                self._replace = False
             else:
                 self.editing = None
             self.refresh()

@@ -138,8 +138,9 @@ async def test_a_valid_value_typed_after_a_refused_one_clears_the_refusal(lab: s
         await pilot.press("enter", "minus", "1", "enter")
         await settle(pilot)
         assert "seed must be between 0 and 2,147,483,647" in screen.message
-        assert bar.editing == "-1"  # kept to mend (it went, and ‹0› came back); 0 replaces it
-        await pilot.press("0", "enter")
+        assert bar.editing == "-1"  # kept to mend (it went, and ‹0› came back)
+        assert "refused: mend it" in str(screen.query_one(ControlBar).render())
+        await pilot.press("backspace", "backspace", "0", "enter")
         await settle(pilot)
         assert screen.message == "" and screen.settings.seed == 0
         assert not screen.query_one("#lab-message").has_class("-shown")
