@@ -207,3 +207,43 @@ async def test_learning_w_is_refused_while_step_2_keeps_the_pattern_back():
         assert pilot.app.screen is screen
         assert screen.message.startswith("Answer first (a, b, c or d): the workbench would "
                                          "show the numbers this question keeps back.")
+
+
+async def test_real_heads_last_step_w_as_it_invites_finishes_the_lesson():
+    """Step 7 says "w opens the chosen head in the workbench"; pressing it left the lesson
+    unfinished ("left at step 7")."""
+    from attn_tui.tui.textual_compat import notifications
+
+    app = lesson_app("real-heads", at=7)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        assert "Step 7 of 7" in panel(app).border_title
+        await press(pilot, "w")
+        assert app.screen is app.workbench() and app.tutor.lesson is None
+        assert "Lesson real-heads finished: g opens another." in [
+            n.message for n in notifications(app)]
+        assert app.progress.load("real-heads").finished
+
+
+async def test_enter_then_w_in_a_burst_on_a_question_keeps_the_refusal_in_sight(monkeypatch):
+    """The refusal was said, then wiped by the new sentence's maps landing a moment later."""
+    import threading
+    import time
+
+    from attn_tui.models.model import Model
+
+    run = Model.run
+
+    def late_off_the_main_thread(self, text, **kwargs):  # the worker's maps land after w
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(0.3)
+        return run(self, text, **kwargs)
+
+    async with lesson_app("real-heads", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        monkeypatch.setattr(Model, "run", late_off_the_main_thread)
+        await pilot.press("slash", "ctrl+u", *"the quick brown fox", "enter", "w")
+        await settle(pilot)
+        assert pilot.app.screen is screen and screen.run_text == "the quick brown fox"
+        assert screen.message.startswith("Answer first (a, b, c or d)")

@@ -629,7 +629,8 @@ class ModelScreen(Screen):
         bench = self.app.workbench()
         if self.model is not None and self.text.strip() and self.run_text != self.text:
             # typed ahead of its maps (Enter and w in one burst): this sentence's head, not the
-            # last one shown
+            # last one shown; the worker's maps, landing later, would clear what w says
+            self.workers.cancel_group(self, "model-run")
             try:
                 self._show_run(self.model.run(self.text, backend=self.backend,
                                               dtype=self.dtype, full=False), self.text)

@@ -215,7 +215,7 @@ class SessionController:
         """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone."""
         from attn_tui.core import session
         from attn_tui.tui.screens.dialogs.file_modal import DEFAULT_SESSION, FileModal
-        from attn_tui.tui.screens.labs.train_runs import held_run
+        from attn_tui.tui.screens.labs.train_runs import drop_held_run, held_run
 
         opened: list[session.Session] = []
         warned: list[str] = []  # a path whose open was said to replace a typed sentence
@@ -235,9 +235,9 @@ class SessionController:
             run = held_run(self.app) if found.screen == "lab:train" else None
             if run is not None and run.unsaved and path not in warned_run:
                 warned_run.append(path)  # the lab opens afresh, on the session's settings
-                return (f"{run.words()} The session opens the train lab afresh, without it. "
-                        "Enter again opens it anyway; Escape keeps the run (e in the lab "
-                        "saves it).")
+                return (f"{run.what()} is not saved. The session opens the train lab afresh, "
+                        "without it. Enter again opens it anyway; Escape keeps the run (e in "
+                        "the lab saves it).")
             opened.append(found)
             return None
 
@@ -259,6 +259,8 @@ class SessionController:
             bench.file = SessionFile(path, ws)
             restore_kept(self.app, kept)
             self.app.notify(note, timeout=4, markup=False)
+            if screen == "lab:train":  # afresh, as the open dialog said: the run goes
+                drop_held_run(self.app)
             if screen.startswith("lab:") and lab_available(screen[4:]):
                 self.app.open_lab(screen[4:], saved=lab_settings)
 

@@ -133,7 +133,7 @@ class LessonRunner:
     def _ask_about_run(self, lesson: Lesson, name: str) -> bool:
         """A lesson that trains in the train lab takes the place of the run there: one that no
         file holds is asked about first, as quitting does. True: asked (the answer starts it)."""
-        from attn_tui.tui.screens.labs.train_runs import held_run, save_run_dialog
+        from attn_tui.tui.screens.labs.train_runs import drop_held_run, held_run, save_run_dialog
 
         run = held_run(self.app)
         if (run is None or not run.unsaved
@@ -144,11 +144,13 @@ class LessonRunner:
         def answer(choice: str | None) -> None:
             if choice == "save":
                 save_run_dialog(self.app, run, then=lambda: self.start(name, run_asked=True))
-            elif choice == "quit":
+            elif choice == "quit":  # let go: neither the lab nor Go to keeps it
+                drop_held_run(self.app)
                 self.start(name, run_asked=True)
 
         self.app.push_screen(ConfirmQuitModal(
-            f"{run.words()} Lesson {name} trains its own runs in the train lab, in its place. "
+            f"{run.what()} is not saved. Lesson {name} trains its own runs in the train lab, "
+            "in its place. "
             "Save (s) / Open the lesson (y) / Cancel (Esc)", anyway="Open the lesson"), answer)
         return True
 
@@ -586,17 +588,25 @@ class LessonRunner:
             *most, last = q.letters
             return (f"Answer first ({', '.join(most)} or {last}): the workbench would show "
                     "the numbers this question keeps back.")
-        return "The workbench would show the numbers this step keeps back: n, then w."
+        return ("The workbench would show the numbers this step keeps back: w works once "
+                "they are on screen.")
 
     def host_gone(self, host: object) -> None:
         """``host`` has left the app (Go to, w, a lab opened over it): the lesson on it closes
         where it is, said, and g brings it back at this step."""
         if self.lesson is None or self.host is not host or self._switching:
             return
-        name, k = self.lesson.name, self.index + 1
+        name, k, n = self.lesson.name, self.index + 1, len(self.lesson.steps)
+        q = self._step().question
+        # its last step, left as it invites (real-heads' w), with nothing left unanswered
+        finished = self.done or (k == n and (q is None or self.chosen is not None))
+        if finished and not self.done:
+            self._memory[name] = (None, self._answers())
+            self._save(step=None, finished=True)
         self.host = None  # its panel and marks went with it
         self._close()
-        self.app.notify(f"Lesson {name} left at step {k}, with its screen: g, lesson {name} "
+        self.app.notify(f"Lesson {name} finished: g opens another." if finished else
+                        f"Lesson {name} left at step {k}, with its screen: g, lesson {name} "
                         "picks it up there.", timeout=6, markup=False)
 
     def leave(self) -> None:

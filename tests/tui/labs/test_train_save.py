@@ -494,7 +494,7 @@ async def test_opening_a_session_of_the_train_lab_asks_before_it_drops_an_unsave
         modal = await _type_path(pilot, session)
         assert app.screen is modal  # asked, in the dialog, before anything is replaced
         said = str(modal.query_one("#file-error").render())
-        assert said.startswith("✗ The previous run trained in the train lab (step 20) is not "
+        assert said.startswith("✗ The previous run in the train lab (step 20) is not "
                                "saved. The session opens the train lab afresh, without it.")
         await pilot.press("escape")
         await settle(pilot)
@@ -506,6 +506,7 @@ async def test_opening_a_session_of_the_train_lab_asks_before_it_drops_an_unsave
         await pilot.press("enter")  # Enter again: opened anyway, as it said
         await settle(pilot)
         assert app.screen is not lab and app.screen.held_run() is None
+        assert "train" not in app.left_labs  # afresh, without it: Go to does not bring it back
 
 
 async def test_a_lesson_that_trains_asks_before_it_takes_the_place_of_an_unsaved_run(
@@ -516,7 +517,7 @@ async def test_a_lesson_that_trains_asks_before_it_takes_the_place_of_an_unsaved
         app.tutor.start("learning")
         await pilot.pause()
         assert _question(app) == (
-            "The previous run trained in the train lab (step 20) is not saved. Lesson "
+            "The previous run in the train lab (step 20) is not saved. Lesson "
             "learning trains its own runs in the train lab, in its place. Save (s) / Open "
             "the lesson (y) / Cancel (Esc)")
         await pilot.press("escape")

@@ -100,6 +100,7 @@ class TrainLabScreen(LabScreen):
         super().__init__(backend, dtype, **kwargs)
         # the run was trained by a lesson's step: its exercise, which quitting does not ask about
         self.lessons_run = lessons
+        self.keep_on_leaving = True  # for Go to, as Esc leaves it
         self.state = "idle"
         self.run = None  # the trainer's Run: touched by the worker only while one runs
         self.record = record  # a loaded run, or the last finished one (numpy only)
@@ -176,6 +177,8 @@ class TrainLabScreen(LabScreen):
 
     def on_unmount(self) -> None:
         self.workers.cancel_node(self)  # leaving the lab stops the run at its next step
+        if not self.keep_on_leaving:  # let go by the learner (see train_runs.drop_held_run)
+            return
         if (self.state in ("running", "paused") and self.run is not None and not self.run.done
                 and self.run.config == self.training):
             # kept as it is, paused: Esc in the middle of a run, or after pausing it, lost the
@@ -295,6 +298,7 @@ class TrainLabScreen(LabScreen):
         self.state = "loading"
         self.training = config
         self.lessons_run = self.app.tutor.host is self
+        self.keep_on_leaving = True  # a new run: kept for Go to, whatever the last one was
         self._pause_asked = False
         self._draw()
         self._train(config, None, self._new_ticket(), record)

@@ -34,6 +34,12 @@ class HeldRun:
     def unsaved(self) -> bool:
         return self.steps > 0 and not self.saved and not self.diverged
 
+    def what(self) -> str:
+        """The run, named: "The sort run in the train lab (step 78)"."""
+        if self.training:
+            return f"The {self.task} run training in the train lab"
+        return f"The {self.task} run in the train lab (step {self.steps})"
+
     def words(self) -> str:
         if self.training:  # and may be done by the time the learner answers
             return (f"The {self.task} run in the train lab is not saved; it was training as you "
@@ -61,6 +67,15 @@ def held_run(app: Any) -> HeldRun | None:
                    left.get("saved_step") == record.steps_done or left.get("lessons", False),
                    record.diverged,
                    lambda: record, lambda n: mark("saved_step", n))
+
+
+def drop_held_run(app: Any) -> None:
+    """The learner chose to let the run go (a session or a lesson takes the lab): neither the
+    open lab, when it closes, nor Go to keeps it."""
+    app.left_labs.pop("train", None)
+    for screen in app.screen_stack:
+        if hasattr(screen, "held_run"):
+            screen.keep_on_leaving = False
 
 
 def name_problem(path: str) -> str | None:
