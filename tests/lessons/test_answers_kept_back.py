@@ -247,3 +247,13 @@ async def test_enter_then_w_in_a_burst_on_a_question_keeps_the_refusal_in_sight(
         await settle(pilot)
         assert pilot.app.screen is screen and screen.run_text == "the quick brown fox"
         assert screen.message.startswith("Answer first (a, b, c or d)")
+
+
+async def test_real_heads_answer_at_80x24_brings_the_row_it_quotes_into_view():
+    """The answer quotes 'sat' → 'cat' 0.9998; at 80×24 only rows 0 and 1 of the picture were
+    in sight."""
+    async with lesson_app("real-heads", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        text = screen_text(pilot.app)
+        assert "✓ Right." in text and "▶3 sat" in text
