@@ -57,8 +57,6 @@ def _csv(m: dict[str, Any]) -> str:
     n_v = len(m["rows"][0]) - 4
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    if m["source"]:
-        out.writerows([["from", m["source"]], []])
     out.writerow(["key", "q_dot_k", "scaled" if m["scale"] else "unscaled", "exp", "alpha"]
                  + [f"alpha_v{c + 1}" for c in range(n_v)])
     for key, row in zip(m["keys"], m["rows"], strict=True):
@@ -68,6 +66,8 @@ def _csv(m: dict[str, Any]) -> str:
     out.writerow(["query"] + [csv_name(k) for k in m["keys"]] + ["row_sum"])
     for q, row, total in zip(m["queries"], m["weights"], m["row_sums"], strict=True):
         out.writerow([csv_name(q)] + [table_num(x) for x in row] + [table_num(total)])
+    if m["source"]:  # last: the step table's header stays the file's first row
+        out.writerows([[], ["from", m["source"]]])
     return buf.getvalue()
 
 

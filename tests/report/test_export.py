@@ -143,8 +143,8 @@ def test_numbers_from_a_real_head_say_so_in_every_format_and_in_the_script(
     md = export.export_text(ws, "md")
     assert md.startswith("From all-MiniLM-L6-v2, layer 1 head 3, on 'a \\| b\\_c'.\n\nSteps")
     assert run_script(export.export_script(ws), tmp_path) == md
-    assert export.export_text(ws, "csv").startswith(
-        'from,"all-MiniLM-L6-v2, layer 1 head 3, on \'a | b_c\'"\n\nkey,')
+    assert export.export_text(ws, "csv").endswith(
+        '\n\nfrom,"all-MiniLM-L6-v2, layer 1 head 3, on \'a | b_c\'"\n')
     assert export.export_text(ws, "tex").startswith(
         "% from all-MiniLM-L6-v2, layer 1 head 3, on 'a | b_c'\n% steps for query")
     arrays = export.npz_arrays(ws)
