@@ -50,7 +50,7 @@ async def test_at_t_256_the_whole_map_fits_in_bands_and_keeps_the_triangle():
         assert all(b[1] >= c[0] for b, c in zip(bands, bands[1:], strict=False))  # no gaps
         here = next(f"{a}–{b - 1}" for a, b in bands if a <= 200 < b)
         lines = screen_text(pilot.app).splitlines()
-        assert any("keys 0–255, about" in x for x in lines)  # 256 keys averaged into the columns
+        assert any("keys 0–255, about" in x and "keys a column" in x for x in lines)  # 256 keys averaged into the columns
         first = next(x for x in lines if " 0–7 " in x).split("0–7", 1)[1].strip(" │")
         last = next(x for x in lines if "247–255" in x).split("247–255", 1)[1].strip(" │")
         # causal: the first band sees only the first keys, the last band every key
@@ -92,3 +92,17 @@ def test_the_keys_are_numbered_every_fifth_where_a_number_would_not_fit_each():
         for j in range(0, keys, 5):
             if line[j * per].isdigit():
                 assert line[j * per:].split()[0] == str(j)
+
+
+async def test_at_t_64_the_picture_is_in_sight_below_the_long_step_table():
+    """The picture takes no focus, so no key could scroll to it: at T = 64 it must be in sight
+    by itself, the step table scrolling inside its own box."""
+    ws = state.resize(state.from_preset("random"), t=64)
+    for size in ((120, 40), (80, 24)):
+        async with make_app(workspace=ws).run_test(size=size) as pilot:
+            await pilot.pause()
+            await _picture(pilot)
+            await pilot.pause()
+            text = screen_text(pilot.app)
+            # its title and its last band of queries, whatever the bands' size
+            assert "all queries: α as a picture" in text and "–63 " in text, size

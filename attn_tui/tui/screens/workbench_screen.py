@@ -220,7 +220,7 @@ class WorkbenchScreen(Screen):
             picture.show(np.asarray(steps.weights, dtype=np.float64), list(ws.query_tokens),
                          ws.selected, max_rows=fits, hidden=box.concealed_in("picture"))
             # not as the model screen shades a head (against its largest weight): say so
-            set_border_text(picture, subtitle="each row to its largest · v: change view")
+            set_border_text(picture, subtitle="each row to its max · v: change view")
             set_border_text(picture, f"all queries: {title}")
             return
         if self._map_picture is not None:

@@ -353,7 +353,7 @@ class HeadPicture(Widget):
         if keys == t:
             header = key_numbers(keys, per)
         else:  # a condensed picture's columns are not keys, so they are not numbered as keys
-            notes = (f"keys 0–{t - 1}, about {t / keys:.1f} in each column",
+            notes = (f"keys 0–{t - 1}, about {t / keys:.1f} keys a column",
                      f"{t} keys in {keys} columns")
             header = next((n for n in notes if len(n) < width), notes[-1])
         # over the columns; a condensed picture's note, where they are too narrow for it, from
