@@ -43,11 +43,14 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     class Changed(EditorMessage):
         """A field was given a value it accepts; the screen decides what follows."""
 
-        def __init__(self, editor: Widget, key: str, value: Any) -> None:
+        def __init__(self, editor: Widget, key: str, value: Any, typed: str | None = None
+                     ) -> None:
             self.key = key
             """The field's key (its name in the screen's settings)."""
             self.value = value
             """The value it was given."""
+            self.typed = typed
+            """The text typed for it, if it was typed (not a step)."""
             super().__init__(editor)
 
         @property
@@ -243,9 +246,20 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         self.refresh()
         self._announce(f.key, value)
 
-    def _announce(self, key: str, value: Any) -> None:
-        self.in_flight = self.Changed(self, key, value)
+    def _announce(self, key: str, value: Any, typed: str | None = None) -> None:
+        self.in_flight = self.Changed(self, key, value, typed)
         self.post_message(self.in_flight)
+
+    def reopen(self, key: str, typed: str) -> None:
+        """The screen refused a typed value the field took (a head past h): the text comes
+        back to be mended, as a value the field refuses itself stays."""
+        keys = [f.key for f in self.fields]
+        if key not in keys or self.editing is not None or not self.has_focus:
+            return
+        self.field = keys.index(key)
+        self.editing, self._replace = typed, False
+        self._refused = typed
+        self.refresh()
 
     # ---- typing
     def on_after_keys(self, event: AfterKeys) -> None:
@@ -317,10 +331,10 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 self.editing = None
             self.refresh()
             return False
-        self.editing = None
+        typed, self.editing = self.editing, None
         if value != self.values[f.key]:
             self.values[f.key] = value
-            self._announce(f.key, value)
+            self._announce(f.key, value, typed)
         else:
             self.post_message(self.Kept(self, f.key, value))
         self.refresh()

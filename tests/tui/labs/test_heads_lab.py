@@ -152,3 +152,27 @@ async def test_with_an_h_that_does_not_divide_d_brackets_walk_the_split_shown() 
         assert screen.settings.head == 8 and screen.result.h == 16
         await run_action(pilot, "set_heads(4)")
         assert screen.settings.head == 4
+
+
+async def test_a_head_past_h_typed_is_refused_and_stays_to_mend() -> None:
+    """head 12 with h = 8 was refused by the lab, after the field had taken it: the 12 went
+    and ‹1› came back, and the Esc a learner then pressed left the lab."""
+    from lab_pilot import lab_app, settle
+
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        bar.field = [f.key for f in bar.fields].index("head")
+        await pilot.press("1", "2", "enter")
+        await settle(pilot)
+        assert "head must be between 1 and h = 8" in screen.message
+        assert bar.editing == "12" and screen.settings.head == 1
+        await pilot.press("backspace", "enter")
+        await settle(pilot)
+        assert bar.editing is None and screen.settings.head == 1 and screen.message == ""
+        await pilot.press("3", "enter")
+        await settle(pilot)
+        assert screen.settings.head == 3

@@ -203,8 +203,9 @@ class LabScreen(Screen):
 
     @on(ControlBar.Changed)
     def _control_changed(self, event: ControlBar.Changed) -> None:
-        if not event.stale and take_once(event, event.bar):
-            self.offer(event.key, event.value)
+        if not event.stale and take_once(event, event.bar) and not self.offer(
+                event.key, event.value) and event.typed is not None:
+            event.bar.reopen(event.key, event.typed)  # refused here: kept to mend
 
     def settle_edits(self) -> bool:
         """Take a value the bar has sent but this screen not yet received, before a key's
