@@ -286,7 +286,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         event.stop()
         event.prevent_default()
         if event.key in ("escape", "ctrl+z"):  # as in a cell: undo while typing drops the typing
-            self.editing = None
+            self._drop_typing()
         elif event.key == "enter":  # refused, the text stays to be mended, as a cell's does
             self.take_typed(keep_refused=True)
         elif event.key == "backspace":
@@ -311,8 +311,15 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         if what == "set":
             self.take_typed(keep_refused=True)
         else:
-            self.editing = None
+            self._drop_typing()
             self.refresh()
+
+    def _drop_typing(self) -> None:
+        """Cancel the typing: the field keeps its value, and a refusal said of what was typed
+        no longer stands (it stayed under the bar, and over the next value typed)."""
+        self.editing = None
+        f = self.current
+        self.post_message(self.Kept(self, f.key, self.values[f.key]))
 
     def take_typed(self, keep_refused: bool) -> bool:
         """Close the open edit and store its value, as Enter does; False if the field refuses

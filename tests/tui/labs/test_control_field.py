@@ -225,3 +225,23 @@ async def test_where_minus_is_a_key_of_the_screen_the_bar_leaves_it_to_that_key(
         await pilot.press("minus")
         await pilot.pause()
         assert bench.workspace.t_k == t - 1
+
+
+async def test_escape_after_a_refusal_takes_the_refusal_down_with_the_typing() -> None:
+    """The ✗ line stayed after Esc had cancelled, and over the next value typed."""
+    from lab_pilot import lab_app, settle
+
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        bar.field = [f.key for f in bar.fields].index("seed")
+        await pilot.press(*"99999999999999999999", "enter")
+        await settle(pilot)
+        assert "seed must be between" in screen.message and bar.editing is not None
+        await pilot.press("escape")
+        await settle(pilot)
+        assert bar.editing is None and screen.message == ""
+        assert not screen.query_one("#lab-message").has_class("-shown")
