@@ -326,3 +326,21 @@ async def test_a_result_that_lands_after_the_lab_has_closed_is_dropped() -> None
         landed = []
         screen.runs.land(screen.runs.generation, landed.append, "late")
         assert landed == []
+
+
+async def test_the_explanation_claims_only_what_its_numbers_show() -> None:
+    """At a top d_k of 8 it said one key took "nearly all the weight" beside a max α of 0.63;
+    at temp 0.05, that the scaled spread "stays near 1"."""
+    from lab_pilot import lab_app, run_action, settle
+
+    async with lab_app("scaling").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await run_action(pilot, "set_dk(8)")
+        said = " ".join(str(screen.query_one("#explain").render()).split())
+        top = screen.result.rows[-1]
+        assert top.max_alpha_raw < 0.9 and "nearly all" not in said
+        assert f"the largest weight grows to {top.max_alpha_raw:.4f}" in said
+        await run_action(pilot, "set_temperature(0.05)")
+        said = " ".join(str(screen.query_one("#explain").render()).split())
+        assert "near 1" not in said and "the spread stays level" in said

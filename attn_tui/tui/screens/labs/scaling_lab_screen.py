@@ -230,17 +230,21 @@ class ScalingLabScreen(LabScreen):
                      f"{num(top.entropy_raw)} bits."]
         else:
             growth = top.sd / first.sd if first.sd > 0 else 1.0
+            # what the numbers show, not more: at a top d_k of 8 one key takes 0.63, not all
+            taken = ("one key takes nearly all the weight, untrained" if top.max_alpha_raw >= 0.9
+                     else f"the largest weight grows to {num(top.max_alpha_raw)}, untrained")
             # two lines at 80 columns: under a lesson's panel, a third was cut off
             lines = [f"d_k {first.d_k} → {top.d_k}: the spread of q·k grows ×{growth:.1f} "
                      f"(√({top.d_k}/{first.d_k}) = {math.sqrt(top.d_k / first.d_k):.1f}) and raw "
                      f"entropy falls {num(first.entropy_raw)} → {num(top.entropy_raw)} bits: "
-                     f"one key takes nearly all the weight, untrained."]
+                     f"{taken}."]
         if s.scale and len(r.rows) == 1:
             lines.append(f"Scaled, its entropy is {num(top.entropy_scaled)} of "
                          f"{num(r.max_entropy)} bits.")
         elif s.scale:
             # level across d_k, which is the point; how high it sits is the temperature's doing
-            lines.append(f"Scaled, the spread stays near 1 and entropy stays level across d_k: "
+            near = "near 1" if s.temperature == 1 else "level"  # ÷ temp widens or narrows it
+            lines.append(f"Scaled, the spread stays {near} and entropy stays level across d_k: "
                          f"{num(first.entropy_scaled)} → {num(top.entropy_scaled)} of "
                          f"{num(r.max_entropy)} bits.")
         else:
