@@ -129,7 +129,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             first, last = self.choices[0], self.choices[-1]
             if (direction > 0 and value < self.hi_value) or (direction < 0
                                                              and value > self.lo_value):
-                return (f"{self.label}: ↑↓ step from {self.text(first)} to {self.text(last)}; "
+                return (f"{self.label}: the steps go from {self.text(first)} to {self.text(last)}; "
                         f"type a value for more ({self.text(self.lo_value)} to "
                         f"{self.text(self.hi_value)})")
         end = "largest" if direction > 0 else "smallest"

@@ -25,7 +25,7 @@ def test_a_ladder_never_steps_the_wrong_way_from_a_typed_value() -> None:
     # "already the smallest"
     assert MULT.stepped(0.5, -1) == 0.5 and MULT.stepped(0.5, 1) == 1
     assert MULT.stepped(50_000, 1) == 50_000 and MULT.stepped(50_000, -1) == 10
-    assert MULT.at_end(10, 1) == ("scores ×: ↑↓ step from 1 to 10; type a value for more "
+    assert MULT.at_end(10, 1) == ("scores ×: the steps go from 1 to 10; type a value for more "
                                   "(0.001 to 100000)")
     assert MULT.at_end(100_000, 1) == "scores × is already the largest, 100000"
     assert DK.at_end(4096, 1) == "d_k is already the largest, 4096"

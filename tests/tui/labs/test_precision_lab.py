@@ -142,7 +142,15 @@ async def test_plus_at_the_ladders_top_says_why_nothing_moved() -> None:
         await pilot.press("plus")
         await settle(pilot)
         assert pilot.app.screen.settings.multiplier == 10000
-        assert pilot.app.screen.message.startswith("scores ×: ↑↓ step from 1 to 10000")
+        assert pilot.app.screen.message.startswith("scores ×: the steps go from 1 to 10000")
+        # PgDn at the bottom rung: the words had named ↑↓, keys not pressed
+        await run_action(pilot, "set_multiplier(1)")
+        bar = pilot.app.screen.query_one("#controls")
+        bar.field = [f.key for f in bar.fields].index("multiplier")
+        bar.focus()
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert pilot.app.screen.message.startswith("scores ×: the steps go from 1 to 10000")
 
 
 @pytest.mark.parametrize("size", [(80, 60), (200, 60)])
