@@ -257,3 +257,14 @@ async def test_real_heads_answer_at_80x24_brings_the_row_it_quotes_into_view():
         await press(pilot, "b")
         text = screen_text(pilot.app)
         assert "✓ Right." in text and "▶3 sat" in text
+
+
+async def test_quitting_on_real_heads_last_step_does_not_count_it_finished():
+    """Leaving by w finishes the last step; quitting there must not: it reopens at step 7."""
+    app = lesson_app("real-heads", at=7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "Step 7 of 7" in panel(app).border_title
+        await press(pilot, "ctrl+q")
+    record = app.progress.load("real-heads")
+    assert not record.finished and record.step == 6

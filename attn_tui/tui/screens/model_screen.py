@@ -645,6 +645,7 @@ class ModelScreen(Screen):
         if (refused := self.app.tutor.refuses_hand_over(self)) is not None:
             self.say(refused, error=True)
             return
+        self.app.tutor.hand_over(self)
         ws = head_workspace(run, self.layer_index, self.head_index, self.query_index)
         while self.app.screen is not bench and len(self.app.screen_stack) > 1:
             self.app.pop_screen()

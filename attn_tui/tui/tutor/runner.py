@@ -591,18 +591,24 @@ class LessonRunner:
         return ("The workbench would show the numbers this step keeps back: w works once "
                 "they are on screen.")
 
+    def hand_over(self, host: object) -> None:
+        """``host`` hands a head to the workbench (w, not refused): on the lesson's last step,
+        with nothing left unanswered, that is the step done as it invites (real-heads'), and
+        the lesson finished."""
+        if self.lesson is None or self.host is not host or self.done:
+            return
+        q = self._step().question
+        if self.index + 1 == len(self.lesson.steps) and (q is None or self.chosen is not None):
+            self.done = True
+            self._memory[self.lesson.name] = (None, self._answers())
+            self._save(step=None, finished=True)
+
     def host_gone(self, host: object) -> None:
         """``host`` has left the app (Go to, w, a lab opened over it): the lesson on it closes
         where it is, said, and g brings it back at this step."""
         if self.lesson is None or self.host is not host or self._switching:
             return
-        name, k, n = self.lesson.name, self.index + 1, len(self.lesson.steps)
-        q = self._step().question
-        # its last step, left as it invites (real-heads' w), with nothing left unanswered
-        finished = self.done or (k == n and (q is None or self.chosen is not None))
-        if finished and not self.done:
-            self._memory[name] = (None, self._answers())
-            self._save(step=None, finished=True)
+        name, k, finished = self.lesson.name, self.index + 1, self.done
         self.host = None  # its panel and marks went with it
         self._close()
         self.app.notify(f"Lesson {name} finished: g opens another." if finished else

@@ -560,6 +560,7 @@ class TrainLabScreen(LabScreen):
         if record.diverged:
             self.say("This run diverged: its weights are not numbers any more.", error=True)
             return
+        self.app.tutor.hand_over(self)
         from attn_tui.tui.screens.labs.train_workspace import head_workspace
 
         bench = self.app.workbench()
