@@ -30,6 +30,7 @@ async def test_v_reaches_the_picture_and_comes_back_to_the_numbers():
         assert screen.view == "picture" and picture.display and not screen.query_one(Heatmap).display
         text = screen_text(pilot.app)
         assert "all queries: α as a picture" in text
+        assert "each row to its max · v: change view" in text  # not as the model screen shades
         # the mask preset's first row: all on 'the', the three masked keys blank
         assert "▶0 the    ███          " in text
         np.testing.assert_array_equal(picture.alpha, screen.steps.weights)
