@@ -316,9 +316,10 @@ def _progress_reset(no_progress: bool) -> int:
     if not files:
         print(f"No lesson progress is kept in {progress.where}: nothing to clear.")
         return 0
+    from attn_tui.report.fmt import plural
+
     try:
-        n = len(files)
-        answer = input(f"Clear the progress of {n} lesson{'s' * (n != 1)} kept in "
+        answer = input(f"Clear the progress of {plural(len(files), 'lesson')} kept in "
                        f"{progress.where}? [y/N] ")
     except (EOFError, KeyboardInterrupt):
         answer = ""
