@@ -101,6 +101,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         self._editing: str | None = None  # the text being typed, when an edit is open
         self._replace = False  # Enter opened the old value: the first key typed replaces it
         self._refused: str | None = None  # typed text refused already and kept open
+        self._refusal_shown = False  # a refusal of this typing is on the screen's line
         # the last value announced, until the screen has taken it: a key's binding run early
         # (see key_order) has the screen take it first
         self.in_flight: ControlBar.Changed | None = None
@@ -258,7 +259,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             return
         self.field = keys.index(key)
         self.editing, self._replace = typed, False
-        self._refused = typed
+        self._refused, self._refusal_shown = typed, True
         self.refresh()
 
     # ---- typing
@@ -316,10 +317,12 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
 
     def _drop_typing(self) -> None:
         """Cancel the typing: the field keeps its value, and a refusal said of what was typed
-        no longer stands (it stayed under the bar, and over the next value typed)."""
+        no longer stands; the screen's other words (a run's "Paused at …") do."""
         self.editing = None
-        f = self.current
-        self.post_message(self.Kept(self, f.key, self.values[f.key]))
+        if self._refusal_shown:
+            self._refusal_shown = False
+            f = self.current
+            self.post_message(self.Kept(self, f.key, self.values[f.key]))
 
     def take_typed(self, keep_refused: bool) -> bool:
         """Close the open edit and store its value, as Enter does; False if the field refuses
@@ -329,6 +332,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         f = self.current
         value, error = f.parse(self.editing)
         if error:
+            self._refusal_shown = True
             if self._refused != self.editing:  # said once is enough (ctrl+s, then the blur)
                 self.post_message(self.Rejected(self, f.key, error))
             self._refused = self.editing if keep_refused else None
@@ -339,6 +343,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             self.refresh()
             return False
         typed, self.editing = self.editing, None
+        self._refusal_shown = False  # taken: what the screen says next replaces the refusal
         if value != self.values[f.key]:
             self.values[f.key] = value
             self._announce(f.key, value, typed)

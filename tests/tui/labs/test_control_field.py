@@ -245,3 +245,19 @@ async def test_escape_after_a_refusal_takes_the_refusal_down_with_the_typing() -
         await settle(pilot)
         assert bar.editing is None and screen.message == ""
         assert not screen.query_one("#lab-message").has_class("-shown")
+
+
+async def test_escape_on_typing_nothing_refused_leaves_the_screens_words() -> None:
+    from lab_pilot import lab_app, settle
+
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        bar.field = [f.key for f in bar.fields].index("seed")
+        screen.say("a note of the lab's own")
+        await pilot.press("5", "escape")
+        await settle(pilot)
+        assert bar.editing is None and screen.message == "a note of the lab's own"
