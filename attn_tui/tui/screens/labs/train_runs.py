@@ -2,8 +2,8 @@
 know of one that is not saved, in the lab or left there with Esc (see AttnApp.left_labs).
 
 A run counts as saved when its steps so far are in a file: one loaded with --load, or saved
-with e since its last step; a lesson's step trained it (its exercise) counts as saved too. A diverged run is not asked about (Esc drops it too), but e saves
-it, frames and all."""
+with e since its last step; one a lesson's step trained (its exercise) counts as saved too. A
+diverged run is not asked about (Esc drops it too), but e saves it, frames and all."""
 
 from __future__ import annotations
 
