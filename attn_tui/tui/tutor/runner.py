@@ -751,8 +751,12 @@ class LessonRunner:
             from attn_tui.core.labs import LABS
 
             lab = LABS[screen[4:]]
-            if not isinstance(app.screen,
-                              getattr(importlib.import_module(lab.module), lab.screen_class)):
+            here = isinstance(app.screen,
+                              getattr(importlib.import_module(lab.module), lab.screen_class))
+            # a lesson starts in a lab afresh, as it does from anywhere else: a run left on
+            # screen would stand in the lesson's first step as if the lesson had trained it
+            held = getattr(app.screen, "held_run", None) if here and self.host is None else None
+            if not here or (held is not None and held() is not None):
                 app.open_lab(screen[4:])
             host = app.screen
         assert host is not None

@@ -531,3 +531,28 @@ async def test_a_lesson_that_trains_asks_before_it_takes_the_place_of_an_unsaved
         await settle(pilot)
         assert load(str(tmp_path / "mine.npz")).steps_done == 20
         assert app.tutor.lesson is not None and app.tutor.lesson.name == "learning"
+
+
+@pytest.mark.parametrize("answer", ["y", "saved"])
+async def test_a_lesson_that_trains_starts_from_a_fresh_lab_not_the_run_it_took_the_place_of(
+        tmp_path: Path, answer: str) -> None:
+    app = lab_app("train")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await trained(pilot, 20)
+        old = app.screen
+        if answer == "saved":  # a saved run is not asked about: the lesson starts all the same
+            await pilot.press("e")
+            await pilot.pause()
+            await _type_path(pilot, tmp_path / "mine.npz")
+            await settle(pilot)
+        app.tutor.start("learning")
+        await pilot.pause()
+        if answer == "y":
+            await pilot.press("y")
+        await settle(pilot)
+        lab = app.screen
+        assert app.tutor.lesson is not None and app.tutor.host is lab and lab is not old
+        # step 1, "A head that knows nothing": no run's step, loss or accuracy on the line
+        assert lab.held_run() is None and lab.step == 0
+        status = str(lab.query_one("#train-status").render())
+        assert status.startswith("step 0/200 · loss – · acc – · Enter trains"), status
