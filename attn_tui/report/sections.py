@@ -170,24 +170,30 @@ def section_nanogpt(backend: str, dtype: str) -> str:
     out += ["", " rows scaled to sum to 1:"] + _matrix(run.toy_avg_weights)
     out += ["", " ... @ b gives running means:"] + _matrix(run.toy_avg)
     out += ["", " 2. the same averages as one matmul:"] + _matrix(run.bow_matmul[0])
-    out += [f"    allclose to version 1: {run.allclose_matmul()}"
-            f"   largest |difference|: {run.diff_matmul:.3g}"]
+    out += _allclose_lines(run.allclose_matmul(), run.diff_matmul, dtype)
     T = run.tril.shape[0]
     out += ["", f" 3. tril(ones({T},{T})): the keys each token may see"] + _matrix(run.tril)
     out += ["", "    zeros, -inf where tril is 0:"] + _matrix(run.zero_scores_masked)
     out += ["", "    after softmax, the same averaging weights:"] + _matrix(run.avg_weights)
     out += ["", "    applied to x:"] + _matrix(run.bow_softmax[0])
-    out += [f"    allclose to version 1: {run.allclose_softmax()}"
-            f"   largest |difference|: {run.diff_softmax:.3g}"]
-    if dtype == "float32":
-        out += ["    (False only because float32 rounds the loop's means and the matmul's sums",
-                "     differently, by about 3e-8: more than allclose allows, 1e-8 + 1e-5·|value|.)"]
+    out += _allclose_lines(run.allclose_softmax(), run.diff_softmax, dtype)
     out += ["", f" 4. one head, C = 32, head_size {run.head_size}: q k^T / sqrt({run.head_size})"]
     out += _matrix(run.head_scores[0])
     out += ["", "    masked:"] + _matrix(run.head_masked[0])
     out += ["", "    weights after softmax: data-dependent now"] + _matrix(run.head_weights[0])
     out += ["", f"    output shape: {tuple(run.head_out.shape)}"]
     return "\n".join(out)
+
+
+def _allclose_lines(close: bool, diff: float, dtype: str) -> list[str]:
+    """A version's allclose against the loops, and why, when it is False in float32 (the
+    draws decide which versions round apart: numpy's and torch's differ)."""
+    out = [f"    allclose to version 1: {close}   largest |difference|: {diff:.3g}"]
+    if not close and dtype == "float32":
+        out += ["    (False only because float32 rounds the loop's means and this version's sums",
+                f"     differently, by {diff:.3g} at most: more than allclose allows there,",
+                "     1e-8 + 1e-5·|value|.)"]
+    return out
 
 
 _RENDER: dict[str, Callable[[str, str], str]] = {

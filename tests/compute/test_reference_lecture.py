@@ -152,3 +152,23 @@ def test_print_nanogpt_shows_every_tensor_the_lecture_prints(lecture_ref: dict) 
         values = want.values if want.values.ndim == 2 else want.values.reshape(1, -1)
         assert any(a.shape == values.shape and np.allclose(a, values, atol=5e-5, rtol=0)
                    for a in arrays), name
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_print_nanogpt_explains_an_allclose_only_where_it_prints_false(backend: str) -> None:
+    """numpy's draws round both float32 versions within allclose: True, and no note that
+    explains a False. torch's do not: each False is explained with its own difference."""
+    from attn_tui.report import render
+
+    lines = render("nanogpt", backend=backend, dtype="float32").splitlines()
+    said = [i for i, line in enumerate(lines) if "allclose to version 1:" in line]
+    assert len(said) == 2
+    for i in said:
+        close, diff = lines[i].split(": ", 1)[1].split("   largest |difference|: ")
+        note = lines[i + 1].strip()
+        if close == "True":
+            assert not note.startswith("(False only because")
+        else:
+            assert note.startswith("(False only because") and f"by {diff} at most" in lines[i + 2]
+    closes = [lines[i].split(": ", 1)[1].split()[0] for i in said]
+    assert closes == (["True", "True"] if backend == "numpy" else ["False", "False"])
