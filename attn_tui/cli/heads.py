@@ -62,6 +62,9 @@ def check_heads_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
     if fmt == "text" and args.heads_output not in (None, "-"):
         from attn_tui.report.export import format_for
 
+        if args.heads_output.lower().endswith(".json"):  # a session's name: never written over
+            parser.error(f"argument -o: {args.heads_output} is named as a session (.json), "
+                         "which the heads' text never writes: end the name with .txt")
         named = format_for(args.heads_output)
         if named is not None:  # text bytes in heads.npz: refused, as export refuses it
             other = (f", or give --format {named} with --layer and --head"

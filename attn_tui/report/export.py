@@ -179,6 +179,31 @@ def export_bytes(ws: Workspace, fmt: str, script_backend: str | None = None,
     return export_text(ws, fmt, steps).encode("utf-8")
 
 
+def name_problem(path: str | os.PathLike, fmt: str | None = None) -> str | None:
+    """What is wrong with ``path`` as the name of an export (of ``fmt``, or of the format its
+    extension names), whatever is on disk there; None if nothing."""
+    from attn_tui.core.files import short_path
+
+    shown = short_path(os.fspath(path))
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    named = format_for(path)
+    if ext == ".json":  # a session's name: an export never writes over one
+        want = f".{fmt}" if fmt else ".md, .csv, .tex, .npz or .py"
+        return (f"{shown} is named as a session (.json), which an export never writes: end "
+                f"the name with {want}.")
+    if fmt is not None and named is not None and named != fmt:  # npz bytes in notes.md
+        return (f"{shown} is named as a .{named} file, but the export is {fmt}: end the name "
+                f"with .{fmt}, or export {named} instead.")
+    if fmt == "npz" and ext in TEXT_NAMES:
+        return f"{shown} is named as a text file, but npz is binary: end the name with .npz."
+    if (fmt or named) is None and os.path.isdir(path):  # a folder's name has no format to tell
+        return (f"Cannot export to {shown}: it is a folder; name a file in it, "
+                f"e.g. {os.path.join(shown, 'steps.md')}.")
+    if (fmt or named) is None:
+        return f"Cannot tell the format of {shown}: end the name with .md, .csv, .tex, .npz or .py."
+    return None
+
+
 def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
                 script_backend: str | None = None, steps: Steps | None = None,
                 streams: bool = False) -> str:
@@ -187,22 +212,11 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
 
     Returns the format written; raises ValueError (SessionError for the file) in one sentence.
     """
-    from attn_tui.core.files import atomic_write, short_path
+    from attn_tui.core.files import atomic_write
 
-    shown = short_path(os.fspath(path))
-    named = format_for(path)
-    if fmt is not None and named is not None and named != fmt:  # npz bytes in notes.md
-        raise ValueError(f"{shown} is named as a .{named} file, but the export is "
-                         f"{fmt}: end the name with .{fmt}, or export {named} instead.")
-    if fmt == "npz" and os.path.splitext(os.fspath(path))[1].lower() in TEXT_NAMES:
-        raise ValueError(f"{shown} is named as a text file, but npz is binary: end the name "
-                         "with .npz.")
-    fmt = fmt or named
-    if fmt is None and os.path.isdir(path):  # a folder's name has no format to tell
-        raise ValueError(f"Cannot export to {shown}: it is a folder; name a file in it, "
-                         f"e.g. {os.path.join(shown, 'steps.md')}.")
-    if fmt is None:
-        raise ValueError(f"Cannot tell the format of {shown}: end the name with .md, "
-                         ".csv, .tex, .npz or .py.")
+    if (problem := name_problem(path, fmt)) is not None:
+        raise ValueError(problem)
+    fmt = fmt or format_for(path)
+    assert fmt is not None
     atomic_write(path, export_bytes(ws, fmt, script_backend, steps), streams=streams)
     return fmt

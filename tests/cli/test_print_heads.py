@@ -224,3 +224,16 @@ def test_npz_of_a_head_into_a_text_name_is_refused(capsys, tmp_path) -> None:
     assert capsys.readouterr().err == (f"attn-tui: {target} is named as a text file, but npz "
                                        "is binary: end the name with .npz.\n")
     assert not target.exists()
+
+
+def test_print_heads_never_writes_its_text_over_a_session_json(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    session = tmp_path / "v3.json"
+    session.write_text("{}")
+    out = subprocess.run([sys.executable, "-m", "attn_tui", "print", "heads", "--text", "the cat",
+                          "-o", str(session)], capture_output=True, text=True)
+    assert out.returncode == 2 and session.read_text() == "{}"
+    assert out.stderr.strip().endswith(
+        "is named as a session (.json), which the heads' text never writes: end the name with .txt")

@@ -234,3 +234,43 @@ def test_latex_guards_a_cell_that_starts_with_a_bracket() -> None:
     ws = replace(state.from_preset("one"), key_tokens=("[b]x", "the", "best"))
     text = export.export_text(ws, "tex")
     assert "\n{}[b]x & " in text  # not read as \\midrule's or \\\\'s optional argument
+
+
+@pytest.mark.parametrize("fmt", [None, "csv", "md", "npz"])
+def test_an_export_never_writes_over_a_session_json(tmp_path: Path, fmt: str | None) -> None:
+    """`export --format csv -o mask.json` replaced a saved session with a CSV, exit 0."""
+    session = tmp_path / "mask.json"
+    session.write_text("{}")
+    want = f".{fmt}" if fmt else ".md, .csv, .tex, .npz or .py"
+    with pytest.raises(ValueError, match=re.escape(
+            f"is named as a session (.json), which an export never writes: end the name with "
+            f"{want}.")):
+        export.export_file(state.from_preset("one"), session, fmt)
+    assert session.read_text() == "{}"
+
+
+async def test_the_export_dialog_refuses_a_name_before_it_offers_to_replace_the_file(
+        tmp_path: Path) -> None:
+    """e on an existing s1.json said "already exists. Enter again replaces it", and the
+    second Enter then refused the name it had offered to write."""
+    from textual.widgets import Input, Static
+
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    session = tmp_path / "s1.json"
+    session.write_text("{}")
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, FileModal)
+        modal.query_one("#file-path", Input).value = str(session)
+        await pilot.press("enter")
+        await pilot.pause()
+        said = str(modal.query_one("#file-error", Static).render())
+        assert "already exists" not in said
+        assert said.endswith("is named as a session (.json), which an export never writes: "
+                             "end the name with .md, .csv, .tex, .npz or .py.")
+    assert session.read_text() == "{}"

@@ -276,7 +276,7 @@ class SessionController:
 
     def export(self, bench: SessionHost, fmt: str = "", backend: str = "") -> None:
         """e: the format follows the file's extension; the palette picks one outright."""
-        from attn_tui.report.export import export_file
+        from attn_tui.report.export import export_file, name_problem
         from attn_tui.tui.screens.dialogs.file_modal import FileModal
 
         ws = bench.workspace
@@ -297,7 +297,8 @@ class SessionController:
 
         title = ("Export to a file: .md .csv .tex (tables), .npz (every stage), .py (script)"
                  if not fmt else f"Export {fmt}")
-        self.app.push_screen(FileModal(title, default, submit=write, writes=True), done)
+        self.app.push_screen(FileModal(title, default, submit=write, writes=True,
+                                       check=lambda path: name_problem(path, fmt or None)), done)
 
     def copy(self, bench: SessionHost, fmt: str = "md") -> None:
         """c: the step table and weights to the clipboard, through the terminal (OSC 52)."""
