@@ -48,9 +48,11 @@ def rows(bindings: Iterable[Binding]) -> list[tuple[str, str]]:
 def sections() -> list[tuple[str, list[tuple[str, str]]]]:
     """(section title, [(keys, what they do)]) for every place keys are bound."""
     grid = rows(bindings.GRID)
-    grid = [("↑↓←→ (h j k l)", "move the cursor")] + [r for r in grid if r[0] not in (
-        "↑ k", "↓ j", "← h", "→ l")]
+    grid = [("↑↓←→ (h j k l)", "move the cursor"),
+            ("click", "a cell: the cursor goes there (a row's label: that row)")] + [
+        r for r in grid if r[0] not in ("↑ k", "↓ j", "← h", "→ l")]
     editor = rows(bindings.EDITOR) + [("0-9 - .", "start typing a new value"),
+                                      ("double click", "open the cell to type a new value"),
                                       ("paste", "several numbers (rows on lines) fill the "
                                        "cells from the cursor; one number is typed in")]
     lesson = [r for r in rows(bindings.LESSON) if not r[1].startswith("answer ")]

@@ -8,10 +8,11 @@ shift or ctrl held or with the right button.
 The events are the ones a terminal's mouse reports become (what the driver posts to the app),
 so they go through the app's own event handling as a real click does.
 
-A click may move a cursor, pick the query the step table explains, focus a pane, select text
-or scroll; it must not change a value, the mask, the scaling, the dimensions, a lab's settings
-or a lesson's step, and it must not close the screen it lands on; after it, the keys still
-work. Widgets whose click presses a key or makes a choice get everything but the click here;
+A click may move a cursor, pick the query the step table explains (or the heads lab's head),
+focus a pane, open a cell (a double click: with its own value, not yet changed), select text or
+scroll; it must not change a value, the mask, the scaling, the dimensions, a lab's settings or a
+lesson's step, and it must not close the screen it lands on; after it, the keys still work.
+Widgets whose click presses a key or makes a choice get everything but the click here;
 the tests at the end click the choices.
 """
 
@@ -99,8 +100,13 @@ def workspace_state(app) -> tuple:
     the values being typed, each lab's settings, the lesson's step and the screens open."""
     bench = app.workbench()
     ws = replace(bench.workspace, selected=0) if bench is not None else None
-    typing = tuple(e.editing for e in bench.query(MatrixEditor)) if bench is not None else ()
-    labs = tuple(s.settings for s in app.screen_stack if isinstance(s, LabScreen))
+    # a cell opened by a double click holds its own value: only typing changes that
+    typing = tuple(e.editing for e in bench.query(MatrixEditor) if e.editing is not None
+                   and e.buffer.text != repr(e.grid.values[e.editing[0]][e.editing[1]])
+                   ) if bench is not None else ()
+    # the heads lab's table picks its head as ↑↓ do, as Q's picks the query
+    labs = tuple(replace(s.settings, head=0) if hasattr(s.settings, "head") else s.settings
+                 for s in app.screen_stack if isinstance(s, LabScreen))
     lesson = tuple(p.border_title for s in app.screen_stack for p in s.query(LessonPanel))
     screens = tuple(type(s).__name__ for s in app.screen_stack)
     return ws, typing, labs, lesson, screens
@@ -271,7 +277,7 @@ def _typed_in_a_cell(app) -> tuple:
     bench = app.workbench()
     editor = bench.query_one("#editor-q", MatrixEditor)
     ws = bench.workspace
-    typed = editor.buffer.text if editor.editing is not None else None
+    typed = editor.buffer.text if editor.editing == (0, 0) else None
     value = ws.q[0][0] if typed is None else float(typed)
     return value, replace(ws, selected=0, q=((0.0, *ws.q[0][1:]), *ws.q[1:]))
 

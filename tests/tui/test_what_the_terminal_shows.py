@@ -149,6 +149,7 @@ async def test_a_click_sends_what_it_changes_not_the_whole_screen():
     from attn_tui.tui.textual_compat import on_each_frame
 
     app = make_app(preset="mask", confirm_quit=False)
+    app.CLICK_CHAIN_TIME_THRESHOLD = 0  # two clicks, not a double click (that opens the cell)
     sent: list[int] = []
     on_each_frame(app, lambda _screen, text: sent.append(len(text)) if text else None)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -885,3 +885,42 @@ async def test_when_the_query_is_picked_for_the_cursor_the_border_names_the_cell
         await pilot.pause()
         assert editor.grid.cursor_row == 5
         assert str(editor.border_subtitle).endswith(exact(values[5][0], "float64"))
+
+
+async def test_a_click_on_a_cell_puts_the_cursor_there_and_typing_edits_that_cell():
+    """A click on K's barked·d3 focused K but left its cursor on the·d1, where the 5 typed
+    next went."""
+    app = make_app(preset="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.screen.query_one("#grid-k")
+        ws = bench(app).workspace
+        row = ws.key_tokens.index("barked")
+        x = grid.label_width + 2 * grid.cell_width + 2  # inside d3's cell
+        await pilot.click(grid, offset=(x, 1 + row))
+        await pilot.pause()
+        assert app.focused is grid and (grid.cursor_row, grid.cursor_col) == (row, 2)
+        await pilot.press("5", "enter")
+        await pilot.pause()
+        k = bench(app).workspace.k
+        assert k[row][2] == 5.0 and k[0][0] == ws.k[0][0]
+
+
+async def test_a_click_elsewhere_stores_a_typed_value_but_a_refused_one_keeps_the_cursor():
+    app = make_app(preset="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.screen.query_one("#grid-q")
+        editor = app.screen.query_one("#editor-q", MatrixEditor)
+        x1 = grid.label_width + grid.cell_width + 2  # d2
+        await pilot.press("7")  # typed into q[0][0]
+        await pilot.click(grid, offset=(x1, 2))
+        await pilot.pause()
+        assert bench(app).workspace.q[0][0] == 7.0 and (grid.cursor_row, grid.cursor_col) == (1, 1)
+        await pilot.press("enter", "x")
+        await pilot.click(grid, offset=(x1, 1))  # "x" is not a number: it stays open, with why
+        await pilot.pause()
+        assert editor.editing == (1, 1) and editor.buffer.text == "x"
+        assert (grid.cursor_row, grid.cursor_col) == (1, 1)
+        await pilot.press("escape")
+        await pilot.click(grid, offset=(x1, 1), times=2)  # a double click opens the cell
+        await pilot.pause()
+        assert editor.editing == (0, 1)

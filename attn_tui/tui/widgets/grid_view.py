@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.coordinate import Coordinate
 from textual.geometry import Offset, Region, Size
 from textual.message import Message
@@ -347,6 +348,32 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         if width < room:
             segs.append(Segment(" " * (room - width), base))
         return segs
+
+    # ---- the mouse: a click puts the cursor on the cell clicked
+    def cell_at(self, x: int, y: int) -> tuple[int, int] | None:
+        """The (row, column) at ``x, y`` in the content region: a data cell, or a row's label
+        (its row, in the cursor's column). None for the header, a scrollbar or past the end."""
+        if y < 1 or x >= self.scrollable_content_region.width:
+            return None
+        row = self.scroll_offset.y + y - 1
+        if row >= self.n_rows or not self.n_cols:
+            return None
+        label_w = min(self.label_width, self.scrollable_content_region.width)
+        if x < label_w:
+            return row, self.cursor_col
+        col = (self.scroll_offset.x + x - label_w) // self.cell_width
+        return (row, col) if col < self.n_cols else None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        cell = None if offset is None else self.cell_at(offset.x, offset.y)
+        if cell is not None:
+            self.clicked(*cell, event.chain)
+
+    def clicked(self, row: int, col: int, chain: int) -> None:
+        """A click on a cell (``chain`` 2: a double click)."""
+        if (row, col) != (self.cursor_row, self.cursor_col):  # a click again sends nothing
+            self.move_cursor(row, col)
 
     # ---- keys typed in one burst act in order (KeysInOrder); a matrix's grid leaves this to
     # its editor, which reads digits and Enter too

@@ -96,6 +96,12 @@ class MatrixGrid(GridView):
             return Style(underline=True, bold=True)
         return None
 
+    def clicked(self, row: int, col: int, chain: int) -> None:
+        ed = self.editor
+        if ed is not None and not ed.cell_clicked(row, col, chain):
+            return
+        super().clicked(row, col, chain)
+
 
 class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
     """Q, K or V. Posts what the learner asks for; the screen decides what it means."""
@@ -353,6 +359,18 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
     def _swallow(event: events.Key) -> None:
         event.stop()
         event.prevent_default()
+
+    def cell_clicked(self, row: int, col: int, chain: int) -> bool:
+        """A click on a cell of this matrix: True if the cursor goes there. A value typed into
+        another cell is stored first, as Tab away stores it; one that is not a number stays
+        open with its message, and the cursor with it. A double click opens the cell."""
+        if self.editing is not None and self.editing != (row, col) and not self.commit():
+            return False
+        if chain == 2 and self.editing is None:
+            self.grid.move_cursor(row, col)
+            self.begin_edit(None)
+            return False
+        return self.editing is None
 
     def action_edit(self) -> None:
         if self.editing is None:
