@@ -162,6 +162,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--max-starting", type=_int_in(1, 1000), metavar="N",
                     help="app processes started at once; later tabs wait, told their place "
                     "(default: one per core)")
+    sv.add_argument("--learners", metavar="DIR",
+                    help="where each browser's own folder is kept: its lessons' progress, and "
+                    "the files it saves, exports and opens (default: learners in attn-tui's "
+                    "data folder)")
     sv.add_argument("--public", action="store_true",
                     help="allow a --host beyond loopback (put an authenticating proxy in front)")
     sv.add_argument("--public-url", type=_public_url, metavar="URL",
@@ -245,7 +249,7 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
 
 
 # the app's own flags that a command passes on; any other given before a command is an error
-PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme"}}
+PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme", "no_progress"}}
 APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
              "session": "--session", "lab": "--lab", "model": "--model", "load": "--load", "lesson": "--lesson", "theme": "--theme",
              "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit",
@@ -358,9 +362,12 @@ def _serve(args: argparse.Namespace) -> int:
         app_args += ["--dtype", args.asked_dtype]
     if args.theme:
         app_args += ["--theme", args.theme]
+    if args.no_progress:
+        app_args += ["--no-progress"]
     try:
         return serve(args.host, args.port, args.max_sessions, args.public, app_args,
-                     public_url=args.public_url, max_starting=args.max_starting)
+                     public_url=args.public_url, max_starting=args.max_starting,
+                     learners=args.learners)
     except ServeError as exc:
         return _fail(str(exc))
 

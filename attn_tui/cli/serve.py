@@ -108,8 +108,37 @@ def default_max_starting() -> int:
                else os.cpu_count() or 1)
 
 
+def learners_root(given: str | None = None):
+    """Where each browser's folder is kept: ``given``, or ``learners`` in attn-tui's data
+    folder (``$ATTN_TUI_DATA_DIR``, or the user's, from platformdirs)."""
+    from pathlib import Path
+
+    from attn_tui.core.progress import APP, DIR_ENV
+
+    if given:
+        return Path(given).expanduser()
+    if os.environ.get(DIR_ENV):
+        return Path(os.environ[DIR_ENV]).expanduser() / "learners"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP, appauthor=False)) / "learners"
+
+
+def check_learners(root) -> None:
+    """Fail early, in words, if the learners' folders cannot be made there."""
+    try:
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        probe = root / ".attn-tui-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise ServeError(f"cannot keep the learners' folders in {root}: "
+                         f"{exc.strerror or exc}; choose another with --learners") from None
+
+
 def make_server(host: str, port: int, max_sessions: int, app_args: list[str],
-                public_url: str | None = None, max_starting: int | None = None):
+                public_url: str | None = None, max_starting: int | None = None,
+                learners=None):
     try:
         from attn_tui.cli.serve_sessions import SessionServer
     except ImportError as exc:
@@ -122,12 +151,17 @@ def make_server(host: str, port: int, max_sessions: int, app_args: list[str],
     return SessionServer(app_command(app_args), host=host, port=port, public_url=public_url,
                          max_sessions=max_sessions,
                          max_starting=max_starting or default_max_starting(),
-                         listening=listening)
+                         listening=listening, learners=learners)
 
 
 def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[str],
-          public_url: str | None = None, max_starting: int | None = None) -> int:
-    """Run until Ctrl+C. Returns an exit status; messages go to stderr in one line."""
+          public_url: str | None = None, max_starting: int | None = None,
+          learners: str | None = None) -> int:
+    """Run until Ctrl+C. Returns an exit status; messages go to stderr in one line. Each
+    browser gets a folder of its own under ``learners`` (see learners_root)."""
+    if not host:
+        raise ServeError("--host is empty: give an address, e.g. 127.0.0.1 (this machine) or "
+                         "0.0.0.0 (every interface, with --public)")
     if max_sessions < 1:
         raise ServeError("--max-sessions must be at least 1")
     if public_url:
@@ -139,7 +173,9 @@ def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[
                              "(behind an authenticating proxy).")
         print(NO_AUTH_WARNING.format(host=host), file=sys.stderr)
     check_port(host, port)
-    server = make_server(host, port, max_sessions, app_args, public_url, max_starting)
+    root = learners_root(learners)
+    check_learners(root)
+    server = make_server(host, port, max_sessions, app_args, public_url, max_starting, root)
     try:
         server.serve()
     except OSError as exc:  # lost a race for the port after the check

@@ -11,6 +11,8 @@ import asyncio
 import collections
 import contextlib
 import logging
+import re
+import secrets
 import signal
 from pathlib import Path
 
@@ -27,13 +29,33 @@ START_TIMEOUT = 30.0
 # a process that has not quit this long after being asked to is killed
 STOP_TIMEOUT = 10.0
 TRY_AGAIN_LATER = 1013  # RFC 6455's close code for "the server is overloaded"
+# which learner a browser is: its lessons' progress and its files are kept under this name
+LEARNER_COOKIE = "attn_tui_learner"
+LEARNER_NAME = re.compile(r"[0-9a-f]{32}")
+LEARNER_DAYS = 365
 
 log = logging.getLogger("attn-tui-serve")
 
 
 def full_message(max_sessions: int) -> str:
+    if max_sessions == 1:
+        return "attn-tui is full: its one session is in use. Try again when it is free."
     return (f"attn-tui is full: all {max_sessions} sessions are in use. "
             "Try again when someone leaves.")
+
+
+def learner_of(cookies) -> str | None:
+    """The learner a browser's cookie names, or None (none, or not one this server gave)."""
+    name = cookies.get(LEARNER_COOKIE, "")
+    return name if LEARNER_NAME.fullmatch(name) else None
+
+
+def learner_folder(root: Path, name: str) -> Path:
+    """A learner's own folder (made on first use, for this user only): progress in it, and
+    the files its sessions save, export and open, in its ``files``."""
+    folder = root / name
+    (folder / "files").mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
 
 
 def starting_text(ahead: int) -> bytes:
@@ -108,11 +130,34 @@ class StartQueue:
 
 
 class Session(AppService):
-    """One tab's app process; ``drawn`` is set when the app first sends its screen."""
+    """One tab's app process; ``drawn`` is set when the app first sends its screen. With a
+    learner's ``folder``, the app keeps its progress there and its files in ``files``."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, folder: Path | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.drawn = asyncio.Event()
+        self.folder = folder
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        from attn_tui.core.files import OWN_FOLDER_ENV
+        from attn_tui.core.progress import DIR_ENV
+
+        environment = super()._build_environment(width, height)
+        if self.folder is not None:
+            environment[DIR_ENV] = str(self.folder)
+            environment[OWN_FOLDER_ENV] = str(self.folder / "files")
+        return environment
+
+    async def _open_app_process(self, width: int = 80, height: int = 24):
+        # as AppService's, in the learner's folder: a name typed in a dialog lands there
+        environment = self._build_environment(width=width, height=height)
+        self._process = process = await asyncio.create_subprocess_shell(
+            self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=environment,
+            cwd=None if self.folder is None else self.folder / "files")
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
 
     async def on_data(self, payload: bytes) -> None:
         self.drawn.set()
@@ -136,13 +181,22 @@ class SessionServer(Server):
     """textual-serve with a cap on live sessions, a start queue, and its own page."""
 
     def __init__(self, command: str, *, host: str, port: int, public_url: str,
-                 max_sessions: int, max_starting: int, listening: str) -> None:
+                 max_sessions: int, max_starting: int, listening: str,
+                 learners: Path | None = None) -> None:
         super().__init__(command, host=host, port=port, title="attn-tui", public_url=public_url,
                          statics_path=STATIC_DIR, templates_path=PAGE_DIR)
+        self.learners = learners  # None: the sessions share the server's files and progress
         self.max_sessions = max_sessions
         self.live = 0
         self.queue = StartQueue(max_starting)
         self.listening = listening
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        static = app.router["static"]
+        if hasattr(static, "_show_index"):  # no listing of the folder's files at /static/
+            static._show_index = False
+        return app
 
     async def on_startup(self, app) -> None:
         where = self.listening
@@ -160,7 +214,12 @@ class SessionServer(Server):
     async def handle_index(self, request):
         if self.live >= self.max_sessions:
             return self.full_page()
-        return await super().handle_index(request)
+        response = await super().handle_index(request)
+        if self.learners is not None and learner_of(request.cookies) is None:
+            # the WebSocket's request carries it back: this browser's sessions find its folder
+            response.set_cookie(LEARNER_COOKIE, secrets.token_hex(16),
+                                max_age=LEARNER_DAYS * 86_400, httponly=True, samesite="Strict")
+        return response
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15)
@@ -190,9 +249,22 @@ class SessionServer(Server):
             await self.queue.enter(show_place)
         except (ConnectionResetError, asyncio.CancelledError):
             return  # the tab went away while it waited
+        folder = None
+        if self.learners is not None:  # a browser without the cookie: a folder of its own
+            name = learner_of(request.cookies) or secrets.token_hex(16)
+            try:
+                folder = learner_folder(self.learners, name)
+            except OSError as exc:
+                log.warning("attn-tui: cannot make the folder of learner %s: %s", name, exc)
+                self.queue.leave()
+                await websocket.close(code=WSCloseCode.INTERNAL_ERROR,
+                                      message=b"attn-tui cannot keep this session's files "
+                                              b"on the server; tell the teacher.")
+                return
         session = Session(self.command, write_bytes=websocket.send_bytes,
                           write_str=websocket.send_str, close=websocket.close,
-                          download_manager=self.download_manager, debug=self.debug)
+                          download_manager=self.download_manager, debug=self.debug,
+                          folder=folder)
         holding = True
 
         def give_up_place() -> None:

@@ -10,6 +10,25 @@ import stat
 import sys
 import tempfile
 
+# set by `attn-tui serve` for each browser's session: the one folder its files may be in
+OWN_FOLDER_ENV = "ATTN_TUI_OWN_FOLDER"
+
+
+def outside_own_folder(path: str) -> str | None:
+    """Why ``path`` may not be used, in a session whose files are kept to one folder (a
+    browser's, under `attn-tui serve`: the server's other files are not the learner's to
+    read or replace); None if it may, or if the session is not kept to one."""
+    folder = os.environ.get(OWN_FOLDER_ENV)
+    if not folder:
+        return None
+    full = os.path.realpath(os.path.join(folder, path))
+    if (path.startswith("~")  # later read as a home folder: ~root is /root
+            or os.path.dirname(full) != os.path.realpath(folder)
+            or os.path.basename(full) in ("", ".")):
+        return ("In the browser your files are kept in a folder of your own on the server: "
+                "give a file name alone, without a folder (no /, ~ or ..).")
+    return None
+
 
 class FileError(ValueError):
     """str() is one sentence: "Cannot <verb> <path>: <reason>." (or the reason alone)."""

@@ -4,6 +4,7 @@ and the address the page points its browser at (--public-url, for a reverse prox
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -110,7 +111,7 @@ def test_session_cap_turns_away_the_extra_tab(server):
             return started, status, retry, body, refused
 
     started, status, retry, body, refused = asyncio.run(scenario())
-    full = "attn-tui is full: all 1 sessions are in use. Try again when someone leaves."
+    full = "attn-tui is full: its one session is in use. Try again when it is free."
     assert started
     assert (status, retry) == (503, "30")
     assert "<html>" in body and full in body
@@ -365,3 +366,66 @@ def test_behind_a_path_prefix_proxy_the_app_runs(server):
     assert script_status == 200
     assert drew
     assert seen[:3] == ["/", "/static/js/textual.js", "/ws?width=80&height=24"]
+
+
+def test_each_browser_keeps_its_own_folder_by_a_cookie_and_no_other_path(server, tmp_path):
+    """Every tab ran as the server's user in one folder: one learner's lesson progress came
+    up in the next learner's tab, and ctrl+s wrote wherever a learner typed (ctrl+o read it)."""
+    import aiohttp
+
+    learners = tmp_path / "learners"
+    _, port = server("--learners", str(learners))
+    base = f"http://127.0.0.1:{port}"
+
+    async def scenario():
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{base}/") as page:
+                given = page.cookies["attn_tui_learner"]
+            outcomes = []
+            for name in (given.value, "b" * 32):
+                ws = await http.ws_connect(f"{base}/ws?width=100&height=30",
+                                           headers={"Cookie": f"attn_tui_learner={name}"})
+                assert FIRST_ALPHA in await first_screen(ws)
+                # ctrl+s: the dialog offers attn-session.json; a path beyond the folder first
+                assert await answers(ws, "\x13", b"Save session")
+                assert await answers(ws, "\x15/tmp/elsewhere.json\r", b"your own on the")
+                await ws.send_str(json.dumps(["stdin", "\x15mine.json\r"]))
+                drawn, told = b"", []  # the screen, and what the page is told besides
+                while b"Saved mine.json" not in drawn or not told:
+                    msg = await asyncio.wait_for(ws.receive(), timeout=30)
+                    if msg.type == aiohttp.WSMsgType.BINARY:
+                        drawn += msg.data
+                    elif msg.type == aiohttp.WSMsgType.TEXT:
+                        told.append(json.loads(msg.data))
+                    else:
+                        break
+                outcomes.append((b"Your browser" in drawn, told[:1]))
+                await ws.close()
+            return given, outcomes
+
+    given, outcomes = asyncio.run(scenario())
+    assert given["httponly"] and given["samesite"] == "Strict"
+    assert re.fullmatch(r"[0-9a-f]{32}", given.value)
+    for shown, told in outcomes:  # ... and the browser is handed a copy to download
+        assert shown and told and told[0][0] == "deliver_file_start", told
+    for name in (given.value, "b" * 32):  # each its own: files, and progress beside them
+        assert (learners / name / "files" / "mine.json").is_file()
+    assert not (tmp_path / "elsewhere.json").exists() and not os.path.exists("/tmp/elsewhere.json")
+
+
+def test_the_static_folder_lists_nothing(server):
+    _, port = server()
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/static/", timeout=10)
+        listed = True
+    except urllib.error.HTTPError as exc:
+        listed = exc.code not in (403, 404)
+    assert not listed
+
+
+def test_an_empty_host_is_one_clear_line():
+    out = subprocess.run([sys.executable, "-m", "attn_tui", "serve", "--host", "", "--public"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.strip() == ("attn-tui: --host is empty: give an address, e.g. 127.0.0.1 "
+                                  "(this machine) or 0.0.0.0 (every interface, with --public)")

@@ -167,3 +167,21 @@ def test_a_folder_where_no_file_can_be_made_is_not_called_missing() -> None:
     with pytest.raises(SessionError) as info:
         session.save(NEW, "/proc/x.json")
     assert str(info.value) == "Cannot save /proc/x.json: files cannot be created in its folder."
+
+
+@pytest.mark.parametrize("path, kept", [
+    ("mine.json", True), ("x/../mine.json", True), ("~mine.json", False), ("~root", False),
+    ("/etc/passwd", False), ("../mine.json", False), ("sub/mine.json", False), ("..", False),
+    (".", False), ("~/mine.json", False),
+])
+def test_a_browser_session_uses_only_names_in_its_own_folder(tmp_path, monkeypatch, path, kept):
+    """Under serve the dialogs wrote and read any path the server's user could: /etc/shadow
+    said "not valid JSON". ~root would be read as a home folder later, so it is refused too."""
+    from attn_tui.core.files import OWN_FOLDER_ENV, outside_own_folder
+
+    assert outside_own_folder(path) is None  # not a browser session: anywhere
+    monkeypatch.setenv(OWN_FOLDER_ENV, str(tmp_path))
+    said = outside_own_folder(path)
+    assert (said is None) == kept
+    if not kept:
+        assert said.startswith("In the browser your files are kept in a folder of your own")

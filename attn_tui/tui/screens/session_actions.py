@@ -139,7 +139,11 @@ class SessionController:
         once it is saved (``then_words`` names it in the dialog's title)."""
         from attn_tui.core import session
         from attn_tui.core.files import short_path, stamp
-        from attn_tui.tui.screens.dialogs.file_modal import DEFAULT_SESSION, FileModal
+        from attn_tui.tui.screens.dialogs.file_modal import (
+            DEFAULT_SESSION,
+            FileModal,
+            to_the_browser,
+        )
 
         if not bench.settle_edits():
             self.app.notify("Not saved: the value being typed is refused (its message says why). "
@@ -190,6 +194,7 @@ class SessionController:
                 elif screen.startswith("lab:") and not lab_settings:
                     kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps "
                             "that lab's place, not its sentence.")
+                kept += to_the_browser(self.app, path)
                 self.app.notify(f"Saved {path}.{kept}", timeout=6 if kept else 3, markup=False)
                 if then is not None:
                     then()
@@ -277,7 +282,7 @@ class SessionController:
     def export(self, bench: SessionHost, fmt: str = "", backend: str = "") -> None:
         """e: the format follows the file's extension; the palette picks one outright."""
         from attn_tui.report.export import export_file, name_problem
-        from attn_tui.tui.screens.dialogs.file_modal import FileModal
+        from attn_tui.tui.screens.dialogs.file_modal import FileModal, to_the_browser
 
         ws = bench.workspace
         key = (fmt, (backend or "numpy") if fmt == "py" else None)
@@ -293,7 +298,8 @@ class SessionController:
 
         def done(path: str | None) -> None:
             if path is not None:
-                self.app.notify(f"Exported {written[-1]} to {path}.", timeout=4, markup=False)
+                self.app.notify(f"Exported {written[-1]} to {path}."
+                                + to_the_browser(self.app, path), timeout=4, markup=False)
 
         title = ("Export to a file: .md .csv .tex (tables), .npz (every stage), .py (script)"
                  if not fmt else f"Export {fmt}")

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from attn_tui.core.files import short_path
+from attn_tui.core.files import outside_own_folder, short_path
 from attn_tui.tui.keys import forward_if_unfocused, run_binding_now
 from attn_tui.tui.screens.dialogs.modal import AttnModal
 
@@ -31,6 +31,18 @@ class PathInput(Input):
 
     async def action_submit(self) -> None:
         self.screen.accept(self.value)
+
+
+def to_the_browser(app, path: str) -> str:
+    """In a browser (`attn-tui serve`), also hand the file just written to it as a download:
+    the learner's folder is on the server. Returns the words to add to the notice saying so."""
+    if not app.is_web:
+        return ""
+    try:
+        app.deliver_binary(os.path.expanduser(path), open_method="download")
+    except OSError:  # written a moment ago; gone again, it stays only where it was written
+        return ""
+    return " Your browser downloads a copy."
 
 
 def set_aside_names(app) -> dict[str, str]:
@@ -114,7 +126,7 @@ class FileModal(AttnModal[str | None]):
         if not path:
             self.show_error("Type a file name first.")
             return
-        problem = self.check(path) if self.check is not None else None
+        problem = outside_own_folder(path) or (self.check(path) if self.check else None)
         if problem:
             self.show_error(problem)
             return

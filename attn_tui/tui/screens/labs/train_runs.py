@@ -98,7 +98,7 @@ def save_run_dialog(app: Any, held: HeldRun, then: Callable[[], None] | None = N
 def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
     from attn_tui.core.files import FileError, atomic_write
     from attn_tui.train.runfile import encode
-    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal, to_the_browser
 
     written: list[RunRecord] = []
 
@@ -116,8 +116,8 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
         if path is None:
             return
         app.notify(f"Saved the run ({written[-1].steps_done} steps) to {path}: "
-                   f"attn-tui --lab train --load {_quoted(path)} reopens it.",
-                   timeout=6, markup=False)
+                   f"attn-tui --lab train --load {_quoted(path)} reopens it."
+                   + to_the_browser(app, path), timeout=6, markup=False)
         if then is not None:
             then()
 
