@@ -14,6 +14,7 @@ import logging
 import re
 import secrets
 import signal
+import socket
 from pathlib import Path
 
 import textual_serve
@@ -33,6 +34,7 @@ TRY_AGAIN_LATER = 1013  # RFC 6455's close code for "the server is overloaded"
 LEARNER_COOKIE = "attn_tui_learner"
 LEARNER_NAME = re.compile(r"[0-9a-f]{32}")
 LEARNER_DAYS = 365
+WILDCARDS = ("0.0.0.0", "::")  # every interface
 
 log = logging.getLogger("attn-tui-serve")
 
@@ -202,6 +204,9 @@ class SessionServer(Server):
         where = self.listening
         if self.public_url != where:
             where += f" for {self.public_url}"
+        elif self.host in WILDCARDS:  # not an address a browser can open
+            where = (f"every interface, port {self.port} (e.g. http://{socket.gethostname()}:"
+                     f"{self.port}; the page follows the address a browser used)")
         self.console.print(f"attn-tui serving on {where} "
                            f"(at most {self.max_sessions} sessions; Ctrl+C stops)",
                            highlight=False)
@@ -214,12 +219,27 @@ class SessionServer(Server):
     async def handle_index(self, request):
         if self.live >= self.max_sessions:
             return self.full_page()
-        response = await super().handle_index(request)
+        if self.public_url == self.listening and self.host in WILDCARDS:
+            # no --public-url, listening everywhere: the page's links are to the address the
+            # browser used (http://0.0.0.0:8000 is the learner's own machine)
+            response = await self._index_for(f"{request.scheme}://{request.host}", request)
+        else:
+            response = await super().handle_index(request)
         if self.learners is not None and learner_of(request.cookies) is None:
             # the WebSocket's request carries it back: this browser's sessions find its folder
             response.set_cookie(LEARNER_COOKIE, secrets.token_hex(16),
                                 max_age=LEARNER_DAYS * 86_400, httponly=True, samesite="Strict")
         return response
+
+    async def _index_for(self, base: str, request: web.Request) -> web.Response:
+        # textual-serve's handle_index reads self.public_url and renders without awaiting in
+        # between: set for this request alone, it names this request's address
+        kept = self.public_url
+        self.public_url = base
+        try:
+            return await super().handle_index(request)
+        finally:
+            self.public_url = kept
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15)

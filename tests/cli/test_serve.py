@@ -429,3 +429,16 @@ def test_an_empty_host_is_one_clear_line():
     assert out.returncode == 2
     assert out.stderr.strip() == ("attn-tui: --host is empty: give an address, e.g. 127.0.0.1 "
                                   "(this machine) or 0.0.0.0 (every interface, with --public)")
+
+
+def test_listening_everywhere_without_a_public_url_the_page_follows_the_address_used(server):
+    """--host 0.0.0.0 --public put http://0.0.0.0:PORT/… into the page, which in a learner's
+    browser is the learner's own machine: a blank page that never connected."""
+    proc, port = server("--host", "0.0.0.0", "--public")
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+        body = page.read().decode()
+    assert f"ws://127.0.0.1:{port}/ws" in body and f"http://127.0.0.1:{port}/static/" in body
+    assert "0.0.0.0" not in body
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert f"attn-tui serving on every interface, port {port} (e.g. http://" in out
