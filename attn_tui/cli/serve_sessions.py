@@ -60,6 +60,9 @@ def learner_folder(root: Path, name: str) -> Path:
     return folder
 
 
+STOPPED = "attn-tui was stopped on the server. Reload the page once it is back."
+
+
 def starting_text(ahead: int) -> bytes:
     """What a queued tab shows until its app draws: the terminal's own text, top left."""
     where = "next" if ahead == 0 else f"{ahead} ahead of you"
@@ -192,6 +195,7 @@ class SessionServer(Server):
         self.live = 0
         self.queue = StartQueue(max_starting)
         self.listening = listening
+        self.tabs: set[tuple[web.WebSocketResponse, Session]] = set()  # those running
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
@@ -294,9 +298,11 @@ class SessionServer(Server):
                 self.queue.leave()
 
         started = False
+        tab = (websocket, session)
         try:
             await session.start(width, height)
             started = True
+            self.tabs.add(tab)
             reader = asyncio.ensure_future(self._process_messages(websocket, session))
             # the place in the queue is held until the app has drawn, or ended, or took too long
             drawn = asyncio.ensure_future(session.drawn.wait())
@@ -319,8 +325,25 @@ class SessionServer(Server):
             log.exception(error)
         finally:
             give_up_place()
+            self.tabs.discard(tab)
             if started:
                 await self._stop(session)
+
+    async def on_shutdown(self, app) -> None:
+        """Ctrl+C: each tab is told why its session ends, and each app is asked to quit (and
+        killed if it has not within STOP_TIMEOUT), all at once. Left to aiohttp, the server
+        waited about 20 s, silent, with one tab open, and the tab read "Session ended."."""
+        tabs = list(self.tabs)
+        if tabs:
+            self.console.print(f"attn-tui: stopping {len(tabs)} session"
+                               f"{'s' if len(tabs) != 1 else ''}…", highlight=False)
+        await asyncio.gather(*(self._close_tab(ws, session) for ws, session in tabs),
+                             return_exceptions=True)
+
+    async def _close_tab(self, websocket: web.WebSocketResponse, session: Session) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=STOPPED.encode())
+        await self._stop(session)
 
     async def _stop(self, session: Session) -> None:
         """Ask the app to quit; kill it if it has not within STOP_TIMEOUT."""
