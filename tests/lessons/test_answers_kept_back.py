@@ -118,28 +118,55 @@ def test_a_question_offers_the_keys_that_would_answer_it_only_once_answered():
 async def test_a_question_on_the_scores_keeps_the_weights_back_in_every_view_and_query():
     # select 3 asks about the verb query's α on a map of scores: v showed its weights (and the
     # undecided query's, step 5's answer) in the weights, outputs and picture views, and ↓ in
-    # Q its α, ζ and entropy in the step table
-    async with lesson_app("select", at=3).run_test(size=(120, 40)) as pilot:
+    # Q its α, ζ and entropy in the step table. The view now stays until the answer.
+    from attn_tui.tui.textual_compat import notifications
+
+    async with lesson_app("select", at=3).run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         assert "0.2887" in screen_text(pilot.app)  # the verb query's scores are in sight
-        seen = set()
         for _ in range(5):
             await press(pilot, "v")
-            seen.add(screen.view)
+            assert screen.view == "scores"
             text = screen_text(pilot.app)
-            assert "0.8343" not in text and "0.3333" not in text, screen.view
-            if screen.view == "picture":
-                rows = str(screen.query_one("#map-picture").render()).splitlines()[1:]
-                assert [row.rstrip()[-3:] for row in rows[1:]] == ["???", "???"], rows
-        assert {"weights", "output", "picture"} <= seen
-        await press(pilot, "down")
+            assert "0.8343" not in text and "0.3333" not in text
+        assert any(n.message.startswith("Answer first (a, b or c): the panes stay")
+                   for n in notifications(pilot.app))
+        await press(pilot, "down")  # another query is a look, not a change: it moves
         text = screen_text(pilot.app)
         assert "steps for query 'verb?'" in text and "ζ = ?" in text
         assert "0.0829" not in text and "0.8135" not in text
-        await press(pilot, "b")  # answered: all of it shows
+        await press(pilot, "b")  # answered: all of it shows, and v turns the map again
         text = screen_text(pilot.app)
         assert "0.8343" in text and "entropy 0.8135 bits" in text
+        shown = screen.view
+        await press(pilot, "v")
+        assert screen.view != shown
+
+
+@pytest.mark.parametrize("lesson, at, keys", [
+    ("one", 3, ("s",)),  # "take the division away"
+    ("one", 3, ("5",)),  # a digit would open the cell: not now
+    ("one", 3, ("u",)),
+    ("mask", 3, ("m",)),  # "the other order"
+    ("scale", 2, ("s",)),  # the lab: "divide by √d_k first"
+    ("params", 3, ("up",)),  # 16 heads' total
+])
+async def test_an_open_question_holds_the_keys_that_would_show_its_answer(lesson, at, keys):
+    """s on "Take the division away. What happens to α?" showed α change before the answer;
+    m on mask's "the other order" showed the row's sum, the question's answer."""
+    async with lesson_app(lesson, at=at).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        host = pilot.app.tutor.host
+        before = host.lesson_state()
+        await press(pilot, *keys)
+        assert host.lesson_state() == before, keys
+        assert not any(e.editing for e in host.query("MatrixEditor"))
+        held = ("Answer first (a, b or c): the panes stay as the question shows them until "
+                "then.")
+        said = (str(host.query_one("#lab-message").render()) if hasattr(host, "settings")
+                else "\n".join(n.message for n in pilot.app._notifications))
+        assert held.rstrip(".") in said, said
 
 
 async def test_nanogpt_step_4s_row_t3_stays_back_in_every_view_until_answered():

@@ -251,6 +251,8 @@ class WorkbenchScreen(Screen):
         new = state.with_source_kept(self.workspace, new)
         if new == self.workspace:
             return
+        if replace(new, selected=self.workspace.selected) != self.workspace and self.held():
+            return  # another query is only a look; anything else waits for the answer
         self._undo.append((self.workspace, self.file))
         del self._undo[:-HISTORY]
         self._redo.clear()
@@ -410,7 +412,16 @@ class WorkbenchScreen(Screen):
     def action_cycle_view(self) -> None:
         self.action_set_view(VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)])
 
+    def held(self) -> bool:
+        """True, and said, while a lesson's open question keeps the panes as they are."""
+        if (why := self.app.tutor.holds_back(self)) is None:
+            return False
+        self.notify(why, timeout=4, markup=False)
+        return True
+
     def action_set_view(self, view: str) -> None:
+        if view != self.view and self.held():
+            return
         if view in VIEWS:
             self.view = view
             self._view_into_sight()
@@ -524,6 +535,8 @@ class WorkbenchScreen(Screen):
         self.load_preset(self.workspace.preset)
 
     def action_undo(self) -> None:
+        if self.held():
+            return
         if not self._undo:
             self.notify("Nothing to undo.", timeout=2)
             return
@@ -531,6 +544,8 @@ class WorkbenchScreen(Screen):
         self._restore(*self._undo.pop())
 
     def action_redo(self) -> None:
+        if self.held():
+            return
         if not self._redo:
             self.notify("Nothing to redo.", timeout=2)
             return

@@ -79,6 +79,7 @@ class LessonRunner:
         self._pending: str | None = None  # an answer key pressed while the step was setting up
         self._pointed: tuple = ()  # the marks the step last brought into view
         self._kept_back = False  # the step hides some of its host's numbers
+        self._restoring = False  # the step's start is being put back (ctrl+r, "show me")
         self._switching = False  # the runner itself is taking a host away (a step's screen)
         # per lesson this session: (the step to come back to, the letter answered at each
         # step); the step is None once the lesson is finished: opened again, it starts afresh
@@ -398,7 +399,11 @@ class LessonRunner:
         host = self.host
         assert host is not None
         was_saved, replaced = not host.has_unsaved_work(), host.lesson_work()
-        host.lesson_restore(self._setup, edits)
+        self._restoring = True
+        try:
+            host.lesson_restore(self._setup, edits)
+        finally:
+            self._restoring = False
         if not was_saved:
             host.lesson_replaced_work(replaced)
 
@@ -590,6 +595,21 @@ class LessonRunner:
                     "the numbers this question keeps back.")
         return ("The workbench would show the numbers this step keeps back: w works once "
                 "they are on screen.")
+
+    def holds_back(self, host: object) -> str | None:
+        """Why the learner may not change ``host``'s numbers, settings or view now: its step's
+        question is open, and the change (s on "take the division away", m on "the other
+        order") would show the answer before one is given. The keys to try come with the
+        answer. None: free (the lesson's own steps, reveals and ctrl+r change them freely)."""
+        if (self.lesson is None or self.host is not host or self._busy or self._revealing
+                or self._restoring):
+            return None
+        q = self._step().question
+        if q is None or self.chosen is not None:
+            return None
+        *most, last = q.letters
+        return (f"Answer first ({', '.join(most)} or {last}): the panes stay as the question "
+                "shows them until then.")
 
     def hand_over(self, host: object) -> None:
         """``host`` hands a head to the workbench (w, not refused): on the lesson's last step,

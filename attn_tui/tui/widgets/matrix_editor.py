@@ -394,6 +394,9 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         g = self.grid
         if not g.n_rows:
             return
+        held = getattr(self.screen, "held", None)  # a lesson's question keeps the numbers
+        if held is not None and held():
+            return
         settle = getattr(self.screen, "settle_edits", None)
         if self.in_flight and settle is not None:  # `7 Enter Enter`: open on the 7, just sent
             settle()

@@ -159,6 +159,10 @@ class LabScreen(Screen):
     def offer(self, key: str, value: Any) -> bool:
         """Take ``value`` for the control ``key`` if its field accepts it; else say why not."""
         bar = self.query_one(ControlBar)
+        if (held := self.app.tutor.holds_back(self)) is not None:
+            self.refuse(held.rstrip("."))
+            bar.show(**asdict(self.settings))
+            return False
         value, error = bar.field_named(key).check(value)
         if error:
             self.refuse(error)
@@ -261,10 +265,19 @@ class LabScreen(Screen):
     def _control_rejected(self, event: ControlBar.Rejected) -> None:
         self.refuse(event.reason)
 
+    def held(self) -> bool:
+        """True, and said, while a lesson's open question keeps the settings as they are."""
+        if (why := self.app.tutor.holds_back(self)) is None:
+            return False
+        self.refuse(why.rstrip("."))
+        return True
+
     def action_reset(self) -> None:
         """R: the defaults, put back on the bar too. The settings may already be the defaults
         while the bar is not: a step read in the same burst as R moves the bar first, and its
         message would otherwise land after R and win."""
+        if self.held():
+            return
         self.say("")
         with self.history.change(self._now):
             self.settings = self.default_settings()
@@ -273,12 +286,14 @@ class LabScreen(Screen):
     def action_undo(self) -> None:
         # from the palette, or a key the bar does not read, while a value is typed: the
         # typing is the last change, as ctrl+z in the bar drops it
-        if self._drop_typing():
+        if self._drop_typing() or self.held():
             return
         self.put_back(self.history.undo(self.settings), "undo")
 
     def action_redo(self) -> None:
         self._drop_typing()  # the value typed would otherwise stand over the one put back
+        if self.held():
+            return
         self.put_back(self.history.redo(self.settings), "redo")
 
     def _drop_typing(self) -> bool:
