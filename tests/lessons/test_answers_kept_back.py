@@ -295,3 +295,4 @@ async def test_quitting_on_real_heads_last_step_does_not_count_it_finished():
         await press(pilot, "ctrl+q")
     record = app.progress.load("real-heads")
     assert not record.finished and record.step == 6
+

@@ -188,3 +188,17 @@ async def test_an_answers_longer_panel_leaves_the_step_table_its_title_and_heade
         # and a row of the map, not its header alone: the verb query's, whose marked 0.8343
         # the answer quotes (it showed the animal query's 0.8520, the other figure)
         assert "›0.8343" in _off_panel(pilot.app)
+
+
+async def test_a_grid_narrowed_by_the_panel_keeps_the_cursors_cell_in_sight():
+    """nanogpt 9 at 80×24: the 5 typed into t5·d8 met the task, the panel grew, Q took a
+    scrollbar, and d8 (the cursor and the new 5) went off its right edge."""
+    pytest.importorskip("torch")
+    async with lesson_app("nanogpt", at=9).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        grid = pilot.app.screen.query_one("#grid-q")
+        await press(pilot, "home", *["right"] * 7, "5", "enter")
+        assert pilot.app.screen.workspace.q[5][7] == 5.0 and grid.cursor_col == 7
+        left = grid.cursor_col * grid.cell_width - grid.scroll_offset.x
+        room = grid.scrollable_content_region.width - grid.label_width
+        assert left >= 0 and left + grid.cell_width <= room, (left, room)

@@ -193,6 +193,8 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     def on_resize(self) -> None:
         if self.fit_labels and self._fit_label_width():
             self.invalidate()
+        if self.has_focus:  # narrowed by a scrollbar or a panel: the cursor's cell stays in it
+            self.call_after_refresh(self._scroll_to_cursor)
         if self.edge is not None:
             self.call_after_refresh(self.show_edge)  # once the labels have their new width
 
