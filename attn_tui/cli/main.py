@@ -226,6 +226,9 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
         parser.error("argument --load: expected a file name, got an empty one")
     if args.session == "":
         parser.error("argument --session: expected a file name, got an empty one")
+    if args.session == "-" and not args.command:  # the app reads the keyboard there
+        parser.error("argument --session: - would be standard input, where the app reads the "
+                     "keyboard; give the session's file name")
     if args.session and args.preset is not None:
         parser.error("argument --preset: not allowed with argument --session "
                      "(a session brings its own values)")

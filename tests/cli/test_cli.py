@@ -248,3 +248,11 @@ def test_an_unknown_argument_is_refused_with_its_commands_usage(args, usage):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(usage)
     assert f"error: unrecognized arguments: {args[-1]}" in done.stderr
+
+
+def test_session_dash_says_the_keyboard_is_read_there_not_that_no_file_is_named_dash():
+    done = run("--session", "-")
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith(
+        "argument --session: - would be standard input, where the app reads the keyboard; "
+        "give the session's file name")
