@@ -1,8 +1,7 @@
 """Save, open, export and copy from the workbench; ask before quitting with unsaved edits.
 
-``SessionController`` is created by the app and works on the workbench through
-``SessionHost``; ``SessionFile`` is what the workbench knows of the file its workspace belongs to
-(the last saved workspace, so "unsaved" means "edited since then").
+``SessionController`` is created by the app when first needed and works on the workbench
+through ``SessionHost``; the workbench's ``SessionFile`` is in session_file.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from attn_tui.compute import BackendUnavailable
 from attn_tui.core import state
 from attn_tui.core.labs import LABS, lab_of_module
 from attn_tui.core.state import Workspace
+from attn_tui.tui.screens.session_file import SessionFile
 
 # session (json), the file and quit dialogs load when first used, not with the workbench
 
@@ -83,30 +83,6 @@ def unsaved_left_sentence(app: App, lab: Any) -> bool:
     left = getattr(app, "left_labs", {}).get("minilm")
     return bool(left) and "text" in left and left["text"] not in (
         left.get("saved_text"), left.get("lesson_text"))
-
-
-class SessionFile:
-    """The file a workspace belongs to: its path (None until saved) and what was last saved
-    there. A save changes it in place; an open starts a new one. Undo entries hold the file
-    of their workspace, so undoing an open finds the earlier file again, as it is now."""
-
-    __slots__ = ("path", "saved", "stamp")
-
-    def __init__(self, path: str | None, saved: Workspace | None) -> None:
-        self.path, self.saved = path, saved
-        # the file as attn-tui last read or wrote it: a save asks before replacing a file
-        # that changed since (edited by hand, or saved from another window)
-        self.stamp = None
-        if path:
-            from attn_tui.core.files import stamp  # core.files: not loaded at start for no file
-
-            self.stamp = stamp(path)
-
-    def changed_on_disk(self) -> bool:
-        from attn_tui.core.files import stamp
-
-        now = stamp(self.path) if self.path else None
-        return now is not None and self.stamp is not None and now != self.stamp
 
 
 class SessionHost(Protocol):

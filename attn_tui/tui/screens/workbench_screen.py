@@ -25,7 +25,7 @@ from attn_tui.core.state import set_cell as state_cell
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import take_once
-from attn_tui.tui.screens.session_actions import SessionFile
+from attn_tui.tui.screens.session_file import SessionFile
 from attn_tui.tui.widgets.dims_bar import DimsBar
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import VIEWS, Heatmap, view_title
