@@ -166,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="where each browser's own folder is kept: its lessons' progress, and "
                     "the files it saves, exports and opens (default: learners in attn-tui's "
                     "data folder)")
+    sv.add_argument("--no-progress", action="store_true", dest="serve_no_progress",
+                    help="keep no lesson progress for any browser (files still go to each "
+                    "browser's folder)")
     sv.add_argument("--public", action="store_true",
                     help="allow a --host beyond loopback (put an authenticating proxy in front)")
     sv.add_argument("--public-url", type=_public_url, metavar="URL",
@@ -365,7 +368,7 @@ def _serve(args: argparse.Namespace) -> int:
         app_args += ["--dtype", args.asked_dtype]
     if args.theme:
         app_args += ["--theme", args.theme]
-    if args.no_progress:
+    if args.no_progress or args.serve_no_progress:  # before serve or after: the same
         app_args += ["--no-progress"]
     try:
         return serve(args.host, args.port, args.max_sessions, args.public, app_args,

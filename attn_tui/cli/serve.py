@@ -115,10 +115,14 @@ def learners_root(given: str | None = None):
 
     from attn_tui.core.progress import APP, DIR_ENV
 
-    if given:
-        return Path(given).expanduser()
-    if os.environ.get(DIR_ENV):
-        return Path(os.environ[DIR_ENV]).expanduser() / "learners"
+    try:
+        if given:
+            return Path(given).expanduser()
+        if os.environ.get(DIR_ENV):
+            return Path(os.environ[DIR_ENV]).expanduser() / "learners"
+    except RuntimeError as exc:  # ~nosuchuser: no home folder to expand
+        raise ServeError(f"cannot keep the learners' folders in {given or os.environ[DIR_ENV]}: "
+                         f"{str(exc).rstrip('.')}; choose another with --learners") from None
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP, appauthor=False)) / "learners"
@@ -159,6 +163,8 @@ def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[
           learners: str | None = None) -> int:
     """Run until Ctrl+C. Returns an exit status; messages go to stderr in one line. Each
     browser gets a folder of its own under ``learners`` (see learners_root)."""
+    if learners is not None and not learners.strip():
+        raise ServeError("--learners is empty: give a folder, or leave it out for the default")
     if not host:
         raise ServeError("--host is empty: give an address, e.g. 127.0.0.1 (this machine) or "
                          "0.0.0.0 (every interface, with --public)")

@@ -232,7 +232,7 @@ class SessionServer(Server):
         if self.learners is not None and learner_of(request.cookies) is None:
             # the WebSocket's request carries it back: this browser's sessions find its folder
             response.set_cookie(LEARNER_COOKIE, secrets.token_hex(16),
-                                max_age=LEARNER_DAYS * 86_400, httponly=True, samesite="Strict")
+                                max_age=LEARNER_DAYS * 86_400, httponly=True, samesite="Lax")
         return response
 
     async def _index_for(self, base: str, request: web.Request) -> web.Response:

@@ -17,14 +17,14 @@ OWN_FOLDER_ENV = "ATTN_TUI_OWN_FOLDER"
 def outside_own_folder(path: str) -> str | None:
     """Why ``path`` may not be used, in a session whose files are kept to one folder (a
     browser's, under `attn-tui serve`: the server's other files are not the learner's to
-    read or replace); None if it may, or if the session is not kept to one."""
-    folder = os.environ.get(OWN_FOLDER_ENV)
-    if not folder:
+    read or replace); None if it may, or if the session is not kept to one. There, a file is
+    named by its name alone: the session runs in that folder."""
+    if not os.environ.get(OWN_FOLDER_ENV):
         return None
-    full = os.path.realpath(os.path.join(folder, path))
-    if (path.startswith("~")  # later read as a home folder: ~root is /root
-            or os.path.dirname(full) != os.path.realpath(folder)
-            or os.path.basename(full) in ("", ".")):
+    bare = (path not in ("", ".", "..") and os.path.basename(path) == path
+            and not (os.altsep and os.altsep in path)
+            and not path.startswith("~"))  # later read as a home folder: ~root is /root
+    if not bare:
         return ("In the browser your files are kept in a folder of your own on the server: "
                 "give a file name alone, without a folder (no /, ~ or ..).")
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -87,6 +87,23 @@ class AttnApp(App[int]):
         self._tutor: LessonRunner | None = None
         self._progress: Progress | None = None
         self._session: SessionController | None = None
+        self._deliveries: dict[str, Callable[[], None]] = {}  # see after_delivery
+
+    def after_delivery(self, key: str, then, wait: float = 15.0) -> None:
+        """``then()`` once the browser has fetched the file delivered as ``key``, or has failed
+        to, or after ``wait`` seconds (a browser that never asks for it)."""
+        self._deliveries[key] = then
+        self.set_timer(wait, lambda: self._delivered(key))
+
+    def _delivered(self, key: str) -> None:
+        if (then := self._deliveries.pop(key, None)) is not None:
+            then()
+
+    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
+        self._delivered(event.key)
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        self._delivered(event.key)
 
     # the lesson runner and the session keys, made when first needed: the first screen needs
     # neither (about 0.3 MiB of code and a millisecond of its start)

@@ -170,12 +170,10 @@ class SessionController:
                 elif screen.startswith("lab:") and not lab_settings:
                     kept = (f" It reopens the {screen[4:]} lab at its defaults: a session keeps "
                             "that lab's place, not its sentence.")
-                kept += to_the_browser(self.app, path)
+                # what follows (quitting, the run's save) waits for the browser to have it
+                after = then if then is not None else (self.app.exit if then_quit else None)
+                kept += to_the_browser(self.app, path, then=after)
                 self.app.notify(f"Saved {path}.{kept}", timeout=6 if kept else 3, markup=False)
-                if then is not None:
-                    then()
-                elif then_quit:
-                    self.app.exit()
 
         error = None
         if bench.session_path and not ask and bench.file.changed_on_disk():

@@ -33,16 +33,23 @@ class PathInput(Input):
         self.screen.accept(self.value)
 
 
-def to_the_browser(app, path: str) -> str:
+def to_the_browser(app, path: str, then: Callable[[], None] | None = None) -> str:
     """In a browser (`attn-tui serve`), also hand the file just written to it as a download:
-    the learner's folder is on the server. Returns the words to add to the notice saying so."""
-    if not app.is_web:
-        return ""
-    try:
-        app.deliver_binary(os.path.expanduser(path), open_method="download")
-    except OSError:  # written a moment ago; gone again, it stays only where it was written
-        return ""
-    return " Your browser downloads a copy."
+    the learner's folder is on the server. Returns the words to add to the notice saying so.
+    ``then()`` runs once the browser has it (next, in a terminal): quitting straight after
+    the hand-over cut the download short, and the browser saved an empty file."""
+    key = None
+    if app.is_web:
+        try:
+            key = app.deliver_binary(os.path.expanduser(path), open_method="download")
+        except OSError:  # written a moment ago; gone again, it stays only where it was written
+            key = None
+    if then is not None:
+        if key is None:
+            app.call_later(then)  # after the caller's notice, as it would come after the fetch
+        else:
+            app.after_delivery(key, then)
+    return "" if key is None else " Your browser downloads a copy."
 
 
 def set_aside_names(app) -> dict[str, str]:

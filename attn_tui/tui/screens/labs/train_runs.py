@@ -115,11 +115,12 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
     def done(path: str | None) -> None:
         if path is None:
             return
-        app.notify(f"Saved the run ({written[-1].steps_done} steps) to {path}: "
-                   f"attn-tui --lab train --load {_quoted(path)} reopens it."
-                   + to_the_browser(app, path), timeout=6, markup=False)
-        if then is not None:
-            then()
+        # what follows (quitting, a lesson) waits for the browser to have it: cut short
+        copy = to_the_browser(app, path, then=then)
+        # in a browser there is no command line to reopen it from
+        reopen = "" if copy else f": attn-tui --lab train --load {_quoted(path)} reopens it"
+        app.notify(f"Saved the run ({written[-1].steps_done} steps) to {path}{reopen}.{copy}",
+                   timeout=6, markup=False)
 
     title = "Save the training run (.npz)" + (", then quit" if then is not None else "")
     app.push_screen(FileModal(title, f"train-{held.task}.npz", submit=write, writes=True,
