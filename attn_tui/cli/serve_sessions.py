@@ -16,6 +16,7 @@ import secrets
 import signal
 import socket
 from pathlib import Path
+from urllib.parse import quote
 
 import textual_serve
 from aiohttp import WSCloseCode, web
@@ -80,6 +81,20 @@ def ended_message(returncode: int | None) -> str:
     else:
         how = f"ended (exit status {returncode})"
     return f"This session's attn-tui process {how}. Reload the page for a new session."
+
+
+def disposition(kind: str, name: str) -> str:
+    """A Content-Disposition naming ``name`` as RFC 6266 has it: textual-serve's bare
+    ``filename=a;b.md`` reached the browser as "a", and '"q".md' as "q_.md"."""
+    fallback = "".join(c if 32 <= ord(c) < 127 and c not in '"\\' else "_" for c in name)
+    return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+async def _name_the_download(request: web.Request, response: web.StreamResponse) -> None:
+    header = response.headers.get("Content-Disposition", "")
+    kind, found, name = header.partition("; filename=")
+    if found and request.path.rstrip("/").rsplit("/", 2)[-2:-1] == ["download"]:
+        response.headers["Content-Disposition"] = disposition(kind, name)
 
 
 class StartQueue:
@@ -199,6 +214,7 @@ class SessionServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        app.on_response_prepare.append(_name_the_download)
         static = app.router["static"]
         if hasattr(static, "_show_index"):  # no listing of the folder's files at /static/
             static._show_index = False

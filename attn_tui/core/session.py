@@ -87,16 +87,22 @@ def to_json(ws: Workspace, screen: str = "workbench",
             f'  "workspace": {workspace},\n  "screen": {json.dumps(screen)}{lab}{left}\n}}\n')
 
 
+def name_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` may not name a session, whatever is on disk there; None if it may."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in NOT_SESSION_NAMES:  # as export and train --save refuse a name of another kind
+        return (f"it is named as a {ext} file, but a session is JSON: end the name with .json "
+                "(the export dialog, e, writes the other kinds)")
+    return None
+
+
 def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench",
          lab_settings: LabSettings | None = None,
          kept: dict[str, LabSettings] | None = None) -> None:
     if screen not in SCREENS:
         raise ValueError(f"unknown screen {screen!r}")
-    ext = os.path.splitext(os.fspath(path))[1].lower()
-    if ext in NOT_SESSION_NAMES:  # as export and train --save refuse a name of another kind
-        raise SessionError(f"it is named as a {ext} file, but a session is JSON: end the name "
-                           "with .json (the export dialog, e, writes the other kinds)",
-                           os.fspath(path), "save")
+    if (problem := name_problem(path)) is not None:
+        raise SessionError(problem, os.fspath(path), "save")
     try:
         atomic_write(path, to_json(ws, screen, lab_settings, kept).encode("utf-8"),
                      verb="save")

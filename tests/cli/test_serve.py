@@ -485,7 +485,7 @@ def test_save_then_quit_in_the_browser_waits_until_the_download_is_fetched(serve
             assert await answers(ws, "5\r", b"0.5")  # an edit: quitting asks about it
             assert await answers(ws, "\x11", b"unsaved")
             assert await answers(ws, "s", b"Save session")
-            await ws.send_str(json.dumps(["stdin", "\x15mywork.json\r"]))
+            await ws.send_str(json.dumps(["stdin", "\x15my;work.json\r"]))
             key = None
             while key is None:
                 msg = await asyncio.wait_for(ws.receive(), timeout=30)
@@ -495,13 +495,15 @@ def test_save_then_quit_in_the_browser_waits_until_the_download_is_fetched(serve
                     key = told[1] if told[0] == "deliver_file_start" else None
             await asyncio.sleep(0.5)  # the app waits for the browser's fetch before it quits
             async with http.get(f"{base}/download/{key}") as got:
-                body = await got.read()
+                body, named = await got.read(), got.headers["Content-Disposition"]
             code, _ = await closing(ws)
-            return body, code
+            return body, named, code
 
-    body, code = asyncio.run(scenario())
-    saved = (learners / name / "files" / "mywork.json").read_bytes()
+    body, named, code = asyncio.run(scenario())
+    saved = (learners / name / "files" / "my;work.json").read_bytes()
     assert body == saved and len(saved) > 100
+    # quoted, and named in UTF-8 too: a bare filename=my;work.json downloaded as "my"
+    assert named == "attachment; filename=\"my;work.json\"; filename*=UTF-8''my%3Bwork.json"
     assert code == 1000  # and then the app quit, as asked
 
 

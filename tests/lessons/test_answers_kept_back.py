@@ -151,6 +151,9 @@ async def test_a_question_on_the_scores_keeps_the_weights_back_in_every_view_and
     ("mask", 3, ("m",)),  # "the other order"
     ("scale", 2, ("s",)),  # the lab: "divide by √d_k first"
     ("params", 3, ("up",)),  # 16 heads' total
+    # typing into a lab's bar opened a value no Enter could set, and R u U went into it
+    ("scale", 2, ("right", "5", "enter", "R", "u")),
+    ("scale", 2, ("right", "enter", "5", "enter")),
 ])
 async def test_an_open_question_holds_the_keys_that_would_show_its_answer(lesson, at, keys):
     """s on "Take the division away. What happens to α?" showed α change before the answer;
@@ -162,6 +165,7 @@ async def test_an_open_question_holds_the_keys_that_would_show_its_answer(lesson
         await press(pilot, *keys)
         assert host.lesson_state() == before, keys
         assert not any(e.editing for e in host.query("MatrixEditor"))
+        assert not any(bar.editing for bar in host.query("ControlBar"))
         held = ("Answer first (a, b or c): the panes stay as the question shows them until "
                 "then.")
         said = (str(host.query_one("#lab-message").render()) if hasattr(host, "settings")

@@ -251,10 +251,19 @@ async def test_a_step_that_replaces_the_learners_edit_says_so():
         assert pilot.app.screen.workspace.q[0][0] == 5.0
         await press(pilot, "n")
         # in the panel, where the learner reads (a notice covered the choices)
+        # step 3 asks a question, which keeps the panes until it is answered: u too
         assert panel(pilot.app).plain.startswith(
-            "Step 3 starts from its own numbers. u brings yours back")
+            "Step 3 starts from its own numbers. Once you answer, u brings yours back")
         assert not any("starts from" in str(n.message) for n in notifications(pilot.app))
         assert pilot.app.screen.workspace.q[0][0] == 0.1  # the step's own q
+        await press(pilot, "u")
+        assert pilot.app.screen.workspace.q[0][0] == 0.1
+        await press(pilot, "b")
+        for _ in range(3):  # the answer's reveal is a change of its own: u takes it back first
+            if pilot.app.screen.workspace.q[0][0] == 5.0:
+                break
+            await press(pilot, "u")
+        assert pilot.app.screen.workspace.q[0][0] == 5.0
 
 
 async def test_an_answers_feedback_stays_in_view_when_the_terminal_shrinks():

@@ -274,3 +274,28 @@ async def test_the_export_dialog_refuses_a_name_before_it_offers_to_replace_the_
         assert said.endswith("is named as a session (.json), which an export never writes: "
                              "end the name with .md, .csv, .tex, .npz or .py.")
     assert session.read_text() == "{}"
+
+
+async def test_the_save_dialog_refuses_an_exports_name_before_it_offers_to_replace_it(
+        tmp_path: Path) -> None:
+    """Save as an existing x.md said "already exists. Enter again replaces it", then refused."""
+    from textual.widgets import Input, Static
+
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    notes = tmp_path / "x.md"
+    notes.write_text("mine")
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, FileModal)
+        modal.query_one("#file-path", Input).value = str(notes)
+        await pilot.press("enter")
+        await pilot.pause()
+        said = str(modal.query_one("#file-error", Static).render())
+        assert "already exists" not in said
+        assert "it is named as a .md file, but a session is JSON" in said
+    assert notes.read_text() == "mine"

@@ -187,7 +187,7 @@ class SessionController:
                 return
         title = "Save session" + (f", then {then_words}" if then_quit or then is not None else "")
         self.app.push_screen(FileModal(title, bench.session_path or DEFAULT_SESSION, error=error,
-                                       submit=write, writes=True,
+                                       submit=write, writes=True, check=_session_name_problem,
                                        own_file=bench.session_path, kind="session"), done)
 
     def open(self, bench: SessionHost) -> None:
@@ -389,3 +389,12 @@ class SessionController:
 
         self.app.push_screen(ConfirmQuitModal(question, can_save=typed_ok and (
             dirty or run is not None)), answer)
+
+
+def _session_name_problem(path: str) -> str | None:
+    """Said before "already exists": replacing notes.md would not have been a session."""
+    from attn_tui.core.files import short_path
+    from attn_tui.core.session import name_problem
+
+    problem = name_problem(path)
+    return None if problem is None else f"Cannot save {short_path(path)}: {problem}."

@@ -732,8 +732,11 @@ class LessonRunner:
         if edited and self._setup != before:  # the learner's own numbers were replaced
             # said in the panel, where the learner reads: a notice covered the choices, or the
             # numbers the step is about
-            said = (f"Step {self.index + 1} starts from its own {host.state_words}. u brings "
-                    "yours back, one change at a time.")
+            # an open question keeps the panes until it is answered (holds_back): u too
+            held = q is not None and not answered and hasattr(host, "held")
+            when = "Once you answer, u" if held else "u"
+            said = (f"Step {self.index + 1} starts from its own {host.state_words}. {when} "
+                    "brings yours back, one change at a time.")
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
             if not was_saved:  # quitting asks about it
                 host.lesson_replaced_work(replaced)

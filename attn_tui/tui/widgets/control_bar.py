@@ -228,11 +228,17 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         self._offer(self.current.scaled(self.values[self.current.key], bool(up)),
                     1 if up else -1)
 
+    def _held(self) -> bool:
+        """True (and said by the screen) while a lesson's question keeps the settings: typing
+        would open a value no Enter could set, and the keys after it would be typed into it."""
+        held = getattr(self.screen, "held", None)
+        return held is not None and held()
+
     def action_activate(self) -> None:
         f = self.current
         if f.kind in ("bool", "choice"):
             self._offer(f.stepped(self.values[f.key], 1))
-        else:
+        elif not self._held():
             self.editing = f.text(self.values[f.key]).replace(",", "")
             self._replace = True
             self.refresh()
@@ -273,6 +279,10 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 event.character.isdigit() or event.character == "." or (
                     event.character in SIGNS and event.key not in self.screen.active_bindings)
             ):
+                event.stop()
+                event.prevent_default()
+                if self._held():
+                    return True
                 self.editing = event.character
                 self._replace = False
                 event.stop()
