@@ -30,6 +30,20 @@ def outside_own_folder(path: str) -> str | None:
     return None
 
 
+def own_files(ending: str, most: int = 8) -> list[str] | None:
+    """In a session kept to one folder, the names there ending in ``ending``, newest first
+    (a browser has no file list of its own to pick from); None elsewhere."""
+    folder = os.environ.get(OWN_FOLDER_ENV)
+    if not folder:
+        return None
+    try:
+        found = [e for e in os.scandir(folder) if e.is_file() and e.name.endswith(ending)]
+    except OSError:
+        return []
+    found.sort(key=lambda e: e.stat().st_mtime, reverse=True)
+    return [e.name for e in found[:most]]
+
+
 class FileError(ValueError):
     """str() is one sentence: "Cannot <verb> <path>: <reason>." (or the reason alone)."""
 

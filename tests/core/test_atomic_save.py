@@ -185,3 +185,31 @@ def test_a_browser_session_uses_only_names_in_its_own_folder(tmp_path, monkeypat
     assert (said is None) == kept
     if not kept:
         assert said.startswith("In the browser your files are kept in a folder of your own")
+
+
+async def test_a_browser_sessions_open_dialog_names_the_sessions_in_its_folder(tmp_path,
+                                                                              monkeypatch):
+    """In the browser a learner had to remember the exact names: there is no file list."""
+    import os
+    import time
+
+    from textual.widgets import Static
+
+    from attn_tui.core.files import OWN_FOLDER_ENV
+    from attn_tui.tui.app import make_app
+
+    monkeypatch.setenv(OWN_FOLDER_ENV, str(tmp_path))
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        title = str(app.screen.query_one("#file-title", Static).render())
+        assert title == "Open session (you have saved none yet: ctrl+s saves one)"
+        await pilot.press("escape")
+        for i, name in enumerate(("old.json", "new.json", "notes.md")):
+            (tmp_path / name).write_text("{}")
+            os.utime(tmp_path / name, (time.time() + i, time.time() + i))
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        title = str(app.screen.query_one("#file-title", Static).render())
+        assert title == "Open session (yours: new.json, old.json)"

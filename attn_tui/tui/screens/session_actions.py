@@ -243,7 +243,13 @@ class SessionController:
             if screen.startswith("lab:") and lab_available(screen[4:]):
                 self.app.open_lab(screen[4:], saved=lab_settings)
 
-        self.app.push_screen(FileModal("Open session", bench.session_path or DEFAULT_SESSION,
+        from attn_tui.core.files import own_files
+
+        title = "Open session"
+        if (yours := own_files(".json")) is not None:  # in a browser: the learner's folder
+            title += (f" (yours: {', '.join(yours)})" if yours
+                      else " (you have saved none yet: ctrl+s saves one)")
+        self.app.push_screen(FileModal(title, bench.session_path or DEFAULT_SESSION,
                                        submit=read), done)
 
     def _typed_sentence(self) -> bool:
