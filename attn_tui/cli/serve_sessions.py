@@ -36,6 +36,7 @@ LEARNER_COOKIE = "attn_tui_learner"
 LEARNER_NAME = re.compile(r"[0-9a-f]{32}")
 LEARNER_DAYS = 365
 WILDCARDS = ("0.0.0.0", "::")  # every interface
+STOPPED = "attn-tui was stopped on the server. Reload the page once it is back."
 
 log = logging.getLogger("attn-tui-serve")
 
@@ -61,9 +62,6 @@ def learner_folder(root: Path, name: str) -> Path:
     return folder
 
 
-STOPPED = "attn-tui was stopped on the server. Reload the page once it is back."
-
-
 def starting_text(ahead: int) -> bytes:
     """What a queued tab shows until its app draws: the terminal's own text, top left."""
     where = "next" if ahead == 0 else f"{ahead} ahead of you"
@@ -84,8 +82,8 @@ def ended_message(returncode: int | None) -> str:
 
 
 def disposition(kind: str, name: str) -> str:
-    """A Content-Disposition naming ``name`` as RFC 6266 has it: textual-serve's bare
-    ``filename=a;b.md`` reached the browser as "a", and '"q".md' as "q_.md"."""
+    """A Content-Disposition naming ``name`` as RFC 6266 has it, where textual-serve's is a
+    bare ``filename=``: a browser cuts that at a ";" and drops quotes."""
     fallback = "".join(c if 32 <= ord(c) < 127 and c not in '"\\' else "_" for c in name)
     return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
 
@@ -347,8 +345,8 @@ class SessionServer(Server):
 
     async def on_shutdown(self, app) -> None:
         """Ctrl+C: each tab is told why its session ends, and each app is asked to quit (and
-        killed if it has not within STOP_TIMEOUT), all at once. Left to aiohttp, the server
-        waited about 20 s, silent, with one tab open, and the tab read "Session ended."."""
+        killed if it has not within STOP_TIMEOUT), all at once, before aiohttp waits on the
+        sessions' handlers."""
         tabs = list(self.tabs)
         if tabs:
             self.console.print(f"attn-tui: stopping {len(tabs)} session"

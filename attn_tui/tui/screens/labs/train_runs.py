@@ -115,7 +115,7 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
     def done(path: str | None) -> None:
         if path is None:
             return
-        # what follows (quitting, a lesson) waits for the browser to have it: cut short
+        # what follows (quitting, a lesson) waits for the browser to fetch the file
         copy = to_the_browser(app, path, then=then)
         # in a browser there is no command line to reopen it from
         reopen = "" if copy else f": attn-tui --lab train --load {_quoted(path)} reopens it"
