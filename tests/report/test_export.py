@@ -249,53 +249,33 @@ def test_an_export_never_writes_over_a_session_json(tmp_path: Path, fmt: str | N
     assert session.read_text() == "{}"
 
 
-async def test_the_export_dialog_refuses_a_name_before_it_offers_to_replace_the_file(
-        tmp_path: Path) -> None:
-    """e on an existing s1.json said "already exists. Enter again replaces it", and the
-    second Enter then refused the name it had offered to write."""
+@pytest.mark.parametrize("key, name, content, said", [
+    # e on an existing s1.json said "already exists. Enter again replaces it", and the
+    # second Enter then refused the name it had offered to write
+    ("e", "s1.json", "{}", "is named as a session (.json), which an export never writes: "
+                           "end the name with .md, .csv, .tex, .npz or .py."),
+    # save as an existing x.md: the same, the other way round
+    ("ctrl+s", "x.md", "mine", "it is named as a .md file, but a session is JSON: end the name "
+                               "with .json (the export dialog, e, writes the other kinds)."),
+])
+async def test_a_file_dialog_refuses_a_name_before_it_offers_to_replace_the_file(
+        tmp_path: Path, key: str, name: str, content: str, said: str) -> None:
     from textual.widgets import Input, Static
 
     from attn_tui.tui.app import make_app
     from attn_tui.tui.screens.dialogs.file_modal import FileModal
 
-    session = tmp_path / "s1.json"
-    session.write_text("{}")
+    existing = tmp_path / name
+    existing.write_text(content)
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("e")
+        await pilot.press(key)
         await pilot.pause()
         modal = app.screen
         assert isinstance(modal, FileModal)
-        modal.query_one("#file-path", Input).value = str(session)
+        modal.query_one("#file-path", Input).value = str(existing)
         await pilot.press("enter")
         await pilot.pause()
-        said = str(modal.query_one("#file-error", Static).render())
-        assert "already exists" not in said
-        assert said.endswith("is named as a session (.json), which an export never writes: "
-                             "end the name with .md, .csv, .tex, .npz or .py.")
-    assert session.read_text() == "{}"
-
-
-async def test_the_save_dialog_refuses_an_exports_name_before_it_offers_to_replace_it(
-        tmp_path: Path) -> None:
-    """Save as an existing x.md said "already exists. Enter again replaces it", then refused."""
-    from textual.widgets import Input, Static
-
-    from attn_tui.tui.app import make_app
-    from attn_tui.tui.screens.dialogs.file_modal import FileModal
-
-    notes = tmp_path / "x.md"
-    notes.write_text("mine")
-    app = make_app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        modal = app.screen
-        assert isinstance(modal, FileModal)
-        modal.query_one("#file-path", Input).value = str(notes)
-        await pilot.press("enter")
-        await pilot.pause()
-        said = str(modal.query_one("#file-error", Static).render())
-        assert "already exists" not in said
-        assert "it is named as a .md file, but a session is JSON" in said
-    assert notes.read_text() == "mine"
+        shown = str(modal.query_one("#file-error", Static).render())
+        assert "already exists" not in shown and shown.endswith(said), shown
+    assert existing.read_text() == content
