@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from lab_pilot import lab_app, settle
 
 from attn_tui.tui.widgets.control_field import Field
 
@@ -126,7 +127,6 @@ def test_a_fields_refusal_speaks_of_the_field_not_of_cells() -> None:
 async def test_a_valid_value_typed_after_a_refused_one_clears_the_refusal(lab: str) -> None:
     """-1 Enter on seed said '✗ seed must be between 0 and 2,147,483,647'; a valid 0 Enter (the
     seed it already had) left that on screen."""
-    from lab_pilot import lab_app, settle
 
     from attn_tui.tui.widgets.control_bar import ControlBar
 
@@ -168,7 +168,6 @@ def test_values_from_a_session_file_are_refused_in_one_short_line():
 async def test_a_sign_typed_first_starts_the_value_and_is_refused_not_dropped(lab, key, minus):
     """-1 typed on lr set lr 1 and -2 on top d_k set 2, with no word: typing began only at a
     digit, so the sign was dropped."""
-    from lab_pilot import lab_app, settle
 
     from attn_tui.tui.widgets.control_bar import ControlBar
 
@@ -200,7 +199,6 @@ async def test_a_sign_typed_first_starts_the_value_and_is_refused_not_dropped(la
 async def test_where_minus_is_a_key_of_the_screen_the_bar_leaves_it_to_that_key():
     """The precision lab's - is 'scores ×↓', and the dimensions bar's −1: a sign that began
     typing there would take their key away."""
-    from lab_pilot import lab_app, settle
 
     from attn_tui.tui.app import make_app
     from attn_tui.tui.widgets.control_bar import ControlBar
@@ -227,17 +225,21 @@ async def test_where_minus_is_a_key_of_the_screen_the_bar_leaves_it_to_that_key(
         assert bench.workspace.t_k == t - 1
 
 
-async def test_escape_after_a_refusal_takes_the_refusal_down_with_the_typing() -> None:
-    """The ✗ line stayed after Esc had cancelled, and over the next value typed."""
-    from lab_pilot import lab_app, settle
-
+async def _on_the_seed(pilot):
+    """The scaling lab settled, its bar on the seed field: (screen, bar)."""
     from attn_tui.tui.widgets.control_bar import ControlBar
 
+    await settle(pilot)
+    screen = pilot.app.screen
+    bar = screen.query_one(ControlBar)
+    bar.field = [f.key for f in bar.fields].index("seed")
+    return screen, bar
+
+
+async def test_escape_after_a_refusal_takes_the_refusal_down_with_the_typing() -> None:
+    """The ✗ line stayed after Esc had cancelled, and over the next value typed."""
     async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = pilot.app.screen
-        bar = screen.query_one(ControlBar)
-        bar.field = [f.key for f in bar.fields].index("seed")
+        screen, bar = await _on_the_seed(pilot)
         await pilot.press(*"99999999999999999999", "enter")
         await settle(pilot)
         assert "seed must be between" in screen.message and bar.editing is not None
@@ -248,15 +250,8 @@ async def test_escape_after_a_refusal_takes_the_refusal_down_with_the_typing() -
 
 
 async def test_escape_on_typing_nothing_refused_leaves_the_screens_words() -> None:
-    from lab_pilot import lab_app, settle
-
-    from attn_tui.tui.widgets.control_bar import ControlBar
-
     async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = pilot.app.screen
-        bar = screen.query_one(ControlBar)
-        bar.field = [f.key for f in bar.fields].index("seed")
+        screen, bar = await _on_the_seed(pilot)
         screen.say("a note of the lab's own")
         await pilot.press("5", "escape")
         await settle(pilot)
