@@ -113,19 +113,13 @@ def learners_root(given: str | None = None):
     folder (``$ATTN_TUI_DATA_DIR``, or the user's, from platformdirs)."""
     from pathlib import Path
 
-    from attn_tui.core.progress import APP, DIR_ENV
+    from attn_tui.core.progress import DIR_ENV, data_folder
 
     try:
-        if given:
-            return Path(given).expanduser()
-        if os.environ.get(DIR_ENV):
-            return Path(os.environ[DIR_ENV]).expanduser() / "learners"
+        return Path(given).expanduser() if given else data_folder() / "learners"
     except RuntimeError as exc:  # ~nosuchuser: no home folder to expand
         raise ServeError(f"cannot keep the learners' folders in {given or os.environ[DIR_ENV]}: "
                          f"{str(exc).rstrip('.')}; choose another with --learners") from None
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP, appauthor=False)) / "learners"
 
 
 def check_learners(root) -> None:

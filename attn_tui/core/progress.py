@@ -41,15 +41,21 @@ class Record:
     shown: frozenset[int] = frozenset()  # steps whose goal "show me" met, not the learner
 
 
+def data_folder() -> Path:
+    """attn-tui's data folder: ``$ATTN_TUI_DATA_DIR``, or the user's (platformdirs).
+    Raises RuntimeError for a ~user whose home cannot be found."""
+    if os.environ.get(DIR_ENV):
+        return Path(os.environ[DIR_ENV]).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP, appauthor=False))
+
+
 def folder(no_progress: bool = False) -> Path | None:
     """Where progress is kept, or None when nothing is to be kept."""
     if no_progress or os.environ.get(OFF_ENV, "").strip() not in ("", "0"):
         return None
-    if os.environ.get(DIR_ENV):
-        return Path(os.environ[DIR_ENV]).expanduser() / "progress"
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP, appauthor=False)) / "progress"
+    return data_folder() / "progress"
 
 
 class Progress:
