@@ -136,6 +136,7 @@ async def test_a_question_on_the_scores_keeps_the_weights_back_in_every_view_and
         text = screen_text(pilot.app)
         assert "steps for query 'verb?'" in text and "ζ = ?" in text
         assert "0.0829" not in text and "0.8135" not in text
+        assert "13.4379" not in text and "16.1072" not in text  # exp over its sum is α
         await press(pilot, "b")  # answered: all of it shows, and v turns the map again
         text = screen_text(pilot.app)
         assert "0.8343" in text and "entropy 0.8135 bits" in text

@@ -174,12 +174,13 @@ class WorkbenchScreen(Screen):
         table = self.query_one(StepTable)
         table.edge = "↑↓ in Q picks the query"
         table.show(steps, i, ws.key_tokens)
-        # a query whose weights a lesson keeps back on the map is kept back here too
+        # a query whose weights a lesson keeps back on the map is kept back here too, from exp
+        # on: exp over its sum is α
         kept = any(r == i for r, _ in self.query_one(Heatmap).concealed_in("weights"))
         if kept or self._kept_in_steps:  # (no set of cells built on an edit outside a lesson)
             lesson_own = table.concealed - self._kept_in_steps
             self._kept_in_steps = frozenset(
-                (r, c) for r in range(table.n_rows) for c in range(3, table.n_cols)
+                (r, c) for r in range(table.n_rows) for c in range(2, table.n_cols)
             ) if kept else frozenset()
             table.set_concealed(lesson_own | self._kept_in_steps)
         if kept:
