@@ -241,6 +241,18 @@ async def test_learning_w_is_refused_while_step_2_keeps_the_pattern_back():
                                          "show the numbers this question keeps back.")
 
 
+async def test_learning_step_2_trains_only_once_answered_as_its_words_say():
+    """"Answer, and the lab trains": Enter on the question trained a run before the answer."""
+    pytest.importorskip("torch")
+    async with lesson_app("learning", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert screen.state not in ("loading", "running") and screen.step == 0
+        assert screen.message.startswith("Answer first (a, b, c or d): the panes stay")
+
+
 async def test_real_heads_last_step_w_as_it_invites_finishes_the_lesson():
     """Step 7 says "w opens the chosen head in the workbench"; pressing it left the lesson
     unfinished ("left at step 7")."""

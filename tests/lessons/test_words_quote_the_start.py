@@ -148,15 +148,19 @@ async def test_after_an_answer_a_change_to_what_the_answer_quotes_is_said():
 
 
 async def test_an_answer_after_training_the_steps_own_settings_puts_nothing_back():
-    # learning 2: Enter trained the step's settings, then b said "the step's own settings
-    # are back" though none had changed (the words quote the run, which had)
+    # learning: Enter trained the step's settings, then b on step 2 said "the step's own
+    # settings are back" though none had changed (the words quote the run, which had). Step
+    # 2's question holds Enter until the answer, so the run is trained on step 1.
     pytest.importorskip("torch")
-    async with lesson_app("learning", at=2).run_test(size=(120, 40)) as pilot:
+    async with lesson_app("learning").run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         host = pilot.app.screen
-        start = host.lesson_state()
         await press(pilot, "enter")
         await until(pilot, lambda: host.state == "done", "the run trained", seconds=60)
+        await press(pilot, "n")
+        await settle(pilot)
+        assert "Predict: once trained" in _said(pilot.app)  # step 2, its question open
+        start = host.lesson_state()
         await press(pilot, "b")
         said = _said(pilot.app)
         assert "Right" in said and "are back" not in said

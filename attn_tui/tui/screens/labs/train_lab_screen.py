@@ -247,6 +247,8 @@ class TrainLabScreen(LabScreen):
         if bar.editing is not None:  # the digits before it had not reached the bar
             bar.take_typed(keep_refused=False)
             return
+        if self.held():  # a question that says "answer, and the lab trains"
+            return
         held = self.held_run()
         if (self.state in ("paused", "done") and held is not None and held.unsaved
                 and self._settings_changed(self.run.config if self.run is not None
