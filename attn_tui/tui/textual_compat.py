@@ -217,14 +217,18 @@ def notifications(app: App) -> list[Notification]:
     return list(shown)
 
 
-def lift_notices(screen: Screen, rows: int) -> None:
+def lift_notices(screen: Screen, rows: int | None) -> None:
     """Show the screen's notices ``rows`` higher than Textual does (just above the key bar):
-    over the panes, not over a lesson panel's question. Its rack is Textual's
-    ``#textual-toastrack``, bottom margin 1."""
+    over the panes, not over a lesson panel's question; None: where the stylesheet puts them.
+    Its rack is Textual's ``#textual-toastrack``, bottom margin 1."""
     with _door("Screen's ToastRack (#textual-toastrack)"):
         racks = screen.query("#textual-toastrack")
     for rack in racks:
-        rack.styles.margin = (0, 0, 1 + rows, 0)
+        if rows is None:
+            rack.styles.clear_rule("margin")
+            rack.refresh(layout=True)
+        else:
+            rack.styles.margin = (0, 0, 1 + rows, 0)
 
 
 def dismiss_notices(app: App, severity: str = "information") -> None:

@@ -647,11 +647,13 @@ async def test_a_notice_raised_while_a_question_shows_sits_above_the_panel():
         assert said and max(said) < top
         assert any("a) yes, exactly as much   b) a little less   c) a little more" in line
                    for line in lines[top:])
-        await press(pilot, "escape")  # the lesson closes: notices go back above the key bar
+        # the lesson closes: notices go back to just above the dimensions bar and status line
+        await press(pilot, "escape")
         app.notify("after the lesson", timeout=30)
         await settle(pilot)
         lines = screen_lines(app)
-        assert any("after the lesson" in line for line in lines[-4:-1])
+        assert any("after the lesson" in line for line in lines[-7:-3])
+        assert "seed ‹0›" in lines[-3] and lines[-2].startswith(" mask none")
 
 
 async def test_a_panel_being_taken_down_ignores_its_late_refresh_callbacks():

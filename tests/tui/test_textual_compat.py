@@ -222,6 +222,9 @@ async def test_lift_notices_moves_textuals_toast_rack_and_puts_it_back():
         assert rack.styles.margin.bottom == 6  # above a 5-row panel and the key bar
         compat.lift_notices(app.screen, 0)
         assert rack.styles.margin.bottom == 1  # Textual's own
+        compat.lift_notices(app.screen, 5)
+        compat.lift_notices(app.screen, None)  # back to what the stylesheet says
+        assert rack.styles.margin.bottom == 1 and not rack.styles.inline.has_rule("margin")
 
 
 async def test_screen_strips_and_visible_region_read_the_screen_as_drawn():

@@ -924,3 +924,18 @@ async def test_a_click_elsewhere_stores_a_typed_value_but_a_refused_one_keeps_th
         await pilot.click(grid, offset=(x1, 1), times=2)  # a double click opens the cell
         await pilot.pause()
         assert editor.editing == (0, 1)
+
+
+async def test_a_refused_dimension_leaves_the_bar_and_the_status_line_in_sight():
+    """The "Not changed" notice covered the dimensions bar it was about: the seed field beside
+    the value typed, and the status line under it."""
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("D", "right", *"9999", "enter")
+        await pilot.pause()
+        lines = screen_text(pilot.app).splitlines()
+        assert "d_k must be between 1 and 1024" in "\n".join(lines)
+        bar = next(line for line in lines if "d_k ‹" in line)
+        assert "seed ‹0›" in bar and "▌" not in bar
+        assert lines[-2].startswith(" mask none") and "▌" not in lines[-2]

@@ -82,7 +82,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
         self.screen.screen_layout_refresh_signal.unsubscribe(self)
-        textual_compat.lift_notices(self.screen, 0)
+        textual_compat.lift_notices(self.screen, None)
 
     def _edge(self) -> None:
         keys = "typing: ⏎ Set · Esc Cancel" if takes_text(self.app.focused) else self._keys
