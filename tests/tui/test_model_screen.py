@@ -266,7 +266,7 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         np.testing.assert_array_equal(np.asarray(ws.q), run.q[0, 2].astype(np.float64))
         np.testing.assert_allclose(bench.steps.weights, run.weights[0, 2], atol=1e-6)
         said = [n.message for n in notifications(pilot.app)]  # and the way back is said
-        assert said == ["layer 0 head 2 of 'the cat sat on the mat becaus…': its "
+        assert said == ["layer 0 head 2 of 'The cat sat on the mat becaus…': its "  # as typed
                         "real Q, K, V. u undoes; g, lab minilm: back to the model screen."]
         await pilot.press("u")  # the workbench's undo brings its own example back
         await settle(pilot)

@@ -649,7 +649,7 @@ class ModelScreen(Screen):
         ws = head_workspace(run, self.layer_index, self.head_index, self.query_index)
         while self.app.screen is not bench and len(self.app.screen_stack) > 1:
             self.app.pop_screen()
-        words = " ".join(run.tokens[1:-1])
+        words = " ".join((self.run_text or "").split())  # as typed, not as tokens
         words = words if len(words) <= 30 else words[:29] + "…"
         bench.open_head(ws, note=f"layer {self.layer_index} head {self.head_index} of '{words}': its real "
                              "Q, K, V. u undoes; g, lab minilm: back to the model screen.")
