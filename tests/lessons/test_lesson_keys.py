@@ -47,7 +47,7 @@ async def test_n_on_an_unanswered_question_moves_on_and_gives_the_answer():
         await press(pilot, "n", "n", "n")  # past step 3's question without answering
         text = " ".join(panel(pilot.app).plain.split())
         assert "Step 4 of 5" in shown(pilot.app)
-        assert "Step 3's answer: b) less than 1" in text
+        assert "Step 3's answer: b) less than 1: the future's share is lost. " in text
 
 
 async def test_letters_answer_on_a_question_step_and_edit_elsewhere():

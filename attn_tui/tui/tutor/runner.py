@@ -55,6 +55,11 @@ def _back_for_the_answer(host: LessonHost) -> str:
             "at a time.")
 
 
+def _as_sentence(words: str) -> str:
+    """``words`` ending as a sentence does, so that a note read after it starts anew."""
+    return words if words.endswith((".", "?", "!", "…", ":")) else words + "."
+
+
 def _without(view: PanelView, said: str) -> PanelView:
     """``view`` with the sentence ``said`` taken out of its note."""
     return replace(view, note=" ".join(view.note.replace(said, "").split()))
@@ -514,7 +519,8 @@ class LessonRunner:
         if q is not None and self.chosen is None and not self.done:
             view = self._view
             choices = view.choices if view is not None and view.choices else q.choices
-            note = f"Step {self.index + 1}'s answer: {LETTERS[q.answer]}) {choices[q.answer]}"
+            note = _as_sentence(f"Step {self.index + 1}'s answer: {LETTERS[q.answer]}) "
+                                f"{choices[q.answer]}")
         if self.index + 1 < len(self.lesson.steps):
             self._note = note
             self._go(self.index + 1)
