@@ -514,6 +514,28 @@ async def test_the_maps_top_edge_says_which_step_is_shown_as_frames_are_walked()
         assert box.border_title.startswith("α per head at step 0 (")
 
 
+async def test_a_diverged_run_left_with_esc_comes_back_with_go_to() -> None:
+    """Esc after a run diverged, then Go to: the lab came back fresh, lr 0.003, no frames,
+    though a diverged run's frames up to the break are what it has to show."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 60, "set_lr(1000)")
+        screen = app.screen
+        assert screen.state == "diverged"
+        frames, losses = len(screen.frames), list(screen.losses)
+        await pilot.press("escape")
+        await settle(pilot)
+        app.reopen_lab("train")
+        await settle(pilot)
+        back = app.screen
+        assert back is not screen and back.settings.lr == 1000
+        assert len(back.frames) == frames
+        np.testing.assert_array_equal(back.losses, losses)  # the last one nan in both
+        assert back.message.startswith("The loss became nan at step 5: the learning rate "
+                                       "1000 is too large. Its frames up to step")
+        assert "diverged" in str(back.query_one("#train-status").render())
+
+
 async def test_a_loaded_diverged_run_says_so_on_one_line_at_80x24() -> None:
     # "… loss 268184666112.0000 · acc 0.0000 · loaded · it diverged": wrapped, the last words
     # alone on a line of their own

@@ -167,6 +167,11 @@ class TrainLabScreen(LabScreen):
             self.say(INSTALL_TORCH_TRAIN, error=True)
         elif self.state == "paused":
             self.say(f"Paused at step {self.step}, where you left it: Enter trains on.")
+        elif self.state == "loaded" and self.kept and self.record is not None \
+                and self.record.diverged:
+            r = self.record
+            self.say(f"{diverged_words(list(r.losses), r.steps_done, r.config.lr)} Its frames "
+                     f"up to step {int(r.frame_steps[-1])} are kept (←→).", error=True)
         elif self.state == "loaded" and self.record is not None and self.record.resume_problem:
             self.say(f"This run cannot train on: {self.record.resume_problem}. Enter trains it "
                      "anew from step 0.", error=True)
@@ -188,7 +193,7 @@ class TrainLabScreen(LabScreen):
                                            "lessons": self.lessons_run}
         elif self.state not in ("loading", "running"):  # no worker is changing the run
             kept = self.record or (self.run.record() if self.run is not None else None)
-            if kept is not None and not kept.diverged:
+            if kept is not None:  # a diverged run too: its frames show where it broke
                 self.app.left_labs["train"] = {"record": kept, "kept": True,
                                                "head": self.head, "frame": self.frame,
                                                "saved_step": self.saved_step,

@@ -3,7 +3,8 @@ know of one that is not saved, in the lab or left there with Esc (see AttnApp.le
 
 A run counts as saved when its steps so far are in a file: one loaded with --load, or saved
 with e since its last step; one a lesson's step trained (its exercise) counts as saved too. A
-diverged run is not asked about (Esc drops it too), but e saves it, frames and all."""
+diverged run is not asked about, but Go to brings it back as it was left, and e saves it,
+frames and all."""
 
 from __future__ import annotations
 
