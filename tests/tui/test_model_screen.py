@@ -632,3 +632,19 @@ async def test_no_step_table_is_drawn_before_a_sentence_has_run() -> None:
         await settle(pilot)
         assert screen.query_one("#steps-box").display
         assert "steps for query 0 '[CLS]'" in screen_text(pilot.app)
+
+
+async def test_at_80x24_the_step_table_stays_in_sight_under_its_title_as_the_query_moves() -> None:
+    """Tab to the table scrolled it in without its title, so which query it explained was off
+    screen; ] then scrolled back up to the picture, and the table out of sight."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert pilot.app.focused is pilot.app.screen.query_one(StepTable)
+        for query in ("0 '[CLS]'", "1 'the'", "2 'cat'"):
+            text = screen_text(pilot.app)
+            assert f"steps for query {query} on the head's real q, k" in text, query
+            assert "key           q·k" in text and "every head: layers" not in text
+            await pilot.press("right_square_bracket")
+            await settle(pilot)

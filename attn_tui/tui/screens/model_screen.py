@@ -439,6 +439,8 @@ class ModelScreen(Screen):
         moved = ("layer" if self._shown_layer != self.layer_index  # (the grid's arrows move
                  else "query" if self._shown_query != self.query_index else None)  # its mark)
         self._shown_layer, self._shown_query = self.layer_index, self.query_index
+        if moved == "query" and self.focused is self.query_one(StepTable):
+            moved = "steps"  # [ ] read in the table: it stays, under its title
         if moved and not self.app.tutor.setting_up:  # a step setting up points when ready
             self._in_view = moved
             self.call_after_refresh(self.keep_in_view)
@@ -458,14 +460,24 @@ class ModelScreen(Screen):
 
     def keep_in_view(self) -> None:
         """The chosen layer's row of the grid, or the marked query's of the picture, whichever
-        moved last, or a lesson step's marks, in sight: again when the body changes height (a
+        moved last, or the step table under its title while it has the keys, or a lesson
+        step's marks, in sight: again when the body changes height (a
         lesson's panel grows with a task's verdict)."""
         if self._in_view == "marks":
             self.app.tutor.points_again()
+        elif self._in_view == "steps":  # the table with its title, which names the query
+            self.query_one(ModelBody).scroll_to_widget(self.query_one("#steps-box"), top=True,
+                                                       animate=False, immediate=True)
         elif self._in_view == "query":
             self.query_one(HeadPicture).query_into_view()
         else:
             self.query_one(HeadGrid).chosen_into_view()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # Tab to the table scrolled it into view under its title, which names the query
+        if event.widget is self.query_one(StepTable) and not self.app.tutor.setting_up:
+            self._in_view = "steps"
+            self.call_after_refresh(self.keep_in_view)
 
     def lesson_pointed(self) -> None:
         """A lesson's step has brought its marks into view: they are what stays in view."""
