@@ -648,3 +648,20 @@ async def test_at_80x24_the_step_table_stays_in_sight_under_its_title_as_the_que
             assert "key           q·k" in text and "every head: layers" not in text
             await pilot.press("right_square_bracket")
             await settle(pilot)
+
+
+async def test_tab_into_the_sentence_edits_it_and_slash_asks_for_a_new_one() -> None:
+    """Tab to the box selected the whole sentence, unseen, and the next key replaced it."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        box = pilot.app.screen.query_one("#sentence", Input)
+        before = box.value
+        for _ in range(5):
+            if pilot.app.focused is box:
+                break
+            await pilot.press("tab")
+        assert pilot.app.focused is box
+        await pilot.press("j", "j")
+        assert box.value == before + "jj"
+        await pilot.press("escape", "slash", *"A dog.")
+        assert box.value == "A dog."

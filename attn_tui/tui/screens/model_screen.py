@@ -209,6 +209,7 @@ class ModelScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (76, "-narrow"), (110, "-wide")]
     DEFAULT_CSS = """
     ModelScreen #sentence { height: 1; border: none; padding: 0 1; margin: 0; }
+    ModelScreen #sentence:focus { background: $boost; }
     ModelScreen #model-message { height: auto; padding: 0 1; display: none; }
     ModelScreen #model-message.-shown { display: block; }
     ModelScreen #model-message.-invalid { color: $text-error; text-style: bold; }
@@ -302,7 +303,8 @@ class ModelScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
         yield SentenceInput(self.text, id="sentence", max_length=SENTENCE_MAX,
-                            placeholder="type a sentence; the maps follow as you type")
+                            placeholder="type a sentence; the maps follow as you type",
+                            select_on_focus=False)
         yield Static(id="model-message")
         yield TokenLine(id="tokens")
         # above the pictures, not scrolled with them: a lesson's step reads it while the grid
@@ -578,7 +580,10 @@ class ModelScreen(Screen):
             self._show_head()
 
     def action_focus_sentence(self) -> None:
-        self.set_focus(self.query_one("#sentence", Input))
+        # / asks for a sentence: what is typed replaces this one (Tab to the box edits it)
+        field = self.query_one("#sentence", Input)
+        self.set_focus(field)
+        field.select_all()
 
     def leave_sentence(self) -> None:
         # at once, not after a refresh as Widget.focus: the next key typed goes to the grid
