@@ -42,10 +42,9 @@ def summary_line(run: Run, layer: int, head: int) -> str:
     s = summarise(run.weights[layer, head], layer, head)
     return (
         f"means over queries: entropy {num(s.entropy)} bits of at most {num(s.max_entropy)}; "
-        f"share on the previous "
-        f"token {num(s.previous)}, itself {num(s.itself)}, [CLS] {num(s.cls)}, "
-        f"[SEP] {num(s.sep)}"
-    )
+        f"share on the previous token {num(s.previous)}, next {num(s.next)}, itself "
+        f"{num(s.itself)}, [CLS] {num(s.cls)}, [SEP] {num(s.sep)}; mostly: {s.label}"
+    )  # the model screen's summary, in the same order
 
 
 def token_list(run: Run) -> str:

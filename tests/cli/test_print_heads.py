@@ -35,7 +35,8 @@ def test_one_head_prints_each_querys_top_key_and_weight(capsys: Any) -> None:
     assert lines[1] == "tokens (9): 0:[CLS]  1:the  2:cat  3:sat  4:on  5:the  6:mat  7:.  8:[SEP]"
     assert lines[3].startswith("layer 0 head 2: means over queries: entropy 0.0017 bits of at "
                                "most 3.1699; "
-                               "share on the previous token 0.9999")
+                               "share on the previous token 0.9999, next ")
+    assert lines[3].endswith("; mostly: previous token")  # as the model screen sums it up
     assert lines[4].split() == ["query", "top", "key", "weight"]
     rows = [line.split() for line in lines[5:]]
     # the previous-token head: every token but [CLS] looks one back
