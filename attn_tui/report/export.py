@@ -66,8 +66,11 @@ def _csv(m: dict[str, Any]) -> str:
     out.writerow(["query"] + [csv_name(k) for k in m["keys"]] + ["row_sum"])
     for q, row, total in zip(m["queries"], m["weights"], m["row_sums"], strict=True):
         out.writerow([csv_name(q)] + [table_num(x) for x in row] + [table_num(total)])
-    if m["source"]:  # last: the step table's header stays the file's first row
-        out.writerows([[], ["from", m["source"]]])
+    # last: the step table's header stays the file's first row
+    out.writerows([[], ["steps_for_query", csv_name(m["queries"][m["index"]]),
+                        f"{m['index'] + 1} of {m['t_q']}"]])
+    if m["source"]:
+        out.writerow(["from", m["source"]])
     return buf.getvalue()
 
 
@@ -81,6 +84,15 @@ def tex_text(text: str) -> str:
     out = "".join(_TEX.get(c, c) for c in text)
     # after \\ or \midrule a cell starting with [ would be read as their optional argument
     return "{}" + out if out.startswith("[") else out
+
+
+# the source's quotation marks and dashes in ASCII, as the comment line keeps to it
+_ASCII = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "–": "-", "—": "--", "…": "..."})
+
+
+def tex_comment(text: str) -> str:
+    """``text`` for a % comment line: ASCII, any other character as a \\uXXXX escape."""
+    return text.translate(_ASCII).encode("ascii", "backslashreplace").decode()
 
 
 def tex_num(x: float) -> str:
@@ -116,7 +128,7 @@ def _latex(m: dict[str, Any]) -> str:
              f"{'scaled by sqrt(d_k)' if m['scale'] else 'unscaled'}; {m['backend']} {m['dtype']}")
     out = [title] + _tabular(head, rows, total)
     if m["source"]:
-        out.insert(0, "% from " + m["source"].encode("ascii", "backslashreplace").decode())
+        out.insert(0, "% from " + tex_comment(m["source"]))
     out += ["", "% weights alpha: every query (rows) over every key (columns)"]
     head = [r"query $\backslash$ key"] + [tex_text(k) for k in m["keys"]] + ["row sum"]
     rows = [[tex_text(q)] + [tex_num(x) for x in r] + [tex_num(t)]

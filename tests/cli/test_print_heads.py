@@ -93,7 +93,8 @@ def test_a_head_exports_as_csv_and_npz(capsys: Any, tmp_path: Path, minilm: Any)
     main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3", "--format", "csv"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("key,q_dot_k,scaled,exp,alpha,alpha_v1,")  # a reader's header
-    assert lines[-2:] == ["", f'from,"all-MiniLM-L6-v2, layer 1 head 3, on “{SENTENCE}”"']
+    assert lines[-3:] == ["", "steps_for_query,[CLS],1 of 9",
+                          f'from,"all-MiniLM-L6-v2, layer 1 head 3, on “{SENTENCE}”"']
     target = tmp_path / "head.npz"
     assert main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3",
                  "--format", "npz", "-o", str(target)]) == 0

@@ -56,7 +56,7 @@ def _csv_cell(cell: str) -> str:
 
 
 def parse_csv(text: str) -> list[list[list[str]]]:
-    blocks = text.split("\n\n")
+    blocks = text.split("\n\n")[:2]  # the two tables; then which query, and where from
     return [[[_csv_cell(c) for c in row] for row in list(csv.reader(io.StringIO(b)))[1:]]
             for b in blocks]
 

@@ -143,8 +143,11 @@ def test_numbers_from_a_real_head_say_so_in_every_format_and_in_the_script(
     md = export.export_text(ws, "md")
     assert md.startswith("From all-MiniLM-L6-v2, layer 1 head 3, on 'a \\| b\\_c'.\n\nSteps")
     assert run_script(export.export_script(ws), tmp_path) == md
+    # which query the steps are for, and where from: after the tables, whose header is first
+    query = ws.query_tokens[ws.selected]
     assert export.export_text(ws, "csv").endswith(
-        '\n\nfrom,"all-MiniLM-L6-v2, layer 1 head 3, on \'a | b_c\'"\n')
+        f'\n\nsteps_for_query,{query},{ws.selected + 1} of {ws.t_q}\n'
+        'from,"all-MiniLM-L6-v2, layer 1 head 3, on \'a | b_c\'"\n')
     assert export.export_text(ws, "tex").startswith(
         "% from all-MiniLM-L6-v2, layer 1 head 3, on 'a | b_c'\n% steps for query")
     arrays = export.npz_arrays(ws)
@@ -279,3 +282,11 @@ async def test_a_file_dialog_refuses_a_name_before_it_offers_to_replace_the_file
         shown = str(modal.query_one("#file-error", Static).render())
         assert "already exists" not in shown and shown.endswith(said), shown
     assert existing.read_text() == content
+
+
+def test_a_tex_comment_gives_the_sources_quotes_and_dashes_in_ascii() -> None:
+    """A head's sentence in curly quotes began the .tex with \\u201cThe cat sat.\\u201d."""
+    ws = replace(workspace("random", "none"), source="m, on “The cat — sat…” 日")
+    first = export.export_text(ws, "tex").splitlines()[0]
+    assert first == '% from m, on "The cat -- sat..." \\u65e5'
+    assert first.isascii()
