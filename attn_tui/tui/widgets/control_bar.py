@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
@@ -169,11 +170,15 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             keys = "↑↓ or Enter" if self.enter_cycles else "↑↓"
             # where the screen takes Enter (the train lab trains), Enter opens no edit
             typing = "type a number or Enter" if self.enter_cycles else "type a number"
-            return ({"choice": f"←→ field  {keys}: another {f.label}",
-                     "bool": f"←→ field  {keys}: {f.label} on or off",
-                     # a ladder's PgUp/PgDn take one rung, as ↑↓ do
-                     "ladder": f"←→ field  ↑↓ step  {typing}"}.get(
-                f.kind, f"←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  {typing}"),)
+            keys_here = {"choice": f"←→ field  {keys}: another {f.label}",
+                         "bool": f"←→ field  {keys}: {f.label} on or off",
+                         # a ladder's PgUp/PgDn take one rung, as ↑↓ do
+                         "ladder": f"←→ field  ↑↓ step  {typing}"}.get(
+                f.kind, f"←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  {typing}")
+            if f.meaning:  # "h" alone says little to a newcomer: said first, where it fits
+                return (f"{f.label}: {f.meaning} · {keys_here}",
+                        f"{f.label}: {f.meaning} · ←→ ↑↓ PgUp/PgDn, or type", keys_here)
+            return (keys_here,)
         return ("Tab here (or press c) to change the controls",)
 
     def render(self) -> Text:
@@ -204,8 +209,9 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             room = width - lines[-1].cell_len
             out.append(next((h for h in hints if len(h) <= room), ""), style="italic")
         else:
-            out.append("\n")
-            out.append(hints[0], style="italic dim")
+            out.append("\n")  # the longest that fits its line, else the shortest
+            out.append(next((h for h in hints if cell_len(h) <= width), hints[-1]),
+                       style="italic dim")
         return out
 
     # ---- actions

@@ -28,6 +28,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     places: int = 2  # decimals shown for a float
     unit: str = ""
     geometric: bool = False  # ↑↓ double and halve (any whole number may still be typed)
+    meaning: str = ""  # what a short label stands for, said while the field is picked
 
     def text(self, value: Any) -> str:
         if self.kind == "bool":

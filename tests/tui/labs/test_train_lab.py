@@ -605,3 +605,19 @@ async def test_up_and_down_on_h_step_through_the_counts_that_split_d() -> None:
             await pilot.press("down")
             await settle(pilot)
         assert screen.settings.heads == 6
+
+
+@pytest.mark.parametrize(("field", "says"), [
+    (1, "L: layers · ←→ field  ↑↓ step"),
+    (2, "h: heads in each layer · ←→ field  ↑↓ step"),
+    (3, "D: numbers per token (d_model) · ←→ ↑↓ PgUp/PgDn, or type"),  # the short form fits
+])
+async def test_at_80x24_a_picked_control_says_what_its_one_letter_stands_for(field, says):
+    """L, h and D were never explained in the lab: its hint line gave only the keys."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c", *["right"] * field)
+        await settle(pilot)
+        lines = screen_text(pilot.app).splitlines()
+        hint = next(line for line in lines if line.strip().startswith(says[:3]))
+        assert hint.strip().startswith(says) and len(hint.rstrip()) <= 80

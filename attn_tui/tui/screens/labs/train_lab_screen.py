@@ -58,9 +58,10 @@ LR_STEPS = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 10.0, 100.0, 1000
 # must open again ("steps must be between 1 and 100,000" refused a 200,000-step run's)
 FIELDS = (
     Field("task", "task", "choice", choices=tuple(TASKS)),
-    Field("layers", "L", "int", *LIMITS["layers"]),
-    Field("heads", "h", "int", *LIMITS["heads"]),
-    Field("d_model", "D", "int", *LIMITS["d_model"], step=8),
+    Field("layers", "L", "int", *LIMITS["layers"], meaning="layers"),
+    Field("heads", "h", "int", *LIMITS["heads"], meaning="heads in each layer"),
+    Field("d_model", "D", "int", *LIMITS["d_model"], step=8,
+          meaning="numbers per token (d_model)"),
     Field("steps", "steps", "int", *LIMITS["steps"], step=100),
     Field("lr", "lr", "ladder", MIN_LR, MAX_LR, choices=LR_STEPS),
     Field("seed", "seed", "int", *LIMITS["seed"]),
