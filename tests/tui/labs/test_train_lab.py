@@ -512,6 +512,9 @@ async def test_the_maps_top_edge_says_which_step_is_shown_as_frames_are_walked()
         await pilot.press("f", "home")
         await pilot.pause()
         assert box.border_title.startswith("α per head at step 0 (")
+        # the plot's ◆ marks that step: its edge says what the ◆ is
+        assert screen.query_one("#plot-box").border_subtitle.endswith(
+            " · ◆ step 0, the frame shown")
 
 
 async def test_a_diverged_run_left_with_esc_comes_back_with_go_to() -> None:

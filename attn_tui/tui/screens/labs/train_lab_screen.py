@@ -521,7 +521,8 @@ class TrainLabScreen(LabScreen):
         peak = max(finite, default=0.0)
         # the plot's top is 1.0: a loss above its first value would sit there unmarked
         cut = f" · l cut at 1, peak {peak:.2g}×" if peak > 1.0 else ""
-        box.border_subtitle = f"steps 0 … {c.steps}{cut}"
+        shown_at = f" · ◆ step {at}, the frame shown" if at is not None else ""
+        box.border_subtitle = f"steps 0 … {c.steps}{cut}{shown_at}"
 
     # ---- frames and heads
     @on(AlphaMaps.Scrubbed)
