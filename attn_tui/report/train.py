@@ -4,6 +4,7 @@ head's α for the example sequence in the 4-decimal tables of `attn-tui print`."
 from __future__ import annotations
 
 import math
+import textwrap
 
 from attn_tui.report.fmt import fit, num
 from attn_tui.train.config import TASKS, TrainConfig
@@ -15,9 +16,10 @@ CELL = 8
 def header_lines(c: TrainConfig) -> list[str]:
     task = TASKS[c.task]
     return [f"TRAINING: {c.task} ({task.line})",
+            # two lines: as one (82 columns) it broke mid-word in an 80-column terminal
             f" {c.layers} layer{'s' * (c.layers > 1)}, {c.heads} head{'s' * (c.heads > 1)} of "
-            f"{c.head_size} (d_model {c.d_model}), AdamW lr {c.lr:g}, batch {c.batch}, "
-            f"{c.steps} steps, seed {c.seed}",
+            f"{c.head_size} (d_model {c.d_model})",
+            f" AdamW lr {c.lr:g}, batch {c.batch}, {c.steps} steps, seed {c.seed}",
             f" to look for: {task.pattern}", "",
             f" {'step':>7}{'loss':>10}{'held-out accuracy':>20}"]
 
@@ -82,6 +84,9 @@ def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list
             out.append(f" The loss ended above twice where it started ({num(r.losses[0])} → "
                        f"{num(r.losses[-1])}): the learning rate {c.lr:g} is too large to learn "
                        "with; try a smaller one.")
+    if width is not None:  # in a terminal the sentences wrap between words, as the tables fit
+        out = [line for said in out
+               for line in (textwrap.wrap(said, width - 1, subsequent_indent=" ") or [""])]
     step = int(r.frame_steps[-1])
     out.append(f" example: {' '.join(r.tokens)}")
     for layer in range(c.layers):

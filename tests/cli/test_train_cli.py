@@ -60,10 +60,10 @@ def test_a_run_prints_progress_then_each_heads_alpha(capsys, tmp_path) -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "TRAINING: previous (copy the token one back)"
-    assert lines[1] == (" 1 layer, 2 heads of 8 (d_model 16), AdamW lr 0.01, batch 64, "
-                        "40 steps, seed 0")
+    assert lines[1] == " 1 layer, 2 heads of 8 (d_model 16)"
+    assert lines[2] == " AdamW lr 0.01, batch 64, 40 steps, seed 0"  # 80 columns each
     assert "    step      loss   held-out accuracy" in out
-    assert lines[5].split() == ["0", "-", lines[5].split()[2]]  # no loss before a step
+    assert lines[6].split() == ["0", "-", lines[6].split()[2]]  # no loss before a step
     assert "layer 1, head 1: alpha at step 40 (queries down, keys across)" in out
     assert "layer 1, head 2: alpha at step 40" in out
     assert lines[-1] == f"saved {path}: attn-tui --lab train --load {path}"
@@ -348,7 +348,7 @@ def test_a_reader_gone_stops_the_run_at_once_not_at_its_next_report(tmp_path) ->
     from attn_tui.train.runfile import load
 
     saved = tmp_path / "run.npz"
-    proc, lines = _train_then_close(100000, saved, lines=6)
+    proc, lines = _train_then_close(100000, saved, lines=7)
     assert lines[-1].split()[0] == "0"  # the check at step 0; the next is at step 1000
     proc.stderr.read()
     assert proc.wait(timeout=120) == 0
@@ -370,3 +370,20 @@ def test_the_reopen_line_quotes_a_name_with_spaces(capsys, tmp_path) -> None:
     assert main(["train", "--task", "previous", "--steps", "3", "--save", str(saved)]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last == f"saved {saved}: attn-tui --lab train --load '{saved}'"
+
+
+def test_in_an_80_column_terminal_the_sentences_break_between_words(capsys,
+                                                                     monkeypatch) -> None:
+    """The header (82 columns) and the 120-column divergence sentence broke mid-word."""
+    pytest.importorskip("torch")
+    import os
+    import shutil
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: os.terminal_size((80, 24)))
+    assert main(["train", "--task", "sort", "--steps", "30", "--lr", "1000"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    said = next(i for i, line in enumerate(lines) if "stopped being numbers" in line)
+    assert lines[said + 1].startswith(" ") and not lines[said + 1].startswith("  ")
+    assert "the frames up to step" in " ".join(lines[said:said + 3])
