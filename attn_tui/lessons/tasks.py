@@ -117,8 +117,9 @@ class Verdict:
         if self.yes_no:
             shown = self.waiting or ("yes" if self.value else "no")
             return f"{self.label}: {shown} · goal: yes"
-        shown = self.waiting or fmt(self.value, self.digits)
-        return f"{self.label} {shown} · goal {self.target}"
+        if self.waiting:  # a phrase, not a number: "held-out accuracy: paused (…)"
+            return f"{self.label}: {self.waiting} · goal {self.target}"
+        return f"{self.label} {fmt(self.value, self.digits)} · goal {self.target}"
 
 
 @dataclass(frozen=True)

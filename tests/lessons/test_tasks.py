@@ -136,7 +136,7 @@ def test_a_lab_figure_waits_while_the_lab_computes_or_refuses():
     settings = dict(t.LAB_DEFAULTS["lab:model"], h=7)
     v = t.evaluate(task, t.lab_live("lab:model", settings, None), None)
     assert not v.met and v.value is None
-    assert v.line() == ("one layer's parameters the current settings are refused · "
+    assert v.line() == ("one layer's parameters: the current settings are refused · "
                         "goal between 7,000,000 and 8,000,000")
 
 

@@ -131,7 +131,7 @@ async def test_in_the_train_lab_u_pauses_the_run_of_the_settings_it_takes_away()
         await pilot.press("U")  # the run's settings again: Enter goes on from where it was
         await settle(pilot)
         assert screen.settings == trained and screen.lesson_live().waiting == (
-            "paused: Enter goes on")
+            "paused (Enter goes on)")
         paused_at = screen.step
         await pilot.press("enter")
         await until(pilot, lambda: screen.step > paused_at or screen.state == "done",

@@ -655,8 +655,8 @@ class TrainLabScreen(LabScreen):
             return run_figures(self.settings.task, self.evals, self.frames,
                                self.state == "diverged"), ""
         if self.state == "paused" and self.run is not None and self.run.config == self.settings:
-            return None, "paused: Enter goes on"
-        return None, "not trained yet: Enter trains these settings"
+            return None, "paused (Enter goes on)"
+        return None, "not trained yet (Enter trains these settings)"
 
     # ---- undo, and a lesson's "show me" and step reset
     def put_back(self, settings: Any, what: str) -> None:
