@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 from attn_tui.compute import MASKS
@@ -380,6 +381,20 @@ class AttnApp(App[int]):
         for command in self._own_commands(screen):
             yield command._replace(help=command.help.replace("[", "\\["))
 
+    # listed above in words of their own, or leaving the screen (Esc)
+    _NOT_FROM_KEYS = frozenset({"back", "undo", "redo", "save_run"})
+
+    def _screen_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        from functools import partial
+
+        for b in getattr(type(screen), "BINDINGS", ()):
+            if not isinstance(b, Binding) or b.action.split("(")[0] in self._NOT_FROM_KEYS:
+                continue
+            key = self.get_key_display(replace(b, key=b.key.split(",")[0]))  # "/" of "slash,i"
+            words = b.tooltip or b.description
+            yield SystemCommand(b.description, f"{words[:1].upper()}{words[1:]} ({key})",
+                                partial(screen.run_action, b.action))
+
     def _own_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         bench = self.workbench()
         if bench is None:
@@ -393,6 +408,8 @@ class AttnApp(App[int]):
             yield SystemCommand("Save the training run (.npz)",
                                 "Losses, frames and weights: --lab train --load reopens it (e)",
                                 screen.action_save_run)
+        if screen is not bench:  # a lab's or the model screen's own keys, found by name too
+            yield from self._screen_commands(screen)
         if screen is bench:
             for view in VIEWS:
                 yield SystemCommand(f"View: {view}", f"Show {VIEW_WORDS[view]} (v cycles)",

@@ -3,6 +3,7 @@ over, the map's views, copy and reset on the workbench."""
 
 from __future__ import annotations
 
+import pytest
 from pilot_wait import until
 
 from attn_tui.tui.app import make_app
@@ -158,3 +159,19 @@ async def test_undo_from_the_palette_while_a_value_is_typed_drops_the_typing_fir
         await _run(pilot, "Redo")
         assert bar.editing is None and lab.settings == toggled
         assert "‹7" not in str(bar.render())
+
+
+async def test_the_model_screens_own_keys_are_found_by_name_in_the_palette() -> None:
+    """ctrl+p found nothing for "sentence" or "token" on the model screen."""
+    pytest.importorskip("tokenizers")
+    app = lab_app("minilm")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        commands = {c.title: c.help for c in app.get_system_commands(screen)}
+        assert commands["Next token"] == "The next query token's steps (])"
+        assert commands["Sentence"] == "Type a new sentence (/)"
+        assert "To workbench" in commands and "Back" not in commands
+        before = screen.query_index
+        await _run(pilot, "next token")
+        assert app.screen is screen and screen.query_index == before + 1
