@@ -158,3 +158,16 @@ def test_nanogpt_the_steering_hints_name_the_column_where_t4s_key_stands_out():
 
     assert alpha(3.6) < 0.5 <= alpha(3.8)  # "from about 3.7 up"
     assert "from about 3.7 up" in hint
+
+
+def test_real_heads_the_even_heads_are_mostly_in_layer_0_and_one_in_the_last(minilm):
+    """Step 3's hint said the even heads were "in the lowest layers": layer 5 head 6 meets the
+    task's 3.3 bits too."""
+    from attn_tui.lessons.tasks import MODEL_SENTENCE
+    from attn_tui.models.summary import summarise_all
+
+    run = minilm.run(MODEL_SENTENCE)
+    even = [(s.layer, s.head) for row in summarise_all(run.weights) for s in row
+            if round(s.entropy, 4) >= 3.3]
+    assert [h for h in even if h[0] == 0] == [(0, 0), (0, 1), (0, 3)]  # the hint's "most"
+    assert [h for h in even if h[0] != 0] == [(5, 6)]  # the why's "layer 5 head 6"
