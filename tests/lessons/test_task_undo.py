@@ -115,4 +115,4 @@ async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k
         await press(pilot, "u")
         assert lab.settings == own and f"lr ‹{lr:g}›" in _bar(pilot.app)
         assert "Not yet:" in _said(pilot.app) and "Shown:" not in _said(pilot.app)
-        assert "held-out accuracy: not trained yet (Enter trains these settings)" in _said(pilot.app)
+        assert ": not trained yet (Enter trains these settings) · goal" in _said(pilot.app)
