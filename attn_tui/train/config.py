@@ -38,8 +38,11 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          "after '>', each token looks at the next digit in order", 2, 2, 48, 2000, 3e-3, 0.95,
          "after '>', digits in order"),
     Task("induction", "eight distinct digits, then the same eight again",
-         "in layer 2, the token after the earlier copy of this one", 2, 1, 32, 1000, 3e-3, 0.95,
-         "L2: after the earlier copy"),
+         # not always the very token after it: layer 1 moves each token's neighbour into its
+         # position, and layer 2 reads the one that holds it (seed 0: one or two further on)
+         "in layer 2, just past the earlier copy of this one, where layer 1 has put the token "
+         "that followed it", 2, 1, 32, 1000, 3e-3, 0.95,
+         "L2: just past the earlier copy"),
 )}
 
 MAX_LR = 1e6  # far past divergence, so the learner can see one
