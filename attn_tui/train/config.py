@@ -42,7 +42,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          # position, and layer 2 reads the one that holds it (seed 0: one or two further on)
          "in layer 2, just past the earlier copy of this one, where layer 1 has put the token "
          "that followed it", 2, 1, 32, 1000, 3e-3, 0.95,
-         "L2: just past the earlier copy"),
+         "L2: past the earlier copy"),
 )}
 
 MAX_LR = 1e6  # far past divergence, so the learner can see one
