@@ -22,7 +22,7 @@ APP = [
             id="app.save"),
     Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session", id="app.open"),
     Binding("ctrl+p", "command_palette", "Commands", show=False,
-            tooltip="every command, by name: labs, lessons, views, undo",
+            tooltip="every command by name, this screen's keys too",
             id="app.commands"),
 ]
 
