@@ -665,3 +665,19 @@ async def test_tab_into_the_sentence_edits_it_and_slash_asks_for_a_new_one() -> 
         assert box.value == before + "jj"
         await pilot.press("escape", "slash", *"A dog.")
         assert box.value == "A dog."
+
+
+async def test_back_from_the_step_table_the_grid_of_heads_comes_back_into_sight() -> None:
+    """Tab to the table, Tab to the sentence, Enter: the grid had the keys again, and → picked
+    another head, while the screen still showed the table."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert "every head: layers" not in screen_text(pilot.app)
+        await pilot.press("tab", *" Zzz", "enter")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert pilot.app.focused is screen.query_one(HeadGrid)
+        text = screen_text(pilot.app)
+        assert "every head: layers" in text and " L0 [" in text

@@ -477,8 +477,13 @@ class ModelScreen(Screen):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # Tab to the table scrolled it into view under its title, which names the query
-        if event.widget is self.query_one(StepTable) and not self.app.tutor.setting_up:
+        if self.app.tutor.setting_up:
+            return
+        if event.widget is self.query_one(StepTable):
             self._in_view = "steps"
+            self.call_after_refresh(self.keep_in_view)
+        elif self._in_view == "steps" and event.widget is self.query_one(HeadGrid):
+            self._in_view = "layer"  # the grid has the keys again: its chosen row in sight
             self.call_after_refresh(self.keep_in_view)
 
     def lesson_pointed(self) -> None:
