@@ -645,6 +645,8 @@ async def test_a_notice_raised_while_a_question_shows_sits_above_the_panel():
         top = next(i for i, line in enumerate(lines) if "lesson select · Step 3" in line)
         said = [i for i, line in enumerate(lines) if "a notice raised" in line]
         assert said and max(said) < top
+        # the status line above the panel stays in sight too
+        assert lines[top - 1].startswith(" mask none") and "▌" not in lines[top - 1]
         assert any("a) yes, exactly as much   b) a little less   c) a little more" in line
                    for line in lines[top:])
         # the lesson closes: notices go back to just above the dimensions bar and status line

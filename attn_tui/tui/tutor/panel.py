@@ -151,8 +151,11 @@ class LessonPanel(VerticalScroll, can_focus=False):
             shown.update(body)
 
     def on_resize(self) -> None:
-        # notices above the panel: one raised while a question shows covered its choices
-        textual_compat.lift_notices(self.screen, self.outer_size.height)
+        # notices above the panel (one raised while a question shows covered its choices),
+        # and above the workbench's status line, which the panel leaves in sight above it
+        status = self.screen.query("#status")
+        below = sum(w.outer_size.height for w in status if w.display)
+        textual_compat.lift_notices(self.screen, self.outer_size.height + below)
         # the text wraps anew at the new width (the choices are laid out for it), and its
         # height must follow, or the panel keeps the old height, clips the end (an answer's
         # feedback) and shows no scrollbar
