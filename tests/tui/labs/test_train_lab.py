@@ -624,3 +624,40 @@ async def test_at_80x24_a_picked_control_says_what_its_one_letter_stands_for(fie
         lines = screen_text(pilot.app).splitlines()
         hint = next(line for line in lines if line.strip().startswith(says[:3]))
         assert hint.strip().startswith(says) and len(hint.rstrip()) <= 80
+
+
+async def test_the_plots_edge_names_the_frame_shown_in_what_room_it_has() -> None:
+    """Beside "l cut at 1, peak 73×" the ◆'s words were cut to "◆ ste…"; and a diverged run's
+    maps offered "w: to workbench", which w then refused."""
+    async with lab_app("train").run_test(size=(120, 40)) as pilot:
+        await small_run(pilot, 60, "set_lr(1000)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "diverged"
+        await pilot.press("f", "home")
+        await settle(pilot)
+        box = screen.query_one("#plot-box")
+        edge = box.border_subtitle
+        assert "◆ step 0" in edge and "l cut at 1" in edge and len(edge) <= box.size.width - 4
+        assert "w: to workbench" not in screen_text(pilot.app)
+
+
+async def test_walk_frames_when_paused_is_not_said_on_once_the_run_pauses(monkeypatch) -> None:
+    """← while training says "Frames can be walked through when paused or done: Enter
+    pauses."; once paused, the line still said it beside "paused"."""
+    reached, release = hold_after(20, monkeypatch)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 200, "set_width(8)")
+        screen = pilot.app.screen
+        await pilot.press("f", "enter")
+        await until(pilot, reached.is_set, "the worker at step 20")
+        screen.scrub(-1)
+        assert screen.message.startswith("Frames can be walked through when paused")
+        screen.action_pause()
+        release.set()
+        await until(pilot, lambda: screen.state == "paused", "the pause")
+        await settle(pilot)
+        assert screen.message == ""
+        await pilot.press("left")  # and now they can
+        assert screen.frame is not None and screen.message == ""

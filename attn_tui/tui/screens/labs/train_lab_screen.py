@@ -407,6 +407,8 @@ class TrainLabScreen(LabScreen):
         self._report(ticket, snap)
         diverged = snap[4]
         self.state = "diverged" if diverged else "done" if done else "paused"
+        if self.message == self.WALK_WHEN_PAUSED:  # it is paused or done now: they can be
+            self.say("")
         if done:
             self.record = self.run.record()
         bar = self.query_one(ControlBar)
@@ -446,8 +448,8 @@ class TrainLabScreen(LabScreen):
             where = f"frame {shown + 1} of {len(self.frames)}, step {step}"
             if self.state in ("running", "loading"):
                 hint = "Enter pauses"
-            elif maps.has_focus:
-                hint = "←→ frame ↑↓ head w: to workbench"
+            elif maps.has_focus:  # w refuses a diverged run's weights: not offered then
+                hint = "←→ frame ↑↓ head" + ("" if self._diverged() else " w: to workbench")
             else:
                 hint = "f: ←→ frame, ↑↓ head"
             maps.show(alpha, self.tokens, self.head, f"{where} · {hint}")
@@ -521,8 +523,13 @@ class TrainLabScreen(LabScreen):
         peak = max(finite, default=0.0)
         # the plot's top is 1.0: a loss above its first value would sit there unmarked
         cut = f" · l cut at 1, peak {peak:.2g}×" if peak > 1.0 else ""
-        shown_at = f" · ◆ step {at}, the frame shown" if at is not None else ""
-        box.border_subtitle = f"steps 0 … {c.steps}{cut}{shown_at}"
+        # the longest that fits the edge: cut by Textual, "◆ ste…" said nothing
+        room = box.size.width - 4 if box.size.width else 10**6
+        tries = [f"steps 0 … {c.steps}{cut}"]
+        if at is not None:
+            tries = [f"steps 0 … {c.steps}{cut} · ◆ step {at}, the frame shown",
+                     f"steps 0 … {c.steps}{cut} · ◆ step {at}", f"◆ step {at}{cut}"]
+        box.border_subtitle = next((t for t in tries if len(t) <= room), tries[-1])
 
     # ---- frames and heads
     @on(AlphaMaps.Scrubbed)
@@ -533,9 +540,15 @@ class TrainLabScreen(LabScreen):
     def _head_picked(self, event: AlphaMaps.HeadPicked) -> None:
         self.pick_head(event.by)
 
+    def _diverged(self) -> bool:
+        return self.state == "diverged" or (self.state == "loaded" and self.record is not None
+                                            and self.record.diverged)
+
+    WALK_WHEN_PAUSED = "Frames can be walked through when paused or done: Enter pauses."
+
     def scrub(self, by: int) -> None:
         if self.state in ("running", "loading"):
-            self.say("Frames can be walked through when paused or done: Enter pauses.")
+            self.say(self.WALK_WHEN_PAUSED)
             return
         if not self.frames:
             return
