@@ -206,7 +206,10 @@ def run_train(args: argparse.Namespace) -> int:
         from attn_tui.report.train import alpha_tables, header_lines, progress_line
         from attn_tui.train.trainer import Run
 
-        for line in header_lines(config):
+        # in a terminal the sentences fit its width, broken between words; in a pipe each
+        # stays one line
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+        for line in header_lines(config, width):
             out(line)
         start = time.perf_counter()
         run = Run(config)
@@ -245,7 +248,6 @@ def run_train(args: argparse.Namespace) -> int:
         record = replace(record, resume={})  # it opens, and trains anew
     if not out.gone:
         # in a terminal the tables fit its width; in a pipe each row stays whole
-        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
         for line in alpha_tables(record, time.perf_counter() - start, width):
             out(line)
     if out.failed:

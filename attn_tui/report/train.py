@@ -13,15 +13,24 @@ from attn_tui.train.runfile import RunRecord
 CELL = 8
 
 
-def header_lines(c: TrainConfig) -> list[str]:
+def _wrapped(lines: list[str], width: int | None) -> list[str]:
+    """Each line broken between words to fit ``width`` (none: as it is), indented by one."""
+    if width is None:
+        return lines
+    return [part for line in lines
+            for part in (textwrap.wrap(line, width - 1, subsequent_indent=" ") or [""])]
+
+
+def header_lines(c: TrainConfig, width: int | None = None) -> list[str]:
     task = TASKS[c.task]
-    return [f"TRAINING: {c.task} ({task.line})",
-            # two lines: as one (82 columns) it broke mid-word in an 80-column terminal
-            f" {c.layers} layer{'s' * (c.layers > 1)}, {c.heads} head{'s' * (c.heads > 1)} of "
-            f"{c.head_size} (d_model {c.d_model})",
-            f" AdamW lr {c.lr:g}, batch {c.batch}, {c.steps} steps, seed {c.seed}",
-            f" to look for: {task.pattern}", "",
-            f" {'step':>7}{'loss':>10}{'held-out accuracy':>20}"]
+    lines = [f"TRAINING: {c.task} ({task.line})",
+             # two lines: as one (82 columns) it broke mid-word in an 80-column terminal
+             f" {c.layers} layer{'s' * (c.layers > 1)}, {c.heads} head{'s' * (c.heads > 1)} "
+             f"of {c.head_size} (d_model {c.d_model})",
+             f" AdamW lr {c.lr:g}, batch {c.batch}, {c.steps} steps, seed {c.seed}",
+             f" to look for: {task.pattern}", "",
+             f" {'step':>7}{'loss':>10}{'held-out accuracy':>20}"]
+    return _wrapped(lines, width)
 
 
 def progress_line(step: int, loss: float, acc: float) -> str:
@@ -84,9 +93,7 @@ def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list
             out.append(f" The loss ended above twice where it started ({num(r.losses[0])} → "
                        f"{num(r.losses[-1])}): the learning rate {c.lr:g} is too large to learn "
                        "with; try a smaller one.")
-    if width is not None:  # in a terminal the sentences wrap between words, as the tables fit
-        out = [line for said in out
-               for line in (textwrap.wrap(said, width - 1, subsequent_indent=" ") or [""])]
+    out = _wrapped(out, width)  # in a terminal, between words, as the tables fit it
     step = int(r.frame_steps[-1])
     out.append(f" example: {' '.join(r.tokens)}")
     for layer in range(c.layers):

@@ -383,6 +383,8 @@ def test_in_an_80_column_terminal_the_sentences_break_between_words(capsys,
     monkeypatch.setattr(shutil, "get_terminal_size", lambda *a, **k: os.terminal_size((80, 24)))
     assert main(["train", "--task", "sort", "--steps", "30", "--lr", "1000"]) == 1
     lines = capsys.readouterr().out.splitlines()
+    assert main(["train", "--task", "induction", "--steps", "2"]) == 0  # a long "to look for"
+    lines += capsys.readouterr().out.splitlines()
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     said = next(i for i, line in enumerate(lines) if "stopped being numbers" in line)
     assert lines[said + 1].startswith(" ") and not lines[said + 1].startswith("  ")
