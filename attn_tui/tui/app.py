@@ -385,15 +385,29 @@ class AttnApp(App[int]):
     _NOT_FROM_KEYS = frozenset({"back", "undo", "redo", "save_run"})
 
     def _screen_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        from functools import partial
-
-        for b in getattr(type(screen), "BINDINGS", ()):
-            if not isinstance(b, Binding) or b.action.split("(")[0] in self._NOT_FROM_KEYS:
+        # the screen's own keys and those its kind shares (a lab's c), not Textual's
+        own = [b for cls in type(screen).__mro__ if cls.__module__.startswith("attn_tui.")
+               for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding)]
+        seen: set[str] = set()
+        for b in own:
+            name = b.action.split("(")[0]
+            if name in self._NOT_FROM_KEYS or b.action in seen:
                 continue
+            seen.add(b.action)
             key = self.get_key_display(replace(b, key=b.key.split(",")[0]))  # "/" of "slash,i"
             words = b.tooltip or b.description
             yield SystemCommand(b.description, f"{words[:1].upper()}{words[1:]} ({key})",
-                                partial(screen.run_action, b.action))
+                                lambda b=b, key=key: self._key_from_palette(screen, b, key))
+
+    async def _key_from_palette(self, screen: Screen, b: Binding, key: str) -> None:
+        """A screen's key chosen in the palette, as the key would act; where the key would
+        not (a value is being typed: Enter sets it), said, not silently nothing."""
+        if not await self.run_action(b.action, screen):
+            typing = takes_text(self.focused) or any(
+                getattr(w, "editing", None) is not None for w in screen.query("ControlBar"))
+            self.notify(f"{b.description} ({key}) does nothing now"
+                        + (": Enter sets the value being typed, Escape drops it." if typing
+                           else "."), timeout=4, markup=False)
 
     def _own_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         bench = self.workbench()

@@ -175,3 +175,24 @@ async def test_the_model_screens_own_keys_are_found_by_name_in_the_palette() -> 
         before = screen.query_index
         await _run(pilot, "next token")
         assert app.screen is screen and screen.query_index == before + 1
+
+
+async def test_a_labs_keys_from_the_palette_act_as_the_keys_or_say_why_not() -> None:
+    """Train / pause from the palette while lr was being typed did nothing and said nothing;
+    and c, which every lab binds, was not offered."""
+    from attn_tui.tui.textual_compat import notifications
+
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        titles = [c.title for c in app.get_system_commands(screen)]
+        assert {"Train / pause", "Frames", "Head → workbench", "Defaults", "Controls"} <= set(
+            titles)
+        await pilot.app.run_action("screen.pick_control('lr')")
+        await pilot.press("3")
+        assert screen.query_one("#controls").editing is not None
+        await _run(pilot, "train / pause")
+        assert screen.state == "idle"
+        assert any(n.message == "Train / pause (⏎) does nothing now: Enter sets the value "
+                   "being typed, Escape drops it." for n in notifications(app))
