@@ -91,7 +91,8 @@ _ASCII = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "–": "
 
 
 def tex_comment(text: str) -> str:
-    """``text`` for a % comment line: ASCII, any other character as a \\uXXXX escape."""
+    """``text`` for a % comment line: ASCII, any other character as Python writes its escape
+    (\\xe9, \\u65e5)."""
     return text.translate(_ASCII).encode("ascii", "backslashreplace").decode()
 
 
