@@ -69,6 +69,9 @@ def test_a_value_rounded_to_a_whole_number_keeps_a_decimal_where_one_fits():
     assert [cell_text(x) for x in (-0.99863, 0.99999, 9.9996, 99.996)] == \
         ["-1.0", "1.0", "10.0", "100.0"]
     assert [cell_text(x) for x in (-1.0, 3.0, 1234.56, 1e6)] == ["-1", "3", "1235", "1e6"]
+    # as many decimals as fit: three significant digits showed 100.25 as "100.0", 100.75 as
+    # "101.0" and 12345.6 as "1.2e4"
+    assert [cell_text(x) for x in (100.25, 100.75, 12345.6)] == ["100.2", "100.8", "12346"]
 
 
 # five characters hold -1e-9 but not -1e-10: smaller values show as ≈0, with the full value on

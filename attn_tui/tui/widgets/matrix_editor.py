@@ -48,9 +48,12 @@ def cell_text(x: float, width: int = 5) -> str:
 
 
 def _cell_text(x: float, width: int) -> str:
-    text = _short_fixed(x, 4)
-    if len(text) <= width and (float(text) != 0 or x == 0):
-        return text
+    # as many decimals as fit: 100.25 in five columns is 100.2, where three significant
+    # digits gave 100, then shown as "100.0"
+    for decimals in range(4, -1, -1):
+        text = _short_fixed(x, decimals)
+        if len(text) <= width and (float(text) != 0 or x == 0):
+            return text
     mantissa, _, exp = f"{x:.3g}".partition("e")  # three significant digits: 1.17
     text = f"{mantissa}e{int(exp)}" if exp else mantissa
     if len(text) <= width:
