@@ -154,3 +154,41 @@ async def test_go_to_the_lab_already_open_keeps_it_as_it_is() -> None:
         assert pilot.app.screen is lab and lab.lesson_state() == changed
         assert any("You are in lab heads already" in str(n.message)
                    for n in notifications(pilot.app))
+
+
+async def test_a_lab_left_with_esc_comes_back_with_go_to_on_its_settings() -> None:
+    """top d_k 4096, Esc, then Go to: the scaling lab came back on 1024; the train lab's lr,
+    set but not trained, came back as 0.003."""
+    app = make_app(lab="scaling")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lab = app.screen
+        assert lab.offer("d_k", 4096) and lab.offer("temperature", 2.5)
+        await settle(pilot)
+        await pilot.press("escape")
+        app.reopen_lab("scaling")
+        await settle(pilot)
+        back = app.screen
+        assert back is not lab and (back.settings.d_k, back.settings.temperature) == (4096, 2.5)
+        assert not back.message.startswith("From the session")  # nothing refused, nothing said
+        app.open_lab("train")
+        await settle(pilot)
+        assert app.screen.offer("lr", 0.01)
+        await pilot.press("escape")
+        app.reopen_lab("train")
+        await settle(pilot)
+        assert app.screen.settings.lr == 0.01 and app.screen.state == "idle"
+
+
+async def test_a_lessons_lab_settings_are_not_what_go_to_reopens() -> None:
+    from attn_tui.tui.screens.labs.lab_screen import LabScreen
+
+    app = make_app(lesson="scale")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lab = app.screen
+        assert isinstance(lab, LabScreen) and app.tutor.host is lab
+        app.pop_screen()  # the lab leaves with the lesson on it (as Go to, w)
+        await settle(pilot)
+        assert app.screen is not lab and app.tutor.host is None
+        assert "saved" not in app.left_labs.get("scaling", {})

@@ -132,6 +132,13 @@ class LabScreen(Screen):
         textual_compat.styled_once_on_first_show(self, event)
 
     def on_unmount(self) -> None:
+        # the settings as the learner left them, for Go to (the train lab keeps its run, and
+        # a run's settings are its own); not a lesson's, whose steps set them, nor a lab the
+        # learner let go (a session or lesson takes it)
+        if self.app.tutor.host is not self and getattr(self, "keep_on_leaving", True):
+            left = self.app.left_labs.setdefault(lab_of_module(type(self).__module__), {})
+            if not {"run", "record"} & left.keys():
+                left["saved"] = self.session_settings()
         self.app.tutor.host_gone(self)  # a lesson running here closes, and says so
 
     def on_mount(self) -> None:

@@ -54,7 +54,7 @@ def held_run(app: Any) -> HeldRun | None:
     if lab is not None:
         return lab.held_run()
     left = getattr(app, "left_labs", {}).get("train")
-    if not left:
+    if not left or not {"run", "record"} & left.keys():  # none, or the settings alone
         return None
     mark = left.__setitem__
     if "run" in left:
