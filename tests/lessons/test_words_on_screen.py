@@ -203,3 +203,16 @@ async def test_a_grid_narrowed_by_the_panel_keeps_the_cursors_cell_in_sight():
         left = grid.cursor_col * grid.cell_width - grid.scroll_offset.x
         room = grid.scrollable_content_region.width - grid.label_width
         assert left >= 0 and left + grid.cell_width <= room, (left, room)
+
+
+async def test_select_3s_answer_quotes_only_numbers_in_sight_at_80x24():
+    """It quoted the animal query's 0.8520 and 0.7507 beside the verb query's, with the map
+    scrolled to the verb query's row and the step table on the verb query."""
+    async with lesson_app("select", at=3).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        said = " ".join(panel(pilot.app).plain.split())
+        quoted = re.findall(r"\d\.\d{4}", said[said.index("Right."):])
+        assert quoted == ["0.8343", "0.8135"]
+        off = _off_panel(pilot.app)
+        assert all(number in off for number in quoted), off
