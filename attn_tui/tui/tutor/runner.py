@@ -55,6 +55,12 @@ def _back_for_the_answer(host: LessonHost) -> str:
             "at a time.")
 
 
+def _answer_first(q) -> str:
+    """"Answer first (a, b or c)", with the question's own letters."""
+    *most, last = q.letters
+    return f"Answer first ({', '.join(most)} or {last})"
+
+
 def _as_sentence(words: str) -> str:
     """``words`` ending as a sentence does, so that a note read after it starts anew."""
     return words if words.endswith((".", "?", "!", "…", ":")) else words + "."
@@ -596,8 +602,7 @@ class LessonRunner:
             return None
         q = self._step().question
         if q is not None and self.chosen is None:
-            *most, last = q.letters
-            return (f"Answer first ({', '.join(most)} or {last}): the workbench would show "
+            return (f"{_answer_first(q)}: the workbench would show "
                     "the numbers this question keeps back.")
         return ("The workbench would show the numbers this step keeps back: w works once "
                 "they are on screen.")
@@ -613,8 +618,7 @@ class LessonRunner:
         q = self._step().question
         if q is None or self.chosen is not None:
             return None
-        *most, last = q.letters
-        return (f"Answer first ({', '.join(most)} or {last}): the panes stay as the question "
+        return (f"{_answer_first(q)}: the panes stay as the question "
                 "shows them until then.")
 
     def hand_over(self, host: object) -> None:
