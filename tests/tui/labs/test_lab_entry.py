@@ -163,7 +163,11 @@ async def test_a_lab_left_with_esc_comes_back_with_go_to_on_its_settings() -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         lab = app.screen
-        assert lab.offer("d_k", 4096) and lab.offer("temperature", 2.5)
+        # one at a time: a newer setting cancels the experiment of the one before, and a
+        # cancelled worker ends the wait for every worker with WorkerCancelled
+        assert lab.offer("d_k", 4096)
+        await settle(pilot)
+        assert lab.offer("temperature", 2.5)
         await settle(pilot)
         await pilot.press("escape")
         app.reopen_lab("scaling")
