@@ -36,7 +36,7 @@ SHOTS = [
     Shot("help", keys=("question_mark",)),
     Shot("too-small", size=(30, 10)),
     Shot("model-80x24", {"lab": "minilm"}, size=(80, 24)),
-    # layer 0 head 2, the previous-token head, and the steps for query 3 'sat'
+    # layer 1 head 3, the previous-token head, and the steps for 'sat' (4 of 13)
     Shot("model-step-table", {"lab": "minilm"},
          ("right", "right", "right_square_bracket", "right_square_bracket",
           "right_square_bracket")),

@@ -16,12 +16,12 @@ def add_heads_arguments(pr: argparse.ArgumentParser) -> None:
     pr.add_argument("--model", dest="heads_model", default=None, metavar="NAME",
                     help="heads: the model (default: minilm)")
     pr.add_argument("--layer", dest="heads_layer", type=int, default=None, metavar="L",
-                    help="heads: only layer L (from 0)")
+                    help="heads: only layer L (counted from 1)")
     pr.add_argument("--head", dest="heads_head", type=int, default=None, metavar="H",
-                    help="heads: only head H (from 0)")
+                    help="heads: only head H (counted from 1)")
     pr.add_argument("--query", dest="heads_query", type=int, default=None, metavar="I",
-                    help="heads, with --format md/csv: the query token whose steps are shown "
-                    "(default: 0)")
+                    help="heads, with --format md/csv: the query token whose steps are shown, "
+                    "counted from 1 as the tokens are listed (default: 1, [CLS])")
     pr.add_argument("--format", dest="heads_format", choices=HEAD_FORMATS, default=None,
                     help="heads: text (default), or one head (--layer and --head) as md, csv "
                     "or npz like the workbench's export")
@@ -89,30 +89,34 @@ def run_heads(args: argparse.Namespace) -> int:
     c = model.config
     for flag, value, most in (("--layer", args.heads_layer, c.layers),
                               ("--head", args.heads_head, c.heads)):
-        if value is not None and not 0 <= value < most:
+        if value is not None and not 1 <= value <= most:
             return _fail(f"{flag} {value} is out of range: {model.spec.title} has {most} "
-                         f"({'layers' if flag == '--layer' else 'heads'} 0-{most - 1})")
+                         f"{'layers' if flag == '--layer' else 'heads'}, counted from 1 "
+                         f"(1-{most})")
     try:
         run = model.run(args.heads_text, backend=args.print_backend,
                         dtype=args.print_dtype or "float32")
     except (EmptySentence, BackendUnavailable) as exc:
         return _fail(str(exc))
-    if args.heads_query is not None and not 0 <= args.heads_query < len(run.tokens):
+    if args.heads_query is not None and not 1 <= args.heads_query <= len(run.tokens):
         return _fail(f"--query {args.heads_query} is out of range: the sentence has "
-                     f"{len(run.tokens)} tokens (0-{len(run.tokens) - 1})")
+                     f"{len(run.tokens)} tokens, counted from 1 (1-{len(run.tokens)})")
+    # the flags count from 1, as every screen does; the arrays from 0
+    layer, head = (None if n is None else n - 1 for n in (args.heads_layer, args.heads_head))
+    query = 0 if args.heads_query is None else args.heads_query - 1
     fmt = args.heads_format or "text"
     data: str | bytes
     if fmt == "text":
         from attn_tui.report.heads import heads_text
 
-        data = heads_text(run, model.spec.title, args.heads_layer, args.heads_head)
+        data = heads_text(run, model.spec.title, layer, head)
     else:
         for note in run.notices:
             print(f"attn-tui: note: {note}", file=sys.stderr)
         from attn_tui.report import export
         from attn_tui.report.heads import head_workspace
 
-        ws = head_workspace(run, args.heads_layer, args.heads_head, args.heads_query or 0)
+        ws = head_workspace(run, layer, head, query)
         output = None if args.heads_output == "-" else args.heads_output
         try:
             if output:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from attn_tui.models.names import head_name
 from attn_tui.train.config import default_config as train_defaults
 
 STAGES = {  # workbench stages: their symbol in the panel and whether they are key-by-key
@@ -53,6 +54,7 @@ LAB_DEFAULTS: dict[str, dict[str, Any]] = {
     "lab:minilm": dict(text=MODEL_SENTENCE, layer=0, head=0, query=0),
     "lab:train": asdict(train_defaults("sort")),
 }
+INDEXES = ("layer", "head", "query")  # the model screen's settings that are array indexes
 LAB_ACTIONS: dict[str, dict[str, str]] = {
     "lab:scaling": {"set_dk": "d_k", "set_keys": "keys", "set_trials": "trials",
                     "set_seed": "seed", "set_scale": "scale", "set_temperature": "temperature"},
@@ -385,7 +387,7 @@ def label(task: Task, live: Live) -> str:
     if live.screen != "workbench":
         words = LAB_FIGURES.get(live.screen, {}).get(task.stage, task.stage)
         if live.screen == "lab:minilm" and task.stage in LAB_FIGURES[live.screen]:
-            words += f" of layer {live.settings['layer']} head {live.settings['head']}"
+            words += f" of {head_name(live.settings['layer'], live.settings['head'])}"
         if live.figures and "d_ks" in live.figures and task.stage in LAB_FIGURES[live.screen]:
             d_ks = live.figures["d_ks"]
             r = task.row if task.row is not None else -1
@@ -508,7 +510,10 @@ def broken_rule(task: Task, live: Live, start: Live) -> str | None:
     """The first rule the change from ``start`` to ``live`` broke, in words, or None."""
     for key in task.keep:
         if live.settings.get(key) != start.settings.get(key):
-            return f"{_setting(key)} must stay {_value(start.settings.get(key))}"
+            was = start.settings.get(key)
+            if live.screen == "lab:minilm" and key in INDEXES and isinstance(was, int):
+                was += 1  # an array index, named from 1 as the screen names it
+            return f"{_setting(key)} must stay {_value(was)}"
     if live.screen != "workbench":
         return None
     changed = [m for m in MATRICES if live.matrices[m] != start.matrices[m]]

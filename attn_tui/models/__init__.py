@@ -16,6 +16,7 @@ _LAZY = {
     "ModelUnavailable": "files", "install_line": "files", "spec_for": "files",
     "Model": "model", "Run": "model", "load_model": "model", "shared_model": "model",
     "HeadSummary": "summary", "summarise": "summary", "summarise_all": "summary",
+    "head_name": "names", "short_head_name": "names", "token_label": "names",
     "MAX_TOKENS": "text", "EmptySentence": "text", "clean": "text",
 }
 

@@ -12,12 +12,12 @@ import unicodedata
 import numpy as np
 
 from attn_tui.core.state import Workspace
-from attn_tui.models import Run, summarise
+from attn_tui.models import Run, head_name, summarise, token_label
 from attn_tui.report.fmt import num
 
 
 def head_workspace(run: Run, layer: int, head: int, selected: int = 0) -> Workspace:
-    """Layer ``layer``, head ``head`` of ``run`` as an editable workspace named by its tokens:
+    """Head (``layer``, ``head``) of ``run`` (array indexes) as an editable workspace named by its tokens:
     Q, K, V are the head's real T x 32 projections; scaled by sqrt(32), no mask (an encoder)."""
 
     def m(a: np.ndarray) -> tuple[tuple[float, ...], ...]:
@@ -29,7 +29,7 @@ def head_workspace(run: Run, layer: int, head: int, selected: int = 0) -> Worksp
     dtype = run.dtype if run.dtype in ("float32", "float64") else "float32"
     spec = MODELS.get(run.model)
     words = " ".join(run.text.split()) or " ".join(tokens[1:-1])  # as typed, not its pieces
-    source = (f"{spec.title if spec else run.model}, layer {layer} head {head}, "
+    source = (f"{spec.title if spec else run.model}, {head_name(layer, head)}, "
               f"on “{words if len(words) <= 60 else words[:59] + '…'}”")
     return Workspace(source=source,
         q=m(run.q[layer, head]), k=m(run.k[layer, head]), v=m(run.v[layer, head]),
@@ -48,18 +48,19 @@ def summary_line(run: Run, layer: int, head: int) -> str:
 
 
 def token_list(run: Run) -> str:
-    return "  ".join(f"{i}:{t}" for i, t in enumerate(run.tokens))
+    return "  ".join(token_label(i, t) for i, t in enumerate(run.tokens))
 
 
 def head_text(run: Run, layer: int, head: int) -> list[str]:
     """Each query's top key and weight for one head (ties go to the earlier key)."""
     alpha = run.weights[layer, head]
-    width = max(cells(f"{i} {t}") for i, t in enumerate(run.tokens))
-    out = [f"layer {layer} head {head}: {summary_line(run, layer, head)}",
+    width = max(cells(token_label(i, t, " ")) for i, t in enumerate(run.tokens))
+    out = [f"{head_name(layer, head)}: {summary_line(run, layer, head)}",
            f"  {pad('query', width)}  {pad('top key', width)}  weight"]
     for i, token in enumerate(run.tokens):
         j = int(np.argmax(alpha[i]))
-        out.append(f"  {pad(f'{i} {token}', width)}  {pad(f'{j} {run.tokens[j]}', width)}  "
+        out.append(f"  {pad(token_label(i, token, ' '), width)}  "
+                   f"{pad(token_label(j, run.tokens[j], ' '), width)}  "
                    f"{num(float(alpha[i, j]))}")
     return out
 

@@ -27,13 +27,14 @@ def _loaded_once(monkeypatch: pytest.MonkeyPatch, minilm: Any) -> None:
 
 
 def test_one_head_prints_each_querys_top_key_and_weight(capsys: Any) -> None:
-    assert main(["print", "heads", "--text", SENTENCE, "--layer", "0", "--head", "2"]) == 0
+    assert main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0] == ("all-MiniLM-L6-v2: 6 layers x 12 heads, d_head 32; numpy float32; "
                         "no mask (an encoder, trained without one)")
-    assert lines[1] == "tokens (9): 0:[CLS]  1:the  2:cat  3:sat  4:on  5:the  6:mat  7:.  8:[SEP]"
-    assert lines[3].startswith("layer 0 head 2: means over queries: entropy 0.0017 bits of at "
+    # counted from 1, as every screen counts (layer 1 head 3 is weights[0, 2])
+    assert lines[1] == "tokens (9): 1:[CLS]  2:the  3:cat  4:sat  5:on  6:the  7:mat  8:.  9:[SEP]"
+    assert lines[3].startswith("layer 1 head 3: means over queries: entropy 0.0017 bits of at "
                                "most 3.1699; "
                                "share on the previous token 0.9999, next ")
     assert lines[3].endswith("; mostly: previous token")  # as the model screen sums it up
@@ -41,33 +42,37 @@ def test_one_head_prints_each_querys_top_key_and_weight(capsys: Any) -> None:
     rows = [line.split() for line in lines[5:]]
     # the previous-token head: every token but [CLS] looks one back
     assert [r[2:4] for r in rows[1:]] == [[str(i), t] for i, t in enumerate(
-        ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "."])]
+        ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "."], start=1)]
     assert all(len(r[-1].split(".")[1]) == 4 for r in rows)
     assert "\x1b" not in out
 
 
-def test_every_head_by_default_and_a_layer_or_a_head_index_alone(capsys: Any) -> None:
+def test_every_head_by_default_and_a_layer_or_a_head_number_alone(capsys: Any) -> None:
     main(["print", "heads", "--text", "hi there"])
-    assert capsys.readouterr().out.count("\nlayer ") == 72
+    out = capsys.readouterr().out
+    assert out.count("\nlayer ") == 72
+    assert "\nlayer 1 head 1: " in out and "\nlayer 6 head 12: " in out
+    assert "layer 0 " not in out and " head 0:" not in out
     main(["print", "heads", "--text", "hi there", "--layer", "3"])
     out = capsys.readouterr().out
     assert out.count("\nlayer 3 head ") == 12 and out.count("\nlayer ") == 12
-    main(["print", "heads", "--text", "hi there", "--head", "11"])
+    main(["print", "heads", "--text", "hi there", "--head", "12"])
     out = capsys.readouterr().out
-    assert out.count(" head 11: ") == 6 and out.count("\nlayer ") == 6
+    assert out.count(" head 12: ") == 6 and out.count("\nlayer ") == 6
 
 
 def test_the_top_keys_are_the_models_weights(capsys: Any, minilm: Any) -> None:
-    main(["print", "heads", "--text", SENTENCE, "--layer", "4", "--head", "7"])
+    main(["print", "heads", "--text", SENTENCE, "--layer", "5", "--head", "8"])
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[5:]]
     alpha = minilm.run(SENTENCE).weights[4, 7]
     for i, row in enumerate(rows):
-        assert int(row[2]) == int(np.argmax(alpha[i]))
+        assert int(row[0]) == i + 1
+        assert int(row[2]) == int(np.argmax(alpha[i])) + 1
         assert row[4] == f"{alpha[i].max():.4f}"
 
 
 def test_a_long_sentence_is_cut_and_the_output_says_so(capsys: Any) -> None:
-    main(["print", "heads", "--text", "word " * 200, "--layer", "0", "--head", "0"])
+    main(["print", "heads", "--text", "word " * 200, "--layer", "1", "--head", "1"])
     out = capsys.readouterr().out
     assert "tokens (128): " in out
     assert "note: cut to 128 tokens: the sentence has 202" in out
@@ -77,32 +82,32 @@ def test_a_head_exports_as_markdown_like_the_workbench(capsys: Any, minilm: Any)
     from attn_tui.report.export import export_text
     from attn_tui.report.heads import head_workspace
 
-    main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3", "--format", "md",
-          "--query", "2"])
+    main(["print", "heads", "--text", SENTENCE, "--layer", "2", "--head", "4", "--format", "md",
+          "--query", "3"])
     out = capsys.readouterr().out
-    ws = head_workspace(minilm.run(SENTENCE), 1, 3, 2)
+    ws = head_workspace(minilm.run(SENTENCE), 1, 3, 2)  # array indexes, from 0
     assert out == export_text(ws, "md")
     # where the numbers came from first: the file alone named no model, head or sentence
-    source = f"From all-MiniLM-L6-v2, layer 1 head 3, on “{SENTENCE}”."  # as typed
+    source = f"From all-MiniLM-L6-v2, layer 2 head 4, on “{SENTENCE}”."  # as typed
     assert out.startswith(source + "\n\nSteps for query 'cat' (3 of 9); mask none; ÷√d_k; "
                           "numpy float32")
     assert ws.q == tuple(tuple(float(x) for x in r) for r in minilm.run(SENTENCE).q[1, 3])
 
 
 def test_a_head_exports_as_csv_and_npz(capsys: Any, tmp_path: Path, minilm: Any) -> None:
-    main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3", "--format", "csv"])
+    main(["print", "heads", "--text", SENTENCE, "--layer", "2", "--head", "4", "--format", "csv"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("key,q_dot_k,scaled,exp,alpha,alpha_v1,")  # a reader's header
     assert lines[-3:] == ["", "steps_for_query,[CLS],1 of 9",
-                          f'from,"all-MiniLM-L6-v2, layer 1 head 3, on “{SENTENCE}”"']
+                          f'from,"all-MiniLM-L6-v2, layer 2 head 4, on “{SENTENCE}”"']
     target = tmp_path / "head.npz"
-    assert main(["print", "heads", "--text", SENTENCE, "--layer", "1", "--head", "3",
+    assert main(["print", "heads", "--text", SENTENCE, "--layer", "2", "--head", "4",
                  "--format", "npz", "-o", str(target)]) == 0
     with np.load(target) as saved:
         run = minilm.run(SENTENCE)
         np.testing.assert_allclose(saved["weights"], run.weights[1, 3], atol=1e-6)
         assert list(saved["key_tokens"]) == run.tokens
-        assert str(saved["source"]) == f"all-MiniLM-L6-v2, layer 1 head 3, on “{SENTENCE}”"
+        assert str(saved["source"]) == f"all-MiniLM-L6-v2, layer 2 head 4, on “{SENTENCE}”"
         assert "preset" not in saved and "seed" not in saved  # no example's: "random", 0
         # Q, K, V in the float32 the stages were computed in, as the model made them
         assert saved["q"].dtype == saved["weights"].dtype == np.float32
@@ -123,12 +128,21 @@ def test_the_model_absent_is_one_line_and_exit_2(capsys: Any, monkeypatch: Any) 
     [
         (["--text", ""], "attn-tui: type a sentence: there is nothing to read in it\n"),
         (["--text", "\x1b[2J\x07"], "attn-tui: type a sentence: there is nothing to read in it\n"),
-        (["--text", "hi", "--layer", "6"],
-         "attn-tui: --layer 6 is out of range: all-MiniLM-L6-v2 has 6 (layers 0-5)\n"),
+        (["--text", "hi", "--layer", "7"],
+         "attn-tui: --layer 7 is out of range: all-MiniLM-L6-v2 has 6 layers, counted from 1 "
+         "(1-6)\n"),
+        (["--text", "hi", "--layer", "0"],  # counted from 0, as the arrays are: said so
+         "attn-tui: --layer 0 is out of range: all-MiniLM-L6-v2 has 6 layers, counted from 1 "
+         "(1-6)\n"),
         (["--text", "hi", "--head", "-1"],
-         "attn-tui: --head -1 is out of range: all-MiniLM-L6-v2 has 12 (heads 0-11)\n"),
-        (["--text", "hi", "--layer", "0", "--head", "0", "--format", "md", "--query", "4"],
-         "attn-tui: --query 4 is out of range: the sentence has 3 tokens (0-2)\n"),
+         "attn-tui: --head -1 is out of range: all-MiniLM-L6-v2 has 12 heads, counted from 1 "
+         "(1-12)\n"),
+        (["--text", "hi", "--layer", "1", "--head", "1", "--format", "md", "--query", "4"],
+         "attn-tui: --query 4 is out of range: the sentence has 3 tokens, counted from 1 "
+         "(1-3)\n"),
+        (["--text", "hi", "--layer", "1", "--head", "1", "--format", "md", "--query", "0"],
+         "attn-tui: --query 0 is out of range: the sentence has 3 tokens, counted from 1 "
+         "(1-3)\n"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys: Any, args: list[str], message: str) -> None:
@@ -156,7 +170,7 @@ def test_flags_that_do_not_fit_get_usage_and_exit_2(capsys: Any, args: list[str]
 def test_print_heads_in_a_pipe_has_no_colour_and_loads_no_textual() -> None:
     code = (
         "import sys\nfrom attn_tui.cli.main import main\n"
-        "code = main(['print', 'heads', '--text', 'hi', '--layer', '0', '--head', '0'])\n"
+        "code = main(['print', 'heads', '--text', 'hi', '--layer', '1', '--head', '1'])\n"
         "print(code, 'textual' in sys.modules, 'rich' in sys.modules, file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -167,7 +181,7 @@ def test_print_heads_in_a_pipe_has_no_colour_and_loads_no_textual() -> None:
 
 def test_text_to_a_file(tmp_path: Path) -> None:
     target = tmp_path / "heads.txt"
-    assert main(["print", "heads", "--text", "hi", "--head", "0", "-o", str(target)]) == 0
+    assert main(["print", "heads", "--text", "hi", "--head", "1", "-o", str(target)]) == 0
     assert target.read_text(encoding="utf-8").count("\nlayer ") == 6
 
 
@@ -195,7 +209,7 @@ def test_rows_with_wide_characters_keep_the_columns_in_line(capsys) -> None:
     # か and き take two columns in a terminal: their rows stood one column to the right
     from attn_tui.report.heads import cells
 
-    assert main(["print", "heads", "--text", "I 猫が好き x", "--layer", "0", "--head", "0"]) == 0
+    assert main(["print", "heads", "--text", "I 猫が好き x", "--layer", "1", "--head", "1"]) == 0
     rows = capsys.readouterr().out.splitlines()[4:]
     assert any("か" in row for row in rows)
     starts = {cells(row[:row.rindex(" ") + 1]) for row in rows}  # where the weight begins
@@ -221,7 +235,7 @@ def test_text_to_a_name_of_another_format_is_refused(capsys, tmp_path, name, wor
 def test_npz_of_a_head_into_a_text_name_is_refused(capsys, tmp_path) -> None:
     # --format npz -o h.txt wrote binary arrays into a file named as text
     target = tmp_path / "h.txt"
-    assert main(["print", "heads", "--text", "a cat", "--layer", "0", "--head", "0",
+    assert main(["print", "heads", "--text", "a cat", "--layer", "1", "--head", "1",
                  "--format", "npz", "-o", str(target)]) == 2
     assert capsys.readouterr().err == (f"attn-tui: {target} is named as a text file, but npz "
                                        "is binary: end the name with .npz.\n")

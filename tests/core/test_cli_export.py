@@ -295,7 +295,7 @@ def test_npz_to_a_terminal_named_as_a_file_is_refused_too(heads, capsys):
     main_fd, sub_fd = pty.openpty()
     try:
         name = os.ttyname(sub_fd)
-        argv = (["print", "heads", "--text", "hi", "--layer", "0", "--head", "0"] if heads
+        argv = (["print", "heads", "--text", "hi", "--layer", "1", "--head", "1"] if heads
                 else ["export"]) + ["--format", "npz", "-o", name]
         try:
             code = main(argv)

@@ -214,7 +214,7 @@ async def test_the_model_screens_sentence_and_head_are_saved_and_opened_again(tm
         assert isinstance(screen, ModelScreen)
         assert screen.run_text == "The dog chased the ball." and screen.message == ""
         assert (screen.layer_index, screen.head_index, screen.query_index) == (4, 7, 3)
-        assert "layer 4 head 7" in str(screen.query_one("#head-title").render())
+        assert "layer 5 head 8" in str(screen.query_one("#head-title").render())  # from 1
 
 
 async def test_a_sessions_model_settings_the_screen_refuses_keep_its_own(tmp_path):
@@ -237,7 +237,8 @@ async def test_a_sessions_model_settings_the_screen_refuses_keep_its_own(tmp_pat
         assert screen.message == (
             "From the session, not taken: 'colour' is not one of this screen's settings; the "
             "sentence has a control character, which no key types; layer must be a whole "
-            "number from 0 to 5, not 6; query must be a whole number from 0, not -1")
+            "number from 0 to 5 (an index: layer 1 is 0), not 6; query must be a whole number "
+            "from 0 (an index: query 1 is 0), not -1")
         assert "✗ From the session" in str(screen.query_one("#model-message").render())
 
 
@@ -257,8 +258,8 @@ async def test_a_sessions_query_past_the_sentence_is_said_not_moved_silently(tmp
         screen = app.screen
         assert screen.run.tokens == ["[CLS]", "two", "words", "[SEP]"]
         assert (screen.layer_index, screen.head_index, screen.query_index) == (1, 2, 3)
-        assert screen.message == ("From the session, not taken: query 9 is past the sentence's "
-                                  "last token, 3, which it shows instead")
+        assert screen.message == ("From the session, not taken: query 9 (token 10) is past the "
+                                  "sentence's 4 tokens, so its last is shown")
 
 BAD = {
     "truncated": ('{"format": "attn-tui-session", "version": 1, "work', "looks truncated"),

@@ -106,7 +106,7 @@ def steps() -> dict[str, dict[int, list[str]]]:
         # the model's own numbers, checked against transformers' BertModel on the same files
         # (tests/models); the sentence and heads are the lesson's
         "real-heads": {
-            1: ["6 layers of 12 heads", "13 tokens", "0:[CLS]", "12:[SEP]"],
+            1: ["6 layers of 12 heads", "13 tokens", "1:[CLS]", "13:[SEP]"],
             3: ["3.70: spread evenly over all 13", "previous token 0.9997"],
             7: ["13 tokens × 32"],
         },

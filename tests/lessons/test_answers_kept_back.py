@@ -294,13 +294,13 @@ async def test_enter_then_w_in_a_burst_on_a_question_keeps_the_refusal_in_sight(
 
 
 async def test_real_heads_answer_at_80x24_brings_the_row_it_quotes_into_view():
-    """The answer quotes 'sat' → 'cat' 0.9998; at 80×24 only rows 0 and 1 of the picture were
+    """The answer quotes 'sat' → 'cat' 0.9998; at 80×24 only the first two rows of the picture were
     in sight."""
     async with lesson_app("real-heads", at=2).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await press(pilot, "b")
         text = screen_text(pilot.app)
-        assert "✓ Right." in text and "▶3 sat" in text
+        assert "✓ Right." in text and "▶4 sat" in text
 
 
 async def test_quitting_on_real_heads_last_step_does_not_count_it_finished():

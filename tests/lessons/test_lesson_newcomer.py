@@ -101,8 +101,8 @@ async def test_real_heads_at_80x24_keeps_the_chosen_layer_and_its_summary_in_sig
             if layer != screen.layer_index:
                 await press(pilot, "down" if layer > screen.layer_index else "up")
             lines = screen_text(pilot.app).splitlines()
-            row = next((x for x in lines if x.startswith(f" L{layer} ")), None)
-            assert row is not None and "[" in row, f"layer {layer} is not on screen"
+            row = next((x for x in lines if x.startswith(f" L{layer + 1} ")), None)
+            assert row is not None and "[" in row, f"layer {layer + 1} is not on screen"
             share = f"[CLS] {screen.summary.cls:.4f}"
             assert share in " ".join(screen_text(pilot.app).split()), f"{share} is not on screen"
 
@@ -114,5 +114,5 @@ async def test_real_heads_7_shows_the_step_table_it_points_at_not_the_grid():
     async with lesson_app("real-heads", at=7).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = screen_text(pilot.app)
-        assert "steps for query 2 'cat' on the head's real q, k" in text
+        assert "steps for query 'cat' (3 of 13) on the head's real q, k" in text
         assert "[CLS]     27.0602" in text

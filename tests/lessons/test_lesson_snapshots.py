@@ -38,7 +38,7 @@ QUESTION = {
             "the question about row 'the'.",
     "params": "step 3: attention's 1,048,576 marked; the question about 16 heads.",
     "nanogpt": "step 4: the masked scores, 0 and -inf, row t3 marked; the question.",
-    "real-heads": "step 2: layer 0 head 2 in brackets in the grid, the large picture and the "
+    "real-heads": "step 2: layer 1 head 3 in brackets in the grid, the large picture and the "
                   "summary hidden; the question about 'sat' and its four choices.",
     "learning": "step 2: the maps pane hidden (its title names the pattern); the question "
                 "about where a trained row's weight goes, four choices.",

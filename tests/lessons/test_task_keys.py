@@ -54,7 +54,7 @@ FORBIDDEN = {
     ("mask", 5): (["tab", *cell("3")], "only Q may change, and K did"),
     ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
     ("nanogpt", 9): (["s"], "÷√d_k must stay on"),  # unscaled, t4 already has 0.68
-    ("real-heads", 5): (["up", "up", *["right"] * 7], "layer must stay 4"),
+    ("real-heads", 5): (["up", "up", *["right"] * 7], "layer must stay 5"),  # as the screen names it
     ("learning", 6): ([*["up"] * 7, "right", "up", "enter"], "seed must stay 0"),
 }
 TASKS = [(n, k) for n in names() for k, s in enumerate(load(n).steps, start=1) if s.task]

@@ -43,7 +43,7 @@ async def _at(pilot, k: int) -> None:
 LABS = [
     ("scale", 3, ["right"] * 5 + ["2", "enter"], "H scaled at d_k = 1024 2.85"),
     ("params", 6, ["down"], "one layer's parameters"),
-    ("real-heads", 3, ["down"], "entropy (bits) of layer 1 head 2 2.45"),
+    ("real-heads", 3, ["down"], "entropy (bits) of layer 2 head 3 2.45"),
 ]
 IDS = [f"{n}-{k}" for n, k, _, _ in LABS]
 

@@ -32,7 +32,7 @@ async def test_v_reaches_the_picture_and_comes_back_to_the_numbers():
         assert "all queries: α as a picture" in text
         assert "each row to its max · v: change view" in text  # not as the model screen shades
         # the mask preset's first row: all on 'the', the three masked keys blank
-        assert "▶0 the    ███          " in text
+        assert "▶1 the    ███          " in text  # queries counted from 1
         np.testing.assert_array_equal(picture.alpha, screen.steps.weights)
         await pilot.press("v")
         await pilot.pause()
@@ -49,26 +49,26 @@ async def test_at_t_256_the_whole_map_fits_in_bands_and_keeps_the_triangle():
         assert len(bands) == 30  # the window's 40 rows less the panes around the picture
         assert bands[0][0] == 0 and bands[-1][1] == 256
         assert all(b[1] >= c[0] for b, c in zip(bands, bands[1:], strict=False))  # no gaps
-        here = next(f"{a}–{b - 1}" for a, b in bands if a <= 200 < b)
+        here = next(f"{a + 1}–{b}" for a, b in bands if a <= 200 < b)  # named from 1
         lines = screen_text(pilot.app).splitlines()
-        assert any("keys 0–255, about" in x and "keys a column" in x for x in lines)  # 256 keys averaged into the columns
-        first = next(x for x in lines if " 0–7 " in x).split("0–7", 1)[1].strip(" │")
-        last = next(x for x in lines if "247–255" in x).split("247–255", 1)[1].strip(" │")
+        assert any("keys 1–256, about" in x and "keys a column" in x for x in lines)  # 256 keys averaged into the columns
+        first = next(x for x in lines if " 1–8 " in x).split("1–8", 1)[1].strip(" │")
+        last = next(x for x in lines if "248–256" in x).split("248–256", 1)[1].strip(" │")
         # causal: the first band sees only the first keys, the last band every key
         assert len(first) <= 4 and len(last) >= 60 and " " not in last
         assert any(f"▶{here}" in x for x in lines)  # the query the step table explains
 
 
 async def test_more_keys_than_queries_each_key_has_its_column():
-    # the first screen is 1 query × 3 keys: only "0" headed the columns; at 25 keys the row
+    # the first screen is 1 query × 3 keys: only "1" headed the columns; at 25 keys the row
     # was blank (the picture was laid out for the queries' count)
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         picture = await _picture(pilot)
         lines = screen_text(pilot.app).splitlines()
-        header = next(x for x in lines if "0  1  2" in x)
-        row = next(x for x in lines if "▶0 who" in x).split("▶0 who", 1)[1].strip(" │")
-        assert "3" not in header.split("0  1  2", 1)[1]
+        header = next(x for x in lines if "1  2  3" in x)
+        row = next(x for x in lines if "▶1 who" in x).split("▶1 who", 1)[1].strip(" │")
+        assert "4" not in header.split("1  2  3", 1)[1]
         assert len(row) == 9  # three columns a key
         assert picture._layout(picture.size.width)[2] == 3
     ws = state.resize(state.from_preset("one"), t=25)
@@ -76,23 +76,25 @@ async def test_more_keys_than_queries_each_key_has_its_column():
         await pilot.pause()
         picture = await _picture(pilot)
         assert np.shape(picture.alpha) == (1, 25)
-        row = next(x for x in screen_text(pilot.app).splitlines() if "▶0 who" in x)
-        assert len(row.split("▶0 who", 1)[1].strip(" │")) == 25
+        row = next(x for x in screen_text(pilot.app).splitlines() if "▶1 who" in x)
+        assert len(row.split("▶1 who", 1)[1].strip(" │")) == 25
 
 
 def test_the_keys_are_numbered_every_fifth_where_a_number_would_not_fit_each():
     from attn_tui.tui.widgets.alpha_picture import key_numbers
 
-    assert key_numbers(13, 1) == "0    5    10 "
-    assert key_numbers(12, 2) == "0         5         10  "
-    assert key_numbers(4, 3) == "  0  1  2  3"
+    # counted from 1, as the rows are: the first key's number, then every fifth's
+    assert key_numbers(13, 1) == "1   5    10   "[:13]
+    assert key_numbers(12, 2) == "1       5         10    "
+    assert key_numbers(4, 3) == "  1  2  3  4"
     for keys, per in ((128, 1), (40, 2), (7, 1)):
         line = key_numbers(keys, per)
         assert len(line) == keys * per
+        assert line.split()[0] == "1"
         # each number stands over its own key's first column
-        for j in range(0, keys, 5):
-            if line[j * per].isdigit():
-                assert line[j * per:].split()[0] == str(j)
+        for n in range(5, keys + 1, 5):
+            if line[(n - 1) * per].isdigit():
+                assert line[(n - 1) * per:].split()[0] == str(n)
 
 
 async def test_at_t_64_the_picture_is_in_sight_below_the_long_step_table():
@@ -106,4 +108,4 @@ async def test_at_t_64_the_picture_is_in_sight_below_the_long_step_table():
             await pilot.pause()
             text = screen_text(pilot.app)
             # its title and its last band of queries, whatever the bands' size
-            assert "all queries: α as a picture" in text and "–63 " in text, size
+            assert "all queries: α as a picture" in text and "–64 " in text, size

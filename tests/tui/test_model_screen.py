@@ -50,8 +50,8 @@ async def test_the_screen_opens_on_a_sentence_with_every_head(minilm: Any) -> No
         assert run.tokens == minilm.run(model_screen.FIRST_SENTENCE, dtype="float64").tokens
         assert screen.query_one(HeadGrid).weights.shape == (6, 12, 13, 13)
         text = screen_text(pilot.app)
-        assert "13 tokens: 0:[CLS]  1:the  2:cat" in text
-        assert "L5" in text and "11" in text
+        assert "13 tokens: 1:[CLS]  2:the  3:cat" in text  # counted from 1, as everywhere
+        assert "L6" in text and "12" in text and "L0" not in text
         assert screen.message == ""
 
 
@@ -68,10 +68,10 @@ async def test_at_40_columns_no_grid_row_wraps_and_the_summary_keeps_to_three_li
         lines = grid.render().plain.split("\n")
         assert len(lines) == 1 + 6 * grid.cell_size(grid.size.width)[1]
         assert max(len(x) for x in lines) <= grid.size.width
-        assert str(head) in lines[0].split()  # the chosen head's number always shows
-        assert "1011" not in lines[0]
+        assert str(head + 1) in lines[0].split()  # the chosen head's number always shows
+        assert "1112" not in lines[0]
         assert screen.query_one("#head-summary").size.height <= 3
-        assert "L0 H" in screen_text(pilot.app)
+        assert f"L1 H{head + 1} " in screen_text(pilot.app)
 
 
 async def test_the_marked_query_scrolls_into_view_and_the_grid_comes_back_for_a_layer():
@@ -86,11 +86,11 @@ async def test_the_marked_query_scrolls_into_view_and_the_grid_comes_back_for_a_
             await pilot.press("right_square_bracket")
         await settle(pilot)
         assert screen.query_index == 20
-        assert any(line.lstrip(" │").startswith("▶20 word") for line in
+        assert any(line.lstrip(" │").startswith("▶21 word") for line in
                    screen_text(pilot.app).splitlines())
         await pilot.press("down")  # a layer picked: its row of the grid comes back
         await settle(pilot)
-        assert any(line.startswith(" L1 ") for line in screen_text(pilot.app).splitlines())
+        assert any(line.startswith(" L2 ") for line in screen_text(pilot.app).splitlines())
 
 
 async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
@@ -100,9 +100,9 @@ async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
         await settle(pilot)
         screen = pilot.app.screen
         assert (screen.layer_index, screen.head_index) == (0, 2)
-        # layer 0 head 2 is the model's previous-token head
+        # layer 1 head 3 (weights[0, 2]) is the model's previous-token head
         assert screen.summary.previous > 0.99 and screen.summary.label == "previous token"
-        assert "layer 0 head 2 α  q↓ k→" in screen_text(pilot.app)
+        assert "layer 1 head 3 α  q↓ k→" in screen_text(pilot.app)
         assert "mostly: previous token" in screen_text(pilot.app)
         await pilot.press("left", "left", "left", "up")  # clamped at the edges
         await settle(pilot)
@@ -128,7 +128,8 @@ async def test_the_step_table_is_the_heads_real_q_and_k() -> None:
         np.testing.assert_allclose(table.steps.weights[2], run.weights[3, 7, 2], atol=1e-6)
         assert table.query_index == 2
         assert table.cell_text(0, 0) == table.number(float(expected[0]))
-        assert "steps for query 2 'cat' on the head's real q, k ([ ] picks)" in screen_text(pilot.app)
+        assert ("steps for query 'cat' (3 of 13) on the head's real q, k ([ ] picks)"
+                in screen_text(pilot.app))
 
 
 async def test_typing_a_sentence_redraws_every_map() -> None:
@@ -177,11 +178,11 @@ async def test_at_80x24_every_key_of_the_sentence_keeps_its_own_column_in_the_he
         assert len(tokens) == 13 and tokens[-1] == "[SEP]"
         picture = screen.query_one("#head", HeadPicture)
         lines = picture.render().plain.splitlines()
-        assert lines[0].strip() == "0    5    10"  # not 0123456789012: 10 read as 0
+        assert lines[0].strip() == "1   5    10"  # not 1234567890123: 10 read as 0
         alpha = screen.run.weights[0, 0]
-        assert lines[-1].startswith(" 12 [SEP] ")
+        assert lines[-1].startswith(" 13 [SEP] ")
         assert lines[-1][-13:] == shades(alpha, top=float(alpha.max()))[-1]  # its own row, unaveraged
-        assert "12 [SEP]" in screen_text(pilot.app)
+        assert "13 [SEP]" in screen_text(pilot.app)
 
 
 async def test_a_head_too_wide_for_its_pane_says_its_columns_are_not_keys() -> None:
@@ -266,7 +267,7 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         np.testing.assert_array_equal(np.asarray(ws.q), run.q[0, 2].astype(np.float64))
         np.testing.assert_allclose(bench.steps.weights, run.weights[0, 2], atol=1e-6)
         said = [n.message for n in notifications(pilot.app)]  # and the way back is said
-        assert said == ["layer 0 head 2 of 'The cat sat on the mat becaus…': its "  # as typed
+        assert said == ["layer 1 head 3 of 'The cat sat on the mat becaus…': its "  # as typed
                         "real Q, K, V. u undoes; g, lab minilm: back to the model screen."]
         await pilot.press("u")  # the workbench's undo brings its own example back
         await settle(pilot)
@@ -308,7 +309,7 @@ async def test_w_and_go_to_after_the_sentence_was_emptied_keep_the_last_maps() -
         screen = app.screen
         assert isinstance(screen, ModelScreen) and screen.run is not None
         assert screen.run.tokens == tokens and screen.message == ""
-        assert "13 tokens: 0:[CLS]  1:the  2:cat" in screen_text(app)
+        assert "13 tokens: 1:[CLS]  2:the  3:cat" in screen_text(app)
 
 
 async def test_quitting_after_w_asks_only_about_the_learners_own_edits() -> None:
@@ -408,7 +409,7 @@ async def test_keys_pressed_while_the_model_loads_are_kept(monkeypatch: Any, min
         ready.set()
         await settle(pilot)
         assert (screen.layer_index, screen.head_index, screen.query_index) == (1, 2, 2)
-        assert "layer 1 head 2 α" in screen_text(pilot.app)
+        assert "layer 2 head 3 α" in screen_text(pilot.app)
 
 
 async def test_u_takes_back_a_head_at_a_time_and_U_brings_it_again() -> None:
@@ -421,7 +422,7 @@ async def test_u_takes_back_a_head_at_a_time_and_U_brings_it_again() -> None:
         await pilot.press("u")
         await settle(pilot)
         assert (screen.layer_index, screen.head_index) == (0, 2)
-        assert "layer 0 head 2 α  q↓ k→" in screen_text(pilot.app)
+        assert "layer 1 head 3 α  q↓ k→" in screen_text(pilot.app)
         assert "mostly: previous token" in screen_text(pilot.app)
         await pilot.press("u", "u")
         await settle(pilot)
@@ -429,7 +430,7 @@ async def test_u_takes_back_a_head_at_a_time_and_U_brings_it_again() -> None:
         await pilot.press("U")
         await settle(pilot)
         assert (screen.layer_index, screen.head_index) == (0, 1)
-        assert "layer 0 head 1 α" in screen_text(pilot.app)
+        assert "layer 1 head 2 α" in screen_text(pilot.app)
 
 
 async def test_a_sentence_typed_is_one_change_and_u_inside_it_is_a_letter() -> None:
@@ -447,7 +448,7 @@ async def test_a_sentence_typed_is_one_change_and_u_inside_it_is_a_letter() -> N
         await settle(pilot)
         assert screen.text == model_screen.FIRST_SENTENCE == sentence.value
         assert screen.run_text == screen.text and screen.query_index == 1
-        assert "13 tokens: 0:[CLS]  1:the  2:cat" in screen_text(pilot.app)
+        assert "13 tokens: 1:[CLS]  2:the  3:cat" in screen_text(pilot.app)
         await pilot.press("u")
         await settle(pilot)
         assert screen.query_index == 0
@@ -467,7 +468,7 @@ async def test_keys_typed_in_one_burst_act_in_order() -> None:
         assert list(screen.run.tokens) == ["[CLS]", "the", "cat", "[SEP]"]
         assert (screen.query_index, screen.layer_index, screen.head_index) == (2, 1, 1)
         assert screen.focused is screen.query_one(HeadGrid)
-        assert "steps for query 2 'cat'" in screen_text(app)
+        assert "steps for query 'cat' (3 of 4)" in screen_text(app)
 
 
 async def test_a_paste_of_several_lines_is_one_sentence() -> None:
@@ -508,12 +509,12 @@ async def test_a_paste_past_the_boxs_limit_keeps_what_fits_and_says_what_was_lef
 def test_a_long_sentences_token_line_lists_the_first_tokens_and_the_last() -> None:
     tokens = ["[CLS]", *(f"w{i}" for i in range(126)), "[SEP]"]
     line = model_screen.token_line(tokens, 78)  # two lines of an 80-column screen
-    assert line.startswith("128 tokens: 0:[CLS]  1:w0  ")
-    assert line.endswith("16:w15  … 110 more …  127:[SEP]")
+    assert line.startswith("128 tokens: 1:[CLS]  2:w0  ")
+    assert line.endswith("17:w15  … 110 more …  128:[SEP]")
     assert model_screen._lines(line, 78) == 2
-    assert model_screen.token_line(tokens, 118).endswith("25:w24  … 101 more …  127:[SEP]")
+    assert model_screen.token_line(tokens, 118).endswith("26:w24  … 101 more …  128:[SEP]")
     short = ["[CLS]", *(f"w{i}" for i in range(13)), "[SEP]"]  # 15: all of them
-    assert model_screen.token_line(short, 78).endswith("13:w12  14:[SEP]")
+    assert model_screen.token_line(short, 78).endswith("14:w12  15:[SEP]")
 
 
 def test_the_token_lines_wrap_is_counted_in_cells_at_the_spaces() -> None:
@@ -532,11 +533,11 @@ async def test_a_128_token_sentence_leaves_the_heads_on_an_80x24_screen() -> Non
         await settle(pilot)
         screen = app.screen
         assert len(screen.run.tokens) == 128
-        assert "… 113 more … 127:[SEP]" in " ".join(screen_text(app).split())
+        assert "… 113 more … 128:[SEP]" in " ".join(screen_text(app).split())
         assert screen.query_one("#tokens").size.height == 2
         await pilot.resize_terminal(120, 40)  # wider: more of the first tokens are named
         await settle(pilot)
-        assert "… 103 more … 127:[SEP]" in " ".join(screen_text(app).split())
+        assert "… 103 more … 128:[SEP]" in " ".join(screen_text(app).split())
         assert screen.query_one("#tokens").size.height == 2
         grid = screen.query_one(HeadGrid).region
         assert grid.y + grid.height <= 23  # above the key bar
@@ -553,14 +554,14 @@ async def test_a_click_on_a_heads_picture_picks_it_and_on_a_row_of_the_large_one
         grid.scroll_visible(animate=False, immediate=True)
         await pilot.pause()
         w, h = grid.cell_size(grid.size.width)
-        # layer 1, head 5: past "L1 " and five pictures with their brackets
+        # weights[1, 5], named layer 2 head 6: past "L2 " and five pictures with their brackets
         at = (3 + 5 * (w + 1) + 1, 1 + 1 * h)
         assert grid.head_at(*at) == (1, 5)
         await pilot.click(HeadGrid, offset=at)
         await settle(pilot)
         assert (screen.layer_index, screen.head_index) == (1, 5)
-        assert "layer 1 head 5 α" in screen_text(app)
-        await pilot.click(HeadGrid, offset=(3 + 2 * (w + 1) + 1, 0))  # head 2's number
+        assert "layer 2 head 6 α" in screen_text(app)
+        await pilot.click(HeadGrid, offset=(3 + 2 * (w + 1) + 1, 0))  # head 3's number
         await settle(pilot)
         assert (screen.layer_index, screen.head_index) == (1, 2)
         assert grid.head_at(1, 1) is None  # on the layer's name: nothing
@@ -570,7 +571,7 @@ async def test_a_click_on_a_heads_picture_picks_it_and_on_a_row_of_the_large_one
         await pilot.click(HeadPicture, offset=(2, 1 + 3))  # the row of query 3
         await settle(pilot)
         assert screen.query_index == 3
-        assert "▶3 sat" in screen_text(app)
+        assert "▶4 sat" in screen_text(app)
         await pilot.press("u")  # a click is one change, as ] would be
         await settle(pilot)
         assert screen.query_index != 3
@@ -631,7 +632,7 @@ async def test_no_step_table_is_drawn_before_a_sentence_has_run() -> None:
         screen.action_set_text("dogs bark")
         await settle(pilot)
         assert screen.query_one("#steps-box").display
-        assert "steps for query 0 '[CLS]'" in screen_text(pilot.app)
+        assert "steps for query '[CLS]' (1 of 4)" in screen_text(pilot.app)
 
 
 async def test_at_80x24_the_step_table_stays_in_sight_under_its_title_as_the_query_moves() -> None:
@@ -642,7 +643,7 @@ async def test_at_80x24_the_step_table_stays_in_sight_under_its_title_as_the_que
         await pilot.press("tab")
         await settle(pilot)
         assert pilot.app.focused is pilot.app.screen.query_one(StepTable)
-        for query in ("0 '[CLS]'", "1 'the'", "2 'cat'"):
+        for query in ("'[CLS]' (1 of 13)", "'the' (2 of 13)", "'cat' (3 of 13)"):
             text = screen_text(pilot.app)
             assert f"steps for query {query} on the head's real q, k" in text, query
             assert "key           q·k" in text and "every head: layers" not in text
@@ -680,4 +681,4 @@ async def test_back_from_the_step_table_the_grid_of_heads_comes_back_into_sight(
         screen = pilot.app.screen
         assert pilot.app.focused is screen.query_one(HeadGrid)
         text = screen_text(pilot.app)
-        assert "every head: layers" in text and " L0 [" in text
+        assert "every head: layers" in text and " L1 [" in text

@@ -33,8 +33,11 @@ from attn_tui.models import (
     ModelDamaged,
     ModelUnavailable,
     Run,
+    head_name,
     shared_model,
+    short_head_name,
     summarise,
+    token_label,
 )
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings, textual_compat
@@ -73,10 +76,10 @@ def _quoted(value: Any) -> str:
 
 
 def token_line(tokens: tuple[str, ...] | list[str], width: int) -> str:
-    """The tokens with their indexes, in at most TOKEN_LINES lines of ``width``: of a long
+    """The tokens numbered from 1, in at most TOKEN_LINES lines of ``width``: of a long
     sentence as many of the first as fit, how many are left out, and the last (the chosen
     head's rows name every one)."""
-    listed = [f"{i}:{t}" for i, t in enumerate(tokens)]
+    listed = [token_label(i, t) for i, t in enumerate(tokens)]
     head = f"{len(tokens)} tokens: "
     line = head + "  ".join(listed)
     if _lines(line, width) <= TOKEN_LINES:
@@ -130,11 +133,12 @@ def summary_line(s: Any, width: int) -> str:
     """The chosen head summed up from its weights; under 60 columns in short words, so the
     pictures keep their rows (in full it took five lines of a 40×15 window)."""
     if width >= 60:
-        return (f"layer {s.layer} head {s.head}, mean over queries: entropy {num(s.entropy)} "
+        return (f"{head_name(s.layer, s.head)}, mean over queries: entropy {num(s.entropy)} "
                 f"bits of at most {num(s.max_entropy)} · share on the previous token "
                 f"{num(s.previous)} · next {num(s.next)} · itself {num(s.itself)} · [CLS] "
                 f"{num(s.cls)} · [SEP] {num(s.sep)} · mostly: {s.label}")
-    return (f"L{s.layer} H{s.head} means: entropy {num(s.entropy)}/{num(s.max_entropy)} bits · "
+    return (f"{short_head_name(s.layer, s.head)} means: entropy {num(s.entropy)}/"
+            f"{num(s.max_entropy)} bits · "
             f"previous {num(s.previous)} · itself {num(s.itself)} · [CLS] {num(s.cls)} · "
             f"[SEP] {num(s.sep)} · {s.label}")
 
@@ -289,8 +293,10 @@ class ModelScreen(Screen):
             value = saved[key]
             if (isinstance(value, bool) or not isinstance(value, int) or value < 0
                     or (top is not None and value >= top)):
+                # the file holds array indexes; the screen names them from 1
                 refused.append(f"{key} must be a whole number from 0"
-                               + (f" to {top - 1}" if top else "") + f", not {_quoted(value)}")
+                               + (f" to {top - 1}" if top else "")
+                               + f" (an index: {key} 1 is 0), not {_quoted(value)}")
             elif key == "layer":
                 self.layer_index = value
             elif key == "head":
@@ -417,8 +423,9 @@ class ModelScreen(Screen):
         self.run, self.run_text = run, text
         last = len(run.tokens) - 1
         if self._saved_query is not None and self._saved_query > last:
-            self.saved_refused.append(f"query {self._saved_query} is past the sentence's last "
-                                      f"token, {last}, which it shows instead")
+            self.saved_refused.append(f"query {self._saved_query} (token {self._saved_query + 1})"
+                                      f" is past the sentence's {last + 1} tokens, so its last "
+                                      "is shown")
         self._saved_query = None
         self.query_index = min(self.query_index, last)
         if self.saved_refused:
@@ -450,12 +457,13 @@ class ModelScreen(Screen):
         alpha = run.weights[self.layer_index, self.head_index]
         self.summary = s = summarise(alpha, self.layer_index, self.head_index)
         self.query_one("#head-title", Static).update(
-            f"layer {self.layer_index} head {self.head_index} α  q↓ k→")
+            f"{head_name(self.layer_index, self.head_index)} α  q↓ k→")
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
         self.query_one(HeadSummaryLine).show(s)
         i = self.query_index
         self.query_one("#steps-title", Static).update(Text(
-            f"steps for query {i} '{run.tokens[i]}' on the head's real q, k ([ ] picks)"))
+            f"steps for query '{run.tokens[i]}' ({i + 1} of {len(run.tokens)}) on the head's "
+            "real q, k ([ ] picks)"))
         steps = run.head_steps(self.layer_index, self.head_index)
         self.query_one(StepTable).show(steps, i, tuple(run.tokens))
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
@@ -673,5 +681,5 @@ class ModelScreen(Screen):
             self.app.pop_screen()
         words = " ".join((self.run_text or "").split())  # as typed, not as tokens
         words = words if len(words) <= 30 else words[:29] + "…"
-        bench.open_head(ws, note=f"layer {self.layer_index} head {self.head_index} of '{words}': its real "
+        bench.open_head(ws, note=f"{head_name(self.layer_index, self.head_index)} of '{words}': its real "
                              "Q, K, V. u undoes; g, lab minilm: back to the model screen.")

@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widget import Widget
 
+from attn_tui.models.names import short_head_name
 from attn_tui.tui import bindings
 
 GLYPHS = " ░▒▓█"
@@ -93,7 +94,7 @@ class AlphaMaps(Widget, can_focus=True):
         for i in range(layers * heads):
             a = self.alpha[i // heads, i % heads]
             mark = "▶" if i == self.picked else " "
-            lines = [f"{mark}L{i // heads + 1} h{i % heads + 1}".ljust(t + 2),
+            lines = [f"{mark}{short_head_name(i // heads, i % heads)}".ljust(t + 2),
                      "  " + "".join(tok[-1] for tok in self.tokens)]
             for q in range(t):
                 cells = "".join("·" if k > q else glyph(float(a[q, k])) for k in range(t))

@@ -25,15 +25,16 @@ SHADES = "·░▒▓█"  # the dot: next to nothing, so each picture keeps its
 
 
 def key_numbers(keys: int, per: int) -> str:
-    """The numbers over a picture's keys, ``per`` columns each. Three or more: every key's.
-    Fewer: every fifth key's, where it fits (0    5    10), over its key's first column: the
-    last digits alone (0123456789012) read 10 as 0. Blank between (a · is a weight's shade)."""
+    """The numbers over a picture's keys, counted from 1, ``per`` columns each. Three or more:
+    every key's. Fewer: the first's and every fifth's, where it fits (1   5    10), over its
+    key's first column: the last digits alone (1234567890123) read 10 as 0. Blank between (a
+    · is a weight's shade)."""
     if per >= 3:
-        return "".join(str(j).rjust(per) for j in range(keys))
+        return "".join(str(j + 1).rjust(per) for j in range(keys))
     line = [" "] * (keys * per)
     end = 0  # the first column a number may take (one blank after the last)
-    for j in range(0, keys, 5):
-        text, at = str(j), j * per
+    for n in (1, *range(5, keys + 1, 5)):
+        text, at = str(n), (n - 1) * per
         if at >= end and at + len(text) <= len(line):
             line[at:at + len(text)] = text
             end = at + len(text) + 1
@@ -138,7 +139,7 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         for i in range(layers):
             for r in range(h):
                 out.append("\n")
-                out.append(f"L{i} " if r == 0 else "   ", marked if i == self.at_layer else None)
+                out.append(f"L{i + 1} " if r == 0 else "   ", marked if i == self.at_layer else None)
                 for j in range(heads):
                     chosen = (i, j) == (self.at_layer, self.at_head)
                     left = "[" if chosen else ("]" if (i, j - 1) == (self.at_layer, self.at_head)
@@ -195,20 +196,21 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
 
 
 def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:
-    """The grid's first line: each head's number over its picture where it fits with a space
-    after it, the chosen head's first; a number that would touch the one before is left out
-    (at one column a picture, 10 and 11 would read "1011")."""
+    """The grid's first line: each head's number (from 1) over its picture where it fits with
+    a space after it, the chosen head's first; a number that would touch the one before is left
+    out (at one column a picture, 10 and 11 would read "1011")."""
     row = [" "] * (3 + heads * (w + 1))
     taken = [False] * len(row)
     spans = {}
     for j in (chosen, *range(heads)):
         # over the picture, not its bracket
-        label = str(j).center(w + 1) if w > 1 else str(j).rjust(2)
+        name = str(j + 1)
+        label = name.center(w + 1) if w > 1 else name.rjust(2)
         at = 3 + j * (w + 1) + len(label) - len(label.lstrip())  # where its digits start
-        end = at + len(str(j))
+        end = at + len(name)
         if j in spans or end > len(row) or any(taken[at:end + 1]):  # and a space after
             continue
-        row[at:end] = str(j)
+        row[at:end] = name
         taken[at:end + 1] = [True] * (min(end + 1, len(row)) - at)
         spans[j] = (3 + j * (w + 1), max(end, 3 + (j + 1) * (w + 1)))  # marked: its column
     out = Text("".join(row))
@@ -303,7 +305,7 @@ class HeadPicture(Widget):
     def _layout(self, width: int) -> tuple[int, int, int]:
         """(label width, columns per key, pictured keys) for ``width``."""
         t = self._keys()
-        label = min(12, max((cell_len(f"{i} {tok}") for i, tok in enumerate(self.tokens)),
+        label = min(12, max((cell_len(f"{i + 1} {tok}") for i, tok in enumerate(self.tokens)),
                             default=3)) + 2
         if label > MIN_LABEL and width - label < t <= width - MIN_LABEL:
             # the labels give way, not the keys: each key keeps a column of its own (the tokens
@@ -353,7 +355,7 @@ class HeadPicture(Widget):
         if keys == t:
             header = key_numbers(keys, per)
         else:  # a condensed picture's columns are not keys, so they are not numbered as keys
-            notes = (f"keys 0–{t - 1}, about {t / keys:.1f} keys a column",
+            notes = (f"keys 1–{t}, about {t / keys:.1f} keys a column",
                      f"{t} keys in {keys} columns")
             header = next((n for n in notes if len(n) < width), notes[-1])
         # over the columns; a condensed picture's note, where they are too narrow for it, from
@@ -366,8 +368,8 @@ class HeadPicture(Widget):
                             for j, ch in enumerate(r)) for i, r in enumerate(rows)]
         for (first, end), row in zip(bands, rows, strict=True):
             here = first <= self.query_index < end
-            name = cut_label(f"{first} {self.tokens[first]}" if end - first == 1
-                             else f"{first}–{end - 1}", label - 2)
+            name = cut_label(f"{first + 1} {self.tokens[first]}" if end - first == 1
+                             else f"{first + 1}–{end}", label - 2)
             out.append("\n")
             style = Style(bold=True, reverse=True) if here else None
             out.append(f"{'▶' if here else ' '}{name}" + " " * (label - 1 - cell_len(name)), style)

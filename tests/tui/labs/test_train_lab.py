@@ -51,7 +51,7 @@ async def test_enter_trains_to_done_and_frames_can_be_walked() -> None:
         assert screen.frame == 2
         np.testing.assert_array_equal(maps.alpha, screen.frames[2][1])
         text = "\n".join(line for block in maps.blocks() for line in block)
-        assert "▶L1 h1" in text
+        assert "▶L1 H1" in text
 
 
 async def test_a_run_started_on_the_controls_leaves_them_the_keys(tmp_path, monkeypatch) -> None:
@@ -340,7 +340,7 @@ async def test_with_ten_heads_at_80x24_the_progress_and_the_picked_head_stay_in_
             await pilot.pause()
             text = screen_text(app)
             assert "step 5/5 · loss" in text
-            picked = f"▶L{(n - 1) // 5 + 1} h{(n - 1) % 5 + 1}"
+            picked = f"▶L{(n - 1) // 5 + 1} H{(n - 1) % 5 + 1}"
             assert picked in text, (n, text)
             rows = text.splitlines()
             title = next(i for i, row in enumerate(rows) if picked in row)
@@ -439,7 +439,7 @@ async def test_back_from_w_the_lab_shows_the_head_and_frame_picked() -> None:
         maps = screen.query_one(AlphaMaps)
         assert "frame 9 of 11, step 8 ·" in maps.caption
         text = "\n".join(line for block in maps.blocks() for line in block)
-        assert "▶L1 h2" in text
+        assert "▶L1 H2" in text
 
 
 async def test_w_on_an_earlier_frame_says_it_opens_the_latest_weights() -> None:

@@ -29,8 +29,8 @@ def _previous_token_head(pilot_keys: tuple[str, ...]):
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_model_screen(snap_compare, size):
     """'The cat sat on the mat because it was tired.' as 13 tokens; the 6 x 12 grid of shade
-    pictures with layer 0 head 2 in brackets; beside it that head large, a clean diagonal one
-    below the main one (each token looks at the one before), ▶ on query 3 'sat'; the summary
+    pictures with layer 1 head 3 in brackets; beside it that head large, a clean diagonal one
+    below the main one (each token looks at the one before), ▶ on query 4 'sat'; the summary
     says previous token 0.9997, mostly: previous token; below, the step table for 'sat' with
     α 0.9998 on 'cat' (at 80x24 the step table is below the fold)."""
     app = make_app(lab="minilm", confirm_quit=False)

@@ -1,0 +1,18 @@
+"""How layers, heads and tokens are named to people: counted from 1, as the workbench counts
+its queries ("4 of 13") and dimensions (d1), the train lab its layers and the lessons their
+steps. Arrays count from 0, as Python does: layer 1 head 3 is ``run.weights[0, 2]``."""
+
+
+def head_name(layer: int, head: int) -> str:
+    """``layer`` and ``head`` as array indexes, named: (0, 2) is "layer 1 head 3"."""
+    return f"layer {layer + 1} head {head + 1}"
+
+
+def short_head_name(layer: int, head: int) -> str:
+    """The same in four or five characters: "L1 H3"."""
+    return f"L{layer + 1} H{head + 1}"
+
+
+def token_label(index: int, token: str, sep: str = ":") -> str:
+    """Token ``index`` (an array index) as listed: "1:[CLS]" for the first."""
+    return f"{index + 1}{sep}{token}"
