@@ -433,10 +433,11 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
                 lab_options["record"] = load(args.load)
             except FileError as exc:
                 return _fail(str(exc))
-    from attn_tui.cli.terminal import terminal_problem
+    from attn_tui.cli.terminal import end_with_the_server, terminal_problem
 
     if (problem := terminal_problem()) is not None:
         return _fail(problem)
+    end_with_the_server()
     from attn_tui.tui.app import make_app
 
     app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,

@@ -51,3 +51,28 @@ def _is_terminal(stream: TextIO | None) -> bool:
         return stream is not None and stream.isatty()
     except (ValueError, OSError):  # closed, or not a real file
         return False
+
+
+def end_with_the_server(environ: Mapping[str, str] | None = None) -> bool:
+    """Under `attn-tui serve`, have the kernel end this app when the server process dies.
+
+    A server killed with SIGKILL (the OOM killer, ``kill -9``) cannot tell its sessions to
+    stop, and each app waited for keys from a browser that could no longer reach it. Linux
+    only (prctl); True when the request was made. The app is exec'd by the server's shell, so
+    its parent is the server itself."""
+    environ = os.environ if environ is None else environ
+    if not environ.get("TEXTUAL_DRIVER") or not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        if libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    if os.getppid() == 1:  # the server died before the request was made
+        os.kill(os.getpid(), signal.SIGTERM)
+    return True

@@ -165,6 +165,42 @@ def test_a_killed_session_process_ends_that_session_only(server):
     assert proc.poll() is None  # the server carries on
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_a_server_killed_outright_takes_its_sessions_with_it(server):
+    """kill -9 of serve (or the OOM killer) left each learner's app running, orphaned, for as
+    long as anyone looked (ten minutes, 53 MB each)."""
+    aiohttp = pytest.importorskip("aiohttp")
+
+    proc, port = server()
+
+    async def scenario() -> set[int]:
+        async with aiohttp.ClientSession() as http:
+            tab = await http.ws_connect(f"http://127.0.0.1:{port}/ws?width=80&height=24")
+            assert FIRST_ALPHA in await first_screen(tab)
+            apps = children(proc.pid)
+            proc.kill()
+            proc.wait(timeout=10)
+            await tab.close()
+            return apps
+
+    apps = asyncio.run(scenario())
+    assert len(apps) == 1
+    deadline = time.monotonic() + 10
+    while apps and time.monotonic() < deadline:
+        apps = {pid for pid in apps if _alive(pid)}
+        time.sleep(0.05)  # polling /proc for a process's end, not synchronising an app
+    assert not apps, "the app outlived its server"
+
+
+def _alive(pid: int) -> bool:
+    """``pid`` runs and is not a zombie waiting for its parent to read its status."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def test_tabs_opened_together_start_in_turn_and_all_arrive(server):
     """Three tabs at once with one start at a time: the later ones are told their place,
     then every one draws its first screen and answers a key; a fourth is turned away."""
