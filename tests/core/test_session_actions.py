@@ -68,6 +68,28 @@ async def test_save_then_edit_then_save_again_without_asking(tmp_path: Path) -> 
         assert session.load(tmp_path / "s.json")[0].mask == "causal"
 
 
+async def test_opening_the_session_just_saved_then_quitting_asks_nothing(tmp_path: Path) -> None:
+    """Edit, save, open that same file: quitting said the edits were "never saved", and offered
+    u to bring back the numbers from before the edit."""
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        await pilot.press("m", "ctrl+s")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "s.json")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await type_path(pilot, tmp_path / "s.json")
+        assert app.screen is bench and bench.workspace.mask == "causal"
+        assert not bench.dirty and not bench.unsaved_before_open()
+        await pilot.press("u")  # the open is one change: back to the file left, as it was left
+        await pilot.pause()
+        assert bench.workspace.mask == "causal" and not bench.unsaved_before_open()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert not app.is_running and app.return_code == 0
+
+
 async def test_a_labs_settings_are_saved_and_opened_again(tmp_path: Path) -> None:
     """Saved in the scaling lab with trials 7, the session reopened it at 200."""
     from attn_tui.tui.app import make_app

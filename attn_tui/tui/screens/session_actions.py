@@ -234,8 +234,7 @@ class SessionController:
                 ws, changed = state.on_backend(ws, "numpy")
                 note = f"Opened {path}; torch is not installed, so numpy computes it" + (
                     f" in {ws.dtype}." if changed else ".")
-            bench.apply(ws)  # the undo entry keeps the file the old workspace belonged to
-            bench.file = SessionFile(path, ws)
+            bench.open_as(ws, SessionFile(path, ws))  # its undo entry keeps the file left
             restore_kept(self.app, kept)
             self.app.notify(note, timeout=4, markup=False)
             if screen == "lab:train":  # afresh, as the open dialog said: the run goes

@@ -261,6 +261,17 @@ class WorkbenchScreen(Screen):
         if note:  # long enough to read: about 25 characters a second
             self.notify(note, timeout=max(3.0, len(note) / 25), markup=False)
 
+    def open_as(self, ws: Workspace, file: SessionFile) -> None:
+        """``ws`` as ``file``'s, one change for undo; also when the numbers are the same (the
+        session just saved, opened again), so that the file left is recorded as it was left."""
+        same = state.with_source_kept(self.workspace, ws) == self.workspace
+        self.apply(ws)
+        if same and file is not self.file:
+            self._undo.append((self.workspace, self.file))
+            del self._undo[:-HISTORY]
+            self._redo.clear()
+        self.file = file
+
     @on(MatrixEditor.CellChanged)
     def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
         if take_once(event, event.editor):
