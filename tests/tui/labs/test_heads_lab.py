@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from lab_pilot import lab_app, run_action, settle
+from screen_text import screen_text
 
 from attn_tui.compute.heads import heads_inputs, split_heads
 from attn_tui.report.fmt import num
@@ -176,3 +177,24 @@ async def test_a_head_past_h_typed_is_refused_and_stays_to_mend() -> None:
         await pilot.press("3", "enter")
         await settle(pilot)
         assert screen.settings.head == 3
+
+
+@pytest.mark.parametrize(("lab", "saved", "says"), [
+    ("heads", {"h": 7}, "Still showing D = 512 split into h = 8."),
+    ("model", {"D": 100, "h": 8}, "The numbers below are the last valid ones (D = 512, h = 8)."),
+])
+async def test_reopened_with_a_split_that_cannot_be_shown_it_shows_the_defaults(lab, saved, says):
+    """Left (or saved in a session) at h = 7 of D = 512, Go to reopened the lab with its
+    reason and empty boxes: nothing valid had been shown yet."""
+    async with lab_app(lab, lab_options={"saved": saved}).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert all(getattr(screen.settings, k) == v for k, v in saved.items())  # as left
+        assert screen.message.endswith(says)
+        if lab == "heads":
+            assert len(_heads(pilot.app).row_labels) == 8
+            np.testing.assert_allclose(np.asarray(screen.query_one(Heatmap).steps.weights),
+                                       np.asarray(_expected().heads[0].weights))
+        else:
+            assert screen.count.D == 512 and screen.count.total == 44_502_016
+            assert "44,502,016" in screen_text(pilot.app)
