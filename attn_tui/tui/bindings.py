@@ -228,7 +228,8 @@ LABS = {
 # keys a screen's own widgets read, for the keyboard reference (they have no binding to list)
 HELP_EXTRAS = {
     "minilm": (("↑↓←→ (h j k l)", "in the grid of heads: pick a layer and a head"),
-              ("Enter", "in the sentence: back to the heads (the maps follow as you type)"),
+              ("Enter", "in the sentence: back to the heads (the maps follow as you type; an "
+                        "empty one stays)"),
               ("click", "a head's picture picks it; a row of the large picture, its query")),
 }
 

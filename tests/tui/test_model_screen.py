@@ -299,7 +299,7 @@ async def test_w_and_go_to_after_the_sentence_was_emptied_keep_the_last_maps() -
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         tokens = pilot.app.screen.run.tokens
-        await pilot.press("slash", "ctrl+u", "enter", "w")
+        await pilot.press("slash", "ctrl+u", "escape", "w")  # Enter stays in an empty box
         await settle(pilot)
         app = pilot.app
         assert app.screen is app.workbench()
@@ -682,3 +682,26 @@ async def test_back_from_the_step_table_the_grid_of_heads_comes_back_into_sight(
         assert pilot.app.focused is screen.query_one(HeadGrid)
         text = screen_text(pilot.app)
         assert "every head: layers" in text and " L1 [" in text
+
+
+async def test_enter_on_an_empty_sentence_stays_in_the_box_and_letters_type_there() -> None:
+    """ctrl+u Enter left the box with the hint "type a sentence" still in it, so the next
+    sentence typed acted as keys: l and h moved the head, u undid, i opened the box."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        box = screen.query_one("#sentence", Input)
+        await pilot.press("slash", "ctrl+u", "enter")
+        await settle(pilot)
+        assert pilot.app.focused is box
+        assert screen.message.startswith("type a sentence: there is nothing to read in it")
+        assert "type a sentence; the maps follow as you type" in screen_text(pilot.app)
+        await pilot.press(*"hello", "enter")
+        await settle(pilot)
+        assert screen.run.tokens == ["[CLS]", "hello", "[SEP]"]
+        assert (screen.layer_index, screen.head_index) == (0, 0)
+        assert pilot.app.focused is screen.query_one(HeadGrid)
+        await pilot.press("slash", "ctrl+u", "escape")  # Esc leaves it empty, on the last maps
+        await settle(pilot)
+        assert screen.run.tokens == ["[CLS]", "hello", "[SEP]"]
+        assert "/ types a sentence (the maps show the last one read)" in screen_text(pilot.app)

@@ -182,9 +182,24 @@ class SentenceInput(Input):
         if not event.is_printable:
             await run_binding_now(self, event)
 
+    TYPING = "type a sentence; the maps follow as you type"
+    AWAY = "/ types a sentence (the maps show the last one read)"
+
     async def action_submit(self) -> None:
+        from attn_tui.models.text import clean
+
+        if not clean(self.value)[0].strip():  # Enter would leave it, and letters act as keys
+            self.screen.say("type a sentence: there is nothing to read in it (Esc keeps the "
+                            "last maps)", error=True)
+            return
         await super().action_submit()
         self.screen.leave_sentence()
+
+    def on_focus(self) -> None:
+        self.placeholder = self.TYPING
+
+    def on_blur(self) -> None:
+        self.placeholder = self.AWAY  # empty and left: the keys are the heads' again
 
     def on_paste(self, event: events.Paste) -> None:
         # before Input's own, which keeps only the first line, and said nothing of the rest
@@ -309,7 +324,7 @@ class ModelScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α")
         yield SentenceInput(self.text, id="sentence", max_length=SENTENCE_MAX,
-                            placeholder="type a sentence; the maps follow as you type",
+                            placeholder=SentenceInput.AWAY,
                             select_on_focus=False)
         yield Static(id="model-message")
         yield TokenLine(id="tokens")
