@@ -65,6 +65,7 @@ VALUES = {
     "border_title": "a pane's title in its top border",
     "border_subtitle": "a pane's subtitle in its bottom border",
     "tooltip": "a widget's tooltip",
+    "placeholder": "an Input's text while it is empty",
     "virtual_size": "a ScrollView's scrollable size, which it sets itself",
     "control": "the widget a message is about, which @on(…, selector) matches",
 }
