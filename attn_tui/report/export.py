@@ -119,6 +119,8 @@ def _tabular(head: list[str], rows: list[list[str]], total: list[str] | None) ->
 def _latex(m: dict[str, Any]) -> str:
     n_v = len(m["rows"][0]) - 4
     scaled = r"$q\cdot k/\sqrt{d_k}$" if m["scale"] else "unscaled"
+    if m["scaled_header"].endswith(", masked"):  # it holds the mask's -inf too
+        scaled += ", masked"
     head = ["key", r"$q\cdot k$", scaled, r"$\exp$", r"$\alpha$"]
     head += [rf"$\alpha v_{{{c + 1}}}$" for c in range(n_v)]
     rows = [[tex_text(k)] + [tex_num(x) for x in r]

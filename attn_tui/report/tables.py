@@ -26,7 +26,9 @@ def model(s, i, query_tokens, key_tokens, mask, scale, backend, dtype):
     return {
         "query": query_tokens[i], "index": i, "t_q": len(query_tokens), "mask": mask,
         "scale": scale, "backend": backend, "dtype": dtype,
-        "scaled_header": f"÷{math.sqrt(s.d_k):.3g}" if scale else "unscaled",
+        # and named so: -inf is no score divided by sqrt(d_k)
+        "scaled_header": (f"÷{math.sqrt(s.d_k):.3g}" if scale else "unscaled")
+        + (", masked" if mask == "causal" and float("-inf") in given.tolist() else ""),
         "keys": list(key_tokens), "rows": rows, "sums": sums,
         "entropy": float(s.entropy[i]), "max_entropy": float(s.max_entropy[i]),
         "queries": list(query_tokens), "weights": [r.tolist() for r in s.weights],

@@ -63,6 +63,14 @@ def test_the_mask_example_as_markdown() -> None:
     assert "entropy" not in text
     causal = export.export_text(replace(ws, mask="causal"), "md")
     assert "entropy of α: 0.6854 bits of at most 1.0000" in causal  # α 0.1824, 0.8176
+    # masked first, the column holds the softmax's input, −inf for a hidden key: headed so
+    assert "| key | q·k | unscaled, masked | exp | α |" in causal
+    assert "| barked | 1.0000 | -inf | 0.0000 | 0.0000 |" in causal
+    assert "| key | q·k | unscaled | exp | α |" in text  # softmax first: no −inf there
+    last = export.export_text(replace(ws, mask="causal", selected=3, scale=True), "md")
+    assert "| key | q·k | ÷2 | exp | α |" in last  # the last query hides no key
+    tex = export.export_text(replace(ws, mask="causal", scale=True), "tex")
+    assert r"$q\cdot k/\sqrt{d_k}$, masked" in tex
 
 
 def test_latex_uses_booktabs_and_real_minus_signs() -> None:

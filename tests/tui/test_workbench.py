@@ -74,6 +74,30 @@ async def test_at_40_columns_the_step_table_narrows_its_cells_and_says_unscaled_
         assert "unscaled" in header, header
 
 
+async def test_masked_first_the_column_after_q_k_is_headed_for_the_mask_it_holds():
+    """It read "unscaled" (or ÷2) over dog's −inf, whose q·k is 1.0: −inf is no score divided
+    by √d_k, but what the mask gives the softmax."""
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+
+        def header() -> str:
+            return next(x for x in screen_text(pilot.app).splitlines() if "q·k" in x)
+
+        assert "q·k   masked" in header() and "dog       1.0000     -inf" in screen_text(
+            pilot.app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert "q·k ÷2 +mask" in header()
+        for _ in range(3):  # the last query hides no key: the column is the scaled score
+            await pilot.press("down")
+        await pilot.pause()
+        assert "q·k       ÷2" in header() and "-inf" not in screen_text(pilot.app)
+        await pilot.press("m")  # softmax first: the column holds no −inf, whatever the query
+        await pilot.press("up")
+        await pilot.pause()
+        assert "q·k       ÷2" in header()
+
+
 async def test_the_layout_follows_the_window_as_it_is_resized():
     async with make_app().run_test(size=(120, 40)) as pilot:
         screen = bench(pilot.app)

@@ -46,9 +46,13 @@ class StepTable(GridView):
         s = self.steps
         if s is None:
             return "÷√d_k"
-        if s.scale:
-            return f"÷{math.sqrt(s.d_k):.3g}"
-        return "unscaled" if self.cell_width > 8 else "÷ off"
+        base = f"÷{math.sqrt(s.d_k):.3g}" if s.scale else (
+            "unscaled" if self.cell_width > 8 else "÷ off")
+        if s.mask == "causal" and any(getattr(self, "_rows", {}).get("blocked", ())):
+            # the column then holds the mask's −inf too, which is no score divided by √d_k
+            both = f"{base} +mask" if s.scale else "masked"
+            return both if len(both) < self.cell_width else "masked"  # a space before it
+        return base
 
     def show(self, steps: Steps, query: int, key_labels: tuple[str, ...]) -> None:
         self.steps, self.query_index = steps, query
