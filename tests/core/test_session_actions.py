@@ -606,6 +606,22 @@ async def test_quit_while_typing_in_a_cell_asks(keys, says, can_save) -> None:
         assert app.screen is modal or can_save
 
 
+async def test_a_refused_value_does_not_hide_the_other_unsaved_edits() -> None:
+    """m, then "abc" typed in a cell: the question spoke only of the refused value, and y lost
+    the mask change it never named."""
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("m", "enter", "a", "b", "c")
+        await app.run_action("quit")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmQuitModal) and not modal.can_save
+        assert modal.question == (
+            "You have unsaved changes. A value being typed is refused (its message says why), "
+            "so nothing can be saved now. To keep them, Cancel, mend the value (or Esc drops "
+            "it), then save. Quit anyway (y) / Cancel (Esc)")
+
+
 SENTENCE_UNSAVED = ("The sentence typed on the model screen is not saved. Save (s) / Quit "
                     "anyway (y) / Cancel (Esc)")
 

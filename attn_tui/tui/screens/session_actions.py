@@ -363,8 +363,16 @@ class SessionController:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")
         if not typed_ok:
-            question = ("A value being typed is refused (its message says why), so nothing can be "
-                        "saved. Quit anyway (y) / Cancel (Esc)")
+            # what else quitting would lose, and how to save it: the value blocks only the save
+            others = bench.dirty or lab_dirty or left
+            words = [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if others else []
+            words += [earlier] if before_open else []
+            words += [run.words()] if run is not None else []
+            mend = (" To keep them, Cancel, mend the value (or Esc drops it), then save."
+                    if others or run is not None else "")
+            question = " ".join([*words, "A value being typed is refused (its message says "
+                                 f"why), so nothing can be saved now.{mend} Quit anyway (y) / "
+                                 "Cancel (Esc)"])
         elif dirty or run is not None:
             # what else would be lost before the choices, which end the question
             words = [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if dirty else []
