@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import textual_serve
 from aiohttp import WSCloseCode, web
+from rich.console import Console
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
@@ -203,12 +204,23 @@ class SessionServer(Server):
                  learners: Path | None = None) -> None:
         super().__init__(command, host=host, port=port, title="attn-tui", public_url=public_url,
                          statics_path=STATIC_DIR, templates_path=PAGE_DIR)
+        if not self.console.is_terminal:
+            # to a file or a journal: one line per event, not wrapped at 80 columns and padded
+            self.console = Console(soft_wrap=True, highlight=False)
         self.learners = learners  # None: the sessions share the server's files and progress
         self.max_sessions = max_sessions
         self.live = 0
         self.queue = StartQueue(max_starting)
         self.listening = listening
         self.tabs: set[tuple[web.WebSocketResponse, Session]] = set()  # those running
+
+    def initialize_logging(self) -> None:
+        if self.console.is_terminal:
+            super().initialize_logging()
+            return
+        logging.basicConfig(level="DEBUG" if self.debug else "INFO",
+                            format="%(levelname)s %(message)s",
+                            handlers=[logging.StreamHandler(self.console.file)])
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
@@ -226,7 +238,8 @@ class SessionServer(Server):
             where = (f"every interface, port {self.port} (e.g. http://{socket.gethostname()}:"
                      f"{self.port}; the page follows the address a browser used)")
         self.console.print(f"attn-tui serving on {where} "
-                           f"(at most {self.max_sessions} sessions; Ctrl+C stops)",
+                           f"(at most {self.max_sessions} session"
+                           f"{'s' * (self.max_sessions != 1)}; Ctrl+C stops)",
                            highlight=False)
 
     def full_page(self) -> web.Response:

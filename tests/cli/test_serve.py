@@ -72,6 +72,23 @@ def test_serves_the_page_and_stops_cleanly(server):
     assert proc.wait(timeout=10) == 0
 
 
+def test_to_a_file_the_log_is_one_line_per_event(server):
+    """Sent to a file or a journal, each request took 2 to 5 lines, wrapped at 80 columns and
+    padded with spaces: hard to grep."""
+    proc, port = server("--max-sessions", "1")
+    agent = "a-browser/1.0" + " with a long description" * 4
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"User-Agent": agent})
+    with urllib.request.urlopen(request, timeout=10) as page:
+        assert page.status == 200
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=10)
+    lines = out.splitlines()
+    assert lines[0] == f"attn-tui serving on http://127.0.0.1:{port} (at most 1 session; Ctrl+C stops)"
+    (hit,) = [x for x in lines if '"GET / HTTP/1.1" 200' in x]
+    assert hit.startswith("INFO 127.0.0.1 ") and hit.endswith(f'"{agent}"')
+    assert not any(x.startswith(" ") or x != x.rstrip() for x in lines)
+
+
 def test_a_busy_port_is_one_clear_line(server):
     _, port = server()
     done = subprocess.run([sys.executable, "-m", "attn_tui", "serve", "--port", str(port)],
