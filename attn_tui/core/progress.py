@@ -87,6 +87,10 @@ class Progress:
                 return None if p.is_dir() else f"{p} is a file, not a folder"
         return None
 
+    def unreadable(self, lesson: str) -> bool:
+        """Whether ``lesson``'s file could not be used when it was loaded (a notice says why)."""
+        return lesson in self._bad or "" in self._bad
+
     def load(self, lesson: str) -> Record:
         if self.where is None or not _NAME.match(lesson):
             return Record()

@@ -75,7 +75,9 @@ def standing(progress: object) -> list[tuple[Lesson, str, bool]]:
         shown = len((r.shown - r.tasks) & tasks)
         words = f"tasks {done}/{len(tasks)}" + (f", {shown} more shown" if shown else "") + \
             f" · questions {answered}/{len(questions)}"
-        if r.finished:
+        if progress.unreadable(lesson.name):  # not 0 done: unknown (the notice says why)
+            words += " · its progress could not be read (see below)"
+        elif r.finished:
             words += " · finished"
         elif r.step:
             words += f" · at step {min(r.step, len(lesson.steps) - 1) + 1}"

@@ -171,6 +171,25 @@ def test_cli_lesson_list_prints_one_line_per_lesson_without_textual():
     assert all(line.split()[0] == "tasks" for line in lines[1:-2:2])
 
 
+def test_cli_lesson_list_marks_a_lesson_whose_progress_is_unreadable(tmp_path, capsys,
+                                                                     monkeypatch):
+    """A damaged scale.json was listed as "tasks 0/2", as if nothing had been done."""
+    from attn_tui.cli.main import main
+
+    (tmp_path / "progress").mkdir()
+    (tmp_path / "progress" / "scale.json").write_text("{broken")
+    monkeypatch.setenv("ATTN_TUI_DATA_DIR", str(tmp_path))
+    assert main(["--lesson", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index(next(x for x in lines if x.startswith("scale ")))
+    assert lines[at + 1].split() == ["tasks", "0/2", "·", "questions", "0/1", "·", "its",
+                                     "progress", "could", "not", "be", "read", "(see", "below)"]
+    assert sum("could not be read" in x for x in lines) == 1  # the others read fine
+    assert any(x.startswith("Progress in lesson scale could not be used (not valid JSON)")
+               for x in lines)
+    assert (tmp_path / "progress" / "scale.json").read_text() == "{broken"  # a list moves nothing
+
+
 def test_cli_unknown_lesson_is_a_usage_error():
     done = subprocess.run([sys.executable, "-m", "attn_tui", "--lesson", "nope"],
                           capture_output=True, text=True, timeout=120)
