@@ -143,7 +143,10 @@ def fmt(x: float | None, digits: int = 2) -> str:
         return "–"
     if abs(x) >= 10_000:
         return f"{x:,.0f}"
-    return f"{x:.{digits}f}" if abs(x) >= 0.01 or x == 0 else f"{x:.{digits}g}"
+    if abs(x) >= 0.01 or x == 0:
+        return f"{x:.{digits}f}"
+    mantissa, _, power = f"{x:.{digits}g}".partition("e")  # 2.7e-5, as the tables write it
+    return f"{mantissa}e{int(power)}" if power else mantissa
 
 
 # ---- reading a task table
@@ -485,7 +488,10 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
         return Verdict(value, lab, target(task, live, 4)[0], met, broken, digits=4)
     if met and task.op != "between" and _miss(task, value, goal) < CLOSE:
         # met by a little: the value as the panes write it (a met 0.9982 read "1.00" beside
-        # the lab's own 0.9982), the goal as the task sets it
+        # the lab's own 0.9982), the goal as the task sets it; a goal read from the panes
+        # (log₂n) as they write it too: "1.5850 · goal log₂n = 1.58" read as two numbers
+        if isinstance(task.value, str):
+            words = target(task, live, 4)[0]
         return Verdict(value, lab, words, met, broken, digits=4)
     return Verdict(value, lab, words, met, broken)
 

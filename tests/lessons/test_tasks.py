@@ -127,6 +127,16 @@ def test_a_miss_too_close_for_two_decimals_is_shown_to_four():
     met = t.evaluate(_task(value=0.83), start, start)
     # met by a little: the value to four, as the panes write it ("1.00" for a met 0.9982)
     assert met.met and met.line() == "α(verb? → barked) 0.8343 · goal ≥ 0.83"
+    # met by a little against a figure of the panes: that figure as they write it too
+    # ("1.5850 · goal log₂n = 1.58" read as two different numbers)
+    done = t.evaluate(task, t.solved(task, start), start)
+    assert done.done and done.line() == "H(animal?) 1.5850 · goal log₂n = 1.5850 ± 0.01"
+
+
+def test_a_weight_too_small_for_two_decimals_is_written_as_the_tables_write_it():
+    # the panel said 2.7e-05 beside the map's 2.7e-5
+    assert t.fmt(2.732e-5) == "2.7e-5" and t.fmt(-4.1e-12, 3) == "-4.1e-12"
+    assert t.fmt(0.005) == "0.005" and t.fmt(0.25) == "0.25" and t.fmt(12_345.0) == "12,345"
 
 
 def test_a_lab_figure_waits_while_the_lab_computes_or_refuses():
