@@ -888,7 +888,11 @@ async def test_in_float32_a_tensors_value_shows_in_full_in_float32s_digits():
         assert str(editor.border_subtitle) == "who·d1 = 0.18077159 · 1×3"
         await pilot.press("f")  # float64: the same stored number, all its digits
         await pilot.pause()
-        assert str(editor.border_subtitle) == "= 0.1807715892791748"  # the name gives way
+        # the size gives way, then the row's name is cut, before the cell goes unnamed
+        assert str(editor.border_subtitle) == "who·d1 = 0.1807715892791748"
+        editor.grid.row_labels = ("a-longer-name",)
+        editor._subtitle(editor._resting_subtitle())
+        assert str(editor.border_subtitle) == "a-…e·d1 = 0.1807715892791748"
 
 
 async def test_when_the_query_is_picked_for_the_cursor_the_border_names_the_cell_it_moved_to():

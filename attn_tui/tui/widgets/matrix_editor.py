@@ -263,10 +263,15 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         # the value whole (repr: the shortest text that reads back as it), then what fits of
         # the cell's name and the size: a cut value would mislead as the cell did
         value = exact(x, self.dtype)
-        room = self.size.width - 6
-        name = f"{cut_label(g.row_labels[g.cursor_row], 8)}·d{g.cursor_col + 1} = "
-        for text in (f"{name}{value} · {size}", f"{name}{value}", f"= {value}"):
-            if len(text) <= room:
+        room = self.size.width - 4  # the border's width less its corners, a space each side
+        label = g.row_labels[g.cursor_row]
+        tail = f"·d{g.cursor_col + 1} = {value}"
+        name = f"{cut_label(label, 8)}{tail}"
+        # the cell's name as far as it fits: "= 0.3333333333333333" alone said not which cell
+        spare = room - cell_len(tail)  # for the row's name, cut (3 cells at least: "w…o")
+        cut = f"{cut_label(label, spare)}{tail}" if spare >= 3 else name
+        for text in (f"{name} · {size}", name, cut, tail[1:], f"= {value}"):
+            if cell_len(text) <= room:
                 return text
         return value
 
