@@ -124,6 +124,9 @@ def learners_root(given: str | None = None):
 
 def check_learners(root) -> None:
     """Fail early, in words, if the learners' folders cannot be made there."""
+    if root.exists() and not root.is_dir():  # mkdir would say only "File exists"
+        raise ServeError(f"cannot keep the learners' folders in {root}: it is a file, not a "
+                         "folder; choose another with --learners")
     try:
         root.mkdir(mode=0o700, parents=True, exist_ok=True)
         probe = root / ".attn-tui-probe"
@@ -166,15 +169,15 @@ def serve(host: str, port: int, max_sessions: int, public: bool, app_args: list[
         raise ServeError("--max-sessions must be at least 1")
     if public_url:
         public_url = check_public_url(public_url)
-    if not is_loopback(host):
-        if not public:
-            raise ServeError(f"refusing to serve on {host}: that reaches beyond this machine and "
-                             "there is no authentication. Add --public if you mean it "
-                             "(behind an authenticating proxy).")
-        print(NO_AUTH_WARNING.format(host=host), file=sys.stderr)
+    if not is_loopback(host) and not public:
+        raise ServeError(f"refusing to serve on {host}: that reaches beyond this machine and "
+                         "there is no authentication. Add --public if you mean it "
+                         "(behind an authenticating proxy).")
     check_port(host, port)
     root = learners_root(learners)
     check_learners(root)
+    if not is_loopback(host):  # once it will serve: not above a reason it cannot
+        print(NO_AUTH_WARNING.format(host=host), file=sys.stderr)
     server = make_server(host, port, max_sessions, app_args, public_url, max_starting, root)
     try:
         server.serve()

@@ -566,11 +566,22 @@ def test_save_then_quit_in_the_browser_waits_until_the_download_is_fetched(serve
     (["--learners", "~nosuchuser/x"], "attn-tui: cannot keep the learners' folders in "
                                       "~nosuchuser/x: Could not determine home directory; choose "
                                       "another with --learners"),
+    (["--learners", "/dev/null"], "attn-tui: cannot keep the learners' folders in /dev/null: "
+                                  "it is a file, not a folder; choose another with --learners"),
 ])
 def test_a_learners_folder_that_cannot_be_is_one_clear_line(flags, said):
     out = subprocess.run([sys.executable, "-m", "attn_tui", "serve", *flags],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and out.stderr.strip() == said
+
+
+def test_a_host_that_cannot_be_listened_on_is_one_line_without_the_public_warning():
+    # the warning about serving beyond this machine came first, then why it would not
+    out = subprocess.run([sys.executable, "-m", "attn_tui", "serve", "--host",
+                          "nosuchhost.invalid", "--public", "--port", "18799"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert out.stderr.startswith("attn-tui: cannot listen on nosuchhost.invalid:18799: ")
 
 
 def test_no_progress_may_follow_the_serve_word(server, tmp_path):
