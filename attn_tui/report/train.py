@@ -47,6 +47,8 @@ def alpha_table(tokens: tuple[str, ...], alpha, title: str,
     fit it, each saying which keys it holds: a wrapped row could not be read."""
     n = len(tokens)
     per = n if width is None else max(1, (width - 6) // CELL)
+    blocks = -(-n // per)
+    per = -(-n // blocks)  # as even as they come: 12 keys at 11 a block are 6 and 6, not 11 and 1
     rows = ["", f" {title}"]
     for first in range(0, n, per):
         last = min(n, first + per)

@@ -29,7 +29,7 @@ def test_an_alpha_too_small_for_four_decimals_is_written_in_e_notation_not_as_0(
     from attn_tui.report.train import alpha_table
 
     alpha = np.array([[1.0, 0.0], [9.1743e-08, 0.99999991]])
-    rows = alpha_table(("a", "b"), alpha, "L1 h1")
+    rows = alpha_table(("a", "b"), alpha, "L1 H1")
     assert rows[-1].split() == ["b", "9.17e-8", "1.0000"]
     assert rows[-2].split() == ["a", "1.0000", "."]
 
@@ -44,7 +44,7 @@ def test_in_a_terminal_the_keys_come_in_blocks_that_fit_its_width(width: int) ->
     n = 15
     alpha = np.tril(np.arange(1, n * n + 1, dtype=float).reshape(n, n)) / 1000
     tokens = tuple(str(i % 10) for i in range(n))
-    rows = alpha_table(tokens, alpha, "L1 h1", width)
+    rows = alpha_table(tokens, alpha, "L1 H1", width)
     assert max(len(row) for row in rows) <= width
     # every weight is in a block, once, in its query's row and under its key
     starts = [k for k, row in enumerate(rows) if row.startswith(" keys ")]
@@ -59,5 +59,11 @@ def test_in_a_terminal_the_keys_come_in_blocks_that_fit_its_width(width: int) ->
                 seen[(i, j)] = cell
     assert seen == {(i, j): ("." if j > i else f"{alpha[i, j]:.4f}")
                     for i in range(n) for j in range(n)}
-    whole = alpha_table(tokens, alpha, "L1 h1")  # a pipe: each row whole, one block
+    # as even as they come: no block of one key left over (at 100 columns, "keys 12 to 12")
+    sizes = [int(rows[k].split()[3]) - int(rows[k].split()[1]) + 1 for k in starts]
+    assert max(sizes) - min(sizes) <= 1
+    twelve = alpha_table(tokens[:12], alpha[:12, :12], "L1 H1", 100)
+    assert [x for x in twelve if x.startswith(" keys ")] == [" keys 1 to 6 of 12:",
+                                                          " keys 7 to 12 of 12:"]
+    whole = alpha_table(tokens, alpha, "L1 H1")  # a pipe: each row whole, one block
     assert not any(row.startswith(" keys ") for row in whole) and len(whole[-1].split()) == n + 1
