@@ -340,7 +340,9 @@ async def test_a_part_trained_run_loaded_trains_on_to_the_losses_of_a_run_never_
         await settle(pilot)
         screen = app.screen
         status = str(screen.query_one("#train-status").render())
-        assert status.startswith("step 11/30 ") and status.endswith("· loaded (Enter trains on)")
+        # at 80 columns without "step ", on one line beside the progress bar
+        assert status.startswith("11/30 ") and status.endswith("· loaded (Enter trains on)")
+        assert screen.query_one("#train-status").size.height == 1
         await pilot.press("enter")
         await settle(pilot)
         assert screen.state == "done" and screen.losses == full.losses

@@ -51,6 +51,7 @@ from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.alpha_maps import AlphaMaps
 from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
+from attn_tui.tui.widgets.fitted_line import FittedLine
 from attn_tui.tui.widgets.line_plot import LinePlot
 
 LR_STEPS = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 10.0, 100.0, 1000.0)
@@ -86,6 +87,8 @@ class TrainLabScreen(LabScreen):
     TrainLabScreen #train-top { height: auto; padding: 0 1; }
     TrainLabScreen #train-progress { width: 22; }
     TrainLabScreen #train-progress Bar { width: 16; }
+    TrainLabScreen.-narrow #train-progress { width: 18; }
+    TrainLabScreen.-narrow #train-progress Bar { width: 12; }
     TrainLabScreen #train-status { width: 1fr; height: auto; }
     TrainLabScreen #train-cols { height: auto; layout: vertical; }
     TrainLabScreen.-wide #train-cols { layout: horizontal; }
@@ -153,7 +156,7 @@ class TrainLabScreen(LabScreen):
         # out of the scrolling body: picking the 10th head must not scroll the run's progress away
         with Horizontal(id="train-top"):
             yield ProgressBar(id="train-progress", total=1, show_eta=False)
-            yield Static(id="train-status")
+            yield FittedLine(id="train-status")
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="train-cols"):
@@ -483,23 +486,32 @@ class TrainLabScreen(LabScreen):
                  "running": "training", "paused": "paused",
                  "done": "done", "diverged": "diverged",
                  "loaded": "kept" if self.kept else "loaded"}[self.state]
+        hint = ""  # what Enter does, said where it fits (the key bar says ⏎ Train / pause)
         if self.state == "loaded" and self.record is not None and self.record.diverged:
             words = "diverged"  # loaded: its weights are nan, the frames before are all it has
         elif self.state == "loaded" and self.record is not None and c == self.settings:
             # a file from before runs kept the optimizer's state cannot train on where it stopped
-            words += " (Enter trains on)" if self.record.resumable else " (Enter trains anew)"
+            hint = " (Enter trains on)" if self.record.resumable else " (Enter trains anew)"
         if self.state in ("paused", "done", "diverged") and self.step and \
                 self.saved_step == self.step:
             words += ", saved"
+        changed = long = ""
         if self._settings_changed(c):
             # the run shown is of settings since changed on the bar: its accuracy is not theirs
-            words += " · settings changed since: Enter trains the new ones"
+            changed, long = " · settings changed", " since: Enter trains the new ones"
         elif self.state in ("loading", "running") and self.training not in (None, self.settings):
             # a run goes on with the settings it started with, whatever the bar says now
-            words += " · settings changed since: Enter pauses, Enter again trains the new ones"
-        self.query_one("#train-status", Static).update(
-            f"step {self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
-            f"acc {num(acc) if self.evals else '–'} · {words}")
+            changed = " · settings changed"
+            long = " since: Enter pauses, Enter again trains the new ones"
+        figures = (f"{self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
+                   f"acc {num(acc) if self.evals else '–'}")
+        # at 80 columns the whole took two lines beside the progress bar; what Enter would do
+        # is kept (the last form wraps rather than drop it), in the key bar's ⏎ if need be
+        self.query_one("#train-status", FittedLine).show(
+            f"step {figures} · {words}{hint}{changed}{long}",
+            f"{figures} · {words}{hint}{changed}{long}",
+            f"{figures} · {words}{hint.replace('Enter', '⏎')}{changed}"
+            f"{long.replace('Enter', '⏎')}")
         bar = self.query_one(ProgressBar)
         if bar.total != c.steps:
             bar.update(total=c.steps, progress=self.step)
