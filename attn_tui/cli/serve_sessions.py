@@ -20,7 +20,6 @@ from urllib.parse import quote
 
 import textual_serve
 from aiohttp import WSCloseCode, web
-from rich.console import Console
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
@@ -206,6 +205,8 @@ class SessionServer(Server):
                          statics_path=STATIC_DIR, templates_path=PAGE_DIR)
         if not self.console.is_terminal:
             # to a file or a journal: one line per event, not wrapped at 80 columns and padded
+            from rich.console import Console
+
             self.console = Console(soft_wrap=True, highlight=False)
         self.learners = learners  # None: the sessions share the server's files and progress
         self.max_sessions = max_sessions
