@@ -123,8 +123,9 @@ def random_values(ws: Workspace) -> Workspace:
                    v=as_matrix(_draw(ws.seed, 2, (ws.t_k, ws.d_v))))
 
 
-def _token_names(t: int, start: int = 0) -> tuple[str, ...]:
-    return tuple(f"t{i}" for i in range(start, start + t))
+def _token_names(t: int) -> tuple[str, ...]:
+    """t1 … tT: counted from 1, as the screens count queries ("1 of 8") and dimensions (d1)."""
+    return tuple(f"t{i}" for i in range(1, t + 1))
 
 
 def _clamp(x: int, lo: int, hi: int) -> int:
@@ -146,7 +147,7 @@ def _fit_labels(labels: tuple[str, ...], n: int, taken: tuple[str, ...] = ()) ->
     out = list(labels[:n])
     i = len(out)
     while len(out) < n:
-        name = f"t{i}"
+        name = f"t{i + 1}"  # the new token's place, counted from 1
         if name not in out and name not in taken:
             out.append(name)
         i += 1

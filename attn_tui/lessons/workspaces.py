@@ -42,7 +42,7 @@ def build(name: str, backend: str | None = None) -> state.Workspace:
         raise ValueError(f"unknown workspace {name!r}; choose one of: {', '.join(WORKSPACE_NAMES)}")
     backend = backend or lecture_backend()
     x, q, k, v = _lecture_tensors(backend)
-    tokens = tuple(f"t{i}" for i in range(x.shape[0]))
+    tokens = tuple(f"t{i}" for i in range(1, x.shape[0] + 1))  # x[0] is t1
     if name == "lecture-bow":
         zeros = np.zeros((x.shape[0], 1))
         q, k, v = zeros, zeros, x

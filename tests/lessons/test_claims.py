@@ -132,7 +132,7 @@ def test_nanogpt_t7s_output_is_the_same_whatever_the_order_of_its_past():
     assert not np.allclose(shuffled[3], out[3])  # earlier rows see a different past
 
 
-def test_nanogpt_the_steering_hints_name_the_column_where_t4s_key_stands_out():
+def test_nanogpt_the_steering_hints_name_the_column_where_t5s_key_stands_out():
     pytest.importorskip("torch")
     from attn_tui.core.state import set_cell
     from attn_tui.lessons import load
@@ -142,14 +142,14 @@ def test_nanogpt_the_steering_hints_name_the_column_where_t4s_key_stands_out():
     task = next(s.task for s in load("nanogpt").steps if s.task and s.task.cell == (5, 4))
     (edit,) = task.solution
     assert edit.target == "Q" and edit.cell[0] == 5
-    k = np.asarray(ws.k)[:6]  # the keys t5 sees under the causal mask
+    k = np.asarray(ws.k)[:6]  # the keys t6 (row 5) sees under the causal mask
     margin = [k[4, j] - np.delete(k[:, j], 4).max() for j in range(k.shape[1])]
     j = int(np.argmax(margin))
-    assert edit.cell[1] == j and margin[j] > 0.5  # t4 stands out there, clearly
+    assert edit.cell[1] == j and margin[j] > 0.5  # t5 (row 4) stands out there, clearly
     hint = task.hints[1]
-    assert f"K's d{j + 1}: t4 has {k[4, j]:.3f}" in hint
-    assert f"no other key up to t5 more than {np.delete(k[:, j], 4).max():.3f}" in hint
-    assert f"Type {edit.value:g} into Q's t5, d{j + 1}" in hint
+    assert f"K's d{j + 1}: t5 has {k[4, j]:.3f}" in hint
+    assert f"no other key up to t6 more than {np.delete(k[:, j], 4).max():.3f}" in hint
+    assert f"Type {edit.value:g} into Q's t6, d{j + 1}" in hint
 
     def alpha(x: float) -> float:  # as the workbench computes it: torch, float32
         w = set_cell(ws, "Q", 5, j, x)

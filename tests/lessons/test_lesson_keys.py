@@ -605,13 +605,13 @@ async def test_a_resize_in_a_narrow_lesson_keeps_the_cell_being_typed_into():
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_marked_numbers_side_by_side_keep_the_space_between_them(size):
-    # nanogpt step 1 marks t1's row of V: a › before every number ate the gap ("›-0.36›-0.92")
+    # nanogpt step 1 marks t2's row of V: a › before every number ate the gap ("›-0.36›-0.92")
     import re
 
     async with lesson_app("nanogpt").run_test(size=size) as pilot:
         await settle(pilot)
         text = screen_text(pilot.app)
-        v_row = next(line for line in text.splitlines() if "│t1  ›-0.36" in line)
+        v_row = next(line for line in text.splitlines() if "│t2  ›-0.36" in line)
         assert "›-0.36 -0.92" in v_row
         assert not re.search(r"›[-+]?[\d.]+›", text)  # no mark glued to a marked number
 

@@ -158,12 +158,12 @@ async def test_scale_step_4_keeps_the_plots_titles_in_view_as_s_turns_the_scalin
 
 
 async def test_a_lessons_map_taller_than_its_share_scrolls_to_the_row_the_step_marks():
-    # nanogpt step 9 is about α(t5 → t4): with the map kept to its share, its row t5 is in view
+    # nanogpt step 9 is about α(t6 → t5): with the map kept to its share, its row t6 is in view
     async with lesson_app("nanogpt", at=9).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = _off_panel(pilot.app)
-        assert re.search(r"│t5 .*›0\.3141", text), text
-        assert "steps for query 't5'" in text and re.search(r"│key +q·k", text)
+        assert re.search(r"│t6 .*›0\.3141", text), text
+        assert "steps for query 't6' (6 of 8)" in text and re.search(r"│key +q·k", text)
 
 
 async def test_an_answer_at_80x24_leaves_each_pane_a_row_of_the_numbers_it_quotes():

@@ -417,7 +417,7 @@ async def test_w_opens_the_picked_head_in_the_workbench() -> None:
         r = screen.record
         head = forward(r.config, r.weights, r.example)[0][1]
         assert ws.mask == "causal" and ws.t_q == 12 and ws.d_k == 8
-        assert ws.query_tokens[:2] == (f"0:{r.tokens[0]}", f"1:{r.tokens[1]}")
+        assert ws.query_tokens[:2] == (f"1:{r.tokens[0]}", f"2:{r.tokens[1]}")  # from 1
         np.testing.assert_array_equal(np.asarray(ws.q), head.q.astype(np.float64))
         np.testing.assert_array_equal(np.asarray(ws.v), head.v.astype(np.float64))
 

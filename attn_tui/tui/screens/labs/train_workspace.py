@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from attn_tui.core.state import Workspace
+from attn_tui.models.names import token_label
 from attn_tui.train.replay import forward
 from attn_tui.train.runfile import RunRecord
 
 
 def head_workspace(record: RunRecord, layer: int, head: int, like: Workspace) -> Workspace:
     """Q, K, V of ``head`` in ``layer`` (counted from 0), causal, with the tokens named by
-    position and token ('3:>'), in ``like``'s backend and precision."""
+    position, from 1 as every screen counts, and token ('4:>'), in ``like``'s backend and
+    precision."""
     h = forward(record.config, record.weights, record.example)[layer][head]
-    names = tuple(f"{i}:{t}" for i, t in enumerate(record.tokens))
+    names = tuple(token_label(i, t) for i, t in enumerate(record.tokens))
 
     def m(a):
         return tuple(tuple(float(x) for x in row) for row in a)
