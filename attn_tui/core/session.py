@@ -330,7 +330,7 @@ def _workspace(w: dict) -> Workspace:
         raise SessionError(f'"seed" is {_short(seed)}, not a whole number from 0 to {MAX_SEED}')
     if type(selected) is not int or not 0 <= selected < len(q):
         raise SessionError(f'"selected" is {_short(selected)}, not a query row '
-                           f"from 0 to {len(q) - 1}")
+                           f"from 0 to {len(q) - 1} (an index: query 1 is 0)")
     return Workspace(q=q, k=k, v=v, query_tokens=query_tokens, key_tokens=key_tokens,
                      mask=mask, scale=w["scale"], backend=backend, dtype=dtype,
                      selected=selected, seed=seed, preset=preset)

@@ -63,6 +63,8 @@ def test_what_may_be_asked_for_reaches_attn_tui(wrapper: Path, asked, passed) ->
     ("attn-tui --lesson ../x", "--lesson takes a name such as mask"),
     ("attn-tui --preset '*'", "--preset takes a name such as mask"),
     ("attn-tui --session /etc/shadow", "not --session"),
+    ("attn-tui --lesson --no-mouse", "--lesson takes a name such as mask"),
+    ("attn-tui --lesson list", "--lesson takes a name such as mask"),  # it would print, then end
 ])
 def test_anything_else_is_one_line_and_nothing_runs(wrapper: Path, asked, says) -> None:
     done = run(wrapper, asked)

@@ -592,9 +592,9 @@ async def test_a_click_on_a_row_of_the_workbench_maps_picture_explains_that_quer
         await pilot.click(HeadPicture, offset=(2, 1 + 6))
         await pilot.pause()
         assert bench.workspace.selected == 6
-        assert "steps for query 't6'" in screen_text(app)
-        # a value being typed into Q is stored first: the edit line was left open on t6's
-        # row while the cursor and the step table moved to t2
+        assert "steps for query 't7' (7 of 8)" in screen_text(app)
+        # a value being typed into Q is stored first: the edit line was left open on t7's
+        # row while the cursor and the step table moved to t3
         editor = bench.query_one("#editor-q")
         editor.grid.focus()
         await pilot.press("enter", "9", "9")
@@ -704,4 +704,5 @@ async def test_enter_on_an_empty_sentence_stays_in_the_box_and_letters_type_ther
         await pilot.press("slash", "ctrl+u", "escape")  # Esc leaves it empty, on the last maps
         await settle(pilot)
         assert screen.run.tokens == ["[CLS]", "hello", "[SEP]"]
+        assert screen.message == "" and "nothing to read" not in screen_text(pilot.app)
         assert "/ types a sentence (the maps show the last one read)" in screen_text(pilot.app)

@@ -87,7 +87,7 @@ async def test_masked_first_the_column_after_q_k_is_headed_for_the_mask_it_holds
             pilot.app)
         await pilot.press("s")
         await pilot.pause()
-        assert "q·k ÷2 +mask" in header()
+        assert "q·k  ÷2+mask" in header()
         for _ in range(3):  # the last query hides no key: the column is the scaled score
             await pilot.press("down")
         await pilot.pause()

@@ -616,6 +616,8 @@ class ModelScreen(Screen):
     def leave_sentence(self) -> None:
         # at once, not after a refresh as Widget.focus: the next key typed goes to the grid
         self.set_focus(self.query_one(HeadGrid), scroll_visible=False)
+        if self.message.startswith("type a sentence: there is nothing to read"):
+            self.say("")  # left empty: the last maps stay, as the box now says
 
     def action_back(self) -> None:
         if self.focused is self.query_one("#sentence", Input):

@@ -50,7 +50,7 @@ class StepTable(GridView):
             "unscaled" if self.cell_width > 8 else "÷ off")
         if s.mask == "causal" and any(getattr(self, "_rows", {}).get("blocked", ())):
             # the column then holds the mask's −inf too, which is no score divided by √d_k
-            both = f"{base} +mask" if s.scale else "masked"
+            both = f"{base}+mask" if s.scale else "masked"  # one header: two spaces before
             return both if len(both) < self.cell_width else "masked"  # a space before it
         return base
 

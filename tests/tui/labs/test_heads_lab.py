@@ -181,6 +181,8 @@ async def test_a_head_past_h_typed_is_refused_and_stays_to_mend() -> None:
 
 @pytest.mark.parametrize(("lab", "saved", "says"), [
     ("heads", {"h": 7}, "Still showing D = 512 split into h = 8."),
+    # head 8 is one of the split shown: it stayed picked before leaving, and must after
+    ("heads", {"h": 3, "head": 8}, "Still showing D = 512 split into h = 8."),
     ("model", {"D": 100, "h": 8}, "The numbers below are the last valid ones (D = 512, h = 8)."),
 ])
 async def test_reopened_with_a_split_that_cannot_be_shown_it_shows_the_defaults(lab, saved, says):
@@ -193,8 +195,10 @@ async def test_reopened_with_a_split_that_cannot_be_shown_it_shows_the_defaults(
         assert screen.message.endswith(says)
         if lab == "heads":
             assert len(_heads(pilot.app).row_labels) == 8
+            i = saved.get("head", 1) - 1
+            assert screen.query_one("#map-box").border_title.startswith(f"head {i + 1} of 8:")
             np.testing.assert_allclose(np.asarray(screen.query_one(Heatmap).steps.weights),
-                                       np.asarray(_expected().heads[0].weights))
+                                       np.asarray(_expected().heads[i].weights))
         else:
             assert screen.count.D == 512 and screen.count.total == 44_502_016
             assert "44,502,016" in screen_text(pilot.app)

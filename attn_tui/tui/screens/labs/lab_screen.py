@@ -153,11 +153,11 @@ class LabScreen(Screen):
         if self.saved and self.standing_problem() is not None:
             # saved as left, beyond what can be shown (h = 7 of D = 512): the defaults are
             # shown as the last valid numbers, or the panes would open empty
-            wanted = self.settings
             self.set_reactive(LabScreen.settings, self.default_settings())
             self.recompute()
-            self.set_reactive(LabScreen.settings, wanted)
-            self.query_one(ControlBar).show(**asdict(wanted))
+            # taken again beside those numbers: a head of the split they show stays picked
+            self.saved_refused = []
+            self.take_saved()
             self.recompute()
         if self.saved_refused:  # after recompute; refuse() adds a problem that still stands
             self.refuse("From the session, not taken: " + "; ".join(self.saved_refused))
