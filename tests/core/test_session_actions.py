@@ -606,6 +606,30 @@ async def test_quit_while_typing_in_a_cell_asks(keys, says, can_save) -> None:
         assert app.screen is modal or can_save
 
 
+async def test_cancel_of_the_quit_question_puts_the_typed_value_back_to_be_typed() -> None:
+    """"9" typed in a cell, ctrl+q, Esc: the 9 had gone into the cell as Enter would, the
+    step table recomputed, though the learner had cancelled."""
+    app = make()
+    async with app.run_test(size=(100, 30)) as pilot:
+        bench = app.workbench()
+        before = bench.workspace
+        await pilot.press("9", "left")  # the caret one back: "9" then, typed on, before it
+        await app.run_action("quit")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuitModal)
+        await pilot.press("escape")
+        await pilot.pause()
+        editor = bench.query_one("#editor-q")
+        assert bench.workspace == before and not bench.dirty
+        assert editor.editing == (0, 0) and editor.buffer.text == "9"
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert bench.workspace.q[0][0] == 19
+        await pilot.press("u")  # one change, as typed
+        await pilot.pause()
+        assert bench.workspace == before
+
+
 async def test_a_refused_value_does_not_hide_the_other_unsaved_edits() -> None:
     """m, then "abc" typed in a cell: the question spoke only of the refused value, and y lost
     the mask change it never named."""

@@ -100,6 +100,10 @@ class SessionHost(Protocol):
     def unsaved_before_open(self) -> bool: ...
     def replaced_by_lesson(self) -> bool: ...
     def replaced_by_head(self) -> bool: ...
+    def open_as(self, ws: Workspace, file: SessionFile) -> None: ...
+    def typed_now(self) -> list[Any]: ...
+    def undo_mark(self) -> object: ...
+    def retype(self, typed: list[Any], undo_top: object) -> None: ...
 
 
 class SessionController:
@@ -339,6 +343,7 @@ class SessionController:
 
         run = held_run(self.app)  # a trained run is work too, saved apart from the session
         run = run if run is not None and run.unsaved else None
+        typed, undo_top = bench.typed_now(), bench.undo_mark()
         typed_ok = bench.settle_edits()  # a typed value counts as an edit, as Tab would keep it
         lab = open_lab(self.app)  # a sentence typed on the model screen is work too
         lab_dirty = lab is not None and lab.has_unsaved_work()
@@ -392,6 +397,8 @@ class SessionController:
                 self.app.exit()
 
         def answer(choice: str | None) -> None:
+            if choice is None and typed_ok and typed:  # cancelled: back to typing it
+                bench.retype(typed, undo_top)
             if choice == "quit":
                 self.app.exit()
             elif choice == "save" and dirty:

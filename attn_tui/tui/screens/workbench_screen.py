@@ -311,6 +311,28 @@ class WorkbenchScreen(Screen):
                 self._store_cell(editor, *taken)
         return True
 
+    def typed_now(self) -> list[tuple[MatrixEditor, tuple[int, int], str, int]]:
+        """Each cell being typed into: (editor, cell, text, caret), for ``retype``."""
+        return [(e, e.editing, e.buffer.text, e.buffer.caret) for e in self._editors()
+                if e.editing is not None]
+
+    def undo_mark(self) -> object:
+        """The newest undo entry, to tell later whether a change was made since."""
+        return self._undo[-1] if self._undo else None
+
+    def retype(self, typed: list[tuple[MatrixEditor, tuple[int, int], str, int]],
+               undo_top: object) -> None:
+        """A question that stored a typed value as Enter would (quit), cancelled: the value
+        goes back to being typed, in its cell, and the numbers to what they were."""
+        if self._undo and self._undo[-1] is not undo_top:
+            self.workspace = self._undo.pop()[0]
+        for editor, (row, col), text, caret in typed:
+            editor.grid.move_cursor(row, col, quiet=True)
+            editor.begin_edit(text)
+            if editor.editing is not None:
+                editor.buffer.caret = caret
+                editor.refresh()
+
     def _editors(self) -> tuple[MatrixEditor, ...]:
         # by id, not a query of the DOM: this runs before every key with a binding (0.2 ms)
         return tuple(self.query_one(f"#editor-{m}", MatrixEditor) for m in "qkv")
