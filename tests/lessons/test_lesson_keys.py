@@ -710,3 +710,19 @@ async def test_a_narrow_panel_says_its_keys_in_fewer_words_rather_than_cut(width
         edge = str(lesson.border_subtitle)
         assert cell_len(edge) <= lesson.outer_size.width - 6, edge  # ╰─ … ─╯
         assert "h hint" in edge and "n next" in edge and "p back" in edge and "Esc" in edge
+
+
+async def test_a_steps_marks_on_the_map_show_only_in_the_view_they_were_made_for():
+    """nanogpt step 2 marks the 8 × 2 outputs; v to the weights marked t1–t2's columns, numbers
+    the step says nothing of."""
+    from attn_tui.tui.widgets.heatmap import Heatmap
+
+    async with lesson_app("nanogpt", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        heatmap = pilot.app.screen.query_one(Heatmap)
+        assert heatmap.view == "output" and len(heatmap.highlights) == 16
+        seen = {}
+        for _ in range(6):
+            await press(pilot, "v")
+            seen[heatmap.view] = len(heatmap.highlights)
+        assert seen == {"weights": 0, "scores": 0, "masked": 0, "output": 16}

@@ -61,6 +61,13 @@ class Heatmap(GridView):
         # a lesson's "?" cells: in every view, and only in the views from the softmax on
         self._kept: frozenset[tuple[int, int]] = frozenset()
         self._kept_from_softmax: frozenset[tuple[int, int]] = frozenset()
+        # a step's marked cells and the view it marked them in: the same (row, col) is another
+        # number in another view, so v shows them only there
+        self._marked: tuple[str, frozenset[tuple[int, int]]] = ("", frozenset())
+
+    def set_highlights(self, cells: frozenset[tuple[int, int]]) -> None:
+        self._marked = (self.view, cells)
+        super().set_highlights(cells)
 
     def on_mount(self) -> None:
         self._theme_changed()
@@ -80,6 +87,9 @@ class Heatmap(GridView):
             self.view = view
             if self._kept_from_softmax:  # kept back in some views only: this one's cells
                 self._conceal_for_view(quiet=True)
+            marked_in, cells = self._marked
+            if cells:
+                GridView.set_highlights(self, cells if view == marked_in else frozenset())
         # weights are never negative and fit 7 columns; scores and outputs need 8 ("-0.0700")
         self.cell_width = 7 if self.view == "weights" else 8
         if self.view == "weights":
