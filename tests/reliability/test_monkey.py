@@ -146,16 +146,16 @@ async def test_two_quick_escapes_in_a_lab_leave_the_workbench_standing():
         assert app.screen is app.workbench()
 
 
-async def test_every_bound_key_typed_with_q_leaves_a_clean_exit():
+@pytest.mark.parametrize("key", key_pool())  # one app each: the suite's workers share them
+async def test_every_bound_key_typed_with_q_leaves_a_clean_exit(key):
     """q and the next key in one read: the app is closing when the second key is handled, and
     whatever that key would open must not break the exit (e once crashed it)."""
-    for key in key_pool():
-        app = make_app(confirm_quit=False)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            for k in ("q", key):
-                app.post_message(key_event(k))
-            await pilot.pause()
-            await pilot.pause()
-        assert app_exception(app) is None, key
-        assert app.return_code == 0, key
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for k in ("q", key):
+            app.post_message(key_event(k))
+        await pilot.pause()
+        await pilot.pause()
+    assert app_exception(app) is None, key
+    assert app.return_code == 0, key
