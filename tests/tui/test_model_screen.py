@@ -52,6 +52,8 @@ async def test_the_screen_opens_on_a_sentence_with_every_head(minilm: Any) -> No
         text = screen_text(pilot.app)
         assert "13 tokens: 1:[CLS]  2:the  3:cat" in text  # counted from 1, as everywhere
         assert "L6" in text and "12" in text and "L0" not in text
+        # the table is below the pictures: its title says so on the first screen
+        assert "steps for query '[CLS]' (1 of 13)" in text.splitlines()[-2]
         assert screen.message == ""
 
 

@@ -226,6 +226,9 @@ class ModelScreen(Screen):
     BINDINGS = bindings.LABS["minilm"]
     # side by side from 76 columns: at 80x24 the grid's pictures shrink to 3 x 2 to make room
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (76, "-narrow"), (110, "-wide")]
+    # up to 24 rows the step table's title takes the blank line under the pictures, so that
+    # the first screen says there is a table below (at 80×24 it was only the scrollbar)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (25, "-tall")]
     DEFAULT_CSS = """
     ModelScreen #sentence { height: 1; border: none; padding: 0 1; margin: 0; }
     ModelScreen #sentence:focus { background: $boost; }
@@ -243,6 +246,7 @@ class ModelScreen(Screen):
     ModelScreen .model-title { height: 1; text-style: bold; }
     ModelScreen #head-summary { height: auto; padding: 0 1; }
     ModelScreen #steps-title { height: 1; padding: 0 1; text-style: bold; margin-top: 1; }
+    ModelScreen.-short #steps-title { margin-top: 0; }
     ModelScreen #model-steps { margin: 0 1; }
     ModelScreen #steps-box { height: auto; }
     """

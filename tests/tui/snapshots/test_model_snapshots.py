@@ -32,7 +32,7 @@ def test_model_screen(snap_compare, size):
     pictures with layer 1 head 3 in brackets; beside it that head large, a clean diagonal one
     below the main one (each token looks at the one before), ▶ on query 4 'sat'; the summary
     says previous token 0.9997, mostly: previous token; below, the step table for 'sat' with
-    α 0.9998 on 'cat' (at 80x24 the step table is below the fold)."""
+    α 0.9998 on 'cat' (at 80x24 the step table is below the fold, its title in sight)."""
     app = make_app(lab="minilm", confirm_quit=False)
     keys = ("right", "right", "right_square_bracket", "right_square_bracket",
             "right_square_bracket")
