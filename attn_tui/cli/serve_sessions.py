@@ -279,7 +279,7 @@ class SessionServer(Server):
         if self.live >= self.max_sessions:
             # accepted, then closed with the reason: a refused handshake reaches the page as a
             # bare failure it cannot tell from a network fault
-            self.console.print(f"attn-tui: session refused: {full_message(self.max_sessions)}")
+            log.warning("attn-tui: session refused: %s", full_message(self.max_sessions))
             await websocket.close(code=TRY_AGAIN_LATER,
                                   message=full_message(self.max_sessions).encode())
             return websocket

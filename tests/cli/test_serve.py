@@ -110,7 +110,7 @@ def test_beyond_loopback_needs_public(host):
 def test_session_cap_turns_away_the_extra_tab(server):
     aiohttp = pytest.importorskip("aiohttp")
 
-    _, port = server("--max-sessions", "1")
+    proc, port = server("--max-sessions", "1")
 
     async def scenario():
         async with aiohttp.ClientSession() as http:
@@ -133,6 +133,9 @@ def test_session_cap_turns_away_the_extra_tab(server):
     assert (status, retry) == (503, "30")
     assert "<html>" in body and full in body
     assert refused == (1013, full)
+    proc.send_signal(signal.SIGINT)  # and the log says so, in one line like every event's
+    out, _ = proc.communicate(timeout=10)
+    assert f"WARNING attn-tui: session refused: {full}" in out.splitlines()
 
 
 def test_the_page_loads_nothing_from_beyond_the_server(server):
