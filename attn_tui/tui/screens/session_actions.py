@@ -367,22 +367,19 @@ class SessionController:
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")
+        # what else would be lost, before the choices, which end the question (a refused value
+        # typed blocks only the save: what it would have saved is named all the same)
+        unsaved = bench.dirty or lab_dirty or left
+        words = [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if unsaved else []
+        words += [earlier] if before_open else []
+        words += [run.words()] if run is not None else []
         if not typed_ok:
-            # what else quitting would lose, and how to save it: the value blocks only the save
-            others = bench.dirty or lab_dirty or left
-            words = [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if others else []
-            words += [earlier] if before_open else []
-            words += [run.words()] if run is not None else []
             mend = (" To keep them, Cancel, mend the value (or Esc drops it), then save."
-                    if others or run is not None else "")
+                    if unsaved or run is not None else "")
             question = " ".join([*words, "A value being typed is refused (its message says "
                                  f"why), so nothing can be saved now.{mend} Quit anyway (y) / "
                                  "Cancel (Esc)"])
         elif dirty or run is not None:
-            # what else would be lost before the choices, which end the question
-            words = [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if dirty else []
-            words += [earlier] if before_open else []
-            words += [run.words()] if run is not None else []
             if dirty and run is not None:
                 words.append("s saves the session, then the run.")
             question = " ".join([*words, SAVE_OR_QUIT])

@@ -254,9 +254,7 @@ class WorkbenchScreen(Screen):
             return
         if replace(new, selected=self.workspace.selected) != self.workspace and self.held():
             return  # another query is only a look; anything else waits for the answer
-        self._undo.append((self.workspace, self.file))
-        del self._undo[:-HISTORY]
-        self._redo.clear()
+        self._record()
         self.workspace = new
         if note:  # long enough to read: about 25 characters a second
             self.notify(note, timeout=max(3.0, len(note) / 25), markup=False)
@@ -267,10 +265,14 @@ class WorkbenchScreen(Screen):
         same = state.with_source_kept(self.workspace, ws) == self.workspace
         self.apply(ws)
         if same and file is not self.file:
-            self._undo.append((self.workspace, self.file))
-            del self._undo[:-HISTORY]
-            self._redo.clear()
+            self._record()
         self.file = file
+
+    def _record(self) -> None:
+        """The workspace and file as they are, for undo, before a change."""
+        self._undo.append((self.workspace, self.file))
+        del self._undo[:-HISTORY]
+        self._redo.clear()
 
     @on(MatrixEditor.CellChanged)
     def _cell_changed(self, event: MatrixEditor.CellChanged) -> None:
@@ -328,10 +330,7 @@ class WorkbenchScreen(Screen):
             self.workspace = self._undo.pop()[0]
         for editor, (row, col), text, caret in typed:
             editor.grid.move_cursor(row, col, quiet=True)
-            editor.begin_edit(text)
-            if editor.editing is not None:
-                editor.buffer.caret = caret
-                editor.refresh()
+            editor.begin_edit(text, caret)
 
     def _editors(self) -> tuple[MatrixEditor, ...]:
         # by id, not a query of the DOM: this runs before every key with a binding (0.2 ms)

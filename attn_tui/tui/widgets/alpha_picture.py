@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from attn_tui.models.names import token_label
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import KeysInOrder
 from attn_tui.tui.widgets.grid_view import cut_label
@@ -305,7 +306,7 @@ class HeadPicture(Widget):
     def _layout(self, width: int) -> tuple[int, int, int]:
         """(label width, columns per key, pictured keys) for ``width``."""
         t = self._keys()
-        label = min(12, max((cell_len(f"{i + 1} {tok}") for i, tok in enumerate(self.tokens)),
+        label = min(12, max((cell_len(token_label(i, tok, " ")) for i, tok in enumerate(self.tokens)),
                             default=3)) + 2
         if label > MIN_LABEL and width - label < t <= width - MIN_LABEL:
             # the labels give way, not the keys: each key keeps a column of its own (the tokens
@@ -368,7 +369,7 @@ class HeadPicture(Widget):
                             for j, ch in enumerate(r)) for i, r in enumerate(rows)]
         for (first, end), row in zip(bands, rows, strict=True):
             here = first <= self.query_index < end
-            name = cut_label(f"{first + 1} {self.tokens[first]}" if end - first == 1
+            name = cut_label(token_label(first, self.tokens[first], " ") if end - first == 1
                              else f"{first + 1}–{end}", label - 2)
             out.append("\n")
             style = Style(bold=True, reverse=True) if here else None

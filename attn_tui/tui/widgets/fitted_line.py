@@ -31,8 +31,7 @@ class FittedLine(Static):
     def _choice(self, width: int) -> str:
         if not self.forms:
             return ""
-        if width <= 0:  # not laid out yet: the whole, as before a width is known
-            return self.forms[0]
+        # not laid out yet (width 0), nothing fits: the whole
         return next((f for f in self.forms if cell_len(f) <= width), self.forms[0])
 
     def _pick(self) -> None:

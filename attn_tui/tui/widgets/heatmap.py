@@ -89,7 +89,7 @@ class Heatmap(GridView):
                 self._conceal_for_view(quiet=True)
             marked_in, cells = self._marked
             if cells:
-                GridView.set_highlights(self, cells if view == marked_in else frozenset())
+                super().set_highlights(cells if view == marked_in else frozenset())
         # weights are never negative and fit 7 columns; scores and outputs need 8 ("-0.0700")
         self.cell_width = 7 if self.view == "weights" else 8
         if self.view == "weights":

@@ -397,8 +397,9 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
             return self.editing is not None
         return super().check_action(action, parameters)
 
-    def begin_edit(self, first: str | None) -> None:
-        """Open the cell under the cursor: with ``first`` typed, or its value selected."""
+    def begin_edit(self, first: str | None, caret: int | None = None) -> None:
+        """Open the cell under the cursor: with ``first`` typed (the caret after it, or at
+        ``caret``), or its value selected."""
         g = self.grid
         if not g.n_rows:
             return
@@ -414,6 +415,8 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
             self.buffer = EditBuffer.opened_with(repr(g.values[g.cursor_row][g.cursor_col]), True)
         else:
             self.buffer = EditBuffer.opened_with(first, False)
+            if caret is not None:
+                self.buffer.caret = max(0, min(caret, len(first)))
         self._show_buffer()
         self.grid.call_after_refresh(self.grid.reveal_cursor)  # no typing into a hidden cell
 

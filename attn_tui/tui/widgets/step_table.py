@@ -48,7 +48,7 @@ class StepTable(GridView):
             return "÷√d_k"
         base = f"÷{math.sqrt(s.d_k):.3g}" if s.scale else (
             "unscaled" if self.cell_width > 8 else "÷ off")
-        if s.mask == "causal" and any(getattr(self, "_rows", {}).get("blocked", ())):
+        if s.mask == "causal" and any(self._rows["blocked"]):  # (set in show, before this)
             # the column then holds the mask's −inf too, which is no score divided by √d_k
             both = f"{base}+mask" if s.scale else "masked"  # one header: two spaces before
             return both if len(both) < self.cell_width else "masked"  # a space before it
