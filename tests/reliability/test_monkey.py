@@ -133,7 +133,10 @@ async def test_a_double_key_closes_one_dialog_not_the_workbench(burst):
             app.post_message(key_event(key))
         await pilot.pause()
         await pilot.pause()
-        assert app.workbench() is not None
+        # the dialog is gone, the workbench is the only screen left and the app goes on
+        assert app.screen_stack == [app.workbench()]
+        assert app.is_running
+        assert app_exception(app) is None
 
 
 async def test_two_quick_escapes_in_a_lab_leave_the_workbench_standing():
