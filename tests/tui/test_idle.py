@@ -30,3 +30,30 @@ async def test_idle_workbench_schedules_no_repaint():
         await asyncio.sleep(2.0)  # the measurement window itself, not synchronisation
         # a clock in the header, a blinking cursor or a spinner would each repaint here
         assert frames() == before, f"{frames() - before} repaints while idle"
+
+
+async def _repaints_while_left_alone(app, pilot, frames) -> int:
+    await app.workers.wait_for_complete()
+    await _quiet(pilot, frames)
+    before = frames()
+    await asyncio.sleep(1.2)  # the window: more than two of a blinking cursor's half-seconds
+    return frames() - before
+
+
+async def test_a_focused_sentence_box_draws_nothing_while_idle():
+    app = make_app(lab="minilm")
+    frames = count_frames(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("slash")
+        assert app.focused is app.screen.query_one("#sentence")
+        assert await _repaints_while_left_alone(app, pilot, frames) == 0
+
+
+async def test_the_open_command_palette_draws_nothing_while_idle():
+    app = make_app()
+    frames = count_frames(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.press("m")  # a few letters typed, then left alone
+        assert type(app.screen).__name__ == "Palette"
+        assert await _repaints_while_left_alone(app, pilot, frames) == 0

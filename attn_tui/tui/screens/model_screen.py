@@ -185,6 +185,10 @@ class SentenceInput(Input):
     TYPING = "type a sentence; the maps follow as you type"
     AWAY = "/ types a sentence (the maps show the last one read)"
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.cursor_blink = False  # a blink is a repaint twice a second, sent to every SSH client
+
     async def action_submit(self) -> None:
         from attn_tui.models.text import clean
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual import on
-from textual.command import CommandPalette
+from textual.command import CommandInput, CommandPalette
 from textual.widgets import Button, Input
 
 from attn_tui.tui import textual_compat
@@ -14,6 +14,10 @@ from attn_tui.tui.screens.dialogs.modal import DismissOnce
 class Palette(DismissOnce, CommandPalette):
     """ctrl+p. Enter Enter in one burst ran the chosen command twice and dismissed twice: that
     closed the lab under the palette, or crashed with nothing under it."""
+
+    def on_mount(self) -> None:
+        # a blink is a repaint twice a second, sent to every SSH client
+        self.query_one(CommandInput).cursor_blink = False
 
     @on(Input.Submitted)
     @on(Button.Pressed)
