@@ -265,8 +265,8 @@ OWN_COPY = {"print": {"backend", "dtype"}, "export": {"session", "preset", "back
 
 
 def _app_flags_with_a_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """``attn-tui --session s.json export …`` exported the default example: a flag before the
-    command belongs to the app, and the command never read it. Say so instead."""
+    """Refuse an app flag written before a command that does not read it (``attn-tui
+    --session s.json export …``): the command would run without it, as if it were not there."""
     for dest, flag in APP_FLAGS.items():
         given = getattr(args, dest) not in (None, False)
         if not given or dest in PASSED_ON.get(args.command, ()):

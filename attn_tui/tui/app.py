@@ -308,7 +308,8 @@ class AttnApp(App[int]):
         palette; a lesson or a session opens it afresh."""
         lab = LABS[name]
         if type(self.screen).__name__ == lab.screen_class:
-            # what it left behind is written as it closes: reopened, it came back empty
+            # what a lab leaves behind is written as it closes, so reopening it now would
+            # read nothing and show it empty
             where = "the model screen" if name == "minilm" else f"lab {name}"
             self.notify(f"You are in {where} already: it stays as it is.", timeout=3,
                         markup=False)

@@ -77,7 +77,7 @@ def read_escape_as_typed() -> None:
             try:
                 made = list(original(self, sequence, alt))
             except (ValueError, OverflowError):  # a kitty key Textual cannot read (ESC [ 97:65;2 u)
-                made = [events.Key(Keys.Ignore, sequence)]  # raised, and ended the app
+                made = [events.Key(Keys.Ignore, sequence)]  # ignored: raising would end the app
             yield from made
 
         return sequence_to_key_events

@@ -231,7 +231,7 @@ class ModelScreen(Screen):
     # side by side from 76 columns: at 80x24 the grid's pictures shrink to 3 x 2 to make room
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (76, "-narrow"), (110, "-wide")]
     # up to 24 rows the step table's title takes the blank line under the pictures, so that
-    # the first screen says there is a table below (at 80×24 it was only the scrollbar)
+    # the first screen says there is a table below, not only its scrollbar
     VERTICAL_BREAKPOINTS = [(0, "-short"), (25, "-tall")]
     DEFAULT_CSS = """
     ModelScreen #sentence { height: 1; border: none; padding: 0 1; margin: 0; }

@@ -12,8 +12,8 @@ from attn_tui.tui.screens.dialogs.modal import DismissOnce
 
 @textual_compat.guard_palette_choice
 class Palette(DismissOnce, CommandPalette):
-    """ctrl+p. Enter Enter in one burst ran the chosen command twice and dismissed twice: that
-    closed the lab under the palette, or crashed with nothing under it."""
+    """ctrl+p, closed once: a second Enter in the same burst must not run the command again
+    or dismiss the screen under the palette."""
 
     def on_mount(self) -> None:
         # a blink is a repaint twice a second, sent to every SSH client

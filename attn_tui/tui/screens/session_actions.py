@@ -63,8 +63,8 @@ def restore_kept(app: App, kept: dict[str, dict]) -> None:
 
 
 def _unsaved_words(bench_dirty: bool, sentence: bool) -> str:
-    """What is unsaved, named when it is the model screen's sentence: "You have unsaved
-    changes" over an unchanged workbench left the learner looking for them."""
+    """What is unsaved, named when it is the model screen's sentence, which the learner
+    would not look for on the workbench under the question."""
     from attn_tui.tui.screens.dialogs.confirm_quit_modal import UNSAVED_WORDS
 
     if not sentence:

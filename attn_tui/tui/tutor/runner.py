@@ -399,7 +399,7 @@ class LessonRunner:
             return
         self.app.notify("Back at the step's start (u undoes).", timeout=3, markup=False)
         if self._view is not None and (back := _back_for_the_answer(self.host)) in self._view.note:
-            # said of the answer's own restore: after ctrl+r it read as said of this one
+            # that line speaks of the answer's own restore, not of this one
             self._view = _without(self._view, back)
             self._show(self._view, at_end=self._view.chosen is not None)
         self._check()

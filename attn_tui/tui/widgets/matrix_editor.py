@@ -48,8 +48,8 @@ def cell_text(x: float, width: int = 5) -> str:
 
 
 def _cell_text(x: float, width: int) -> str:
-    # as many decimals as fit: 100.25 in five columns is 100.2, where three significant
-    # digits gave 100, then shown as "100.0"
+    # as many decimals as fit: 100.25 in five columns is 100.2 (significant digits would
+    # round it to 100)
     for decimals in range(4, -1, -1):
         text = _short_fixed(x, decimals)
         if len(text) <= width and (float(text) != 0 or x == 0):

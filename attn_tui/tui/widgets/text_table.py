@@ -59,10 +59,3 @@ class TextTable(GridView):
 
     def column(self, col: int) -> list[str]:
         return [self.cell_text(r, col) for r in range(self.n_rows)]
-
-    def as_text(self) -> str:
-        """The table as plain lines (label, then cells), for tests and exports."""
-        lines = ["  ".join([self.corner, *self.col_labels])]
-        for r, label in enumerate(self.row_labels):
-            lines.append("  ".join([label, *(self.cell_text(r, c) for c in range(self.n_cols))]))
-        return "\n".join(lines)

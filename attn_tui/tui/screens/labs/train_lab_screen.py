@@ -264,8 +264,7 @@ class TrainLabScreen(LabScreen):
                                            else self.record.config)
                 and self._replace_asked != self.settings
                 and self.app.tutor.host is not self):  # a lesson's runs are its exercises
-            # Enter, with new settings on the bar, trained them in the place of a run that
-            # no file holds: it went without a word
+            # the new settings would train in the place of a run that no file holds: ask once
             self._replace_asked = self.settings
             self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
                      "Enter again trains the new settings in its place.")
