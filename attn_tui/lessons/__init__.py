@@ -7,6 +7,7 @@ their ``order`` field, then by name. No textual is imported on this path.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -14,7 +15,7 @@ from importlib import resources
 from attn_tui.lessons.loader import Highlight, Lesson, LessonError, Question, Step, load_file
 
 __all__ = ["Entry", "Highlight", "Lesson", "LessonError", "Question", "Step", "catalog",
-           "lesson_cli", "load", "names"]
+           "in_order", "is_done", "lesson_cli", "load", "names", "progress_words"]
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,32 @@ def _parsed(file: str, name: str, text: str) -> Lesson:
     return load_file(file, name=name, text=text)
 
 
-def catalog() -> list[Entry]:
+def in_order() -> list[Lesson]:
     """Every lesson, in teaching order (a broken file raises LessonError naming it)."""
-    lessons = sorted((load(name) for name in _files()), key=lambda x: (x.order, x.name))
-    return [Entry(x.name, x.title, x.summary, x.missing(), x.needs_words) for x in lessons]
+    return sorted((load(name) for name in _files()), key=lambda x: (x.order, x.name))
+
+
+def catalog() -> list[Entry]:
+    """Every lesson's entry, in teaching order."""
+    return [Entry(x.name, x.title, x.summary, x.missing(), x.needs_words) for x in in_order()]
+
+
+def progress_words(lesson: Lesson, tasks: set[int], shown: set[int],
+                   answers: Iterable[int]) -> str:
+    """"2/3 tasks, 1 more shown · 1/2 answered": what the learner has done in ``lesson``, from
+    the steps whose tasks are met, whose solutions were shown, and whose questions answered.
+    Steps a changed lesson file no longer has are not counted."""
+    task_steps = {i for i, s in enumerate(lesson.steps) if s.task is not None}
+    question_steps = {i for i, s in enumerate(lesson.steps) if s.question is not None}
+    done = tasks & task_steps
+    more = (shown - done) & task_steps
+    return (f"{len(done)}/{len(task_steps)} tasks" + (f", {len(more)} more shown" if more else "")
+            + f" · {len(set(answers) & question_steps)}/{len(question_steps)} answered")
+
+
+def is_done(lesson: Lesson, finished: bool, tasks: set[int]) -> bool:
+    """Walked to the end with every task met: the next lesson suggested is past it."""
+    return finished and all(i in tasks for i, s in enumerate(lesson.steps) if s.task is not None)
 
 
 def names() -> list[str]:
@@ -67,21 +90,16 @@ def standing(progress: object) -> list[tuple[Lesson, str, bool]]:
 
     assert isinstance(progress, Progress)
     out = []
-    for lesson in sorted((load(name) for name in _files()), key=lambda x: (x.order, x.name)):
+    for lesson in in_order():
         r = progress.load(lesson.name)
-        tasks = {i for i, s in enumerate(lesson.steps) if s.task is not None}
-        questions = {i for i, s in enumerate(lesson.steps) if s.question is not None}
-        done, answered = len(r.tasks & tasks), len(set(r.answers) & questions)
-        shown = len((r.shown - r.tasks) & tasks)
-        words = f"tasks {done}/{len(tasks)}" + (f", {shown} more shown" if shown else "") + \
-            f" · questions {answered}/{len(questions)}"
+        words = progress_words(lesson, r.tasks, r.shown, r.answers)
         if progress.unreadable(lesson.name):  # not 0 done: unknown (the notice says why)
             words += " · its progress could not be read (see below)"
         elif r.finished:
             words += " · finished"
         elif r.step:
             words += f" · at step {min(r.step, len(lesson.steps) - 1) + 1}"
-        out.append((lesson, words, r.finished and done == len(tasks)))
+        out.append((lesson, words, is_done(lesson, r.finished, r.tasks)))
     return out
 
 

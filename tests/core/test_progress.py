@@ -99,7 +99,7 @@ def test_fuzzed_file_contents_never_crash_and_never_touch_another_lesson(progres
     assert len(rows) == len(names())
     assert lesson_cli("list", None, False) == 0  # type: ignore[arg-type]
     out = capsys.readouterr().out
-    assert "Next: " in out and "tasks 1/2" in out.split("select")[0]  # one's 1 of 2
+    assert "Next: " in out and "1/2 tasks" in out.split("select")[0]  # one's 1 of 2
     p.save("select", step=1)
     assert (progress_dir / "one.json").read_bytes() == kept
     assert Progress(progress_dir).load("one") == Record(2, frozenset({4}), {2: 0})
@@ -156,8 +156,8 @@ def test_lesson_list_shows_tasks_and_questions_and_the_next_lesson(progress_dir)
     p.save("one", task=5)
     p.save("one", answer=(2, 1), step=None, finished=True)
     out = _cli("--lesson", "list").stdout.splitlines()
-    assert out[1].split() == ["tasks", "2/2", "·", "questions", "1/1", "·", "finished"]
-    assert out[3].split() == ["tasks", "0/3", "·", "questions", "0/2"]
+    assert out[1].split() == ["2/2", "tasks", "·", "1/1", "answered", "·", "finished"]
+    assert out[3].split() == ["0/3", "tasks", "·", "0/2", "answered"]
     assert out[-1] == "Next: select (When attention selects): attn-tui --lesson select"
     bare = _cli("--no-progress", "--lesson", "list").stdout.splitlines()
     assert len(bare) == len(names()) and "tasks" not in bare[1]

@@ -9,6 +9,7 @@ import pytest
 from lesson_pilot import lesson_app, panel, press, settle
 
 from attn_tui.core.progress import Progress
+from attn_tui.lessons import standing, suggestion
 from attn_tui.tui.app import make_app
 from attn_tui.tui.textual_compat import notifications
 
@@ -24,6 +25,11 @@ async def test_a_lesson_resumes_at_its_step_in_the_next_run(progress_dir):
         words, nxt = pilot.app.tutor.standing()
         assert words["select"] == "0/3 tasks · 1/2 answered"
         assert nxt == "one"
+        # Go to and `--lesson list` say it in the same words, and suggest the same lesson
+        listed = {lesson.name: w for lesson, w, _ in standing(Progress.from_env())}
+        assert listed["select"] == "0/3 tasks · 1/2 answered · at step 4"
+        assert all(listed[n].startswith(w) for n, w in words.items())
+        assert suggestion(standing(Progress.from_env())).startswith("Next: one ")
         await press(pilot, "p")
         assert "✓ Right." in panel(pilot.app).plain  # the answer came back too
 
@@ -77,7 +83,7 @@ async def test_a_goal_met_by_show_me_is_kept_apart_from_one_the_learner_met(prog
     record = Progress.from_env().load("one")
     assert record.tasks == frozenset() and record.shown == {4}
     assert lesson_cli("list", None, False) == 0  # type: ignore[arg-type]
-    assert "tasks 0/2, 1 more shown" in capsys.readouterr().out.split("select")[0]
+    assert "0/2 tasks, 1 more shown" in capsys.readouterr().out.split("select")[0]
     async with lesson_app("one", at=5).run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         # the learner's own: α(who → best) ≥ 0.6 by a larger q along best

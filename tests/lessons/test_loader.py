@@ -168,12 +168,12 @@ def test_cli_lesson_list_prints_one_line_per_lesson_without_textual():
     assert lines[-1] == "False 0"
     assert lines[-2].startswith("Next: one")  # then each lesson's progress under its line
     assert [line.split()[0] for line in lines[:-2:2]] == ORDER
-    assert all(line.split()[0] == "tasks" for line in lines[1:-2:2])
+    assert all(line.split()[1] == "tasks" for line in lines[1:-2:2])
 
 
 def test_cli_lesson_list_marks_a_lesson_whose_progress_is_unreadable(tmp_path, capsys,
                                                                      monkeypatch):
-    """A damaged scale.json was listed as "tasks 0/2", as if nothing had been done."""
+    """A damaged scale.json was listed as "0/2 tasks", as if nothing had been done."""
     from attn_tui.cli.main import main
 
     (tmp_path / "progress").mkdir()
@@ -182,7 +182,7 @@ def test_cli_lesson_list_marks_a_lesson_whose_progress_is_unreadable(tmp_path, c
     assert main(["--lesson", "list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     at = lines.index(next(x for x in lines if x.startswith("scale ")))
-    assert lines[at + 1].split() == ["tasks", "0/2", "·", "questions", "0/1", "·", "its",
+    assert lines[at + 1].split() == ["0/2", "tasks", "·", "0/1", "answered", "·", "its",
                                      "progress", "could", "not", "be", "read", "(see", "below)"]
     assert sum("could not be read" in x for x in lines) == 1  # the others read fine
     assert any(x.startswith("Progress in lesson scale could not be used (not valid JSON)")

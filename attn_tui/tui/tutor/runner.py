@@ -207,13 +207,13 @@ class LessonRunner:
     def standing(self) -> tuple[dict[str, str], str | None]:
         """Per lesson, its progress in words (tasks done, questions answered), and the lesson
         to take next: the first in order not finished with every task done."""
-        from attn_tui.lessons import LessonError, load, names
+        from attn_tui.lessons import LessonError, in_order, is_done, progress_words
 
         words: dict[str, str] = {}
         nxt: str | None = None
         try:
-            lessons = sorted((load(n) for n in names()), key=lambda x: (x.order, x.name))
-        except LessonError:
+            lessons = in_order()
+        except LessonError:  # entries() has said so, and Go to lists no lessons
             return {}, None
         for lesson in lessons:
             (step, answers), tasks = self._kept(lesson)  # from the file (empty if none kept)
@@ -223,15 +223,10 @@ class LessonRunner:
                 answers = {**answers, **mine}
                 tasks = tasks | self._done_tasks.get(lesson.name, set())
                 finished = finished or step is None
-            done = len(tasks)
             shown = (self.app.progress.load(lesson.name).shown
-                     | self._shown_tasks.get(lesson.name, set())) - tasks
-            shown = {i for i in shown if i < len(lesson.steps) and lesson.steps[i].task}
-            words[lesson.name] = f"{done}/{lesson.tasks} tasks" + (
-                f", {len(shown)} more shown" if shown else "") + \
-                f" · {len(answers)}/{lesson.questions} answered"
-            if nxt is None and lesson.missing() is None and not (
-                    finished and done == lesson.tasks):
+                     | self._shown_tasks.get(lesson.name, set()))
+            words[lesson.name] = progress_words(lesson, tasks, shown, answers)
+            if nxt is None and lesson.missing() is None and not is_done(lesson, finished, tasks):
                 nxt = lesson.name
         return words, nxt
 
