@@ -967,3 +967,14 @@ async def test_a_refused_dimension_leaves_the_bar_and_the_status_line_in_sight()
         bar = next(line for line in lines if "d_k ‹" in line)
         assert "seed ‹0›" in bar and "▌" not in bar
         assert lines[-2].startswith(" mask none") and "▌" not in lines[-2]
+
+
+async def test_a_workspace_opened_on_query_3_puts_the_q_cursor_on_row_3():
+    ws = replace(state.from_preset("select"), selected=2)  # as a session saved at query 3 keeps it
+    async with make_app(workspace=ws).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        editor = pilot.app.screen.query_one("#editor-q", MatrixEditor)
+        assert editor.grid.cursor_row == 2
+        assert "(3 of 3)" in screen_text(pilot.app)
+        await pilot.press("up")  # ↑ picks query 2, the one above the query shown
+        assert bench(pilot.app).workspace.selected == 1

@@ -126,17 +126,23 @@ class WorkbenchScreen(Screen):
         self.title = "attn-tui"
         self.sub_title = "workbench"
         self._refresh_all()
+        self._q_cursor_on(self.workspace.selected)  # a session may open at any query
         self.query_one("#grid-q").focus()
 
     # ---- state flows down
     def watch_workspace(self, old: Workspace, new: Workspace) -> None:
         self._refresh_all()
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
-        if new.selected != old.selected:  # ↑↓ in Q picks the query: when R or undo picks it,
-            editor = self.query_one("#editor-q", MatrixEditor)  # the cursor follows
-            if editor.grid.cursor_row != new.selected:
-                editor.grid.move_cursor(new.selected, editor.grid.cursor_col, quiet=True)
-                editor.cursor_followed()
+        if new.selected != old.selected:
+            self._q_cursor_on(new.selected)
+
+    def _q_cursor_on(self, row: int) -> None:
+        """↑↓ in Q picks the query: when something else picks it (R, undo, a session), the
+        cursor follows, so that the next ↑ moves from the query shown."""
+        editor = self.query_one("#editor-q", MatrixEditor)
+        if editor.grid.cursor_row != row:
+            editor.grid.move_cursor(row, editor.grid.cursor_col, quiet=True)
+            editor.cursor_followed()
 
     def watch_view(self) -> None:
         if self.steps is not None:
