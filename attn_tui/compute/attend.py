@@ -32,12 +32,12 @@ class Steps:
 
     scores: np.ndarray  # q . k
     scaled: np.ndarray  # q . k / sqrt(d_k), or q . k when scale is off
-    masked: np.ndarray  # scaled with -inf where a key is blocked
-    exp: np.ndarray  # exp of the scores the softmax sees (before normalising)
+    masked: np.ndarray  # what the softmax receives: scaled, -inf where "causal" blocks a key
+    exp: np.ndarray  # exp of masked (before normalising)
     weights: np.ndarray  # alpha
     row_sums: np.ndarray
     output: np.ndarray  # zeta = sum_j alpha_j v_j
-    entropy: np.ndarray  # bits
+    entropy: np.ndarray  # bits (in causal-after, of weights that may sum to less than 1)
     blocked: np.ndarray  # True where the mask hides a key from a query
     max_entropy: np.ndarray  # log2 of the number of keys a query may see
     values: np.ndarray = field(repr=False)
@@ -158,15 +158,15 @@ def attend(
     cols = xp.reshape(xp.arange(t_k), (1, t_k))
     blocked = (cols > rows) if mask != "none" else xp.zeros((t_q, t_k), dtype=xp.bool)
     neg_inf = xp.asarray(-math.inf, dtype=dt, device=device)
-    # with no mask, masked is scaled itself: the lean form skips the where that would copy it
-    masked = scaled if mask == "none" and not every_stage else xp.where(blocked, neg_inf, scaled)
+    # what the softmax receives: only "causal" hides keys from it; "causal-after" zeroes
+    # their α after it, and with no mask the softmax receives scaled itself
+    masked = xp.where(blocked, neg_inf, scaled) if mask == "causal" else scaled
 
     with np.errstate(over="ignore"):  # the exp column may overflow on purpose; alpha never does
+        weights = softmax(masked)
         if mask == "causal-after":
-            weights = xp.where(blocked, xp.zeros_like(scaled), softmax(scaled))
-        else:
-            weights = softmax(masked)
-        exp = xp.exp(scaled if mask == "causal-after" else masked) if every_stage else None
+            weights = xp.where(blocked, xp.zeros_like(weights), weights)
+        exp = xp.exp(masked) if every_stage else None
     output = xp.matmul(weights, V)
     if not every_stage:
         return Attention(

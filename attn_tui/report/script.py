@@ -63,14 +63,14 @@ def stages():
     # top-left aligned, like torch's is_causal: query i may see keys j <= i
     rows, cols = np.arange(t_q).reshape(t_q, 1), np.arange(t_k).reshape(1, t_k)
     blocked = cols > rows if MASK != "none" else np.zeros((t_q, t_k), dtype=bool)
-    masked = np.where(blocked, np.asarray(-math.inf, dtype=dt), scaled)
+    # what the softmax receives: causal-after zeroes the future's weights after it instead
+    masked = np.where(blocked, np.asarray(-math.inf, dtype=dt), scaled) if MASK == "causal" \
+        else scaled
     with np.errstate(over="ignore"):  # exp may overflow in its own column; alpha never does
+        exp = np.exp(masked)
+        weights = softmax(masked)
         if MASK == "causal-after":
-            exp = np.exp(scaled)
-            weights = np.where(blocked, np.zeros_like(scaled), softmax(scaled))
-        else:
-            exp = np.exp(masked)
-            weights = softmax(masked)
+            weights = np.where(blocked, np.zeros_like(weights), weights)
     positive = weights > 0
     logs = np.log2(np.where(positive, weights, np.ones_like(weights)))
     allowed = np.sum((~blocked).astype(dt), axis=-1)
@@ -104,13 +104,13 @@ def stages():
     # top-left aligned, like torch's is_causal: query i may see keys j <= i
     rows, cols = torch.arange(t_q).reshape(t_q, 1), torch.arange(t_k).reshape(1, t_k)
     blocked = cols > rows if MASK != "none" else torch.zeros((t_q, t_k), dtype=torch.bool)
-    masked = torch.where(blocked, torch.tensor(-math.inf, dtype=dt), scaled)
+    # what the softmax receives: causal-after zeroes the future's weights after it instead
+    masked = torch.where(blocked, torch.tensor(-math.inf, dtype=dt), scaled) if MASK == "causal" \
+        else scaled
+    exp = torch.exp(masked)
+    weights = softmax(masked)
     if MASK == "causal-after":
-        exp = torch.exp(scaled)
-        weights = torch.where(blocked, torch.zeros_like(scaled), softmax(scaled))
-    else:
-        exp = torch.exp(masked)
-        weights = softmax(masked)
+        weights = torch.where(blocked, torch.zeros_like(weights), weights)
     positive = weights > 0
     logs = torch.log2(torch.where(positive, weights, torch.ones_like(weights)))
     allowed = torch.sum((~blocked).to(dt), dim=-1)

@@ -18,8 +18,7 @@ def model(s, i, query_tokens, key_tokens, mask, scale, backend, dtype):
     w = s.weights[i]
     contrib = w[:, None] * s.values
     # the column holds what the softmax received, as on screen: -inf for a key masked first
-    given = s.masked[i] if mask == "causal" else s.scaled[i]
-    sc, sd, ex, al, cv = (a.tolist() for a in (s.scores[i], given, s.exp[i], w, contrib))
+    sc, sd, ex, al, cv = (a.tolist() for a in (s.scores[i], s.masked[i], s.exp[i], w, contrib))
     rows = [[sc[j], sd[j], ex[j], al[j]] + cv[j] for j in range(len(key_tokens))]
     sums = [None, None, float(s.exp[i].sum()), float(s.row_sums[i])]
     sums += [float(contrib[:, c].sum()) for c in range(len(rows[0]) - 4)]
@@ -28,7 +27,7 @@ def model(s, i, query_tokens, key_tokens, mask, scale, backend, dtype):
         "scale": scale, "backend": backend, "dtype": dtype,
         # and named so: -inf is no score divided by sqrt(d_k)
         "scaled_header": (f"÷{math.sqrt(s.d_k):.3g}" if scale else "unscaled")
-        + (", masked" if mask == "causal" and float("-inf") in given.tolist() else ""),
+        + (", masked" if mask == "causal" and float("-inf") in sd else ""),
         "keys": list(key_tokens), "rows": rows, "sums": sums,
         "entropy": float(s.entropy[i]), "max_entropy": float(s.max_entropy[i]),
         "queries": list(query_tokens), "weights": [r.tolist() for r in s.weights],

@@ -24,7 +24,7 @@ def expected(ws: Workspace) -> tuple[list[list[float]], list[float], list[list[f
                dtype=ws.dtype)
     i = ws.selected
     contrib = s.weights[i][:, None] * np.asarray(ws.v)
-    given = s.masked if ws.mask == "causal" else s.scaled  # what the softmax received
+    given = s.masked  # what the softmax received: -inf only where the mask comes first
     rows = [[s.scores[i, j], given[i, j], s.exp[i, j], s.weights[i, j], *contrib[j]]
             for j in range(ws.t_k)]
     sums = [s.exp[i].sum(), s.row_sums[i], *contrib.sum(axis=0)]

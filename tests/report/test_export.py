@@ -71,6 +71,9 @@ def test_the_mask_example_as_markdown() -> None:
     assert "| key | q·k | ÷2 | exp | α |" in last  # the last query hides no key
     tex = export.export_text(replace(ws, mask="causal", scale=True), "tex")
     assert r"$q\cdot k/\sqrt{d_k}$, masked" in tex
+    header = export.export_text(replace(ws, mask="causal"), "csv").splitlines()[0]
+    assert header.startswith("key,q_dot_k,unscaled_masked,exp,alpha,")
+    assert export.export_text(ws, "csv").startswith("key,q_dot_k,unscaled,exp,alpha,")
 
 
 def test_latex_uses_booktabs_and_real_minus_signs() -> None:
@@ -112,7 +115,10 @@ def test_npz_holds_every_stage_and_the_settings(mask: str, tmp_path: Path) -> No
         assert bool(z["scale"]) is ws.scale and int(z["selected"]) == 2
         assert int(z["d_k"]) == ws.d_k and str(z["dtype"]) == "float64"
         assert float(z["scale_factor"]) == pytest.approx(np.sqrt(ws.d_k))
-        assert np.isneginf(z["masked"]).any() == (mask != "none")
+        # what the softmax received: -inf only where the mask comes before it
+        assert np.isneginf(z["masked"]).any() == (mask == "causal")
+        with np.errstate(over="ignore"):
+            np.testing.assert_array_equal(z["exp"], np.exp(z["masked"]))
 
 
 def run_script(text: str, folder: Path) -> str:

@@ -35,11 +35,6 @@ def view_title(view: str, mask: str, scale: bool) -> str:
     return "outputs ζ = α·V"
 
 
-def softmax_input(steps: Steps) -> np.ndarray:
-    """What the softmax received: −∞ for hidden keys only when the mask comes first."""
-    return steps.masked if steps.mask == "causal" else steps.scaled
-
-
 class Heatmap(GridView):
     DEFAULT_CSS = """
     Heatmap { height: auto; }
@@ -97,7 +92,7 @@ class Heatmap(GridView):
         elif self.view == "scores":
             self._matrix = steps.scaled
         elif self.view == "masked":
-            self._matrix = softmax_input(steps)
+            self._matrix = steps.masked  # what the softmax received
         else:
             self._matrix = steps.output
             key_labels = [f"d{j + 1}" for j in range(steps.output.shape[1])]
