@@ -99,7 +99,7 @@ def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write",
         tmp = None
         _fsync_dir(os.path.dirname(target))
     except OSError as exc:
-        raise FileError(os_reason(exc, True), shown, verb) from exc
+        raise FileError(os_reason(exc, True, shown), shown, verb) from exc
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
@@ -113,7 +113,8 @@ def check_target(path: str | os.PathLike, verb: str = "write") -> None:
     target, _ = _target(shown, verb)
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
-        raise FileError(os_reason(FileNotFoundError(errno.ENOENT, folder), True), shown, verb)
+        raise FileError(os_reason(FileNotFoundError(errno.ENOENT, folder), True, shown), shown,
+                        verb)
     # atomic_write makes a file beside the target: try that now (os.access says yes to root,
     # and on /proc or a read-only mount)
     try:
@@ -122,7 +123,7 @@ def check_target(path: str | os.PathLike, verb: str = "write") -> None:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise FileError(os_reason(exc, True), shown, verb) from exc
+        raise FileError(os_reason(exc, True, shown), shown, verb) from exc
 
 
 def _target(shown: str, verb: str) -> tuple[str, int]:
@@ -143,7 +144,7 @@ def _target(shown: str, verb: str) -> tuple[str, int]:
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
     except OSError as exc:
-        raise FileError(os_reason(exc, True), shown, verb) from exc
+        raise FileError(os_reason(exc, True, shown), shown, verb) from exc
     return target, mode
 
 
@@ -213,7 +214,8 @@ def _fsync_dir(directory: str) -> None:
             os.close(fd)
 
 
-def os_reason(exc: OSError, writing: bool = False) -> str:
+def os_reason(exc: OSError, writing: bool = False, shown: str | None = None) -> str:
+    """Why ``exc`` stopped a read or a write, in a few words; ``shown``: the name as given."""
     if isinstance(exc, PermissionError):
         return "permission denied"
     if isinstance(exc, FileNotFoundError):
@@ -222,6 +224,9 @@ def os_reason(exc: OSError, writing: bool = False) -> str:
         folder = os.path.dirname(os.fspath(exc.filename or "")) if exc.filename else ""
         if folder and os.path.isdir(folder):  # /proc, say: there, but nothing can be made
             return "files cannot be created in its folder"
+        if shown and not os.path.isabs(os.path.expanduser(shown)):
+            # a relative name's folder in full: the app may not have started where one thinks
+            return f"its folder {short_path(os.path.abspath(os.path.dirname(shown)))} does not exist"
         return "its folder does not exist"
     if isinstance(exc, NotADirectoryError):  # notes.txt/x.npz: a part of the path is a file
         return "a part of its path is a file, not a folder"

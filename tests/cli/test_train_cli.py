@@ -119,7 +119,8 @@ def test_without_torch_the_train_lab_says_what_to_install(capsys, monkeypatch) -
 
 
 @pytest.mark.parametrize(("save", "words"), [
-    ("no/such/run.npz", "Cannot save no/such/run.npz: its folder does not exist."),
+    # a relative name's folder is said in full: the reader may not know where it started
+    ("no/such/run.npz", "Cannot save no/such/run.npz: its folder {tmp}/no/such does not exist."),
     ("a-folder", "Cannot save a-folder: it is a directory."),
     ("run.md", "--save run.md is named as a .md file, but a run is saved as .npz: end the name "
                "with .npz."),
@@ -139,7 +140,7 @@ def test_a_save_name_that_cannot_be_written_is_said_before_training(
     (tmp_path / "a-folder").mkdir()
     assert main(["train", "--task", "sort", "--save", save]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == f"attn-tui: {words}\n"
+    assert out == "" and err == f"attn-tui: {words.format(tmp=tmp_path)}\n"
 
 
 def test_a_run_whose_outputs_break_before_its_loss_does_saves_and_loads_back(tmp_path) -> None:

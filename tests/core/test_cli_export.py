@@ -121,7 +121,7 @@ def test_a_bad_session_for_the_app_fails_before_the_terminal(tmp_path: Path) -> 
 
 def test_an_unwritable_output_is_one_line(tmp_path: Path) -> None:
     one_line_error(attn("export", "--format", "md", "-o", "no/such/dir/t.md", cwd=tmp_path),
-                   "its folder does not exist")
+                   f"its folder {tmp_path}/no/such/dir does not exist")
 
 
 def test_session_and_preset_exclude_each_other(tmp_path: Path) -> None:
