@@ -170,8 +170,9 @@ def export_npz(ws: Workspace, path: str | os.PathLike, steps: Steps | None = Non
     export_file(ws, path, "npz", steps=steps)
 
 
-def export_script(ws: Workspace, backend: str = "numpy") -> str:
-    return script(ws, backend)
+def export_script(ws: Workspace, backend: str = "numpy", name: str = "attention.py") -> str:
+    """A standalone script printing these numbers; ``name``: the file's, for its "Run:" line."""
+    return script(ws, backend, name)
 
 
 EXTENSIONS = {".md": "md", ".markdown": "md", ".csv": "csv", ".tex": "tex", ".npz": "npz",
@@ -185,13 +186,14 @@ def format_for(path: str | os.PathLike) -> str | None:
 
 
 def export_bytes(ws: Workspace, fmt: str, script_backend: str | None = None,
-                 steps: Steps | None = None) -> bytes:
-    """Any export as the bytes of its file; the script's backend defaults to the workspace's."""
+                 steps: Steps | None = None, name: str | None = None) -> bytes:
+    """Any export as the bytes of its file; the script's backend defaults to the workspace's,
+    and ``name`` (the file's, when it is a .py) is the one its "Run:" line names."""
     if fmt == "npz":
         return export_npz_bytes(ws, steps)
     if fmt == "py":
         backend = script_backend or ("torch" if ws.backend == "torch" else "numpy")
-        return export_script(ws, backend).encode("utf-8")
+        return export_script(ws, backend, name or "attention.py").encode("utf-8")
     return export_text(ws, fmt, steps).encode("utf-8")
 
 
@@ -234,5 +236,7 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
         raise ValueError(problem)
     fmt = fmt or format_for(path)
     assert fmt is not None
-    atomic_write(path, export_bytes(ws, fmt, script_backend, steps), streams=streams)
+    base = os.path.basename(os.fspath(path))
+    name = base if base.lower().endswith(".py") else None  # not a pipe's or a device's name
+    atomic_write(path, export_bytes(ws, fmt, script_backend, steps, name), streams=streams)
     return fmt

@@ -304,3 +304,10 @@ def test_a_tex_comment_gives_the_sources_quotes_and_dashes_in_ascii() -> None:
     first = export.export_text(ws, "tex").splitlines()[0]
     assert first == '% from m, on "The cat -- sat..." \\u65e5'
     assert first.isascii()
+
+
+def test_a_script_says_to_run_it_by_the_name_it_was_saved_under(tmp_path: Path) -> None:
+    ws = state.from_preset("one")
+    export.export_file(ws, tmp_path / "one.py")
+    assert "Run: python one.py\n" in (tmp_path / "one.py").read_text(encoding="utf-8")
+    assert "Run: python attention.py\n" in export.export_bytes(ws, "py").decode()  # to stdout
