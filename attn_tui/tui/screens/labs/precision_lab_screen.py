@@ -154,7 +154,7 @@ class PrecisionLabScreen(LabScreen):
             flagged=frozenset(flagged))
         box = self.query_one("#dtype-box")
         box.border_title = f"one attention (6 tokens, d_k = 8) in every precision, on {s.backend}"
-        box.border_subtitle = "largest |difference| from float64; › marks inf, nan, NO"
+        box.border_subtitle = "largest |difference| from float64; › marks inf, nan and NO"
         self.query_one("#dtype-caption", Static).update(Text("\n".join([*reasons, (
             "Significant digits: about 16 in float64, 7 in float32, 3 in float16, 2 in bfloat16, "
             "and the differences follow. Q is multiplied too, so they grow with the scores.")])))
@@ -195,8 +195,8 @@ class PrecisionLabScreen(LabScreen):
         self.query_one("#softmax-caption", Static).update(
             f"{verdict}\nexp(x) is inf once x > ln(largest number): 709.78 (float64), 88.72 "
             "(float32, bfloat16), 11.09 (float16). The stable softmax subtracts max z first, so "
-            "no exponent is above 0; its error against the exact softmax of the same stored "
-            "scores (stable Δ) stays within ε.")
+            "no exponent is above 0; its largest error over the four weights, against the exact "
+            "softmax of the same stored scores (stable Δ), stays within ε.")
 
     def _show_backends(self, rows: tuple[StageDiff, ...]) -> None:
         box = self.query_one("#backend-box")
@@ -231,7 +231,7 @@ class PrecisionLabScreen(LabScreen):
                          "b cannot absorb: the lecture's draws have one, and float32 fails there.")
         else:
             lines.append("Both ways compute the same means; float32 rounds them differently in "
-                         "the last bits (about 1e-8 here), and a small b leaves almost no room. "
+                         "the last bits, and a small b leaves almost no room. "
                          "float64's rounding step is 2²⁹ ≈ 5.4×10⁸ times finer (ε 2.2e-16 "
                          "against 1.2e-7).")
         self.query_one("#lecture-text", Static).update("\n".join(lines))
