@@ -16,6 +16,16 @@ def num(x: float, places: int = 4) -> str:
     return "0." + "0" * places if text == "-0." + "0" * places else text
 
 
+def num_nonzero(x: float, places: int = 4) -> str:
+    """num(x), but a non-zero x that would read as 0.0000 in two digits of e-notation:
+    6.6e-24, -4.5e-5, as a table cell writes it."""
+    text = num(x, places)
+    if not math.isfinite(x) or x == 0 or text.strip("-0."):
+        return text
+    mantissa, _, power = f"{x:.1e}".partition("e")
+    return f"{mantissa}e{int(power)}"
+
+
 def exact(x: float, dtype: str = "float64") -> str:
     """The shortest text that reads back as ``x``, without a trailing ".0". In float32, a
     value float32 holds exactly (a torch tensor's) reads back in 8 digits: 0.18077159, not

@@ -66,6 +66,7 @@ VALUES = {
     "border_subtitle": "a pane's subtitle in its bottom border",
     "tooltip": "a widget's tooltip",
     "placeholder": "an Input's text while it is empty",
+    "cursor_blink": "whether an Input's cursor blinks (a repaint twice a second)",
     "virtual_size": "a ScrollView's scrollable size, which it sets itself",
     "control": "the widget a message is about, which @on(…, selector) matches",
 }

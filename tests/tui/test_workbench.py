@@ -978,3 +978,19 @@ async def test_a_workspace_opened_on_query_3_puts_the_q_cursor_on_row_3():
         assert "(3 of 3)" in screen_text(pilot.app)
         await pilot.press("up")  # ↑ picks query 2, the one above the query shown
         assert bench(pilot.app).workspace.selected == 1
+
+
+async def test_the_output_and_entropy_line_never_shows_a_non_zero_as_zero():
+    """V's cells at 1e-300 gave 1.0e-300 in the step table's sums and 0.0000 in ζ under it; a
+    query that has all but chosen had entropy 0.0000 where it is 6.6e-24 bits."""
+    ws = replace(state.from_preset("one"), q=((500.0, 0.2, 0.3),),
+                 v=((1e-300, 2e-300, 0.5), (1e-300, 2e-300, 0.5), (1e-300, 2e-300, 0.5)))
+    async with make_app(workspace=ws).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        steps = bench(pilot.app).steps
+        h = float(steps.entropy[0])
+        assert 0 < h < 1e-20
+        text = screen_text(pilot.app)
+        assert "output ζ = (1.0e-300, 2.0e-300, 0.5000)" in text
+        mantissa, power = f"{h:.1e}".split("e")
+        assert f"entropy {mantissa}e{int(power)} bits" in text

@@ -22,7 +22,7 @@ from attn_tui.core import state
 from attn_tui.core.presets import LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
 from attn_tui.core.state import set_cell as state_cell
-from attn_tui.report.fmt import num
+from attn_tui.report.fmt import num, num_nonzero
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.screens.session_file import SessionFile
@@ -193,7 +193,7 @@ class WorkbenchScreen(Screen):
             self.query_one(Summary).show(("output ζ = ?", "ζ = ?"),
                                          ("entropy ?: kept back until you answer", "entropy ?"))
             return
-        out = [num(float(x)) for x in steps.output[i][:16]]
+        out = [num_nonzero(float(x)) for x in steps.output[i][:16]]  # as the table's column sums
         zeta = vector_forms("output ζ", "ζ", out)
         if len(steps.output[i]) > 16:
             zeta = tuple(f[:-1] + ", …)" if not f.endswith("…)") else f for f in zeta)
@@ -210,7 +210,7 @@ class WorkbenchScreen(Screen):
             said = ("exp underflows to 0; α uses e^(x − max)", "exp underflows; α uses e^(x−max)")
         else:
             seen = int((~steps.blocked[i]).sum())  # the keys this query may see
-            h, top = num(float(steps.entropy[i])), num(float(steps.max_entropy[i]))
+            h, top = num_nonzero(float(steps.entropy[i])), num(float(steps.max_entropy[i]))
             said = (f"entropy {h} bits, max log₂ {seen} = {top}", f"entropy {h} bits, max {top}",
                     f"H {h} bits, max {top}")
         self.query_one(Summary).show(zeta, said)
