@@ -661,3 +661,23 @@ async def test_walk_frames_when_paused_is_not_said_on_once_the_run_pauses(monkey
         assert screen.message == ""
         await pilot.press("left")  # and now they can
         assert screen.frame is not None and screen.message == ""
+
+
+async def test_enter_on_a_finished_run_says_the_same_settings_train_it_again() -> None:
+    """Enter on a done run, its settings unchanged, trained it again from step 0 without a
+    word, and dropped the unsaved run; now the first Enter says so, the second trains."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await trained(pilot)
+        screen = pilot.app.screen
+        assert screen.state == "done" and screen.step == 60
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.step == 60  # nothing trained yet
+        assert screen.message == ("This run is done; the same settings train it again, step "
+                                  "for step. It is not saved: e saves it. Enter again trains "
+                                  "it from step 0; or change a setting first.")
+        old = screen.losses
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and screen.losses == old  # the same run, step for step
+        assert screen.message == ""

@@ -269,6 +269,16 @@ class TrainLabScreen(LabScreen):
             self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
                      "Enter again trains the new settings in its place.")
             return
+        if (self.state == "done" and held is not None and self._replace_asked != self.settings
+                and not self._settings_changed(self.run.config if self.run is not None
+                                               else self.record.config)
+                and self.app.tutor.host is not self):
+            # the same settings and seed train the very same run again: say so before it goes
+            self._replace_asked = self.settings
+            kept = " It is not saved: e saves it." if held.unsaved else ""
+            self.say(f"This run is done; the same settings train it again, step for step.{kept} "
+                     "Enter again trains it from step 0; or change a setting first.")
+            return
         self._replace_asked = None
         self._enter_on_bar = bar.has_focus
         self._train_or_pause()
