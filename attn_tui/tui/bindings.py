@@ -18,7 +18,7 @@ APP = [
     Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit_anywhere"),
     Binding("question_mark,f1", "help", "Help", id="app.help"),
     Binding("g", "goto", "Go to", id="app.goto"),
-    Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON)",
+    Binding("ctrl+s", "save", "Save", show=False, tooltip="save the session (JSON); once named, to that file",
             id="app.save"),
     Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session", id="app.open"),
     Binding("ctrl+p", "command_palette", "Commands", show=False,

@@ -23,8 +23,9 @@ INTRO = (
     "under the cursor in Q; the map below it shows every query at once. Cells take decimals, "
     "1e-3, −2 or fractions like 1/3; anything else is refused with a message, and the old "
     "value stays. In a lesson, › marks the numbers the step talks about; ? hides one that a "
-    "question, on this step or a coming one, asks about, until you answer; · is a key the mask "
-    "hides.\n\n"
+    "question, on this step or a coming one, asks about, until you answer. In the tables · is a "
+    "key the mask hides; in α's pictures a hidden key is blank and · a weight next to "
+    "nothing.\n\n"
     "New to attention? Press g and choose lesson one: {lessons} guided lessons walk through it "
     "stage by stage, and {labs} labs run its experiments.\n"
 )

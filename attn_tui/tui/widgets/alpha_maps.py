@@ -1,5 +1,5 @@
-"""Every head's α for one sequence, side by side, in glyphs: ' ░▒▓█' by weight, '·' where the
-causal mask hides a key. Readable without colour; the picked head is marked with ▶.
+"""Every head's α for one sequence, side by side, in glyphs: '·░▒▓█' by weight, blank where
+the causal mask hides a key, as the workbench's and the model screen's pictures draw them. Readable without colour; the picked head is marked with ▶.
 
 The widget shows what the screen gives it (``show``) and posts ``Scrubbed`` (←→, Home, End) and
 ``HeadPicked`` (↑↓); the screen decides which frame and head that means.
@@ -17,11 +17,11 @@ from textual.widget import Widget
 from attn_tui.models.names import short_head_name
 from attn_tui.tui import bindings
 
-GLYPHS = " ░▒▓█"
+GLYPHS = "·░▒▓█"
 
 
 def glyph(a: float) -> str:
-    """' ' below 0.05, then ░ ▒ ▓ up to 0.75, █ from 0.75: one cell of the map."""
+    """· below 0.05, then ░ ▒ ▓ up to 0.75, █ from 0.75: one cell of the map."""
     if a < 0.05:
         return GLYPHS[0]
     return GLYPHS[min(4, 1 + int(a * 4))] if a < 0.75 else GLYPHS[4]
@@ -97,7 +97,7 @@ class AlphaMaps(Widget, can_focus=True):
             lines = [f"{mark}{short_head_name(i // heads, i % heads)}".ljust(t + 2),
                      "  " + "".join(tok[-1] for tok in self.tokens)]
             for q in range(t):
-                cells = "".join("·" if k > q else glyph(float(a[q, k])) for k in range(t))
+                cells = "".join(" " if k > q else glyph(float(a[q, k])) for k in range(t))
                 lines.append(f"{self.tokens[q][-1]} {cells}")
             out.append(lines)
         return out

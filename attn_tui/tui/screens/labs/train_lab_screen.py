@@ -483,7 +483,7 @@ class TrainLabScreen(LabScreen):
             f"Task {c.task}: {task.line}. The pattern that solves it: {task.pattern}. The "
             "maps show the tokens the model reads; the last one of the sequence it only "
             "predicts, so it has no row or column.")
-        box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, blank < .05, · masked"
+        box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, · < .05, blank masked"
         self._draw_status(c)
         if plot:
             self._draw_plot(c, shown)
