@@ -95,9 +95,10 @@ def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list
             out.append(f" The loss ended above twice where it started ({num(r.losses[0])} → "
                        f"{num(r.losses[-1])}): the learning rate {c.lr:g} is too large to learn "
                        "with; try a smaller one.")
+    out.append(f" example: {' '.join(r.tokens)}: the tokens the model reads. The sequence's "
+               "last token it only predicts, so the tables below have no row or column for it.")
     out = _wrapped(out, width)  # in a terminal, between words, as the tables fit it
     step = int(r.frame_steps[-1])
-    out.append(f" example: {' '.join(r.tokens)}")
     for layer in range(c.layers):
         for h in range(c.heads):
             out += alpha_table(r.tokens, r.frames[-1, layer, h],
