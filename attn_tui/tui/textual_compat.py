@@ -231,6 +231,19 @@ def lift_notices(screen: Screen, rows: int | None) -> None:
             rack.styles.margin = (0, 0, 1 + rows, 0)
 
 
+def hide_notices_under(screen: Screen) -> None:
+    """Hide the notices drawn on the screen under ``screen`` (a dialog): it still shows there,
+    notices and all, while the dialog's own rack shows the same ones again, so each read twice.
+    Textual shows them on that screen again when it is back on top (ScreenResume)."""
+    stack = screen.app.screen_stack
+    if screen not in stack or stack.index(screen) == 0:
+        return
+    with _door("Screen's ToastRack (#textual-toastrack)"):
+        racks = stack[stack.index(screen) - 1].query("#textual-toastrack")
+    for rack in racks:
+        rack.display = False
+
+
 def dismiss_notices(app: App, severity: str = "information") -> None:
     """Take down the notices of one severity now (``App._unnotify``), keeping the others."""
     with _door("App._unnotify"):

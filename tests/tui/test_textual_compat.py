@@ -521,3 +521,29 @@ def test_start_at_breakpoints_leaves_a_screen_made_outside_an_app_to_its_first_r
     screen = Bare()
     compat.start_at_breakpoints(screen)
     assert set(screen.classes) == set()
+
+
+async def test_a_dialog_hides_the_notices_of_the_screen_under_it_until_it_closes():
+    """The screen under a dialog still shows, its notices too, while the dialog's own rack shows
+    the same ones: each notice read twice, one over the other."""
+    from textual.widgets._toast import Toast
+
+    from attn_tui.tui.app import make_app
+
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        bench = app.screen
+        app.notify("a notice")
+        await pilot.pause()
+        under = bench.query_one("#textual-toastrack")
+        assert under.display and len(under.query(Toast)) == 1
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        dialog = app.screen
+        assert dialog is not bench
+        assert not under.display
+        assert len(dialog.query_one("#textual-toastrack").query(Toast)) == 1  # shown once, here
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is bench and under.display

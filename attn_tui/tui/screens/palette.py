@@ -18,6 +18,7 @@ class Palette(DismissOnce, CommandPalette):
     def on_mount(self) -> None:
         # a blink is a repaint twice a second, sent to every SSH client
         self.query_one(CommandInput).cursor_blink = False
+        textual_compat.hide_notices_under(self)
 
     @on(Input.Submitted)
     @on(Button.Pressed)

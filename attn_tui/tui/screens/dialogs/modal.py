@@ -9,6 +9,7 @@ from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen
 from textual.widgets import OptionList
 
+from attn_tui.tui import textual_compat
 from attn_tui.tui.keys import KeysInOrder, hand_back
 
 ResultType = TypeVar("ResultType")
@@ -35,6 +36,9 @@ class AttnModal(KeysInOrder, DismissOnce, ModalScreen[ResultType]):
     q, Enter on a choice) closes it when it reaches the dialog, not a few message hops later
     when its binding would run, and the keys that reach it after that go on to the screen
     under it, or to the one it opened (`? q 5 Enter` types 5 into the workbench)."""
+
+    def on_mount(self) -> None:
+        textual_compat.hide_notices_under(self)
 
     @property
     def closed(self) -> bool:
