@@ -48,6 +48,11 @@ from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.step_table import StepTable
 from attn_tui.tui.widgets.title_bar import TitleBar
 
+# what a sentence's run may meet and say in a line: an empty sentence (ValueError), a backend
+# or model file that will not load and torch's own refusals (RuntimeError), no memory. Anything
+# else is a fault of attn-tui's and is raised, not worded as if it were the learner's.
+RUN_FAILS = (ValueError, RuntimeError, MemoryError)
+
 
 @dataclass(frozen=True)
 class ModelChoice:
@@ -396,7 +401,7 @@ class ModelScreen(Screen):
         text = self.text
         try:
             run, reason = model.run(text, backend=self.backend, dtype=self.dtype, full=False), ""
-        except Exception as exc:  # an empty sentence, a backend that will not load: said
+        except RUN_FAILS as exc:  # an empty sentence, a backend that will not load: said
             run, reason = None, str(exc).splitlines()[0]
         self._tell(self._loaded, model, text, run, reason)
 
@@ -436,7 +441,7 @@ class ModelScreen(Screen):
             if not get_current_worker().is_cancelled:
                 self._tell(self.say, str(exc), error=True)
             return
-        except Exception as exc:  # a backend that will not load: said, never a crash
+        except RUN_FAILS as exc:  # a backend that will not load: said, never a crash
             if not get_current_worker().is_cancelled:
                 self._tell(self.say, str(exc).splitlines()[0], error=True)
             return
@@ -690,7 +695,7 @@ class ModelScreen(Screen):
             try:
                 self._show_run(self.model.run(self.text, backend=self.backend,
                                               dtype=self.dtype, full=False), self.text)
-            except Exception as exc:  # as the maps would: said, and nothing opened
+            except RUN_FAILS as exc:  # as the maps would: said, and nothing opened
                 self.say(str(exc).splitlines()[0], error=True)
                 return
         run = self.run
