@@ -12,6 +12,7 @@ import stat
 import sys
 from typing import Any
 
+from attn_tui.cli.errors import fail
 from attn_tui.core.presets import EXAMPLE_NAMES
 
 EXPORT_FORMATS = ("md", "csv", "tex", "npz", "py")
@@ -66,11 +67,6 @@ def binary_to_terminal(name: str | None = None) -> bool:
             os.close(fd)
     except (ValueError, OSError, AttributeError):
         return False
-
-
-def _fail(message: str) -> int:
-    print(f"attn-tui: {message}", file=sys.stderr)
-    return 2
 
 
 def _usage(message: str) -> int:
@@ -131,10 +127,10 @@ def run_export(args: argparse.Namespace) -> int:
               "standard output)", file=sys.stderr)
         return 2
     if fmt in BINARY and binary_to_terminal(output):
-        return _fail(f"-o {args.export_output}: that is a terminal, where --format {fmt}'s "
+        return fail(f"-o {args.export_output}: that is a terminal, where --format {fmt}'s "
                      f"binary would be drawn as junk; redirect it (> file.{fmt}) or give -o FILE")
     if output and args.export_session and _same_file(output, args.export_session):
-        return _fail(f"-o {output} is the session being exported: writing there would replace "
+        return fail(f"-o {output} is the session being exported: writing there would replace "
                      "it; give another name")
     from attn_tui.compute import BackendUnavailable
     from attn_tui.report import export
@@ -146,8 +142,8 @@ def run_export(args: argparse.Namespace) -> int:
             return 0
         data = export.export_bytes(ws, fmt, args.export_backend)
     except (BackendUnavailable, ValueError) as exc:  # FileError and SessionError included
-        return _fail(str(exc))
+        return fail(str(exc))
     from attn_tui.core.files import write_stdout
 
     failed = write_stdout(data)
-    return _fail(failed) if failed else 0
+    return fail(failed) if failed else 0

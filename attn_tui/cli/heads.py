@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from attn_tui.cli.errors import fail
+
 HEAD_FORMATS = ("text", "md", "csv", "npz")
 
 
@@ -73,11 +75,6 @@ def check_heads_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
                          f"the heads print as text: end the name with .txt{other}")
 
 
-def _fail(message: str) -> int:
-    print(f"attn-tui: {message}", file=sys.stderr)
-    return 2
-
-
 def run_heads(args: argparse.Namespace) -> int:
     from attn_tui.compute import BackendUnavailable
     from attn_tui.models import EmptySentence, ModelDamaged, ModelUnavailable, load_model
@@ -85,21 +82,21 @@ def run_heads(args: argparse.Namespace) -> int:
     try:
         model = load_model(args.heads_model or "minilm")
     except (ModelUnavailable, ModelDamaged, ValueError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     c = model.config
     for flag, value, most in (("--layer", args.heads_layer, c.layers),
                               ("--head", args.heads_head, c.heads)):
         if value is not None and not 1 <= value <= most:
-            return _fail(f"{flag} {value} is out of range: {model.spec.title} has {most} "
+            return fail(f"{flag} {value} is out of range: {model.spec.title} has {most} "
                          f"{'layers' if flag == '--layer' else 'heads'}, counted from 1 "
                          f"(1-{most})")
     try:
         run = model.run(args.heads_text, backend=args.print_backend,
                         dtype=args.print_dtype or "float32")
     except (EmptySentence, BackendUnavailable) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if args.heads_query is not None and not 1 <= args.heads_query <= len(run.tokens):
-        return _fail(f"--query {args.heads_query} is out of range: the sentence has "
+        return fail(f"--query {args.heads_query} is out of range: the sentence has "
                      f"{len(run.tokens)} tokens, counted from 1 (1-{len(run.tokens)})")
     # the flags count from 1, as every screen does; the arrays from 0
     layer, head = (None if n is None else n - 1 for n in (args.heads_layer, args.heads_head))
@@ -124,16 +121,16 @@ def run_heads(args: argparse.Namespace) -> int:
                 return 0
             data = export.export_bytes(ws, fmt)
         except ValueError as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
     if fmt == "text" and args.heads_output not in (None, "-"):
         from attn_tui.core.files import atomic_write
 
         try:
             atomic_write(args.heads_output, data.encode("utf-8"), streams=True)
         except ValueError as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
         return 0
     from attn_tui.core.files import write_stdout
 
     failed = write_stdout(data)
-    return _fail(failed) if failed else 0
+    return fail(failed) if failed else 0

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from attn_tui import __version__
 from attn_tui.cli.blas_threads import one_blas_thread
+from attn_tui.cli.errors import fail
 from attn_tui.core.labs import LAB_NAMES as LABS
 from attn_tui.core.presets import EXAMPLE_NAMES
 
@@ -179,11 +180,6 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _fail(message: str) -> int:
-    print(f"attn-tui: {message}", file=sys.stderr)
-    return 2
-
-
 # what `attn-tui` alone means (the usual launch), read without argparse: importing it and
 # building the parser cost a few ms and 0.4 MiB of the first screen, to read no flags
 NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
@@ -320,13 +316,13 @@ def _progress_reset(no_progress: bool) -> int:
 
     progress = Progress.from_env(no_progress)
     if progress.where is None:
-        return _fail("no progress is kept here (--no-progress or ATTN_TUI_NO_PROGRESS), so "
+        return fail("no progress is kept here (--no-progress or ATTN_TUI_NO_PROGRESS), so "
                      "there is none to clear")
     files = sorted(progress.where.glob("*.json")) if progress.where.is_dir() else []
     if not files:
         print(f"No lesson progress is kept in {progress.where}: nothing to clear.")
         return 0
-    from attn_tui.report.fmt import plural
+    from attn_tui.core.words import plural
 
     try:
         answer = input(f"Clear the progress of {plural(len(files), 'lesson')} kept in "
@@ -353,11 +349,11 @@ def _print(section: str, backend: str, dtype: str) -> int:
     try:
         text = render(section, backend=backend, dtype=dtype)
     except BackendUnavailable as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     from attn_tui.core.files import write_stdout
 
     failed = write_stdout(text)
-    return _fail(failed) if failed else 0
+    return fail(failed) if failed else 0
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -375,7 +371,7 @@ def _serve(args: argparse.Namespace) -> int:
                      public_url=args.public_url, max_starting=args.max_starting,
                      learners=args.learners)
     except ServeError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
 
 
 def _run_app(args: argparse.Namespace | SimpleNamespace) -> int:
@@ -396,20 +392,20 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
         try:
             workspace, lab, saved, kept = open_session(args.session, args.lab)
         except ValueError as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
         args.backend = args.backend or workspace.backend  # --backend, --dtype override it
         args.dtype = args.dtype or workspace.dtype
         from attn_tui.compute.backend import DTYPES_BY_BACKEND
 
         if args.dtype not in DTYPES_BY_BACKEND[args.backend]:  # --backend numpy on bfloat16
-            return _fail(f"{args.session} computes in {args.dtype}, which {args.backend} does "
+            return fail(f"{args.session} computes in {args.dtype}, which {args.backend} does "
                          "not have: add --dtype float32 (or float64)")
     if args.backend == "torch":
         from attn_tui.compute import torch_available
         from attn_tui.compute.backend import INSTALL_TORCH
 
         if not torch_available():
-            return _fail(INSTALL_TORCH)
+            return fail(INSTALL_TORCH)
     if getattr(args, "model", None):  # before any terminal set-up: one line, exit 2
         from attn_tui.models.files import ModelUnavailable, locate, require_readers, spec_for
 
@@ -417,14 +413,14 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
             require_readers()
             locate(spec_for(args.model))
         except ModelUnavailable as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
     lab_options = {"saved": saved} if saved else {}
     if lab == "train":
         from attn_tui.compute import torch_available
         from attn_tui.train.config import INSTALL_TORCH_TRAIN
 
         if not torch_available():
-            return _fail(INSTALL_TORCH_TRAIN)
+            return fail(INSTALL_TORCH_TRAIN)
         if args.load:  # before any terminal set-up, so a damaged file is one line on stderr
             from attn_tui.core.files import FileError
             from attn_tui.train.runfile import load
@@ -432,11 +428,11 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
             try:
                 lab_options["record"] = load(args.load)
             except FileError as exc:
-                return _fail(str(exc))
+                return fail(str(exc))
     from attn_tui.cli.terminal import end_with_the_server, terminal_problem
 
     if (problem := terminal_problem()) is not None:
-        return _fail(problem)
+        return fail(problem)
     end_with_the_server()
     from attn_tui.tui.app import make_app
 

@@ -23,6 +23,8 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from attn_tui.core.words import plural
+
 PAGE_DIR = Path(__file__).parent / "serve_page"
 # textual-serve's own script, stylesheet and font files; the page is ours (see PAGE_DIR)
 STATIC_DIR = Path(textual_serve.__file__).parent / "static"
@@ -239,8 +241,7 @@ class SessionServer(Server):
             where = (f"every interface, port {self.port} (e.g. http://{socket.gethostname()}:"
                      f"{self.port}; the page follows the address a browser used)")
         self.console.print(f"attn-tui serving on {where} "
-                           f"(at most {self.max_sessions} session"
-                           f"{'s' * (self.max_sessions != 1)}; Ctrl+C stops)",
+                           f"(at most {plural(self.max_sessions, 'session')}; Ctrl+C stops)",
                            highlight=False)
 
     def full_page(self) -> web.Response:
@@ -363,8 +364,8 @@ class SessionServer(Server):
         sessions' handlers."""
         tabs = list(self.tabs)
         if tabs:
-            self.console.print(f"attn-tui: stopping {len(tabs)} session"
-                               f"{'s' if len(tabs) != 1 else ''}…", highlight=False)
+            self.console.print(f"attn-tui: stopping {plural(len(tabs), 'session')}…",
+                               highlight=False)
         await asyncio.gather(*(self._close_tab(ws, session) for ws, session in tabs),
                              return_exceptions=True)
 

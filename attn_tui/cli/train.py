@@ -19,6 +19,7 @@ import threading
 import time
 from typing import Any
 
+from attn_tui.cli.errors import fail
 from attn_tui.train.config import LIMITS, MAX_LR, MIN_LR, TASKS
 
 USAGE = ("usage: attn-tui train [-h] [--task {" + ",".join(TASKS) + "}] [--steps N] [--seed N] "
@@ -163,17 +164,12 @@ def _not_npz(name: str) -> str:
     return f"--save {name}: a run is saved as .npz; end the name with .npz."
 
 
-def _fail(message: str) -> int:
-    print(f"attn-tui: {message}", file=sys.stderr)
-    return 2
-
-
 def run_train(args: argparse.Namespace) -> int:
     from attn_tui.compute import torch_available
     from attn_tui.train.config import INSTALL_TORCH_TRAIN, TrainConfigError, default_config
 
     if not torch_available():
-        return _fail(INSTALL_TORCH_TRAIN)
+        return fail(INSTALL_TORCH_TRAIN)
     changes = {name: getattr(args, f"train_{name}")
                for name in ("steps", "seed", "layers", "heads", "d_model", "lr")
                if getattr(args, f"train_{name}") is not None}
@@ -184,23 +180,23 @@ def run_train(args: argparse.Namespace) -> int:
         print(f"attn-tui train: error: {exc}", file=sys.stderr)
         return 2
     if sys.stdout is None:  # started with >&-: said before a run of minutes, as print says it
-        return _fail("Cannot write to standard output: it is closed.")
+        return fail("Cannot write to standard output: it is closed.")
     stream = None
     if args.train_save is not None:  # said now, not after a run of minutes
         from attn_tui.core.files import FileError, check_target, open_stream
 
         problem = _save_name_problem(args.train_save)
         if problem:
-            return _fail(problem)
+            return fail(problem)
         try:
             # a FIFO is opened now, and kept: one nobody reads is said before training
             stream = open_stream(args.train_save, "save")
             if stream is None:
                 check_target(args.train_save, "save")
                 if not args.train_save.lower().endswith(".npz"):
-                    return _fail(_not_npz(args.train_save))
+                    return fail(_not_npz(args.train_save))
         except FileError as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
     out = _Out()
     try:
         from attn_tui.report.train import alpha_tables, header_lines, progress_line
@@ -251,7 +247,7 @@ def run_train(args: argparse.Namespace) -> int:
         for line in alpha_tables(record, time.perf_counter() - start, width):
             out(line)
     if out.failed:
-        return _fail(f"Cannot write to standard output: {out.failed}.")
+        return fail(f"Cannot write to standard output: {out.failed}.")
     if args.train_save:
         from attn_tui.core.files import FileError, atomic_write
         from attn_tui.train.runfile import encode
@@ -262,7 +258,7 @@ def run_train(args: argparse.Namespace) -> int:
             else:
                 atomic_write(args.train_save, encode(record), "save")
         except FileError as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
         out(f"saved {args.train_save}: attn-tui --lab train --load "
             f"{shlex.quote(args.train_save)}")
         if out.gone and not run.done:  # | head: the run stopped early, and what is kept says so

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from attn_tui.core.parse import one_number, parse_cell, too_long
+from attn_tui.core.words import plural
 
 Block = tuple[tuple[float, ...], ...]
 
@@ -150,4 +151,4 @@ def _unquote(cell: str) -> str:
 
 
 def _count(n: int) -> str:
-    return f"{n} number{'s' if n != 1 else ''}"
+    return plural(n, "number")

@@ -22,6 +22,7 @@ from attn_tui.core.files import FileError, atomic_write, os_reason
 from attn_tui.core.labs import SCREENS
 from attn_tui.core.presets import EXAMPLE_NAMES
 from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
+from attn_tui.core.words import plural
 
 FORMAT = "attn-tui-session"
 # 2 adds "lab_settings", 3 "kept"; a file is written as the lowest version that holds it
@@ -295,7 +296,7 @@ def _keys(d: dict, expected: tuple[str, ...], where: str) -> None:
 
 def _n(count: int, noun: str) -> str:
     """"1 number", "2 numbers"."""
-    return f"{count} {noun}{'s' * (count != 1)}"
+    return plural(count, noun)
 
 
 def _short(x: Any) -> str:

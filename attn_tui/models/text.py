@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from attn_tui.core.words import plural
 from attn_tui.models.files import ModelDamaged
 
 MAX_TOKENS = 128  # what the model was trained on; positions beyond are never used here
@@ -38,12 +39,12 @@ def clean(text: str) -> tuple[str, tuple[str, ...]]:
     notices = []
     without, escapes = _ESCAPES.subn("", text)
     if escapes:
-        notices.append(f"removed {escapes} terminal escape sequence{'s' * (escapes != 1)}")
+        notices.append("removed " + plural(escapes, "terminal escape sequence"))
     without = _SPACES.sub(" ", without)
     kept = "".join(ch for ch in without if unicodedata.category(ch) not in ("Cc", "Cs"))
     dropped = len(without) - len(kept)
     if dropped:
-        notices.append(f"removed {dropped} control character{'s' * (dropped != 1)}")
+        notices.append("removed " + plural(dropped, "control character"))
     return kept, tuple(notices)
 
 

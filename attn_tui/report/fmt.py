@@ -103,6 +103,3 @@ def count(n: int) -> str:
     return f"{n:,}"
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """1 trial, 200 trials (with thousands commas): for text a learner reads."""
-    return f"{n:,} {word if n == 1 else many or word + 's'}"

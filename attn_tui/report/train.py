@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import textwrap
 
+from attn_tui.core.words import plural
 from attn_tui.report.fmt import fit, num
 from attn_tui.train.config import TASKS, TrainConfig
 from attn_tui.train.runfile import RunRecord
@@ -25,7 +26,7 @@ def header_lines(c: TrainConfig, width: int | None = None) -> list[str]:
     task = TASKS[c.task]
     lines = [f"TRAINING: {c.task} ({task.line})",
              # two lines: as one (82 columns) it broke mid-word in an 80-column terminal
-             f" {c.layers} layer{'s' * (c.layers > 1)}, {c.heads} head{'s' * (c.heads > 1)} "
+             f" {plural(c.layers, 'layer')}, {plural(c.heads, 'head')} "
              f"of {c.head_size} (d_model {c.d_model})",
              f" AdamW lr {c.lr:g}, batch {c.batch}, {c.steps} steps, seed {c.seed}",
              f" to look for: {task.pattern}", "",
@@ -84,12 +85,12 @@ def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list
         acc = r.accuracy[-1] if len(r.accuracy) else math.nan
         checked = int(r.eval_steps[-1]) if len(r.eval_steps) else r.steps_done
         # stopped between two checks: the accuracy is the last check's, and says which
-        steps = f"{r.steps_done} step{'s' * (r.steps_done != 1)}"
+        steps = plural(r.steps_done, "step")
         when = (f"after {steps}" if checked == r.steps_done else
                 f"at step {checked}, the last check of {steps} run")
         rate = round(r.steps_done / max(seconds, 1e-9))
         out.append(f" held-out accuracy {num(acc)} {when} "
-                   f"({seconds:.1f} s, {rate} step{'s' * (rate != 1)} a second)")
+                   f"({seconds:.1f} s, {plural(rate, 'step')} a second)")
         # numbers still, but not learning (twice: beyond a batch's noise, short runs too)
         if len(r.losses) > 1 and r.losses[-1] > 2 * r.losses[0]:
             out.append(f" The loss ended above twice where it started ({num(r.losses[0])} → "

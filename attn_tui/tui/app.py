@@ -19,6 +19,7 @@ from attn_tui.core import state
 from attn_tui.core.labs import LABS, lab_available, lab_of_module
 from attn_tui.core.presets import EXAMPLE_NAMES, LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
+from attn_tui.core.words import plural
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import (
     AfterKeys,
@@ -280,7 +281,7 @@ class AttnApp(App[int]):
 
     def on_paste_cleaned(self, message: PasteCleaned) -> None:
         n = message.removed
-        self.notify(f"The pasted text had {n} terminal escape sequence{'s' if n > 1 else ''} "
+        self.notify(f"The pasted text had {plural(n, 'terminal escape sequence')} "
                     "(colours, cursor moves): taken out before it was read.",
                     timeout=4, markup=False)
 

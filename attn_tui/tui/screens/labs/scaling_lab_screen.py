@@ -28,7 +28,8 @@ from textual.widgets import Static
 
 from attn_tui.compute import ScalingResult, scaling_experiment
 from attn_tui.compute.scaling import kept_scores, scaling_rows
-from attn_tui.report.fmt import num, plural
+from attn_tui.core.words import plural
+from attn_tui.report.fmt import num
 from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.background import Job, LatestRun
 from attn_tui.tui.screens.labs.lab_screen import LabScreen, setter, toggler
