@@ -549,7 +549,9 @@ def test_save_then_quit_in_the_browser_waits_until_the_download_is_fetched(serve
                 if msg.type == aiohttp.WSMsgType.TEXT:
                     told = json.loads(msg.data)
                     key = told[1] if told[0] == "deliver_file_start" else None
-            await asyncio.sleep(0.5)  # the app waits for the browser's fetch before it quits
+            # a browser that asks half a second later: the scenario, not a wait for a state.
+            # The app must still be there to send the file, and quit only once it is fetched.
+            await asyncio.sleep(0.5)
             async with http.get(f"{base}/download/{key}") as got:
                 body, named = await got.read(), got.headers["Content-Disposition"]
             code, _ = await closing(ws)
