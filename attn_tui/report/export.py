@@ -222,6 +222,17 @@ def name_problem(path: str | os.PathLike, fmt: str | None = None) -> str | None:
     return None
 
 
+def _run_name(base: str) -> str | None:
+    """The file name as a script's "Run: python NAME" line can give it: quoted for a shell;
+    None for a pipe's or a device's name, or one a docstring cannot hold as it is."""
+    import shlex
+
+    if not base.lower().endswith(".py"):
+        return None
+    quoted = shlex.quote(base)
+    return None if '"' in quoted or "\\" in quoted or not quoted.isprintable() else quoted
+
+
 def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
                 script_backend: str | None = None, steps: Steps | None = None,
                 streams: bool = False) -> str:
@@ -236,7 +247,6 @@ def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
         raise ValueError(problem)
     fmt = fmt or format_for(path)
     assert fmt is not None
-    base = os.path.basename(os.fspath(path))
-    name = base if base.lower().endswith(".py") else None  # not a pipe's or a device's name
+    name = _run_name(os.path.basename(os.fspath(path)))
     atomic_write(path, export_bytes(ws, fmt, script_backend, steps, name), streams=streams)
     return fmt
