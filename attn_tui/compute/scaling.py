@@ -20,6 +20,11 @@ import numpy as np
 from attn_tui.compute.backend import namespace, resolve_dtype, to_numpy, xp_of
 
 CHAPTER_DIMS = (4, 16, 64, 256, 1024)
+
+
+def sweep_up_to(d_k: int) -> tuple[int, ...]:
+    """d_k and up to four steps of ÷4 below it, smallest first: 1024 gives the chapter's 4 … 1024."""
+    return tuple(d for d in (d_k // 4**i for i in range(4, -1, -1)) if d >= 1)
 CHUNK = 2**17  # numbers drawn at a time (1 MiB of float64)
 KEPT = 16  # score sets kept: at most 500 trials x 64 keys x 5 d_k each, 1.3 MB
 

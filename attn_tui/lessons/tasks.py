@@ -332,10 +332,9 @@ def simulate_start(screen: str, workspace: Any, actions: tuple[tuple[str, tuple]
 def lab_compute(screen: str, settings: dict[str, Any]) -> Any:
     """What a lab shows for ``settings`` (None if it refuses them), computed as the lab does."""
     if screen == "lab:scaling":
-        from attn_tui.compute import scaling_experiment
+        from attn_tui.compute.scaling import scaling_experiment, sweep_up_to
 
-        d = settings["d_k"]
-        dims = tuple(x for x in (d // 4**i for i in range(4, -1, -1)) if x >= 1)
+        dims = sweep_up_to(settings["d_k"])  # as the lab sweeps
         return scaling_experiment(dims, settings["keys"], settings["trials"], settings["seed"],
                                   temperature=settings["temperature"])
     if screen == "lab:train":  # trains the run, as Enter in the lab does

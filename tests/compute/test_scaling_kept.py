@@ -110,3 +110,11 @@ def test_the_table_is_softmax_then_entropy_one_d_k_at_a_time(temperature, backen
             assert top == pytest.approx(np.mean(np.max(a, axis=-1)), abs=tol)
             assert h >= 0.0 and not (h == 0 and np.signbit(h))
         assert row.sd == pytest.approx(np.mean(np.std(to_numpy(block), axis=-1)), rel=1e-6)
+
+
+def test_the_lab_and_its_lessons_sweep_d_k_in_steps_of_four_below_the_top():
+    from attn_tui.compute.scaling import sweep_up_to
+
+    assert sweep_up_to(1024) == (4, 16, 64, 256, 1024)  # the chapter's sweep
+    assert sweep_up_to(4096) == (16, 64, 256, 1024, 4096)  # five at most
+    assert sweep_up_to(5) == (1, 5) and sweep_up_to(1) == (1,)

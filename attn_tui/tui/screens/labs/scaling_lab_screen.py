@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from attn_tui.compute import ScalingResult, scaling_experiment
-from attn_tui.compute.scaling import kept_scores, scaling_rows
+from attn_tui.compute.scaling import kept_scores, scaling_rows, sweep_up_to
 from attn_tui.core.words import plural
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings
@@ -59,8 +59,7 @@ class ScalingSettings:
 
     @property
     def dims(self) -> tuple[int, ...]:
-        """d_k and up to four steps of ÷4 below it: 1024 gives the chapter's 4 … 1024."""
-        return tuple(d for d in (self.d_k // 4**i for i in range(4, -1, -1)) if d >= 1)
+        return sweep_up_to(self.d_k)
 
 
 def _draws(s: ScalingSettings) -> tuple[int, int, int, int]:
