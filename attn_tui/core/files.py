@@ -99,7 +99,7 @@ def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write",
         tmp = None
         _fsync_dir(os.path.dirname(target))
     except OSError as exc:
-        raise FileError(os_reason(exc, True, shown), shown, verb) from exc
+        raise FileError(os_reason(exc, True, _named(shown, target)), shown, verb) from exc
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
@@ -113,8 +113,8 @@ def check_target(path: str | os.PathLike, verb: str = "write") -> None:
     target, _ = _target(shown, verb)
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
-        raise FileError(os_reason(FileNotFoundError(errno.ENOENT, folder), True, shown), shown,
-                        verb)
+        raise FileError(os_reason(FileNotFoundError(errno.ENOENT, folder), True,
+                                  _named(shown, target)), shown, verb)
     # atomic_write makes a file beside the target: try that now (os.access says yes to root,
     # and on /proc or a read-only mount)
     try:
@@ -123,13 +123,17 @@ def check_target(path: str | os.PathLike, verb: str = "write") -> None:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise FileError(os_reason(exc, True, shown), shown, verb) from exc
+        raise FileError(os_reason(exc, True, _named(shown, target)), shown, verb) from exc
 
 
 def _target(shown: str, verb: str) -> tuple[str, int]:
     """(the real path to replace, the mode the new file gets); FileError for a name that
     cannot be written."""
-    target = os.path.realpath(os.path.expanduser(shown))  # through a symlink, not over it
+    try:
+        target = os.path.realpath(os.path.expanduser(shown))  # through a symlink, not over it
+    except OSError as exc:  # the folder the app was started in has been deleted since
+        raise FileError("the folder attn-tui runs in no longer exists, so a name cannot be "
+                        "found from it; give the full path", shown, verb) from exc
     if os.path.isdir(target):
         raise FileError("it is a directory", shown, verb)
     if shown.endswith(("/", os.sep)):  # realpath drops the slash: "sub/" would write "sub"
@@ -144,8 +148,17 @@ def _target(shown: str, verb: str) -> tuple[str, int]:
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
     except OSError as exc:
-        raise FileError(os_reason(exc, True, shown), shown, verb) from exc
+        raise FileError(os_reason(exc, True, _named(shown, target)), shown, verb) from exc
     return target, mode
+
+
+def _named(shown: str, target: str) -> str | None:
+    """The folder a message about ``shown`` should name: the one it resolves into, when the
+    name alone does not say it (a relative name, or a link into another folder)."""
+    folder = os.path.dirname(target)
+    plain = os.path.isabs(os.path.expanduser(shown)) and \
+        os.path.dirname(os.path.abspath(os.path.expanduser(shown))) == folder
+    return None if plain else folder
 
 
 def _is_stream(path: str) -> bool:
@@ -214,19 +227,19 @@ def _fsync_dir(directory: str) -> None:
             os.close(fd)
 
 
-def os_reason(exc: OSError, writing: bool = False, shown: str | None = None) -> str:
-    """Why ``exc`` stopped a read or a write, in a few words; ``shown``: the name as given."""
+def os_reason(exc: OSError, writing: bool = False, folder: str | None = None) -> str:
+    """Why ``exc`` stopped a read or a write, in a few words; ``folder``: the folder to name
+    when the file's own name does not say which it is."""
     if isinstance(exc, PermissionError):
         return "permission denied"
     if isinstance(exc, FileNotFoundError):
         if not writing:
             return "no such file"
-        folder = os.path.dirname(os.fspath(exc.filename or "")) if exc.filename else ""
-        if folder and os.path.isdir(folder):  # /proc, say: there, but nothing can be made
+        made_in = os.path.dirname(os.fspath(exc.filename or "")) if exc.filename else ""
+        if made_in and os.path.isdir(made_in):  # /proc, say: there, but nothing can be made
             return "files cannot be created in its folder"
-        if shown and not os.path.isabs(os.path.expanduser(shown)):
-            # a relative name's folder in full: the app may not have started where one thinks
-            return f"its folder {short_path(os.path.abspath(os.path.dirname(shown)))} does not exist"
+        if folder:  # a relative name, or a link: the folder in full, not where one thinks
+            return f"its folder {short_path(folder)} does not exist"
         return "its folder does not exist"
     if isinstance(exc, NotADirectoryError):  # notes.txt/x.npz: a part of the path is a file
         return "a part of its path is a file, not a folder"

@@ -213,3 +213,24 @@ async def test_a_browser_sessions_open_dialog_names_the_sessions_in_its_folder(t
         await pilot.pause()
         title = str(app.screen.query_one("#file-title", Static).render())
         assert title == "Open session (yours: new.json, old.json)"
+
+
+def test_a_link_into_a_missing_folder_names_that_folder(tmp_path: Path) -> None:
+    link = tmp_path / "x.json"
+    link.symlink_to(tmp_path / "gone" / "deeper" / "x.json")
+    with pytest.raises(SessionError) as info:
+        session.save(NEW, link)
+    assert str(info.value) == (f"Cannot save {link}: its folder {tmp_path}/gone/deeper does not "
+                               "exist.")  # not the link's own folder, which is there
+
+
+def test_a_relative_name_from_a_deleted_folder_is_one_sentence(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    gone = tmp_path / "was-here"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    with pytest.raises(SessionError) as info:
+        session.save(NEW, "x.json")
+    assert str(info.value) == ("Cannot save x.json: the folder attn-tui runs in no longer exists, "
+                               "so a name cannot be found from it; give the full path.")
