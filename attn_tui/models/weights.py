@@ -66,7 +66,10 @@ class Weights:
     handle: Any  # keeps the mapped file open
 
     def word_rows(self, ids: list[int]) -> np.ndarray:
-        rows = [self.words[i : i + 1] for i in ids]
+        try:
+            rows = [self.words[i : i + 1] for i in ids]
+        except Exception as exc:  # safetensors' own error type, or the OS's, for a bad read
+            raise ModelDamaged(f"model.safetensors cannot be read: {_reason(exc)}") from None
         out = np.concatenate(rows, axis=0) if rows else np.zeros((0, self.config.d_model))
         if not np.all(np.isfinite(out)):
             raise ModelDamaged("model.safetensors is damaged: a word embedding is not a number")

@@ -198,3 +198,17 @@ def test_loading_and_running_never_import_the_package_nor_touch_the_network() ->
     assert result.stdout.strip() == (
         "['[CLS]', 'off', '##line', ',', 'always', '[SEP]'] False False False False"
     )
+
+
+def test_a_word_embedding_the_file_cannot_give_is_a_one_line_reason(minilm: Any) -> None:
+    """The word table is read row by row while the app runs: a read that fails there (the file
+    changed under the mapping, say) is ModelDamaged, which the screen words, not a crash."""
+    class Unreadable:
+        def __getitem__(self, rows: slice) -> np.ndarray:
+            raise OSError("Input/output error")
+
+    model = load_model("minilm")
+    broken = replace(model.weights, words=Unreadable())
+    with pytest.raises(ModelDamaged) as info:
+        broken.word_rows([101, 102])
+    assert str(info.value) == "model.safetensors cannot be read: Input/output error"

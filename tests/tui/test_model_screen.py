@@ -708,3 +708,22 @@ async def test_enter_on_an_empty_sentence_stays_in_the_box_and_letters_type_ther
         assert screen.run.tokens == ["[CLS]", "hello", "[SEP]"]
         assert screen.message == "" and "nothing to read" not in screen_text(pilot.app)
         assert "/ types a sentence (the maps show the last one read)" in screen_text(pilot.app)
+
+
+async def test_a_fault_in_a_run_is_raised_not_worded_as_the_sentences():
+    """A run may say an empty sentence or a backend that will not load in a line; a fault of
+    attn-tui's own (here a TypeError) ends the app with its traceback instead."""
+    from textual.worker import WorkerFailed
+
+    app = model_app()
+    with pytest.raises(WorkerFailed, match="TypeError.*a fault of the code"):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screen = pilot.app.screen
+
+            def broken(*args, **kwargs):
+                raise TypeError("a fault of the code")
+
+            screen.model.run = broken
+            await pilot.press("slash", "x")
+            await settle(pilot)
