@@ -150,3 +150,19 @@ async def test_quitting_does_not_ask_about_a_run_a_lessons_step_trained():
         assert pilot.app.screen.state == "done"
         await press(pilot, "ctrl+q")
     assert not app.is_running
+
+
+async def test_enter_on_a_lessons_finished_run_trains_without_a_question():
+    """A lesson's runs are exercises: with the lesson left (Esc keeps playing), Enter on its
+    finished run asked as if it were the learner's ("This run is done; …")."""
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")  # the reveal trains the step's run
+        lab = pilot.app.screen
+        assert lab.state == "done" and lab.lessons_run
+        await press(pilot, "escape")  # keep playing: the lesson steps aside, the lab stays
+        assert pilot.app.tutor.host is not lab
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert "This run is done" not in lab.message

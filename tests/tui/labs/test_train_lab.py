@@ -396,6 +396,14 @@ async def test_a_diverging_rate_stops_and_keeps_the_frames() -> None:
         await pilot.press("w")
         await pilot.pause()
         assert "diverged" in screen.message and pilot.app.screen is screen
+        await pilot.press("enter")  # the same rate again: said first, then trained on Enter
+        await settle(pilot)
+        assert screen.message == ("The same settings diverge again, step for step: lower the "
+                                  "learning rate first, or Enter again to watch it once more.")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "diverged" and screen.step == 5
+        assert screen.message.startswith("The loss became nan at step 5")
 
 
 async def test_w_opens_the_picked_head_in_the_workbench() -> None:

@@ -269,12 +269,17 @@ class TrainLabScreen(LabScreen):
             self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
                      "Enter again trains the new settings in its place.")
             return
-        if (self.state == "done" and held is not None and self._replace_asked != self.settings
+        if (self.state in ("done", "diverged") and held is not None
+                and self._replace_asked != self.settings
                 and not self._settings_changed(self.run.config if self.run is not None
                                                else self.record.config)
-                and self.app.tutor.host is not self):
+                and self.app.tutor.host is not self and not self.lessons_run):
             # the same settings and seed train the very same run again: say so before it goes
             self._replace_asked = self.settings
+            if self.state == "diverged":
+                self.say("The same settings diverge again, step for step: lower the learning "
+                         "rate first, or Enter again to watch it once more.")
+                return
             kept = " It is not saved: e saves it." if held.unsaved else ""
             self.say(f"This run is done; the same settings train it again, step for step.{kept} "
                      "Enter again trains it from step 0; or change a setting first.")
