@@ -57,8 +57,8 @@ def _csv(m: dict[str, Any]) -> str:
     n_v = len(m["rows"][0]) - 4
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    given = ("scaled" if m["scale"] else "unscaled") \
-        + ("_masked" if m["scaled_header"].endswith(", masked") else "")  # it holds -inf too
+    # named by the mask, not by the query shown: a reader picks a column by its name
+    given = ("scaled" if m["scale"] else "unscaled") + ("_masked" if m["mask"] == "causal" else "")
     out.writerow(["key", "q_dot_k", given, "exp", "alpha"] + [f"alpha_v{c + 1}" for c in range(n_v)])
     for key, row in zip(m["keys"], m["rows"], strict=True):
         out.writerow([csv_name(key)] + [table_num(x) for x in row])

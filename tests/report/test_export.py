@@ -74,6 +74,9 @@ def test_the_mask_example_as_markdown() -> None:
     header = export.export_text(replace(ws, mask="causal"), "csv").splitlines()[0]
     assert header.startswith("key,q_dot_k,unscaled_masked,exp,alpha,")
     assert export.export_text(ws, "csv").startswith("key,q_dot_k,unscaled,exp,alpha,")
+    # the last query hides no key, yet its column keeps the name of the causal mask's
+    final = export.export_text(replace(ws, mask="causal", selected=3, scale=True), "csv")
+    assert final.startswith("key,q_dot_k,scaled_masked,exp,alpha,")
 
 
 def test_latex_uses_booktabs_and_real_minus_signs() -> None:
