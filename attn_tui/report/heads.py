@@ -43,7 +43,8 @@ def summary_line(run: Run, layer: int, head: int) -> str:
     return (
         f"means over queries: entropy {num(s.entropy)} bits of at most {num(s.max_entropy)}; "
         f"share on the previous token {num(s.previous)}, next {num(s.next)}, itself "
-        f"{num(s.itself)}, [CLS] {num(s.cls)}, [SEP] {num(s.sep)}; mostly: {s.label}"
+        f"{num(s.itself)}, [CLS] {num(s.cls)}, [SEP] {num(s.sep)} (each share its own mean); "
+        f"mostly: {s.label}"
     )  # the model screen's summary, in the same order
 
 

@@ -141,7 +141,7 @@ def summary_line(s: Any, width: int) -> str:
         return (f"{head_name(s.layer, s.head)}, mean over queries: entropy {num(s.entropy)} "
                 f"bits of at most {num(s.max_entropy)} · share on the previous token "
                 f"{num(s.previous)} · next {num(s.next)} · itself {num(s.itself)} · [CLS] "
-                f"{num(s.cls)} · [SEP] {num(s.sep)} (each its own mean) · "
+                f"{num(s.cls)} · [SEP] {num(s.sep)} (each share its own mean) · "
                 f"mostly: {s.label}")
     return (f"{short_head_name(s.layer, s.head)} means: entropy {num(s.entropy)}/"
             f"{num(s.max_entropy)} bits · "
