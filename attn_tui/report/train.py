@@ -75,6 +75,21 @@ def diverged_words(losses: list[float], step: int, lr: float) -> str:
     return f"{what}: the learning rate {lr:g} is too large."
 
 
+def _example_line(r: RunRecord) -> str:
+    """The example sequence as the model reads it, and the token it only predicts, if any."""
+    read = " ".join(r.tokens)
+    if not TASKS[r.config.task].last_only_predicted:
+        return f" example: {read} (the tokens the model reads)"
+    try:
+        from attn_tui.train.tasks import VOCAB, example  # torch: here whenever a run trained
+
+        last = f", then {VOCAB[int(example(r.config.task)[1][-1])]},"
+    except ImportError:
+        last = ", then one more token,"
+    return (f" example: {read}{last} which the model only predicts: the tables below have no "
+            "row or column for it")
+
+
 def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list[str]:
     c = r.config
     out = [""]
@@ -96,8 +111,7 @@ def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list
             out.append(f" The loss ended above twice where it started ({num(r.losses[0])} → "
                        f"{num(r.losses[-1])}): the learning rate {c.lr:g} is too large to learn "
                        "with; try a smaller one.")
-    out.append(f" example: {' '.join(r.tokens)}: the tokens the model reads. The sequence's "
-               "last token it only predicts, so the tables below have no row or column for it.")
+    out.append(_example_line(r))
     out = _wrapped(out, width)  # in a terminal, between words, as the tables fit it
     step = int(r.frame_steps[-1])
     for layer in range(c.layers):

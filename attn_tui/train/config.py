@@ -27,11 +27,14 @@ class Task(NamedTuple):
     lr: float
     target: float  # held-out accuracy it reaches within its default steps
     short: str = ""  # the pattern in a few words, for a title in a narrow pane
+    # the input is the sequence less its last token, which is only ever a target (not so for
+    # previous, whose targets are tokens it reads)
+    last_only_predicted: bool = True
 
 
 TASKS: dict[str, Task] = {t.name: t for t in (
     Task("previous", "copy the token one back", "a sub-diagonal: each token looks one back",
-         1, 1, 32, 200, 1e-2, 0.99, "a sub-diagonal, one back"),
+         1, 1, 32, 200, 1e-2, 0.99, "a sub-diagonal, one back", last_only_predicted=False),
     Task("reverse", "six digits, '>', then the six backwards",
          "an anti-diagonal after '>'", 1, 1, 32, 300, 1e-2, 0.99, "anti-diagonal after '>'"),
     Task("sort", "six digits, '>', then the same digits sorted",

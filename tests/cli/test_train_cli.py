@@ -390,3 +390,16 @@ def test_in_an_80_column_terminal_the_sentences_break_between_words(capsys,
     said = next(i for i, line in enumerate(lines) if "stopped being numbers" in line)
     assert lines[said + 1].startswith(" ") and not lines[said + 1].startswith("  ")
     assert "the frames up to step" in " ".join(lines[said:said + 3])
+
+
+@pytest.mark.parametrize(("task", "line"), [
+    # reverse reads its sequence less the last token, its last answer: named, never shown
+    ("reverse", " example: 6 8 1 2 9 2 > 2 9 2 1 8, then 6, which the model only predicts: the "
+                "tables below have no row or column for it"),
+    # previous reads every token it is asked about
+    ("previous", " example: 9 8 1 2 9 2 6 6 4 5 3 4 (the tokens the model reads)"),
+])
+def test_the_example_line_names_the_token_the_model_only_predicts(capsys, task, line) -> None:
+    pytest.importorskip("torch")
+    assert main(["train", "--task", task, "--steps", "2", "--seed", "0"]) == 0
+    assert line in capsys.readouterr().out.splitlines()

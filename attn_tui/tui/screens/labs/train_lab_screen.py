@@ -483,11 +483,12 @@ class TrainLabScreen(LabScreen):
             box.border_title = f"the last run's α{at} ({c.task}; settings changed)"
         else:
             box.border_title = f"α per head{at} ({c.task}: {task.short})"
-        # the maps' tokens end one short of the sequence: the last is only ever predicted
+        # the maps' tokens end one short of the sequence, whose last token is only predicted
         self.query_one("#train-note", Static).update(
             f"Task {c.task}: {task.line}. The pattern that solves it: {task.pattern}. The "
-            "maps show the tokens the model reads; the last one of the sequence it only "
-            "predicts, so it has no row or column.")
+            "maps show the tokens the model reads" + (
+                "; the last one of the sequence it only predicts, so it has no row or column."
+                if task.last_only_predicted else "."))
         box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, · < .05, blank masked"
         self._draw_status(c)
         if plot:
