@@ -229,7 +229,8 @@ def _run_name(base: str) -> str | None:
 
     if not base.lower().endswith(".py"):
         return None
-    quoted = shlex.quote(base)
+    # ./-x.py: a name that starts with a dash would be read as python's own option
+    quoted = shlex.quote("./" + base if base.startswith("-") else base)
     return None if '"' in quoted or "\\" in quoted or not quoted.isprintable() else quoted
 
 

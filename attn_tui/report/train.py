@@ -28,7 +28,7 @@ def header_lines(c: TrainConfig, width: int | None = None) -> list[str]:
              # two lines: as one (82 columns) it broke mid-word in an 80-column terminal
              f" {plural(c.layers, 'layer')}, {plural(c.heads, 'head')} "
              f"of {c.head_size} (d_model {c.d_model})",
-             f" AdamW lr {c.lr:g}, batch {c.batch}, {c.steps} steps, seed {c.seed}",
+             f" AdamW lr {c.lr:g}, batch {c.batch}, {plural(c.steps, 'step')}, seed {c.seed}",
              f" to look for: {task.pattern}", "",
              f" {'step':>7}{'loss':>10}{'held-out accuracy':>20}"]
     return _wrapped(lines, width)

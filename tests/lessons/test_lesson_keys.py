@@ -448,7 +448,7 @@ async def test_quitting_a_lesson_asks_only_about_the_learners_own_edits():
         assert pilot.app.screen.workspace.q[0][0] != 7.0
         await press(pilot, "q")
         assert isinstance(pilot.app.screen, ConfirmQuitModal)
-        assert "Edits of yours that the lesson (a step, or ctrl+r) replaced were never saved" in \
+        assert "Edits of yours that a lesson step or ctrl+r replaced were never saved" in \
             str(pilot.app.screen.query_one("#quit-question").render())
 
 

@@ -316,6 +316,8 @@ def test_a_script_says_to_run_it_by_the_name_it_was_saved_under(tmp_path: Path) 
     assert "Run: python attention.py\n" in export.export_bytes(ws, "py").decode()  # to stdout
     export.export_file(ws, tmp_path / "my head.py")  # as a shell reads it
     assert "Run: python 'my head.py'\n" in (tmp_path / "my head.py").read_text(encoding="utf-8")
+    export.export_file(ws, tmp_path / "-x.py")  # not python's option -x
+    assert "Run: python ./-x.py\n" in (tmp_path / "-x.py").read_text(encoding="utf-8")
     for odd in ('a""".py', "back\\slash.py"):  # a name the docstring cannot hold: the default
         export.export_file(ws, tmp_path / odd)
         script_text = (tmp_path / odd).read_text(encoding="utf-8")

@@ -1,5 +1,6 @@
 """Every head's α for one sequence, side by side, in glyphs: '·░▒▓█' by weight, blank where
-the causal mask hides a key, as the workbench's and the model screen's pictures draw them. Readable without colour; the picked head is marked with ▶.
+the causal mask hides a key, as the workbench's and the model screen's pictures draw them.
+Readable without colour; the picked head is marked with ▶.
 
 The widget shows what the screen gives it (``show``) and posts ``Scrubbed`` (←→, Home, End) and
 ``HeadPicked`` (↑↓); the screen decides which frame and head that means.
