@@ -240,8 +240,12 @@ def hide_notices_under(screen: Screen) -> None:
         return
     with _door("Screen's ToastRack (#textual-toastrack)"):
         racks = stack[stack.index(screen) - 1].query("#textual-toastrack")
+        own = screen.query("#textual-toastrack")
     for rack in racks:
         rack.display = False
+        if rack.styles.inline.has_rule("margin"):  # lifted over a lesson panel (lift_notices)
+            for mine in own:
+                mine.styles.margin = rack.styles.margin
 
 
 def dismiss_notices(app: App, severity: str = "information") -> None:

@@ -547,3 +547,21 @@ async def test_a_dialog_hides_the_notices_of_the_screen_under_it_until_it_closes
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is bench and under.display
+
+
+async def test_a_dialog_over_a_lesson_shows_its_notices_where_the_screen_under_it_did():
+    """In a lesson the workbench lifts its notices over the lesson panel; the dialog's own,
+    now the only ones in sight, sat on the panel's words."""
+    from attn_tui.tui.app import make_app
+
+    app = make_app(lesson="mask", confirm_quit=False, no_progress=True)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        under = app.screen.query_one("#textual-toastrack")
+        lifted = under.styles.margin.bottom
+        assert lifted > 1  # above the panel and the key bar
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen.query_one("#textual-toastrack").styles.margin.bottom == lifted
