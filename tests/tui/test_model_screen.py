@@ -710,7 +710,7 @@ async def test_enter_on_an_empty_sentence_stays_in_the_box_and_letters_type_ther
         assert "/ types a sentence (the maps show the last one read)" in screen_text(pilot.app)
 
 
-async def test_a_fault_in_a_run_is_raised_not_worded_as_the_sentences():
+async def test_a_fault_in_a_run_is_raised_not_worded_as_the_sentences(monkeypatch):
     """A run may say an empty sentence or a backend that will not load in a line; a fault of
     attn-tui's own (here a TypeError) ends the app with its traceback instead."""
     from textual.worker import WorkerFailed
@@ -724,6 +724,6 @@ async def test_a_fault_in_a_run_is_raised_not_worded_as_the_sentences():
             def broken(*args, **kwargs):
                 raise TypeError("a fault of the code")
 
-            screen.model.run = broken
+            monkeypatch.setattr(screen.model, "run", broken)  # the model is shared: put back
             await pilot.press("slash", "x")
             await settle(pilot)

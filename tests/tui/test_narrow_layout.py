@@ -197,3 +197,24 @@ async def test_the_maps_header_ends_in_an_arrow_while_keys_are_off_to_the_right(
                     < heatmap.virtual_size.width) is cut
             assert header.endswith("→") is cut, (preset, size, header)
             assert (header in screen_text(pilot.app)) is True
+
+
+async def test_a_snug_pane_names_the_columns_off_to_the_side_on_its_lower_edge():
+    """At 72x24 a lesson's Q and K showed d1-d3 of four, with no scrollbar to say so (the
+    lesson's snug layout drops it): their lower edge now reads "→ d4 · 4×4"."""
+    from attn_tui.tui.widgets.matrix_editor import MatrixEditor
+
+    app = make_app(lesson="mask", confirm_quit=False, no_progress=True)
+    async with app.run_test(size=(72, 24)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        q = app.screen.query_one("#editor-q", MatrixEditor)
+        assert str(q.border_subtitle) == "→ d4 · 4×4"
+        await pilot.press("right", "right", "right")  # to d4: d1 goes off to the left
+        await pilot.pause()
+        assert str(q.border_subtitle) == "← more · 4×4"
+        await pilot.resize_terminal(120, 40)  # room for every column: the size alone
+        await pilot.pause()
+        await pilot.pause()
+        assert str(q.border_subtitle) == "4×4"

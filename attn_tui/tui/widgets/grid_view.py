@@ -213,17 +213,21 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         more = " …" if first_hidden < len(self.col_labels) - 1 else ""
         return "← more", f"→ {self.col_labels[first_hidden]}{more}"
 
-    def show_edge(self) -> None:
-        if self.edge is None:
-            return
+    def hidden_hints(self) -> tuple[str, ...]:
+        """"← more" and "→ d4 …" while columns are off to the left or the right."""
         room = self.scrollable_content_region.width
         first = (int(self.scroll_x) + room - self.label_width) // max(1, self.cell_width)
         left, right = self.side_hints(first)
         hints = (left if room > 0 and self.scroll_x > 0 else "",
                  right if room > 0 and self.scroll_x + room < self.virtual_size.width else "")
+        return tuple(filter(None, hints))
+
+    def show_edge(self) -> None:
+        if self.edge is None:
+            return
         box = self if self.styles.border_bottom[0] not in ("", "none", "hidden") else self.parent
         if isinstance(box, Widget):
-            set_border_text(box, subtitle=" · ".join(filter(None, (*hints, self.edge))))
+            set_border_text(box, subtitle=" · ".join((*self.hidden_hints(), self.edge)))
 
     def watch_scroll_x(self, old: float, new: float) -> None:
         super().watch_scroll_x(old, new)

@@ -82,6 +82,11 @@ class MatrixGrid(GridView):
         self.values: tuple[tuple[float, ...], ...] = ()
         self.editor: MatrixEditor | None = None
 
+    def watch_scroll_x(self, old: float, new: float) -> None:
+        super().watch_scroll_x(old, new)
+        if self.editor is not None:  # its lower edge names the columns off to the side
+            self.editor.cursor_followed()
+
     @property
     def editing_cell(self) -> bool:
         """True while a cell is being typed into (keys are text, not commands)."""
@@ -234,9 +239,11 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
             self._subtitle(self._resting_subtitle())
 
     def on_resize(self) -> None:
-        # the first values arrive before the first layout, when no name fitted beside a value
+        # the first values arrive before the first layout, when no name fitted beside a value;
+        # and the columns in sight change with the width: once the grid has its own
         if self.editing is None and self.grid.values:
             self._subtitle(self._resting_subtitle())
+            self.call_after_refresh(self.cursor_followed)
 
     def unanswered(self) -> None:
         """The screen could not take the value sent (its cell is gone): no show() follows."""
@@ -251,7 +258,8 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         """R×C; and where the cursor's cell shows its value rounded or cut (-1e5 for -123456,
         -1e-300 in five columns), that value in full, not only while it is typed."""
         g = self.grid
-        size = f"{g.n_rows}×{g.n_cols}"
+        # "→ d4 · 4×4": a lesson's snug panes have no sideways scrollbar to say so
+        size = " · ".join((*g.hidden_hints(), f"{g.n_rows}×{g.n_cols}"))
         try:
             x = g.values[g.cursor_row][g.cursor_col]
         except IndexError:
