@@ -977,3 +977,26 @@ async def test_a_sentence_and_workbench_edits_unsaved_are_both_named() -> None:
         assert app.screen.question == (
             "You have unsaved changes, the sentence typed on the model screen among them. "
             "Save (s) / Quit anyway (y) / Cancel (Esc)")
+
+
+async def test_q_on_the_too_small_screen_over_the_quit_question_asks_once():
+    """q on the question, the window shrunk (Too small: … q quits), q again: the enlarged
+    window showed a second question over the first, and Escape had to be pressed twice."""
+    from attn_tui.tui.app import make_app
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter", "5", "enter")  # an unsaved edit: quitting asks
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuitModal)
+        await pilot.resize_terminal(39, 11)
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert sum(isinstance(s, ConfirmQuitModal) for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.workbench()

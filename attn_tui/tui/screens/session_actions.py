@@ -330,8 +330,8 @@ class SessionController:
         )
         from attn_tui.tui.screens.dialogs.file_modal import FileModal
 
-        if isinstance(self.app.screen, ConfirmQuitModal):
-            return  # q pressed again while asking
+        if any(isinstance(s, ConfirmQuitModal) for s in self.app.screen_stack):
+            return  # q pressed again while asking (on the question, or on a screen over it)
         if isinstance(self.app.screen, FileModal):
             # ctrl+q in a file dialog closes it, as Escape does, keeping a name typed there:
             # left open under the question, its Save would open a second dialog over the first
