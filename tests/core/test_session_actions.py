@@ -1000,3 +1000,25 @@ async def test_q_on_the_too_small_screen_over_the_quit_question_asks_once():
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.workbench()
+
+
+@pytest.mark.parametrize(("size", "anyway"), [((40, 12), "Quit (y)"), ((80, 24), "Quit anyway (y)")])
+async def test_the_quit_questions_buttons_fit_its_box_at_any_width(size, anyway):
+    """At 40x12 "Cancel (Esc)", the focused button, ran past the dialog's edge."""
+    from textual.containers import Vertical
+    from textual.widgets import Button
+
+    from attn_tui.tui.app import make_app
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("enter", "5", "enter", "q")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmQuitModal)
+        box = dialog.query_one(Vertical).content_region
+        buttons = list(dialog.query(Button))
+        assert [str(b.label) for b in buttons] == ["Save (s)", anyway, "Cancel (Esc)"]
+        for button in buttons:
+            assert box.contains_region(button.region), (str(button.label), button.region, box)

@@ -41,7 +41,9 @@ class ConfirmQuitModal(AttnModal[str | None]):
                                   border: round $border; background: $surface; padding: 0 1; }
     ConfirmQuitModal Horizontal { height: auto; margin-top: 1; }
     ConfirmQuitModal Button { margin-right: 1; min-width: 10; }
+    ConfirmQuitModal Button:last-of-type { margin-right: 0; }
     """
+    NARROW = 60  # below this many columns the buttons take their short words, to fit in a row
 
     def __init__(self, question: str = UNSAVED, can_save: bool = True,
                  anyway: str = "Quit anyway") -> None:
@@ -62,3 +64,14 @@ class ConfirmQuitModal(AttnModal[str | None]):
 
     def on_mount(self) -> None:
         self.query_one("#quit-cancel").focus()  # Enter by reflex should not quit or overwrite
+        self._fit_buttons()
+
+    def on_resize(self) -> None:
+        self._fit_buttons()
+
+    def _fit_buttons(self) -> None:
+        """"Quit anyway (y)" as "Quit (y)" in a narrow window, where "Cancel (Esc)" ran past
+        the dialog's edge; the question above still says each in full."""
+        narrow = self.app.size.width < self.NARROW
+        anyway = self.anyway.split()[0] if narrow else self.anyway
+        self.query_one("#quit-anyway", Button).label = f"{anyway} (y)"
