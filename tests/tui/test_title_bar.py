@@ -63,3 +63,17 @@ async def test_the_hint_has_a_blank_before_it_or_stays_out(width: int):
             assert top.endswith(" g lessons ") and top[top.index("g lessons") - 1] == " "
         assert "maskg" not in top
         assert "g lessons" in top or width < 44  # still shown where it always fitted
+
+
+@pytest.mark.parametrize(("lab", "width", "shown"), [
+    ("precision", 60, "attn-tui — lab: precision"),  # not "…   (Esc goes bac…"
+    ("precision", 120, "attn-tui — lab: precision   (Esc goes back)"),
+    ("minilm", 60, "attn-tui — model all-MiniLM-L6-v2"),  # not "… · numpy…"
+])
+async def test_a_title_too_long_drops_its_last_parts_before_it_is_cut(lab, width, shown):
+    app = make_app(lab=lab, confirm_quit=False)
+    async with app.run_test(size=(width, 20)) as pilot:
+        await pilot.pause()
+        line = screen_lines(app)[0]
+        assert line.split(None, 1)[1].rstrip() == shown, line
+        assert "…" not in line

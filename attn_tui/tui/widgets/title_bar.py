@@ -38,11 +38,21 @@ class TitleBar(Widget):
     def _title_changed(self) -> None:
         self.refresh()
 
-    def title_content(self) -> Content:
+    def title_content(self, room: int | None = None) -> Content:
+        """The title and sub-title; in ``room`` columns, without the sub-title's trailing parts
+        that do not fit ("   (Esc goes back)", then " · numpy float32" …), before it is cut."""
         screen, app = self.screen, self.app
         title = screen.title if screen.title is not None else app.title
         sub = screen.sub_title if screen.sub_title is not None else app.sub_title
-        return app.format_title(title, sub)
+        full = app.format_title(title, sub)
+        if room is None or full.cell_length <= room or not sub:
+            return full
+        shorter = sub.split("   ")[0]  # a hint set apart by three spaces goes first
+        while True:
+            content = app.format_title(title, shorter)
+            if content.cell_length <= room or " · " not in shorter:
+                return content
+            shorter = shorter.rsplit(" · ", 1)[0]
 
     def render(self) -> Content:
         width = self.size.width
@@ -52,7 +62,7 @@ class TitleBar(Widget):
             hover = self.get_component_rich_style("titlebar--icon-hover")
             icon = icon.stylize(Style.from_rich_style(hover))
         room = max(0, width - ICON_WIDTH - RIGHT_WIDTH)
-        title = self.title_content()
+        title = self.title_content(room)
         cut = title.cell_length > room
         if cut:
             title = title.truncate(room, ellipsis=True)
