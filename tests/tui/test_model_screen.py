@@ -727,3 +727,24 @@ async def test_a_fault_in_a_run_is_raised_not_worded_as_the_sentences(monkeypatc
             monkeypatch.setattr(screen.model, "run", broken)  # the model is shared: put back
             await pilot.press("slash", "x")
             await settle(pilot)
+
+
+async def test_a_long_sentence_left_reads_from_its_first_word():
+    """Typed past the box's width and left with Enter, the box stayed on its end ("… was
+    tired. Then the dogs"), its first words out of sight; back in it, it is at the cursor."""
+    from attn_tui.tui.screens.model_screen import SentenceInput
+
+    async with model_app().run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        box = pilot.app.screen.query_one(SentenceInput)
+        keys = ["space" if c == " " else "full_stop" if c == "." else c
+                for c in " Then the dogs ran away quickly."]
+        await pilot.press("slash", "end", *keys)
+        await pilot.pause()
+        assert box.scroll_x > 0  # typing at the end: the end in view
+        await pilot.press("enter")
+        await settle(pilot)
+        assert box.scroll_x == 0
+        await pilot.press("slash")
+        await pilot.pause()
+        assert box.scroll_x > 0 and box.cursor_position == len(box.value)

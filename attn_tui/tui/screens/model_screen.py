@@ -207,9 +207,12 @@ class SentenceInput(Input):
 
     def on_focus(self) -> None:
         self.placeholder = self.TYPING
+        # back in the box, the view goes back to the cursor (its selection scrolls to it)
+        self.selection = self.selection
 
     def on_blur(self) -> None:
         self.placeholder = self.AWAY  # empty and left: the keys are the heads' again
+        self.scroll_to(x=0, animate=False, force=True)  # left, it reads from its first word
 
     def on_paste(self, event: events.Paste) -> None:
         # before Input's own, which keeps only the first line, and said nothing of the rest
