@@ -67,6 +67,7 @@ VALUES = {
     "tooltip": "a widget's tooltip",
     "placeholder": "an Input's text while it is empty",
     "cursor_blink": "whether an Input's cursor blinks (a repaint twice a second)",
+    "selection": "an Input's selection; set again, it scrolls the cursor into view",
     "virtual_size": "a ScrollView's scrollable size, which it sets itself",
     "control": "the widget a message is about, which @on(…, selector) matches",
 }
