@@ -173,11 +173,22 @@ class AttnApp(App[int]):
             self.screen.call_after_refresh(resume_gc)
             self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
         self.call_after_refresh(textual_compat.warn_on_version_mismatch, self)
+        self._say_if_the_theme_fades()
         if self.initial_lab:
             self.open_lab(self.initial_lab, **self.initial_lab_options)
         self._check_size()
         if self.initial_lesson:
             self.tutor.start(self.initial_lesson)
+
+    def _say_if_the_theme_fades(self) -> None:
+        """A light theme in a 16-colour terminal: grey on white, yellow on white. Say which
+        theme keeps its contrast there (ansi-light uses the terminal's own colours)."""
+        theme = self.get_theme(self.theme)
+        if (theme is not None and not theme.dark and not self.theme.startswith("ansi")
+                and self.console.color_system == "standard"):
+            self.notify(f"This terminal shows 16 colours, where {self.theme} loses its "
+                        "contrast: --theme ansi-light draws in the terminal's own.",
+                        severity="warning", timeout=8, markup=False)
 
     def on_resize(self, event) -> None:
         # the event's size: this handler may run before the app has taken the new size

@@ -203,3 +203,23 @@ async def test_a_widget_hidden_and_refreshed_before_the_next_layout_leaves_no_tr
         await pilot.pause()
         assert "a notice" not in "".join(shadow.lines())
         assert _differences(app, shadow) == []
+
+
+@pytest.mark.parametrize(("term", "theme", "said"), [
+    ("xterm", "textual-light", True),  # 16 colours: grey on white
+    ("xterm", "ansi-light", False),  # the terminal's own colours
+    ("xterm", "textual-dark", False),  # readable in 16 colours
+    ("xterm-256color", "textual-light", False),
+])
+async def test_a_light_theme_in_16_colours_says_which_theme_keeps_its_contrast(
+        monkeypatch, term, theme, said):
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.textual_compat import notifications
+
+    monkeypatch.setenv("TERM", term)
+    monkeypatch.delenv("COLORTERM", raising=False)
+    app = make_app(theme=theme, confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        words = [n.message for n in notifications(app)]
+        assert any("--theme ansi-light" in w for w in words) == said, words
