@@ -92,6 +92,13 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             super().__init__()
             self.bar, self.key, self.value = bar, key, value
 
+    class Moved(Message):
+        """Another field is picked: a refusal said of the one left no longer stands."""
+
+        def __init__(self, bar: ControlBar, key: str) -> None:
+            super().__init__()
+            self.bar, self.key = bar, key
+
     def __init__(self, fields: tuple[Field, ...], values: dict[str, Any],
                  enter_cycles: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -222,6 +229,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     def action_pick(self, step: int) -> None:
         self.field = (self.field + step) % len(self.fields)
         self.refresh()
+        self.post_message(self.Moved(self, self.current.key))
 
     def action_step(self, direction: int) -> None:
         f, now = self.current, self.values[self.current.key]

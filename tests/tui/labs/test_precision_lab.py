@@ -188,3 +188,19 @@ async def test_float64_rounding_is_said_to_be_2_to_the_29_times_finer() -> None:
         await settle(pilot)
         lecture = str(pilot.app.screen.query_one("#lecture-text").render())
         assert "2²⁹ ≈ 5.4×10⁸ times finer" in lecture and "billion" not in lecture
+
+
+async def test_a_step_refused_at_the_end_is_not_left_standing_under_the_next_field():
+    """↓ at the smallest multiplier said "scores × is already the smallest, 0.001", and it
+    stayed there after → picked the seed, as if said of it."""
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await run_action(pilot, "set_multiplier(0.001)")
+        await settle(pilot)
+        await pilot.press("down")
+        await settle(pilot)
+        assert screen.message.startswith("scores × is already the smallest")
+        await pilot.press("right")
+        await settle(pilot)
+        assert screen.message == ""

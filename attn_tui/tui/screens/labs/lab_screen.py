@@ -204,6 +204,17 @@ class LabScreen(Screen):
         shown, if anything: a second refusal must not hide that the numbers are stale."""
         standing = self.standing_problem()
         self.say(f"{reason}." + (f" Still: {standing}" if standing else ""), error=True)
+        self._refusal_said = self.message
+
+    _refusal_said: str | None = None  # the last refusal, while it is the line shown
+
+    @on(ControlBar.Moved)
+    def _control_moved(self, event: ControlBar.Moved) -> None:
+        # "scores × is already the smallest" stood under the next field picked as if of it
+        if self._refusal_said is not None and self.message == self._refusal_said:
+            standing = self.standing_problem()
+            self.say(standing or "", error=bool(standing))
+        self._refusal_said = None
 
     def standing_problem(self) -> str | None:
         """Why the current settings cannot be shown (the last valid ones are), or None."""
