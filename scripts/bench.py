@@ -203,10 +203,15 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
 
             log("figure 8: training speed and key → repaint in the train lab")
             m["train"] = t = train_figures(plan.train_reps, plan.train_keys, log=log)
-            notes.append(f"8: medians of {plan.train_reps} alternated rounds of {STEPS} sort "
+            from attn_tui.core.words import plural
+
+            notes.append(f"8: medians of {plural(plan.train_reps, 'alternated round')} of {STEPS} sort "
                          f"steps (L 2, h 2, D 48, batch 64, one torch thread); the Run alone, "
                          f"frames and accuracy included but no screen: "
-                         f"{t['run'] * 1e3:.2f} ms/step; keys: {plan.train_keys} presses of ↑ "
+                         f"{t['run'] * 1e3:.2f} ms/step; round by round, the lab over the bare "
+                         "loop run just before it: "
+                         + ", ".join(f"{r:.2f}×" for r in t["lab_rounds"])
+                         + f"; keys: {plan.train_keys} presses of ↑ "
                          "on the seed field, each timed to the frame showing the new seed")
     return m, notes
 

@@ -138,5 +138,8 @@ def train_figures(reps: int, keys: int, steps: int = STEPS, log=print) -> dict:
             f"{k} {v[-1] * 1e3:.2f} ms/step" for k, v in out.items()))
     idle = asyncio.run(_keys(keys, training=False))
     busy = asyncio.run(_keys(keys, training=True))
+    # each round's lab over the bare loop run just before it: the spread the machine adds
+    rounds = [lab / bare for lab, bare in zip(out["lab"], out["bare"], strict=True)]
     return {"bare": median(out["bare"]), "run": median(out["run"]), "lab": median(out["lab"]),
+            "lab_rounds": rounds,
             "key_idle": median(idle), "key_training": median(busy)}
