@@ -259,7 +259,8 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         -1e-300 in five columns), that value in full, not only while it is typed."""
         g = self.grid
         # "→ d4 · 4×4": a lesson's snug panes have no sideways scrollbar to say so
-        size = " · ".join((*g.hidden_hints(), f"{g.n_rows}×{g.n_cols}"))
+        shape = f"{g.n_rows}×{g.n_cols}"
+        size = " · ".join((*g.hidden_hints(), shape))
         try:
             x = g.values[g.cursor_row][g.cursor_col]
         except IndexError:
@@ -278,7 +279,7 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         # the cell's name as far as it fits: "= 0.3333333333333333" alone said not which cell
         spare = room - cell_len(tail)  # for the row's name, cut (3 cells at least: "w…o")
         cut = f"{cut_label(label, spare)}{tail}" if spare >= 3 else name
-        for text in (f"{name} · {size}", name, cut, tail[1:], f"= {value}"):
+        for text in (f"{name} · {size}", f"{name} · {shape}", name, cut, tail[1:], f"= {value}"):
             if cell_len(text) <= room:
                 return text
         return value
