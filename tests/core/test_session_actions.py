@@ -993,6 +993,8 @@ async def test_q_on_the_too_small_screen_over_the_quit_question_asks_once():
         assert isinstance(app.screen, ConfirmQuitModal)
         await pilot.resize_terminal(39, 11)
         await pilot.pause()
+        said = str(app.screen.query_one("#too-small-text").render())
+        assert said.endswith("Enlarge the window to answer the question under this.")  # not q
         await pilot.press("q")
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
