@@ -69,6 +69,7 @@ async def test_the_hint_has_a_blank_before_it_or_stays_out(width: int):
     ("precision", 60, "attn-tui — lab: precision"),  # not "…   (Esc goes bac…"
     ("precision", 120, "attn-tui — lab: precision   (Esc goes back)"),
     ("minilm", 60, "attn-tui — model all-MiniLM-L6-v2"),  # not "… · numpy…"
+    ("scaling", 40, "lab: scaling"),  # not "attn-tui — lab: scali…": the α stands for the app
 ])
 async def test_a_title_too_long_drops_its_last_parts_before_it_is_cut(lab, width, shown):
     app = make_app(lab=lab, confirm_quit=False)

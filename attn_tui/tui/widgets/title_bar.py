@@ -51,8 +51,11 @@ class TitleBar(Widget):
         while True:
             content = app.format_title(title, shorter)
             if content.cell_length <= room or " · " not in shorter:
-                return content
+                break
             shorter = shorter.rsplit(" · ", 1)[0]
+        # then the app's own name, which the title bar's α already stands for: the screen's
+        # name ("lab: scaling") is the part a learner needs
+        return content if content.cell_length <= room else Content(shorter)
 
     def render(self) -> Content:
         width = self.size.width
