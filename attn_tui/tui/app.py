@@ -174,6 +174,7 @@ class AttnApp(App[int]):
             self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
         self.call_after_refresh(textual_compat.warn_on_version_mismatch, self)
         self._say_if_the_theme_fades()
+        self.theme_changed_signal.subscribe(self, lambda _: self._say_if_the_theme_fades())
         if self.initial_lab:
             self.open_lab(self.initial_lab, **self.initial_lab_options)
         self._check_size()
@@ -185,10 +186,10 @@ class AttnApp(App[int]):
         theme keeps its contrast there (ansi-light uses the terminal's own colours)."""
         theme = self.get_theme(self.theme)
         if (theme is not None and not theme.dark and not self.theme.startswith("ansi")
-                and self.console.color_system == "standard"):
+                and not self.no_color and self.console.color_system == "standard"):
             self.notify(f"This terminal shows 16 colours, where {self.theme} loses its "
-                        "contrast: --theme ansi-light draws in the terminal's own.",
-                        severity="warning", timeout=8, markup=False)
+                        "contrast; try --theme ansi-light, which uses the terminal's own "
+                        "colours.", severity="warning", timeout=8, markup=False)
 
     def on_resize(self, event) -> None:
         # the event's size: this handler may run before the app has taken the new size

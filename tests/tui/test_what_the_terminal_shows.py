@@ -205,6 +205,17 @@ async def test_a_widget_hidden_and_refreshed_before_the_next_layout_leaves_no_tr
         assert _differences(app, shadow) == []
 
 
+def _terminal_of(monkeypatch, term: str) -> None:
+    """Colours as TERM alone says, whatever the shell running the tests sets: Textual reads
+    TEXTUAL_COLOR_SYSTEM when it is imported, so its constant is set back to auto."""
+    import textual.constants
+
+    monkeypatch.setenv("TERM", term)
+    for name in ("COLORTERM", "TEXTUAL_COLOR_SYSTEM", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "auto")
+
+
 @pytest.mark.parametrize(("term", "theme", "said"), [
     ("xterm", "textual-light", True),  # 16 colours: grey on white
     ("xterm", "ansi-light", False),  # the terminal's own colours
@@ -216,10 +227,28 @@ async def test_a_light_theme_in_16_colours_says_which_theme_keeps_its_contrast(
     from attn_tui.tui.app import make_app
     from attn_tui.tui.textual_compat import notifications
 
-    monkeypatch.setenv("TERM", term)
-    monkeypatch.delenv("COLORTERM", raising=False)
+    _terminal_of(monkeypatch, term)
     app = make_app(theme=theme, confirm_quit=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         words = [n.message for n in notifications(app)]
         assert any("--theme ansi-light" in w for w in words) == said, words
+
+
+async def test_a_light_theme_picked_while_running_says_so_too_but_not_under_no_color(
+        monkeypatch):
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.textual_compat import notifications
+
+    _terminal_of(monkeypatch, "xterm")
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.theme = "textual-light"  # as the palette's theme picker sets it
+        await pilot.pause()
+        assert any("--theme ansi-light" in n.message for n in notifications(app))
+    monkeypatch.setenv("NO_COLOR", "1")  # greys: contrast is not a colour's to lose
+    app = make_app(theme="textual-light", confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not any("ansi-light" in n.message for n in notifications(app))

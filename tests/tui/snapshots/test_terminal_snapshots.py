@@ -18,7 +18,10 @@ def test_light_theme(snap_compare, monkeypatch: pytest.MonkeyPatch):
     """textual-light, mask example in causal-after: dark text on light panes, sums 0.4551 …,
     the status line says 'softmax, then zero the future (weight lost)'. In a terminal of more
     than 16 colours, whatever the one running the tests: there no notice suggests ansi-light."""
+    import textual.constants
+
     monkeypatch.setenv("COLORTERM", "truecolor")
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "auto")  # read when imported
     app = make_app(preset="mask", theme="textual-light")
     assert snap_compare(app, terminal_size=(80, 24), run_before=_causal_after)
 
