@@ -428,6 +428,10 @@ async def test_w_opens_the_picked_head_in_the_workbench() -> None:
         assert ws.query_tokens[:2] == (f"1:{r.tokens[0]}", f"2:{r.tokens[1]}")  # from 1
         np.testing.assert_array_equal(np.asarray(ws.q), head.q.astype(np.float64))
         np.testing.assert_array_equal(np.asarray(ws.v), head.v.astype(np.float64))
+        # in the run's own float32: 8 digits a number, so the edge keeps the row's name
+        assert ws.dtype == "float32"
+        q = bench.query_one("#editor-q")
+        assert str(q.border_subtitle).startswith(f"12:{r.tokens[11]}·d1 = ")
 
 
 async def test_back_from_w_the_lab_shows_the_head_and_frame_picked() -> None:

@@ -10,8 +10,9 @@ from attn_tui.train.runfile import RunRecord
 
 def head_workspace(record: RunRecord, layer: int, head: int, like: Workspace) -> Workspace:
     """Q, K, V of ``head`` in ``layer`` (counted from 0), causal, with the tokens named by
-    position, from 1 as every screen counts, and token ('4:>'), in ``like``'s backend and
-    precision."""
+    position, from 1 as every screen counts, and token ('4:>'), in ``like``'s backend and in
+    float32, the precision the run trained in, as the model screen's w opens a head in its
+    weights' own (float64 would write each float32 number in 17 digits)."""
     h = forward(record.config, record.weights, record.example)[layer][head]
     names = tuple(token_label(i, t) for i, t in enumerate(record.tokens))
 
@@ -21,5 +22,5 @@ def head_workspace(record: RunRecord, layer: int, head: int, like: Workspace) ->
     source = (f"the train lab's {record.config.task} run at step {record.steps_done}, "
               f"layer {layer + 1} head {head + 1}")
     return Workspace(source=source, q=m(h.q), k=m(h.k), v=m(h.v), query_tokens=names, key_tokens=names,
-                     mask="causal", scale=True, backend=like.backend, dtype=like.dtype,
+                     mask="causal", scale=True, backend=like.backend, dtype="float32",
                      selected=len(names) - 1, seed=like.seed, preset="random")
