@@ -259,21 +259,18 @@ class TrainLabScreen(LabScreen):
         if self.held():  # a question that says "answer, and the lab trains"
             return
         held = self.held_run()
-        if (self.state in ("paused", "done") and held is not None and held.unsaved
-                and self._settings_changed(self.run.config if self.run is not None
-                                           else self.record.config)
-                and self._replace_asked != self.settings
-                and self.app.tutor.host is not self):  # a lesson's runs are its exercises
-            # the new settings would train in the place of a run that no file holds: ask once
+        # asked once per settings, and never of a lesson's runs, which are its exercises
+        ask = (held is not None and self._replace_asked != self.settings
+               and self.app.tutor.host is not self)
+        changed = ask and self._settings_changed(self.run.config if self.run is not None
+                                                 else self.record.config)
+        if ask and changed and self.state in ("paused", "done") and held.unsaved:
+            # the new settings would train in the place of a run that no file holds
             self._replace_asked = self.settings
             self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
                      "Enter again trains the new settings in its place.")
             return
-        if (self.state in ("done", "diverged") and held is not None
-                and self._replace_asked != self.settings
-                and not self._settings_changed(self.run.config if self.run is not None
-                                               else self.record.config)
-                and self.app.tutor.host is not self and not self.lessons_run):
+        if ask and not changed and self.state in ("done", "diverged") and not self.lessons_run:
             # the same settings and seed train the very same run again: say so before it goes
             self._replace_asked = self.settings
             if self.state == "diverged":
