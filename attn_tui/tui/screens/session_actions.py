@@ -327,10 +327,11 @@ class SessionController:
         from attn_tui.tui.screens.dialogs.confirm_quit_modal import (
             SAVE_OR_QUIT,
             ConfirmQuitModal,
+            asking,
         )
         from attn_tui.tui.screens.dialogs.file_modal import FileModal
 
-        if any(isinstance(s, ConfirmQuitModal) for s in self.app.screen_stack):
+        if asking(self.app):
             return  # q pressed again while asking (on the question, or on a screen over it)
         if isinstance(self.app.screen, FileModal):
             # ctrl+q in a file dialog closes it, as Escape does, keeping a name typed there:

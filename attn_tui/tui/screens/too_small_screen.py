@@ -37,13 +37,12 @@ class TooSmallScreen(AttnModal[None]):
             self.dismiss()
 
     def show_size(self, size=None) -> None:
-        from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+        from attn_tui.tui.screens.dialogs.confirm_quit_modal import asking
 
         w, h = size or self.app.size
         # over the quit question, q is that question's to answer: it does not quit from here
-        asking = any(isinstance(s, ConfirmQuitModal) for s in self.app.screen_stack)
-        then = "to answer the question under this" if asking else "; q quits"
+        then = " to answer the question under this" if asking(self.app) else "; q quits"
         self.query_one(Static).update(
             f"Too small: {w}×{h}.\nattn-tui needs {MIN_WIDTH}×{MIN_HEIGHT}.\nEnlarge the window"
-            f"{' ' + then if asking else then}."
+            f"{then}."
         )

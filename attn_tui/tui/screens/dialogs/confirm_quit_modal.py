@@ -26,6 +26,11 @@ SAVE_OR_QUIT = "Save (s) / Quit anyway (y) / Cancel (Esc)"
 UNSAVED = f"{UNSAVED_WORDS} {SAVE_OR_QUIT}"
 
 
+def asking(app) -> bool:
+    """A quit question is open, on top or under another screen (Too small)."""
+    return any(isinstance(screen, ConfirmQuitModal) for screen in app.screen_stack)
+
+
 class ConfirmQuitModal(AttnModal[str | None]):
     """Dismisses with "save", "quit" or None (stay). Without ``can_save`` there is no Save:
     for work that saving what is on screen would not keep."""
