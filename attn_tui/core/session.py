@@ -294,11 +294,6 @@ def _keys(d: dict, expected: tuple[str, ...], where: str) -> None:
         raise SessionError(f'{where} has an unknown key {_short(extra[0])}')
 
 
-def _n(count: int, noun: str) -> str:
-    """"1 number", "2 numbers"."""
-    return plural(count, noun)
-
-
 def _short(x: Any) -> str:
     text = json.dumps(x) if not isinstance(x, float) else repr(x)
     return text if len(text) <= 40 else text[:37] + "…"
@@ -307,10 +302,10 @@ def _short(x: Any) -> str:
 def _workspace(w: dict) -> Workspace:
     q, k, v = (_matrix(w[key], key.upper()) for key in ("q", "k", "v"))
     if len(q[0]) != len(k[0]):
-        raise SessionError(f"Q rows have {_n(len(q[0]), 'number')} but K rows have {len(k[0])}; "
+        raise SessionError(f"Q rows have {plural(len(q[0]), 'number')} but K rows have {len(k[0])}; "
                            "queries and keys need the same width d_k")
     if len(k) != len(v):
-        raise SessionError(f"K has {_n(len(k), 'row')} but V has {len(v)}; each key needs one value")
+        raise SessionError(f"K has {plural(len(k), 'row')} but V has {len(v)}; each key needs one value")
     if len(v[0]) > MAX_DV:
         raise SessionError(f"V is {len(v[0])} wide; the most attn-tui takes is d_v = {MAX_DV}")
     if len(q[0]) > MAX_DK:
@@ -351,7 +346,7 @@ def _matrix(rows: Any, name: str) -> tuple[tuple[float, ...], ...]:
         if not row:
             raise SessionError(f"{name} row {i} is empty")
         if len(row) != len(rows[0]):
-            raise SessionError(f"{name} row {i} has {_n(len(row), 'number')} but row 1 has "
+            raise SessionError(f"{name} row {i} has {plural(len(row), 'number')} but row 1 has "
                                f"{len(rows[0])}; every row needs the same length")
         for j, x in enumerate(row, 1):
             if type(x) not in (int, float):  # bool is an int subclass: refused here too
@@ -367,7 +362,7 @@ def _labels(xs: Any, key: str, n: int, matrix: str) -> tuple[str, ...]:
     if not isinstance(xs, list) or not all(isinstance(x, str) for x in xs):
         raise SessionError(f'"{key}" is not a list of token names')
     if len(xs) != n:
-        raise SessionError(f'"{key}" names {_n(len(xs), "token")} but {matrix} has {_n(n, "row")}')
+        raise SessionError(f'"{key}" names {plural(len(xs), "token")} but {matrix} has {plural(n, "row")}')
     for x in xs:
         if len(x) > MAX_LABEL or any(_unshowable(c) for c in x):
             raise SessionError(f'"{key}" has the name {_short(x)}: a token name is one line '
