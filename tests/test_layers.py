@@ -143,3 +143,31 @@ def test_cli_imports_the_ui_only_inside_the_functions_that_start_it() -> None:
                           if n == "attn_tui.tui" or n.startswith(tuple(f"{u}." for u in ui))
                           or n in ui]
     assert offenders == []
+
+
+def _probes(tree: ast.AST) -> list[str]:
+    """``hasattr(x, "name")`` and ``getattr(x, "name", default)``: a literal name probed."""
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("hasattr", "getattr") and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+                and (node.func.id == "hasattr" or len(node.args) == 3)):
+            found.append(f"{node.func.id}(…, {node.args[1].value!r}) at line {node.lineno}")
+    return found
+
+
+def test_the_ui_asks_for_roles_not_attributes() -> None:
+    """Screens and widgets ask ``isinstance(screen, roles.X)``: no literal name is probed in tui/
+    outside textual_compat, where Textual's private names live."""
+    probes = {path.relative_to(ROOT).as_posix(): found
+              for path in (PACKAGE / "tui").rglob("*.py")
+              if path.name != "textual_compat.py"
+              and (found := _probes(ast.parse(path.read_text(encoding="utf-8"))))}
+    assert probes == {}
+
+
+def test_the_probe_finder_finds_a_probe() -> None:
+    tree = ast.parse('hasattr(s, "held")\ngetattr(s, "x", None)\ngetattr(s, name, None)\n'
+                     'getattr(s, "y")')
+    assert _probes(tree) == ["hasattr(…, 'held') at line 1", "getattr(…, 'x') at line 2"]

@@ -34,6 +34,7 @@ from attn_tui.tui.keys import (
     takes_text,
 )
 from attn_tui.tui.paste_escapes import PasteCleaned, drop_escapes_in_pastes
+from attn_tui.tui.roles import HasControls, KeepsSettings, SavesRun, Undoes
 from attn_tui.tui.screens import says_too_small, too_small
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 from attn_tui.tui.widgets.grid_view import GridView
@@ -312,7 +313,7 @@ class AttnApp(App[int]):
             self.pop_screen()
         ws = bench.workspace if bench is not None else self.initial_workspace
         dtype = (self.asked_dtype or lab.dtype) if lab.dtype else ws.dtype
-        if not options.get("saved") or not hasattr(screen_cls, "session_settings"):
+        if not options.get("saved") or not issubclass(screen_cls, KeepsSettings):
             options.pop("saved", None)  # a lab that keeps no settings in a session
         self.push_screen(screen_cls(backend=ws.backend, dtype=dtype, **options))
 
@@ -366,7 +367,8 @@ class AttnApp(App[int]):
         if not isinstance(self.screen, HelpScreen):
             own = self._help_section()
             # a lab with controls: its own keys right after every lab's (c, u, the arrows)
-            common = own is not None and hasattr(self.screen, "FIELDS") and own != "In any lab"
+            common = (own is not None and isinstance(self.screen, HasControls)
+                      and own != "In any lab")
             self.push_screen(HelpScreen(section="In any lab", then=own) if common
                              else HelpScreen(section=own))
 
@@ -418,7 +420,7 @@ class AttnApp(App[int]):
         not (a value is being typed: Enter sets it), said, not silently nothing."""
         if not await self.run_action(b.action, screen):
             typing = takes_text(self.focused) or any(
-                getattr(w, "editing", None) is not None for w in screen.query("ControlBar"))
+                w.is_typing for w in screen.query("ControlBar"))
             self.notify(f"{b.description} ({key}) does nothing now"
                         + (": Enter sets the value being typed, Escape drops it." if typing
                            else "."), timeout=4, markup=False)
@@ -429,10 +431,10 @@ class AttnApp(App[int]):
             return
         yield SystemCommand("Help: every key", "Show the keyboard reference", self.action_help)
         # on the screen the palette opened over: a lab and the model screen keep their own
-        if hasattr(screen, "action_undo"):
+        if isinstance(screen, Undoes):
             yield SystemCommand("Undo", "Take back the last change (u)", screen.action_undo)
             yield SystemCommand("Redo", "Put back what undo took (U)", screen.action_redo)
-        if hasattr(screen, "action_save_run"):
+        if isinstance(screen, SavesRun):
             yield SystemCommand("Save the training run (.npz)",
                                 "Losses, frames and weights: --lab train --load reopens it (e)",
                                 screen.action_save_run)

@@ -12,12 +12,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from typing import ClassVar
+from weakref import WeakKeyDictionary
 
 from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
 from attn_tui.tui import textual_compat
+from attn_tui.tui.roles import HoldsKeys, SettlesEdits, TypedInto
 from attn_tui.tui.screens import says_too_small
 
 
@@ -87,14 +89,13 @@ def read_escape_as_typed() -> None:
 
 def takes_text(widget: object) -> bool:
     """Is the focused widget taking text? Then every key that types a character is that
-    character, never a command: an Input, a Q/K/V cell being typed into (``editing_cell``),
-    a lab control or the dimensions bar mid-edit (``editing`` holds the text)."""
+    character, never a command: an Input, or a Q/K/V cell, a lab control or the dimensions
+    bar mid-edit (``TypedInto``)."""
     from textual.widgets import Input
 
     text_area = textual_compat.text_area_if_loaded()
     kinds = (Input, text_area) if text_area else (Input,)
-    return (isinstance(widget, kinds) or bool(getattr(widget, "editing_cell", False))
-            or getattr(widget, "editing", None) is not None)
+    return isinstance(widget, kinds) or (isinstance(widget, TypedInto) and widget.is_typing)
 
 
 def types_a_character(key: str) -> bool:
@@ -107,10 +108,14 @@ def types_a_character(key: str) -> bool:
     return char is not None and char.isprintable()
 
 
+_LINES: WeakKeyDictionary = WeakKeyDictionary()  # an App's KeyLine, made when first needed
+
+
 def key_line(app) -> KeyLine:
-    line = getattr(app, "_key_line", None)
+    """The App's line of keys (any App: the widgets run in plain ones in the tests)."""
+    line = _LINES.get(app)
     if line is None:
-        line = app._key_line = KeyLine()
+        line = _LINES[app] = KeyLine()
     return line
 
 
@@ -150,11 +155,11 @@ async def run_binding_now(widget: Widget, event: events.Key) -> bool:
     What the keys before it sent on its way (the value Enter stored, a dimension) is still a
     message climbing to the screen: the screen's ``settle_edits`` takes it first, so `7 Enter
     ctrl+s` saves the 7 and `7 Enter u` undoes it."""
-    settle = getattr(widget.screen, "settle_edits", None)
+    screen = widget.screen
     # an unbound key changes nothing; a key that cancels the typing must not store it first
-    if settle is not None and _bound(widget.app, event.key) and not _cancels_typing(
-            widget.app, event.key):
-        settle()
+    if isinstance(screen, SettlesEdits) and _bound(widget.app, event.key) and not (
+            _cancels_typing(widget.app, event.key)):
+        screen.settle_edits()
     if await textual_compat.run_binding(widget.app, event.key):
         event.stop()
         event.prevent_default()
@@ -287,8 +292,7 @@ def _schedule(app, since: float) -> None:
 
 def _on_hold(app) -> float:
     """The longest the App holds keys now, in seconds (0: it does not)."""
-    hold = getattr(app, "keys_on_hold", None)
-    return float(hold()) if hold is not None else 0.0
+    return float(app.keys_on_hold()) if isinstance(app, HoldsKeys) else 0.0
 
 
 def key_read_by_app(app, event: events.Key | events.Paste, came_back: bool) -> None:

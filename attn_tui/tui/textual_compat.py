@@ -22,6 +22,7 @@ from weakref import WeakSet
 if TYPE_CHECKING:
     from textual.app import App
     from textual.binding import BindingsMap
+    from textual.content import Content
     from textual.dom import DOMNode
     from textual.message import Message
     from textual.message_pump import MessagePump
@@ -444,6 +445,23 @@ def repaint_what_a_rebuilt_map_drops() -> None:
 
     setattr(full_map, PATCH_MARK, True)
     Compositor.full_map = property(full_map)
+
+
+# ---- a border's title line
+
+def border_text(widget: Widget, attr: str) -> Content | None:
+    """The title (``attr`` "border_title") or subtitle ("border_subtitle") as Textual stores
+    it: what ``set_border_text`` compares with, so an unchanged title is not set again."""
+    with _door(f"Widget._{attr}"):
+        return getattr(widget, f"_{attr}")
+
+
+def store_border_text(widget: Widget, attr: str, content: Content) -> None:
+    """Store the title as Textual's setter would, without the setter's repaint of the whole
+    box: the caller repaints the border line alone."""
+    with _door(f"Widget._{attr}"):
+        getattr(widget, f"_{attr}")  # a name that is gone fails here, not silently below
+        setattr(widget, f"_{attr}", widget.render_str(content).expand_tabs(4).split()[0])
 
 
 # ---- rendered lines of widgets that are gone

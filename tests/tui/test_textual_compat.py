@@ -17,6 +17,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.color import Color
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.style import Style
@@ -565,3 +566,30 @@ async def test_a_dialog_over_a_lesson_shows_its_notices_where_the_screen_under_i
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert app.screen.query_one("#textual-toastrack").styles.margin.bottom == lifted
+
+
+async def test_a_border_title_stored_behind_the_setter_is_what_textual_draws():
+    app = Tiny()
+    async with app.run_test(size=(40, 6)) as pilot:
+        box = Label("inside", id="boxed")
+        box.styles.border = ("round", "white")
+        box.styles.width = 30
+        await app.mount(box)
+        await pilot.pause()
+        box.border_title = "first"
+        assert compat.border_text(box, "border_title") == Content("first")
+        compat.store_border_text(box, "border_title", Content("second"))
+        assert compat.border_text(box, "border_title") == Content("second")
+        box.refresh()
+        await pilot.pause()
+        drawn = ["".join(seg.text for seg in strip) for strip in compat.screen_strips(app.screen)]
+        assert any("second" in line for line in drawn) and not any("first" in line for line in drawn)
+        assert compat.border_text(box, "border_subtitle") is None
+
+
+def test_a_border_title_name_that_is_gone_is_one_error(monkeypatch):
+    label = Label("x")
+    monkeypatch.delattr(Label, "_border_title", raising=False)
+    label.__dict__.pop("_border_title", None)
+    with pytest.raises(compat.TextualCompatError, match="Widget._border_title"):
+        compat.border_text(label, "border_title")

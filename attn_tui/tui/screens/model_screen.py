@@ -152,10 +152,12 @@ def summary_line(s: Any, width: int) -> str:
 class ModelBody(VerticalScroll, can_focus=False):
     """The pictures and the step table, scrolling; a new height keeps the chosen one in view."""
 
+    def __init__(self, *, keep_in_view: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.keep_in_view = keep_in_view
+
     def on_resize(self) -> None:
-        keep = getattr(self.screen, "keep_in_view", None)
-        if keep is not None:
-            self.call_after_refresh(keep)
+        self.call_after_refresh(self.keep_in_view)
 
 
 class HeadSummaryLine(Static):
@@ -348,7 +350,7 @@ class ModelScreen(Screen):
         # above the pictures, not scrolled with them: a lesson's step reads it while the grid
         # scrolls to the chosen head (at 80×24 a lesson's panel leaves room for two layers)
         yield HeadSummaryLine(id="head-summary")
-        with ModelBody(id="model-body"):
+        with ModelBody(id="model-body", keep_in_view=self.keep_in_view):
             with Horizontal(id="model-top"):
                 with Vertical(id="grid-box"):
                     yield Static("every head: layers ↓, heads →", classes="model-title")

@@ -15,6 +15,7 @@ from attn_tui.compute import BackendUnavailable
 from attn_tui.core import state
 from attn_tui.core.labs import LABS, lab_of_module
 from attn_tui.core.state import Workspace
+from attn_tui.tui.roles import HoldsSentence, KeepsSettings, ReplacedByLesson
 from attn_tui.tui.screens.session_file import SessionFile
 
 # session (json), the file and quit dialogs load when first used, not with the workbench
@@ -47,8 +48,8 @@ def open_lab(app: App) -> Any:
 def kept_labs(app: App, lab: Any) -> dict[str, dict]:
     """What a session keeps of the model screen left with Esc (not the one open): its
     sentence, head and query, as Go to would reopen them."""
-    left = getattr(app, "left_labs", {}).get("minilm")
-    if hasattr(lab, "saved_text") or not left:
+    left = app.left_labs.get("minilm")
+    if isinstance(lab, HoldsSentence) or not left:
         return {}
     if "text" not in left:  # opened from a session, not reopened since: as it came
         return {"minilm": dict(left.get("saved", {}))} if left.get("saved") else {}
@@ -78,9 +79,9 @@ def unsaved_left_sentence(app: App, lab: Any) -> bool:
     """Whether the model screen, closed since (Esc keeps its sentence for Go to), holds a
     sentence typed there that no session has yet (a save keeps it as "kept"). An open model
     screen answers for itself (``has_unsaved_work``)."""
-    if hasattr(lab, "saved_text"):
+    if isinstance(lab, HoldsSentence):
         return False
-    left = getattr(app, "left_labs", {}).get("minilm")
+    left = app.left_labs.get("minilm")
     return bool(left) and "text" in left and left["text"] not in (
         left.get("saved_text"), left.get("lesson_text"))
 
@@ -132,7 +133,7 @@ class SessionController:
                         severity="warning", timeout=6, markup=False)
             return
         ws, screen, lab = bench.workspace, open_screen(self.app), open_lab(self.app)
-        if hasattr(lab, "session_settings"):
+        if isinstance(lab, KeepsSettings):
             # a value typed on the lab's bar is saved as Enter would store it (the model
             # screen has no bar: its sentence is kept as typed)
             bar = lab.query("#controls")
@@ -142,7 +143,7 @@ class SessionController:
                                 title="Save", severity="warning", timeout=6, markup=False)
                 return
             lab.settle_edits()
-        lab_settings = lab.session_settings() if hasattr(lab, "session_settings") else {}
+        lab_settings = lab.session_settings() if isinstance(lab, KeepsSettings) else {}
         kept = kept_labs(self.app, lab)
 
         def write(path: str) -> str | None:
@@ -151,7 +152,7 @@ class SessionController:
             except session.SessionError as exc:
                 return str(exc)
             bench.saved_workspace, bench.session_path = ws, path
-            if hasattr(lab, "saved_text"):  # the model screen's sentence, saved with it
+            if isinstance(lab, HoldsSentence):  # the model screen's sentence, saved with it
                 lab.saved_text = lab_settings["text"]
             left = self.app.left_labs.get("minilm")
             if "minilm" in kept and left and "text" in left:  # left with Esc, saved all the same
@@ -258,8 +259,8 @@ class SessionController:
     def _typed_sentence(self) -> bool:
         """A sentence typed on the model screen that no session holds: on it, or left with Esc."""
         lab = open_lab(self.app)
-        if hasattr(lab, "saved_text"):
-            return bool(lab.has_unsaved_work())
+        if isinstance(lab, HoldsSentence):
+            return lab.has_unsaved_work()
         return unsaved_left_sentence(self.app, lab)
 
     def export(self, bench: SessionHost, fmt: str = "", backend: str = "") -> None:
@@ -352,7 +353,7 @@ class SessionController:
         left = unsaved_left_sentence(self.app, lab)
         dirty = bench.dirty or lab_dirty or left or not typed_ok
         before_open = bench.unsaved_before_open()
-        by_lesson = bench.replaced_by_lesson() or (hasattr(lab, "replaced_by_lesson")
+        by_lesson = bench.replaced_by_lesson() or (isinstance(lab, ReplacedByLesson)
                                                    and lab.replaced_by_lesson())
         by_head = bench.replaced_by_head()
         replaced = by_lesson or by_head

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from attn_tui.lessons import Highlight
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
 from attn_tui.tui.widgets.grid_view import GridView
+from attn_tui.tui.widgets.results_column import ResultsColumn
 
 Marks = list[tuple[str, frozenset[tuple[int, int]]]]
 
@@ -57,10 +58,8 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
     hidden = bool(host.query("#steps-box.-concealed"))
     if host.has_class("-steps-concealed") != hidden:
         host.set_class(hidden, "-steps-concealed")
-        for column in host.query("#results"):
-            fit = getattr(column, "fit", None)
-            if fit is not None:
-                host.call_after_refresh(fit)
+        for column in host.query(ResultsColumn):  # the workbench's
+            host.call_after_refresh(column.fit)
 
 
 def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),

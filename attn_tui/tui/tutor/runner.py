@@ -28,6 +28,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 from attn_tui.tui import textual_compat
 from attn_tui.tui.bindings import LETTERS
 from attn_tui.tui.keys import after_keys, line_up, takes_text
+from attn_tui.tui.roles import HoldsForQuestion, HoldsRun, PointedByLesson
 from attn_tui.tui.screens import says_too_small
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
@@ -256,7 +257,7 @@ class LessonRunner:
         q = self._step().question
         if q is None and not self.done and parameters[0] == "a":
             # in Q, K or V a adds a token: it still does, and says so (see answer)
-            return isinstance(getattr(app.focused, "parent", None), MatrixEditor)
+            return app.focused is not None and isinstance(app.focused.parent, MatrixEditor)
         return q is not None and not self.done and str(parameters[0]) in q.letters
 
     async def act(self, verb: str, *parameters: object) -> None:
@@ -738,7 +739,7 @@ class LessonRunner:
             # said in the panel, where the learner reads: a notice covered the choices, or the
             # numbers the step is about
             # an open question keeps the panes until it is answered (holds_back): u too
-            held = q is not None and not answered and hasattr(host, "held")
+            held = q is not None and not answered and isinstance(host, HoldsForQuestion)
             when = "Once you answer, u" if held else "u"
             said = (f"Step {self.index + 1} starts from its own {host.state_words}. {when} "
                     "brings yours back, one change at a time.")
@@ -783,8 +784,8 @@ class LessonRunner:
                               getattr(importlib.import_module(lab.module), lab.screen_class))
             # a lesson starts in a lab afresh, as it does from anywhere else: a run left on
             # screen would stand in the lesson's first step as if the lesson had trained it
-            held = getattr(app.screen, "held_run", None) if here and self.host is None else None
-            if not here or (held is not None and held() is not None):
+            held = here and self.host is None and isinstance(app.screen, HoldsRun)
+            if not here or (held and app.screen.held_run() is not None):
                 app.open_lab(screen[4:])
             host = app.screen
         assert host is not None
@@ -864,9 +865,8 @@ class LessonRunner:
 
         def scroll() -> None:
             bring_into_view(host, marks, lead, from_top=from_top)  # type: ignore[arg-type]
-            pointed = getattr(host, "lesson_pointed", None)  # what it keeps in view is ours now
-            if pointed is not None:
-                pointed()
+            if isinstance(host, PointedByLesson):  # what it keeps in view is ours now
+                host.lesson_pointed()
             if then is not None:
                 then()
 

@@ -20,6 +20,7 @@ from textual.widget import Widget
 
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import AfterKeys, KeysInOrder, run_after_keys
+from attn_tui.tui.roles import HoldsForQuestion, StepsFields
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.editor_message import EditorMessage
 
@@ -117,6 +118,11 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     @property
     def editing(self) -> str | None:
         return self._editing
+
+    @property
+    def is_typing(self) -> bool:
+        """True while a value is being typed (keys are text, not commands): ``TypedInto``."""
+        return self._editing is not None
 
     @editing.setter
     def editing(self, text: str | None) -> None:
@@ -234,9 +240,9 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     def action_step(self, direction: int) -> None:
         f, now = self.current, self.values[self.current.key]
         # a screen may step a field by its other settings (the train lab's D, by its heads)
-        step_value = getattr(self.screen, "step_value", None)
-        self._offer(step_value(f, now, direction) if step_value else f.stepped(now, direction),
-                    direction)
+        screen = self.screen
+        self._offer(screen.step_value(f, now, direction) if isinstance(screen, StepsFields)
+                    else f.stepped(now, direction), direction)
 
     def action_scale(self, up: int) -> None:
         self._offer(self.current.scaled(self.values[self.current.key], bool(up)),
@@ -245,8 +251,8 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     def _held(self) -> bool:
         """True (and said by the screen) while a lesson's question keeps the settings: typing
         would open a value no Enter could set, and the keys after it would be typed into it."""
-        held = getattr(self.screen, "held", None)
-        return held is not None and held()
+        screen = self.screen
+        return isinstance(screen, HoldsForQuestion) and screen.held()
 
     def action_activate(self) -> None:
         f = self.current

@@ -27,6 +27,7 @@ from attn_tui.tui.keys import (
     forward_if_unfocused,
     run_after_keys,
 )
+from attn_tui.tui.roles import HoldsForQuestion, SettlesEdits
 from attn_tui.tui.widgets.edit_buffer import EditBuffer
 from attn_tui.tui.widgets.editor_message import EditorMessage
 from attn_tui.tui.widgets.grid_view import GridView, cut_label
@@ -88,8 +89,8 @@ class MatrixGrid(GridView):
             self.editor.cursor_followed()
 
     @property
-    def editing_cell(self) -> bool:
-        """True while a cell is being typed into (keys are text, not commands)."""
+    def is_typing(self) -> bool:
+        """True while a cell is being typed into (keys are text, not commands): ``TypedInto``."""
         return self.editor is not None and self.editor.editing is not None
 
     def cell_text(self, row: int, col: int) -> str:
@@ -412,12 +413,11 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
         g = self.grid
         if not g.n_rows:
             return
-        held = getattr(self.screen, "held", None)  # a lesson's question keeps the numbers
-        if held is not None and held():
-            return
-        settle = getattr(self.screen, "settle_edits", None)
-        if self.in_flight and settle is not None:  # `7 Enter Enter`: open on the 7, just sent
-            settle()
+        screen = self.screen
+        if isinstance(screen, HoldsForQuestion) and screen.held():  # a lesson's question
+            return  # keeps the numbers
+        if self.in_flight and isinstance(screen, SettlesEdits):  # `7 Enter Enter`: open on
+            screen.settle_edits()  # the 7, just sent
         self.editing = (g.cursor_row, g.cursor_col)
         self.refresh_bindings()  # a lesson's keys stand aside while a cell is typed into
         if first is None:

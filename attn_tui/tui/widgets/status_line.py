@@ -33,6 +33,7 @@ class StatusLine(Static):
     """
 
     _ws: Workspace | None = None
+    _shown: Text | None = None  # the line as last shown
 
     def show(self, ws: Workspace) -> None:
         self._ws = ws
@@ -41,7 +42,7 @@ class StatusLine(Static):
             text = self._line(ws, masks, bar)
             if room <= 0 or text.cell_len <= room:
                 break
-        if text != getattr(self, "_shown", None):  # an edit rarely changes this line
+        if text != self._shown:  # an edit rarely changes this line
             self._shown = text
             self.update(text, layout=False)  # one fixed line: no need to lay the screen out again
 

@@ -6,6 +6,8 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.widget import Widget
 
+from attn_tui.tui import textual_compat
+
 
 def set_border_text(widget: Widget, title: str | Content | None = None,
                     subtitle: str | Content | None = None) -> None:
@@ -20,7 +22,7 @@ def set_border_text(widget: Widget, title: str | Content | None = None,
         if text is None:
             continue
         content = text if isinstance(text, Content) else Content(text)
-        if getattr(widget, f"_{attr}", None) == content:
+        if textual_compat.border_text(widget, attr) == content:
             continue
         height = widget.outer_size.height
         edge = widget.styles.border_top if top else widget.styles.border_bottom
@@ -28,7 +30,7 @@ def set_border_text(widget: Widget, title: str | Content | None = None,
             setattr(widget, attr, content)  # not laid out yet, or no border: the full setter
             continue
         # what Textual's setter stores, then a repaint of the border line alone
-        setattr(widget, f"_{attr}", widget.render_str(content).expand_tabs(4).split()[0])
+        textual_compat.store_border_text(widget, attr, content)
         x, y = widget.content_offset
         line = 0 if top else height - 1
         widget.refresh(Region(-x, line - y, widget.outer_size.width, 1))

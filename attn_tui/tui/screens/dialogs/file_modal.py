@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from weakref import WeakKeyDictionary
 
 from textual import events
 from textual.app import ComposeResult
@@ -52,12 +53,12 @@ def to_the_browser(app, path: str, then: Callable[[], None] | None = None) -> st
     return "" if key is None else " Your browser downloads a copy."
 
 
+_SET_ASIDE: WeakKeyDictionary = WeakKeyDictionary()
+
+
 def set_aside_names(app) -> dict[str, str]:
-    """Names typed in file dialogs that ctrl+q closed, by the dialog's kind."""
-    names = getattr(app, "_set_aside_names", None)
-    if names is None:
-        names = app._set_aside_names = {}
-    return names
+    """Names typed in file dialogs that ctrl+q closed, by the dialog's kind (per App)."""
+    return _SET_ASIDE.setdefault(app, {})
 
 
 class FileModal(AttnModal[str | None]):

@@ -60,6 +60,7 @@ class LabScreen(Screen):
     shown_note: ClassVar[str] = "Shown: settings that meet the goal. u undoes it."
     state_words: ClassVar[str] = "settings"
     ENTER_ON_BAR: ClassVar[bool] = True  # False: the lab binds Enter itself
+    keep_on_leaving: bool = True  # False: the learner let the lab go, Go to reopens it afresh
 
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
 
@@ -135,7 +136,7 @@ class LabScreen(Screen):
         # the settings as the learner left them, for Go to (the train lab keeps its run, and
         # a run's settings are its own); not a lesson's, whose steps set them, nor a lab the
         # learner let go (a session or lesson takes it)
-        if self.app.tutor.host is not self and getattr(self, "keep_on_leaving", True):
+        if self.app.tutor.host is not self and self.keep_on_leaving:
             left = self.app.left_labs.setdefault(lab_of_module(type(self).__module__), {})
             if not {"run", "record"} & left.keys():
                 left["saved"] = self.session_settings()

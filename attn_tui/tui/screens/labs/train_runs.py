@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from attn_tui.train.runfile import RunRecord
+from attn_tui.tui.roles import HoldsRun
 
 
 @dataclass
@@ -50,10 +51,10 @@ class HeldRun:
 
 def held_run(app: Any) -> HeldRun | None:
     """The run the train lab has, open or left with Esc; None for none."""
-    lab = next((s for s in app.screen_stack if hasattr(s, "held_run")), None)
+    lab = next((s for s in app.screen_stack if isinstance(s, HoldsRun)), None)
     if lab is not None:
         return lab.held_run()
-    left = getattr(app, "left_labs", {}).get("train")
+    left = app.left_labs.get("train")
     if not left or not {"run", "record"} & left.keys():  # none, or the settings alone
         return None
     mark = left.__setitem__
@@ -75,7 +76,7 @@ def drop_held_run(app: Any) -> None:
     open lab, when it closes, nor Go to keeps it."""
     app.left_labs.pop("train", None)
     for screen in app.screen_stack:
-        if hasattr(screen, "held_run"):
+        if isinstance(screen, HoldsRun):
             screen.keep_on_leaving = False
 
 
