@@ -30,6 +30,22 @@ def pattern_share(task: str, alpha: np.ndarray) -> float | None:
     return float(np.mean(a[q, k]))
 
 
+def frame_share(task: str, frames, k: int) -> float:
+    """Layer 1 head 1's weight on the pattern in frame ``k`` of ``frames`` ([(step, α of shape
+    (L, H, T, T))]); 0.0 where there is no frame or no pattern."""
+    share = pattern_share(task, frames[k][1][0, 0]) if frames else None
+    return 0.0 if share is None else share
+
+
+def formed_at(task: str, frames, half: float = 0.5) -> int:
+    """The step of the first frame with ``half`` of layer 1 head 1's weight on the pattern
+    (the last frame's step if none has; 0 without frames)."""
+    for k, (step, _) in enumerate(frames):
+        if frame_share(task, frames, k) >= half:
+            return step
+    return frames[-1][0] if frames else 0
+
+
 class RunFigures(NamedTuple):
     """What a finished run shows, as a lesson's task reads it."""
 

@@ -727,14 +727,10 @@ class TrainLabScreen(LabScreen):
         self.state = "idle"
         self._train_or_pause()
 
-    def _share(self, frame: int) -> float:
-        from attn_tui.train.patterns import pattern_share
-
-        if not self.frames:
-            return 0.0
-        task = self.run.config.task if self.run is not None else self.settings.task
-        share = pattern_share(task, self.frames[frame][1][0, 0])
-        return 0.0 if share is None else share
+    @property
+    def _task_shown(self) -> str:
+        """The task of the frames on screen: the run's, else the one on the bar."""
+        return self.run.config.task if self.run is not None else self.settings.task
 
     @property
     def accuracy(self) -> float:
@@ -742,11 +738,15 @@ class TrainLabScreen(LabScreen):
 
     @property
     def first_share(self) -> float:
-        return self._share(0)
+        from attn_tui.train.patterns import frame_share
+
+        return frame_share(self._task_shown, self.frames, 0)
 
     @property
     def final_share(self) -> float:
-        return self._share(-1)
+        from attn_tui.train.patterns import frame_share
+
+        return frame_share(self._task_shown, self.frames, -1)
 
     @property
     def frame_count(self) -> int:
@@ -755,10 +755,9 @@ class TrainLabScreen(LabScreen):
     @property
     def formed_at(self) -> int:
         """The step of the first frame with half the weight on the pattern (the last if none)."""
-        for k, (step, _) in enumerate(self.frames):
-            if self._share(k) >= 0.5:
-                return step
-        return self.frames[-1][0] if self.frames else 0
+        from attn_tui.train.patterns import formed_at
+
+        return formed_at(self._task_shown, self.frames)
 
     @property
     def pattern_count(self) -> int:
