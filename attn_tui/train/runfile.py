@@ -8,6 +8,7 @@ import json
 import os
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass, field, fields
 
 import numpy as np
@@ -83,7 +84,10 @@ def load(path: str) -> RunRecord:
             data = {name: z[name] for name in z.files}
     except OSError as exc:
         raise FileError(os_reason(exc), path) from exc
-    except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+    # damaged compressed data is zlib.error; a damaged member header can name a compression
+    # method zipfile lacks (NotImplementedError) or a size no memory holds
+    except (ValueError, zipfile.BadZipFile, EOFError, KeyError, zlib.error,
+            NotImplementedError, MemoryError) as exc:
         raise FileError("it is not a saved training run (not a readable .npz)", path) from exc
     if "meta" not in data:  # another .npz: the workbench's export of its stages, say
         what = ("an export of the workbench's stages (Q, K, V, α)" if {"q", "k", "v", "weights"}

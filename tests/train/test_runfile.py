@@ -94,6 +94,30 @@ def test_a_truncated_or_altered_run_is_one_sentence(record, tmp_path) -> None:
         load(str(tmp_path / "meta.npz"))
 
 
+def test_a_run_with_damaged_bytes_anywhere_opens_or_is_one_sentence(record, tmp_path) -> None:
+    """Bytes overwritten inside the compressed data break zlib, or the compression method
+    numpy is told: each is a FileError, never a traceback."""
+    path = tmp_path / "run.npz"
+    save(record, str(path))
+    data = path.read_bytes()
+    seen = set()
+    for at in range(0, len(data) - 8, 37):
+        bad = tmp_path / "bad.npz"
+        bad.write_bytes(data[:at] + b"\xff" * 8 + data[at + 8:])
+        try:
+            load(str(bad))
+        except FileError as exc:
+            assert "\n" not in str(exc)
+            seen.add(type(exc.__cause__).__name__)
+    method = bytearray(data)
+    at = data.index(b"PK\x01\x02")  # the first member in the zip's central directory
+    method[at + 10:at + 12] = (99).to_bytes(2, "little")  # its compression method
+    (tmp_path / "method.npz").write_bytes(bytes(method))
+    with pytest.raises(FileError, match=r"not a readable \.npz"):
+        load(str(tmp_path / "method.npz"))
+    assert "error" in seen  # zlib.error: the damage this test is for was met
+
+
 def test_the_workbenchs_export_of_its_stages_is_named_as_such(tmp_path) -> None:
     """--load of `attn-tui export --format npz` said "not a saved training run (no 'meta')"."""
     from attn_tui.core import state
