@@ -242,8 +242,6 @@ async def test_the_model_screens_sentence_and_head_are_saved_and_opened_again(tm
 async def test_a_sessions_model_settings_the_screen_refuses_keep_its_own(tmp_path):
     from attn_tui.cli.export import open_session
     from attn_tui.tui.app import make_app
-    from attn_tui.tui.screens.model_screen import FIRST_SENTENCE
-
     path = tmp_path / "s.json"
     session.save(state.from_preset("one"), path, screen="lab:minilm",
                  lab_settings={"text": "bell\x07", "layer": 6, "head": 2, "query": -1,
@@ -254,13 +252,13 @@ async def test_a_sessions_model_settings_the_screen_refuses_keep_its_own(tmp_pat
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = app.screen
-        assert screen.run_text == FIRST_SENTENCE
+        assert screen.run_text == "bell"  # taken as a paste would be, and said
         assert (screen.layer_index, screen.head_index, screen.query_index) == (0, 2, 0)
         assert screen.message == (
-            "From the session, not taken: 'colour' is not one of this screen's settings; the "
-            "sentence has a control character, which no key types; layer must be a whole "
-            "number from 0 to 5 (an index: layer 1 is 0), not 6; query must be a whole number "
-            "from 0 (an index: query 1 is 0), not -1")
+            "From the session, not taken: 'colour' is not one of this screen's settings; layer "
+            "must be a whole number from 0 to 5 (an index: layer 1 is 0), not 6; query must be "
+            "a whole number from 0 (an index: query 1 is 0), not -1; the session's sentence: "
+            "removed 1 control character")
         assert "✗ From the session" in str(screen.query_one("#model-message").render())
 
 

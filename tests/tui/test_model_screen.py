@@ -486,6 +486,35 @@ async def test_a_paste_of_several_lines_is_one_sentence() -> None:
         assert "the" in screen.run.tokens and "end" in screen.run.tokens
 
 
+async def test_a_pasted_control_character_never_reaches_the_box_so_a_session_keeps_it(
+        tmp_path) -> None:
+    """A tab and a bell pasted stayed in the box; saved, the session refused the sentence when
+    reopened (no key types a bell), and the learner's sentence was gone."""
+    from attn_tui.cli.export import open_session
+    from attn_tui.core import session, state
+
+    app = model_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "ctrl+u")
+        app.post_message(events.Paste("hello\tworld\nsecond line\x07 end\x7f"))
+        await settle(pilot)
+        screen = app.screen
+        assert screen.query_one("#sentence", Input).value == "hello world second line end"
+        assert "From the pasted text: removed 2 control characters." in [
+            n.message for n in notifications(app)]
+        kept = screen.session_settings()["text"]
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("one"), path, screen="lab:minilm",
+                 lab_settings={"text": kept})
+    ws, lab, saved, _ = open_session(str(path))
+    again = make_app(workspace=ws, lab=lab, confirm_quit=False, lab_options={"saved": saved})
+    async with again.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert again.screen.run_text == "hello world second line end"
+        assert again.screen.message == ""
+
+
 @pytest.mark.parametrize("clear", [True, False])
 async def test_a_paste_past_the_boxs_limit_keeps_what_fits_and_says_what_was_left(clear) -> None:
     """2,001 characters pasted into an emptied box were thrown away whole ("nothing to read"),

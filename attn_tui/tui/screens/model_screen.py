@@ -12,7 +12,6 @@ each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads p
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -39,6 +38,7 @@ from attn_tui.models import (
     summarise,
     token_label,
 )
+from attn_tui.models.text import clean
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import forward_if_unfocused, run_binding_now
@@ -198,8 +198,6 @@ class SentenceInput(Input):
         self.cursor_blink = False  # a blink is a repaint twice a second, sent to every SSH client
 
     async def action_submit(self) -> None:
-        from attn_tui.models.text import clean
-
         if not clean(self.value)[0].strip():  # Enter would leave it, and letters act as keys
             self.screen.say("type a sentence: there is nothing to read in it (Esc keeps the "
                             "last maps)", error=True)
@@ -220,7 +218,12 @@ class SentenceInput(Input):
         # before Input's own, which keeps only the first line, and said nothing of the rest
         event.prevent_default()
         event.stop()
-        text = " ".join(event.text.splitlines())
+        # as the model reads it: tabs are spaces, and control characters (no key types one)
+        # would stay in the box and in a saved session
+        text, notices = clean(" ".join(event.text.splitlines()))
+        if notices:
+            self.notify(f"From the pasted text: {'; '.join(notices)}.", timeout=4,
+                        markup=False)
         if not text:
             return
         selection = self.selection
@@ -282,6 +285,7 @@ class ModelScreen(Screen):
         self.run_text: str | None = None  # the sentence ``run`` is for
         self.history: UndoStack[ModelChoice] = UndoStack()
         self.saved_refused: list[str] = []  # said with the first maps
+        self.saved_notes: list[str] = []  # what was changed in the session's values, said too
         self._saved_query: int | None = None  # a session's, until the first maps place it
         if saved:
             self._take_saved(saved)
@@ -317,10 +321,9 @@ class ModelScreen(Screen):
             if not isinstance(text, str) or len(text) > SENTENCE_MAX:
                 refused.append(f"the sentence must be text of at most {SENTENCE_MAX} "
                                f"characters, not {_quoted(text)}")
-            elif any(unicodedata.category(c) == "Cc" and c != "\t" for c in text):
-                refused.append("the sentence has a control character, which no key types")
-            else:
-                self.text = text
+            else:  # what a paste into the box would keep (no key types a control character)
+                self.text, notices = clean(text)
+                self.saved_notes = [f"the session's sentence: {n}" for n in notices]
         for key, top in (("layer", layers), ("head", heads), ("query", None)):
             if key not in saved:
                 continue
@@ -462,12 +465,14 @@ class ModelScreen(Screen):
                                       "is shown")
         self._saved_query = None
         self.query_index = min(self.query_index, last)
+        notes = [*self.saved_notes, *run.notices]
         if self.saved_refused:
-            self.say("From the session, not taken: " + "; ".join([*self.saved_refused, *run.notices]),
+            self.say("From the session, not taken: " + "; ".join([*self.saved_refused, *notes]),
                      error=True)
             self.saved_refused = []
         else:
-            self.say("; ".join(run.notices))
+            self.say("; ".join(notes))
+        self.saved_notes = []
         self.query_one(TokenLine).show(run.tokens)
         self.query_one(HeadGrid).show(run.weights)
         self.query_one("#steps-box").display = True
