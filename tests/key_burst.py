@@ -6,7 +6,7 @@ from textual import events
 
 from attn_tui.tui.textual_compat import character_to_key, xterm_parser
 
-NAMED = {"Right": "right", "Down": "down", "End": "end", "Tab": "tab", "Enter": "enter",
+NAMED = {"Right": "right", "Left": "left", "Up": "up", "Down": "down", "End": "end", "Tab": "tab", "Enter": "enter",
          "C-s": "ctrl+s", "C-q": "ctrl+q", "C-p": "ctrl+p", "Escape": "escape", "C-u": "ctrl+u",
          "Space": "space", "C-a": "ctrl+a", "C-k": "ctrl+k"}
 CHARS = {"tab": "\t", "enter": "\r", "ctrl+s": "\x13", "ctrl+q": "\x11", "ctrl+p": "\x10",

@@ -276,6 +276,22 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         assert bench.workspace.query_tokens == ("who",)
 
 
+async def test_arrows_typed_in_one_burst_before_w_pick_the_head_it_opens() -> None:
+    """`→ w` in one read opened head 1: the grid's pick was a message still on its way when
+    w's binding read the head."""
+    async with model_app(dtype="float32").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        grid = screen.query_one(HeadGrid)
+        burst(pilot.app, "Right Right Down w")
+        await settle(pilot)
+        assert pilot.app.screen is pilot.app.workbench()
+        assert (screen.layer_index, screen.head_index) == (1, 2)
+        said = [n.message for n in notifications(pilot.app)]
+        assert said and said[0].startswith("layer 2 head 3 of ")
+        assert grid.in_flight == []
+
+
 async def test_w_typed_ahead_of_the_maps_opens_the_sentence_typed(monkeypatch, minilm) -> None:
     """Enter and w in one burst, as keys arrive over SSH: w opened the head of the sentence
     whose maps still showed, and the workbench and the model screen disagreed."""

@@ -41,7 +41,7 @@ from attn_tui.models import (
 from attn_tui.models.text import clean
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings, textual_compat
-from attn_tui.tui.keys import forward_if_unfocused, run_binding_now
+from attn_tui.tui.keys import forward_if_unfocused, run_binding_now, take_once
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
 from attn_tui.tui.widgets.key_bar import KeyBar
@@ -556,7 +556,8 @@ class ModelScreen(Screen):
 
     @on(HeadGrid.Picked)
     def _picked(self, event: HeadGrid.Picked) -> None:
-        self.action_pick(event.layer, event.head)
+        if take_once(event, event.grid):
+            self.action_pick(event.layer, event.head)
 
     @on(HeadPicture.QueryClicked)
     def _query_clicked(self, event: HeadPicture.QueryClicked) -> None:
@@ -656,6 +657,12 @@ class ModelScreen(Screen):
     state_words = "sentence, head and query"  # as a LessonHost
 
     def settle_edits(self) -> bool:
+        """The heads the grid's arrows picked, not yet received, before a key's binding run
+        early (see key_order) reads the head: `→ w` opens the head → picked."""
+        grid = self.query_one(HeadGrid)
+        for picked in list(grid.in_flight):
+            if take_once(picked, grid):
+                self.action_pick(picked.layer, picked.head)
         return True
 
     def lesson_state(self) -> object:

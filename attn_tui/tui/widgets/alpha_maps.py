@@ -3,7 +3,9 @@ the causal mask hides a key, as the workbench's and the model screen's pictures 
 Readable without colour; the picked head is marked with ▶.
 
 The widget shows what the screen gives it (``show``) and posts ``Scrubbed`` (←→, Home, End) and
-``HeadPicked`` (↑↓); the screen decides which frame and head that means.
+``HeadPicked`` (↑↓); the screen decides which frame and head that means. Keys typed in one
+burst act in order (KeysInOrder): the screen's settle_edits takes the moves sent before a key
+whose binding reads them (`↓ w` opens the head ↓ picked).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from textual.widget import Widget
 
 from attn_tui.models.names import short_head_name
 from attn_tui.tui import bindings
+from attn_tui.tui.keys import KeysInOrder
 
 GLYPHS = "·░▒▓█"
 
@@ -28,7 +31,7 @@ def glyph(a: float) -> str:
     return GLYPHS[min(4, 1 + int(a * 4))] if a < 0.75 else GLYPHS[4]
 
 
-class AlphaMaps(Widget, can_focus=True):
+class AlphaMaps(KeysInOrder, Widget, can_focus=True):
     BINDINGS = bindings.ALPHA_MAPS
     DEFAULT_CSS = """
     AlphaMaps { height: auto; width: 1fr; padding: 0 1; }
@@ -41,6 +44,7 @@ class AlphaMaps(Widget, can_focus=True):
 
         maps: AlphaMaps
         by: int
+        settled: bool = False  # taken already by the screen's settle_edits (see take_once)
 
         @property
         def control(self) -> AlphaMaps:
@@ -58,6 +62,8 @@ class AlphaMaps(Widget, can_focus=True):
         self.tokens: tuple[str, ...] = ()
         self.picked = 0  # the head marked ▶, counted across layers
         self.caption = ""
+        # moves sent and not yet taken: `↓ w` in one burst opens the head ↓ picked
+        self.in_flight: list[AlphaMaps.Moved] = []
 
     def show(self, alpha: np.ndarray | None, tokens: tuple[str, ...], picked: int,
              caption: str) -> None:
@@ -129,8 +135,12 @@ class AlphaMaps(Widget, can_focus=True):
         rows = -(-len(blocks) // per_row)
         return rows * len(blocks[0]) + 1
 
+    def _send(self, moved: AlphaMaps.Moved) -> None:
+        self.in_flight.append(moved)
+        self.post_message(moved)
+
     def action_scrub(self, by: int) -> None:
-        self.post_message(self.Scrubbed(self, by))
+        self._send(self.Scrubbed(self, by))
 
     def action_head(self, by: int) -> None:
-        self.post_message(self.HeadPicked(self, by))
+        self._send(self.HeadPicked(self, by))

@@ -88,6 +88,7 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
             self.grid = grid
             self.layer = layer  #: the layer picked, from 0
             self.head = head  #: the head picked, from 0
+            self.settled = False  # taken already by the screen's settle_edits (see take_once)
 
         @property
         def control(self) -> HeadGrid:
@@ -99,6 +100,7 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         self.weights: np.ndarray | None = None  # (L, H, T, T)
         self._pictures: list[list[list[str]]] = []
         self._drawn_for: tuple[int, int] = (0, 0)
+        self.in_flight: list[HeadGrid.Picked] = []  # picks sent and not yet taken
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -193,7 +195,9 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         if (layer, head) != (self.at_layer, self.at_head):
             # moved here at once: the next arrow in the same burst steps from the new head
             self.at_layer, self.at_head = layer, head
-            self.post_message(self.Picked(self, layer, head))
+            picked = self.Picked(self, layer, head)
+            self.in_flight.append(picked)  # `→ w` in one burst: the screen takes it before w
+            self.post_message(picked)
 
 
 def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:

@@ -434,6 +434,29 @@ async def test_w_opens_the_picked_head_in_the_workbench() -> None:
         assert str(q.border_subtitle).startswith(f"12:{r.tokens[11]}·d1 = ")
 
 
+@pytest.mark.parametrize("keys, head, frame", [("Down w", 1, None), ("Down Down w", 0, None),
+                                                ("Left Left Down w", 1, 8)])
+async def test_keys_typed_in_one_burst_before_w_pick_the_head_and_frame_it_opens(
+        keys, head, frame) -> None:
+    """`↓ w` in one read (a fast typist, one SSH packet) opened the head before ↓: the move
+    was still a message on its way when w's binding read the head."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 10, "set_heads(2)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("f")  # the maps
+        await pilot.pause()
+        assert (screen.head, screen.frame) == (0, None)
+        maps = screen.query_one(AlphaMaps)
+        burst(pilot.app, keys)
+        await settle(pilot)
+        assert (screen.head, screen.frame) == (head, frame)
+        said = [n.message for n in notifications(pilot.app)]
+        assert any(m.startswith(f"Layer 1, head {head + 1} of the previous run") for m in said)
+        assert maps.in_flight == []
+
+
 async def test_back_from_w_the_lab_shows_the_head_and_frame_picked() -> None:
     # g, lab train after w opened the run on head 1 and its last frame
     async with lab_app("train").run_test(size=(80, 24)) as pilot:

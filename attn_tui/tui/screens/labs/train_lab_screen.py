@@ -46,7 +46,7 @@ from attn_tui.train.config import (
 )
 from attn_tui.train.config import default_config as task_defaults
 from attn_tui.tui import bindings, textual_compat
-from attn_tui.tui.keys import after_keys
+from attn_tui.tui.keys import after_keys, take_once
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.widgets.alpha_maps import AlphaMaps
 from attn_tui.tui.widgets.control_bar import ControlBar
@@ -556,13 +556,25 @@ class TrainLabScreen(LabScreen):
         box.border_subtitle = next((t for t in tries if len(t) <= room), tries[-1])
 
     # ---- frames and heads
-    @on(AlphaMaps.Scrubbed)
-    def _scrubbed(self, event: AlphaMaps.Scrubbed) -> None:
-        self.scrub(event.by)
+    @on(AlphaMaps.Moved)
+    def _maps_moved(self, event: AlphaMaps.Moved) -> None:
+        if take_once(event, event.maps):
+            self._take_move(event)
 
-    @on(AlphaMaps.HeadPicked)
-    def _head_picked(self, event: AlphaMaps.HeadPicked) -> None:
-        self.pick_head(event.by)
+    def _take_move(self, event: AlphaMaps.Moved) -> None:
+        if isinstance(event, AlphaMaps.HeadPicked):
+            self.pick_head(event.by)
+        else:
+            self.scrub(event.by)
+
+    def settle_edits(self) -> bool:
+        """The bar's value on its way, then the frames and heads ←→↑↓ sent, in order."""
+        settled = super().settle_edits()
+        maps = self.query_one(AlphaMaps)
+        for moved in list(maps.in_flight):
+            if take_once(moved, maps):
+                self._take_move(moved)
+        return settled
 
     def _diverged(self) -> bool:
         return self.state == "diverged" or (self.state == "loaded" and self.record is not None
