@@ -446,6 +446,12 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
 
         restore_kept(app, kept)
     app.run(mouse=not args.no_mouse)
+    if app.stopped_by is not None:  # the terminal is given back: now end as the signal would
+        import os
+        import signal
+
+        signal.signal(app.stopped_by, signal.SIG_DFL)
+        os.kill(os.getpid(), app.stopped_by)
     return app.return_code or 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 from collections.abc import Callable, Iterable
@@ -82,6 +83,7 @@ class AttnApp(App[int]):
         # what a lab left behind when it closed (its run, its sentence), for Go to to reopen
         # it with: `w` to the workbench and back must not lose a trained run
         self.left_labs: dict[str, dict] = {}
+        self.stopped_by: int | None = None  # the signal that ended the app (SIGTERM), if one
         self.session_path = session_path
         self.confirm_quit = confirm_quit
         self.initial_lesson: str | None = None
@@ -170,6 +172,8 @@ class AttnApp(App[int]):
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
 
     def on_mount(self) -> None:
+        if not self.is_headless:
+            self._exit_cleanly_on_sigterm()
         if not gc.isenabled():  # the launcher paused the cycle collector for start-up
             self.screen.call_after_refresh(resume_gc)
             self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
@@ -181,6 +185,20 @@ class AttnApp(App[int]):
         self._check_size()
         if self.initial_lesson:
             self.tutor.start(self.initial_lesson)
+
+    def _exit_cleanly_on_sigterm(self) -> None:
+        """``kill`` (SIGTERM) ends the app as quitting does, so the terminal is given back: the
+        default ended the process on the alternate screen, the mouse still reported and the
+        cursor hidden. ``stopped_by`` tells the command line to end by the signal after."""
+        import asyncio
+        import signal
+
+        def stopped() -> None:
+            self.stopped_by = signal.SIGTERM
+            self.exit(return_code=128 + signal.SIGTERM)
+
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped)
 
     def _say_if_the_theme_fades(self) -> None:
         """A light theme in a 16-colour terminal: grey on white, yellow on white. Say which

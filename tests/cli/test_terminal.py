@@ -115,3 +115,38 @@ def test_without_a_terminal_the_app_exits_at_once():
     assert done.stdout == ""
     assert "standard input is not a terminal" in done.stderr
     assert "attn-tui print all" in done.stderr
+
+
+def test_sigterm_gives_the_terminal_back_then_ends_by_the_signal(tmp_path):
+    """``kill`` left the terminal on the alternate screen, reporting the mouse, with no
+    cursor: the shell under it was unusable until ``reset``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env.update(TERM="xterm-256color", ATTN_TUI_DATA_DIR=str(tmp_path), COLUMNS="80", LINES="24")
+    main, sub = os.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "attn_tui", "--preset", "mask"],
+                                stdin=sub, stdout=sub, stderr=sub, env=env, close_fds=True,
+                                start_new_session=True)
+    finally:
+        os.close(sub)
+    out, deadline, sent_at = b"", time.monotonic() + 60, None
+    try:
+        while time.monotonic() < deadline:
+            if select.select([main], [], [], 0.2)[0]:
+                if not (chunk := os.read(main, 65536)):
+                    break
+                out += chunk
+            if sent_at is None and b"workbench" in out:  # drawn: the terminal is set up
+                sent_at = len(out)
+                proc.send_signal(15)
+    except OSError:  # EIO: the app has gone and the pty is closed
+        pass
+    finally:
+        os.close(main)
+        if proc.poll() is None and sent_at is None:
+            proc.kill()
+    assert sent_at is not None, out[-400:]
+    assert proc.wait(timeout=10) == -15  # its parent sees the signal, as before
+    after = out[sent_at:]
+    for restored in (b"\x1b[?1049l", b"\x1b[?1000l", b"\x1b[?25h"):  # screen, mouse, cursor
+        assert restored in after
