@@ -171,9 +171,11 @@ class Session(AppService):
     async def _open_app_process(self, width: int = 80, height: int = 24):
         # as AppService's, in the learner's folder: a name typed in a dialog lands there
         environment = self._build_environment(width=width, height=height)
+        # in a session of its own: Ctrl+C in the server's terminal reaches the server alone,
+        # which tells each tab why before it stops the apps
         self._process = process = await asyncio.create_subprocess_shell(
             self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=environment,
+            stderr=asyncio.subprocess.PIPE, env=environment, start_new_session=True,
             cwd=None if self.folder is None else self.folder / "files")
         assert process.stdin is not None
         self._stdin = process.stdin
@@ -216,6 +218,13 @@ class SessionServer(Server):
         self.queue = StartQueue(max_starting)
         self.listening = listening
         self.tabs: set[tuple[web.WebSocketResponse, Session]] = set()  # those running
+        self.stopping = False  # the server was asked to stop (Ctrl+C, SIGTERM)
+
+    def request_exit(self) -> None:
+        # first, so an app that quits on the same signal (systemd's stop sends it to every
+        # process of the service) has its tab told that the server stopped
+        self.stopping = True
+        super().request_exit()
 
     def initialize_logging(self) -> None:
         if self.console.is_terminal:
@@ -314,8 +323,14 @@ class SessionServer(Server):
                                       message=b"attn-tui cannot keep this session's files "
                                               b"on the server; tell the teacher.")
                 return
+        async def app_quit() -> None:  # the app said it quit: by itself, or with the server
+            if self.stopping:
+                await websocket.close(code=WSCloseCode.GOING_AWAY, message=STOPPED.encode())
+            else:
+                await websocket.close()
+
         session = Session(self.command, write_bytes=websocket.send_bytes,
-                          write_str=websocket.send_str, close=websocket.close,
+                          write_str=websocket.send_str, close=app_quit,
                           download_manager=self.download_manager, debug=self.debug,
                           folder=folder)
         holding = True
@@ -362,6 +377,7 @@ class SessionServer(Server):
         """Ctrl+C: each tab is told why its session ends, and each app is asked to quit (and
         killed if it has not within STOP_TIMEOUT), all at once, before aiohttp waits on the
         sessions' handlers."""
+        self.stopping = True
         tabs = list(self.tabs)
         if tabs:
             self.console.print(f"attn-tui: stopping {plural(len(tabs), 'session')}…",

@@ -594,3 +594,36 @@ def test_no_progress_may_follow_the_serve_word(server, tmp_path):
     come after it."""
     proc, _ = server("--no-progress", "--learners", str(tmp_path / "l"))
     assert proc.poll() is None
+
+
+@pytest.mark.parametrize("how", ["ctrl+c to the group", "sigterm to every process"])
+def test_a_class_stopped_as_a_whole_tells_every_tab_why(how):
+    """Ctrl+C in serve's terminal reached the apps too (its process group), and systemd's stop
+    sends SIGTERM to every process of the service: an app that quit first closed its tab
+    with a bare "Session ended." (code 1000), before the server could say why."""
+    import aiohttp
+    from serving import end_group, start_serve
+
+    proc, port = start_serve()
+    try:
+        async def scenario():
+            async with aiohttp.ClientSession() as http:
+                tabs = [await http.ws_connect(f"http://127.0.0.1:{port}/ws?width=80&height=24")
+                        for _ in range(3)]
+                for tab in tabs:
+                    assert FIRST_ALPHA in await first_screen(tab, timeout=60)
+                apps = children(proc.pid)
+                assert len(apps) == 3
+                if how == "ctrl+c to the group":  # as the terminal sends it
+                    os.killpg(proc.pid, signal.SIGINT)
+                else:
+                    for pid in (proc.pid, *apps):
+                        os.kill(pid, signal.SIGTERM)
+                return await asyncio.gather(*(closing(tab) for tab in tabs))
+
+        told = asyncio.run(scenario())
+        assert told == [(1001, "attn-tui was stopped on the server. Reload the page once it "
+                               "is back.")] * 3
+        assert proc.wait(timeout=30) == 0
+    finally:
+        end_group(proc)
