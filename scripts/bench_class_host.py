@@ -147,13 +147,20 @@ class ClassHost:
         for target in (Path(os.path.realpath(sys.executable)), ROOT, Path(sys.prefix)):
             dirs.update(p for p in target.parents if not os.stat(p).st_mode & 0o001)
         for d in sorted(dirs):
-            had_acl = subprocess.run(["getfacl", "-s", "--absolute-names", str(d)],
-                                     capture_output=True, text=True).stdout.strip() != ""
             _run(setfacl, "-m", f"u:{self.user}:x", str(d))
-            if had_acl:
-                self.undo.append(lambda d=d: _run(setfacl, "-x", f"u:{self.user}", str(d)))
-            else:
-                self.undo.append(lambda d=d: _run(setfacl, "-b", str(d)))
+            self.undo.append(lambda d=d: self._take_back(setfacl, d))
+
+    def _take_back(self, setfacl: str, d: Path) -> None:
+        """Remove this account's entry alone: another run at the same time may have its own
+        there. Once no named or default entry is left, the mask that adding one made goes
+        too, so the directory is as it was without an ACL."""
+        _run(setfacl, "-x", f"u:{self.user}", str(d))
+        left = subprocess.run(["getfacl", "-c", "--absolute-names", str(d)],
+                              capture_output=True, text=True).stdout.split()
+        if not any(entry.startswith("default:") or (entry.split(":")[0] in ("user", "group")
+                                                    and entry.split(":")[1])
+                   for entry in left):
+            _run(setfacl, "-b", str(d))
 
     def _wait_listening(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT

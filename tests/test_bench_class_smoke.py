@@ -58,6 +58,21 @@ def test_a_lost_session_a_slow_tail_or_a_stuck_process_is_a_miss(bench_class):
     assert verdicts["processes left after disconnect"] == "MISS"
 
 
+def test_a_class_where_no_session_drew_passes_nothing_it_did_not_measure(bench_class):
+    """Two runs at once took each other's way in (an ACL removed under the other): N = 2 drew
+    nothing, and its empty keys and memory rows read PASS beside nan ms."""
+    bc, _ = bench_class
+    nan = float("nan")
+    _, rows = bc.table([fake(1, 0.006, 0.012, 55_000),
+                        {**fake(2, nan, nan, 0, arrived=0, lost=2, apps=0, rss_sum=0, keys=0,
+                                max=nan, bytes_per_key=nan), "rss": []}])
+    verdicts = {row[0]: row[-1] for row in rows if row[-1]}
+    assert verdicts == {"sessions that drew and stayed": "MISS",
+                        "key → screen change, p50": "MISS", "key → screen change, p95": "MISS",
+                        "keys answered / sent": "MISS", "resident memory, sum": "MISS",
+                        "processes left after disconnect": "PASS"}
+
+
 def test_students_are_seeded_and_type_only_keys_that_change_the_screen(bench_class):
     bc, _ = bench_class
     first = list(itertools.islice(bc.student_keys(3), 200))
