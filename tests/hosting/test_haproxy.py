@@ -26,11 +26,18 @@ pytestmark = pytest.mark.skipif(
     "(apt-get install haproxy) and runs this")
 
 
-def guide_config(front: int, backends: list[int]) -> str:
-    """The guide's HAProxy block, with its addresses moved to loopback ports."""
-    block = re.search(r"```haproxy\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S).group(1)
-    assert "bind :80" in block
+FULL_PAGE = "/etc/haproxy/errors/attn-tui-full.http"
+
+
+def guide_config(front: int, backends: list[int], full_page: Path) -> str:
+    """The guide's HAProxy block, with its addresses moved to loopback ports and its page for
+    a full class (the guide's http block) written to ``full_page``."""
+    guide = GUIDE.read_text(encoding="utf-8")
+    block = re.search(r"```haproxy\n(.*?)```", guide, re.S).group(1)
+    full_page.write_text(re.search(r"```http\n(.*?)```", guide, re.S).group(1))
+    assert "bind :80" in block and block.count(FULL_PAGE) == 1
     block = block.replace("bind :80", f"bind 127.0.0.1:{front}")
+    block = block.replace(FULL_PAGE, str(full_page))
     for n, port in enumerate(backends, start=1):
         block, found = re.subn(rf"10\.0\.0\.1{n}:8000", f"127.0.0.1:{port}", block)
         assert found == 1
@@ -38,12 +45,14 @@ def guide_config(front: int, backends: list[int]) -> str:
 
 
 @pytest.fixture
-def two_hosts(tmp_path):
+def two_hosts(tmp_path, request):
     front = free_port()
     public = f"http://127.0.0.1:{front}"
-    servers = [start_serve("--max-sessions", "6", "--public-url", public) for _ in range(2)]
+    each = str(getattr(request, "param", 6))  # sessions a host takes
+    servers = [start_serve("--max-sessions", each, "--public-url", public) for _ in range(2)]
     config = tmp_path / "haproxy.cfg"
-    config.write_text(guide_config(front, [port for _, port in servers]))
+    config.write_text(guide_config(front, [port for _, port in servers],
+                                   tmp_path / "attn-tui-full.http"))
     checked = subprocess.run([HAPROXY, "-c", "-q", "-f", str(config)], capture_output=True,
                              text=True, timeout=30)
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -123,3 +132,32 @@ def test_a_class_spreads_over_two_hosts_and_survives_losing_one(two_hosts):
     assert reopened == [True] * 3
     assert late_hosts == ["host2"] * 3
     assert sessions_after == 5
+
+
+@pytest.mark.parametrize("two_hosts", [1], indirect=True)
+def test_with_every_host_full_a_new_tab_gets_attn_tuis_page_not_haproxys(two_hosts):
+    """HAProxy's health check takes a full host out (its page answers 503); with both out, a
+    new tab read HAProxy's bare "No server is available to handle this request"."""
+    front, _ = two_hosts
+
+    async def scenario():
+        learners = [Learner(front) for _ in range(2)]
+        try:
+            opened = [await learner.open() for learner in learners]
+            async with aiohttp.ClientSession() as http:
+                for _ in range(150):  # until the checks (every 2 s, 2 to fall) take both out
+                    async with http.get(f"http://127.0.0.1:{front}/") as page:
+                        status, headers, body = page.status, page.headers, await page.text()
+                    if "on every host" in body:
+                        break
+                    await asyncio.sleep(0.1)  # polling HAProxy's view, not the app's
+            return opened, status, headers, body
+        finally:
+            for learner in learners:
+                await learner.close()
+
+    opened, status, headers, body = asyncio.run(scenario())
+    assert opened == [True, True]
+    assert status == 503 and headers.get("Retry-After") == "30"
+    assert "Every attn-tui session on every host is in use. Try again when someone leaves." in body
+    assert "No server is available" not in body
