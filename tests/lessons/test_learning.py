@@ -87,7 +87,7 @@ async def test_n_pressed_while_a_step_trains_is_refused_not_kept_to_skip_the_nex
             await until(pilot, reached.is_set, "the run at step 5")
             said = " ".join(panel(pilot.app).plain.split())
             assert "Getting the step ready" in said
-            assert panel(pilot.app).border_subtitle == "getting ready… · Esc keep playing"
+            assert panel(pilot.app).edge_text == "getting ready… · Esc keep playing"
             for _ in range(2):
                 pilot.app.post_message(events.Key("n", "n"))  # as the terminal sends it
             # no pilot.pause() while the step sets up: its wait runs on while keys are held

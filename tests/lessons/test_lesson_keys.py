@@ -460,14 +460,14 @@ async def test_in_a_small_window_the_lessons_words_scroll_from_the_keyboard():
         await press(pilot, "n", "n")  # a question step
         lesson = panel(pilot.app)
         assert lesson.max_scroll_y > 0 and lesson.scroll_y == 0
-        assert str(lesson.border_subtitle).startswith("⇧↑↓ more")  # tighter at 40 columns
+        assert lesson.edge_text.startswith("⇧↑↓ more")  # tighter at 40 columns
         await press(pilot, "shift+down", "shift+down", "shift+down")
         assert lesson.scroll_y == 6
         await press(pilot, "shift+up")
         assert lesson.scroll_y == 4
     async with lesson_app("one").run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert not str(panel(pilot.app).border_subtitle).startswith("⇧")
+        assert not panel(pilot.app).edge_text.startswith("⇧")
 
 
 async def test_edits_replaced_by_a_lesson_opened_from_the_workbench_make_quitting_ask(tmp_path):
@@ -511,18 +511,18 @@ async def test_the_panel_edge_says_what_enter_and_escape_do_while_a_cell_is_type
     # n, p and Esc are not the lesson's while a cell takes text: the edge must not offer them
     async with lesson_app("one").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        edge = panel(pilot.app).border_subtitle
+        edge = panel(pilot.app).edge_text
         assert "n next" in str(edge)
         await press(pilot, "7")
-        assert str(panel(pilot.app).border_subtitle) == "typing: ⏎ Set · Esc Cancel"
+        assert panel(pilot.app).edge_text == "typing: ⏎ Set · Esc Cancel"
         assert "typing: ⏎ Set · Esc Cancel" in screen_text(pilot.app)
         await press(pilot, "escape")
-        assert panel(pilot.app).border_subtitle == edge
+        assert panel(pilot.app).edge_text == edge
         await press(pilot, "8", "n")  # n is typed into the cell: "8n" is refused, kept
-        assert str(panel(pilot.app).border_subtitle) == "typing: ⏎ Set · Esc Cancel"
+        assert panel(pilot.app).edge_text == "typing: ⏎ Set · Esc Cancel"
         await press(pilot, "backspace", "enter")
         # the step's own edge again, with the reset that an edit away from its start offers
-        assert panel(pilot.app).border_subtitle == "ctrl+r reset · " + str(edge)
+        assert panel(pilot.app).edge_text == "ctrl+r reset · " + edge
         assert pilot.app.screen.workspace.q[0][0] == 8.0
 
 
@@ -693,10 +693,10 @@ async def test_the_last_page_names_only_the_keys_that_do_something():
     async with lesson_app("one", at=steps).run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await press(pilot, "n")
-        edge = str(panel(pilot.app).border_subtitle)
+        edge = panel(pilot.app).edge_text
         assert pilot.app.tutor.done and edge.startswith("p back"), edge
         await press(pilot, "p")  # back to the last step: n moves on again
-        assert str(panel(pilot.app).border_subtitle).startswith("n next · p back")
+        assert panel(pilot.app).edge_text.startswith("n next · p back")
 
 
 @pytest.mark.parametrize("width", [56, 58, 60, 62, 63, 70, 80])
@@ -707,7 +707,7 @@ async def test_a_narrow_panel_says_its_keys_in_fewer_words_rather_than_cut(width
     async with lesson_app("one", at=5).run_test(size=(width, 20)) as pilot:
         await settle(pilot)
         lesson = panel(pilot.app)
-        edge = str(lesson.border_subtitle)
+        edge = lesson.edge_text
         assert cell_len(edge) <= lesson.outer_size.width - 6, edge  # ╰─ … ─╯
         assert "h hint" in edge and "n next" in edge and "p back" in edge and "Esc" in edge
 

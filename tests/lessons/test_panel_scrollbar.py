@@ -23,7 +23,7 @@ async def test_a_scrollbar_the_words_do_not_need_at_the_whole_width_goes():
         p.show(p.view)
         await settle(pilot)
         assert not p.show_vertical_scrollbar and p.max_scroll_y == 0
-        assert "more" not in p.border_subtitle
+        assert "more" not in p.edge_text
         assert "1 layer, 1 head, 32 numbers per token" in shown(pilot.app)
         lines = screen_lines(pilot.app)
         edge = next(i for i, line in enumerate(lines) if "n next · p back" in line)
@@ -37,4 +37,4 @@ async def test_words_longer_than_the_panel_keep_their_scrollbar():
         p.show(replace(p.view, text=p.view.text + " More words." * 60))
         await settle(pilot)
         assert p.show_vertical_scrollbar and p.max_scroll_y > 0
-        assert "⇧↑↓ more" in p.border_subtitle
+        assert "⇧↑↓ more" in p.edge_text

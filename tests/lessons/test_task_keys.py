@@ -116,7 +116,7 @@ async def test_two_hints_then_show_me_asks_and_u_undoes_it():
         assert "Show a state" not in _said(pilot.app)
         await press(pilot, "h")
         assert "Show a state that meets the goal? y shows it" in _said(pilot.app)
-        assert "y show me" in panel(pilot.app).border_subtitle
+        assert "y show me" in panel(pilot.app).edge_text
         bench = pilot.app.workbench()
         before = bench.workspace
         await press(pilot, "y")

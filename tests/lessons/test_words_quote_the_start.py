@@ -22,16 +22,16 @@ async def test_an_edit_on_a_worded_step_is_said_and_ctrl_r_takes_it_back():
         host = pilot.app.screen
         start = host.lesson_state()
         assert "= 0.3200" in _said(pilot.app) and LINE not in _said(pilot.app)
-        assert "ctrl+r" not in panel(pilot.app).border_subtitle
+        assert "ctrl+r" not in panel(pilot.app).edge_text
         await press(pilot, "enter", "0", ".", "5", "enter")  # q = (0.5, 0.2, 0.3)
         assert "0.4800" in screen_text(pilot.app)  # the table follows ...
         assert "= 0.3200" in _said(pilot.app)  # ... the words stay with the step's start
         assert LINE in _said(pilot.app)
-        assert "ctrl+r reset" in panel(pilot.app).border_subtitle
+        assert "ctrl+r reset" in panel(pilot.app).edge_text
         await press(pilot, "ctrl+r")
         assert host.lesson_state() == start
         assert LINE not in _said(pilot.app)
-        assert "ctrl+r" not in panel(pilot.app).border_subtitle
+        assert "ctrl+r" not in panel(pilot.app).edge_text
         await press(pilot, "u")  # the reset is one change: the learner's q comes back
         assert "0.4800" in screen_text(pilot.app) and LINE in _said(pilot.app)
         await press(pilot, "u")  # and undoing that edit is the step's start again
@@ -97,7 +97,7 @@ async def test_in_a_lab_at_80x24_the_line_is_in_sight_above_the_words():
         await settle(pilot)
         await press(pilot, "up")  # the top d_k, on the lab's bar
         assert "The words quote the step's start" in screen_text(pilot.app)
-        assert "ctrl+r reset" in panel(pilot.app).border_subtitle
+        assert "ctrl+r reset" in panel(pilot.app).edge_text
 
 
 async def test_ctrl_r_over_the_learners_edit_still_has_quit_ask_about_it():

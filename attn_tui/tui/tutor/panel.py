@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
+from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.style import Style
 from textual.widgets import Static
 
 from attn_tui.tui import textual_compat
@@ -18,6 +20,27 @@ from attn_tui.tui.keys import takes_text
 LETTERS = "abcd"
 # the edge's keys in fewer columns, taken in turn until they fit a narrow panel
 SHORTER_KEYS = (("Esc keep playing", "Esc leave"), ("ctrl+r reset", "^r reset"), (" · ", "·"))
+EDGE_GAP = " · "
+
+
+def clicks(action: str) -> Style:
+    """A style whose click runs ``action`` on the App, as its key would (``lesson('next')``)."""
+    return Style.from_meta({"@click": f"app.{action}"})
+
+
+def edge(parts: list[tuple[str, str | None]], room: int) -> Content:
+    """The keys on the panel's lower edge, each clickable where it names an action: shorter
+    words, taken in turn, until they fit ``room`` columns (less than 0: not laid out yet)."""
+    gap = EDGE_GAP
+    for long, short in SHORTER_KEYS:  # a narrow window: shorter words, not a cut line
+        if room < 0 or cell_len(gap.join(text for text, _ in parts)) <= room:
+            break
+        if long == EDGE_GAP:
+            gap = short
+        else:
+            parts = [(text.replace(long, short), action) for text, action in parts]
+    return Content(gap).join(Content.styled(text, clicks(action)) if action else Content(text)
+                             for text, action in parts)
 
 
 @dataclass(frozen=True)
@@ -60,6 +83,8 @@ class LessonPanel(VerticalScroll, can_focus=False):
                   background: $surface; scrollbar-size-vertical: 1;
                   border-title-style: bold; border-subtitle-color: $text-muted; }
     LessonPanel > Static { height: auto; }
+    /* a question's choices answer when clicked: drawn as before, lit under the pointer */
+    LessonPanel > Static { link-style: none; link-color: $foreground; link-background: initial; }
     /* a question and its choices, and then the answer's feedback, are read in full: the panes
        give up rows for them */
     LessonPanel.-asking, LessonPanel.-answered { max-height: 65%; }
@@ -71,7 +96,8 @@ class LessonPanel(VerticalScroll, can_focus=False):
         super().__init__(**kwargs)
         self.view: PanelView | None = None
         self.plain = ""  # what the panel says, as plain text
-        self._keys = ""  # the lower edge's keys
+        self._keys: list[tuple[str, str | None]] = []  # the lower edge's keys and actions
+        self.edge_text = ""  # the lower edge as it reads (border_subtitle holds markup)
         self._words = Content("")  # what the body shows, measured for the scrollbar
 
     def on_mount(self) -> None:
@@ -85,16 +111,14 @@ class LessonPanel(VerticalScroll, can_focus=False):
         textual_compat.lift_notices(self.screen, None)
 
     def _edge(self) -> None:
-        keys = "typing: ⏎ Set · Esc Cancel" if takes_text(self.app.focused) else self._keys
+        keys = ([("typing: ⏎ Set", None), ("Esc Cancel", None)] if takes_text(self.app.focused)
+                else self._keys)
         # words beyond the panel (a small window): say that shift+↑↓ brings them in
-        edge = ("⇧↑↓ more · " if self.max_scroll_y > 0 else "") + keys
-        room = self.outer_size.width - 6  # the corners, a line and a blank each side
-        for long, short in SHORTER_KEYS:  # a narrow window: shorter words, not a cut line
-            if room < 0 or cell_len(edge) <= room:  # (not laid out yet: called again once it is)
-                break
-            edge = edge.replace(long, short)
-        if edge != self.border_subtitle:
-            self.border_subtitle = edge
+        parts = ([("⇧↑↓ more", None)] if self.max_scroll_y > 0 else []) + keys
+        # the corners, a line and a blank each side (not laid out yet: called again once it is)
+        shown = edge(parts, self.outer_size.width - 6)
+        if shown.plain != self.edge_text:
+            self.border_subtitle, self.edge_text = shown, shown.plain
 
     _cap: int | None = None  # the rows the panel may take, where fewer than its CSS share
 
@@ -187,16 +211,21 @@ class LessonPanel(VerticalScroll, can_focus=False):
         asking = bool(view.prompt) and view.chosen is None and not (view.done or view.busy)
         letters = "abcd"[: len(view.choices)]
         solved = view.verdict is not None and view.verdict.done
+        reset = ("ctrl+r reset", "lesson('reset')")
         if view.goal and not (view.done or view.busy):
-            task = ("" if solved else "y show me · " if view.offering else "h hint · ") + \
-                "ctrl+r reset · "
+            task = ([] if solved else [("y show me", "lesson('show')")] if view.offering
+                    else [("h hint", "lesson('hint')")]) + [reset]
         else:
-            task = "ctrl+r reset · " if view.drifted and not view.done else ""
-        moves = ("getting ready…" if view.busy else
-                 "p back" if view.done else "n next · p back")  # n ends the lesson; then it is done
-        self._keys = (f"{', '.join(letters[:-1])} or {letters[-1]} answers · "
-                      if asking else "") + task + moves + " · Esc keep playing"
-        self.border_subtitle = self._keys
+            task = [reset] if view.drifted and not view.done else []
+        back = ("p back", "lesson('prev')")
+        moves = ([("getting ready…", None)] if view.busy else [back] if view.done
+                 else [("n next", "lesson('next')"), back])  # n ends the lesson; then it is done
+        # the letters are clicked in the body, on the choices themselves
+        self._keys = ([(f"{', '.join(letters[:-1])} or {letters[-1]} answers", None)]
+                      if asking else []) + task + moves + [("Esc keep playing",
+                                                            "lesson('leave')")]
+        shown = edge(self._keys, -1)
+        self.border_subtitle, self.edge_text = shown, shown.plain
         self.set_class(view.chosen is not None, "-answered")
         self.set_class(asking, "-asking")
         self.set_class(bool(view.goal) and not (view.done or view.busy), "-task")
@@ -300,8 +329,10 @@ def _question(out: Text, view: PanelView, width: int | None) -> None:
         elif i:
             out.append(CHOICE_GAP)
             used += len(CHOICE_GAP)
-        out.append(label, style="bold")
-        out.append(f" {choice}")
+        # a click on a choice answers, as its letter does
+        click = {"@click": f"app.lesson('answer', '{LETTERS[i]}')"}
+        out.append(label, style=RichStyle(bold=True, meta=click))
+        out.append(f" {choice}", style=RichStyle(meta=click))
         used += size
 
 
