@@ -71,7 +71,8 @@ class HelpScreen(AttnModal[None]):
     def compose(self) -> ComposeResult:
         with HelpScroll() as scroll:
             scroll.border_title = "attn-tui keys"
-            scroll.border_subtitle = "↑↓ scroll · Esc closes"
+            # a click closes too: at 80 columns the help covers the screen, no outside to click
+            scroll.border_subtitle = "↑↓ scroll · [@click=screen.dismiss(None)]Esc closes[/]"
             self.reference = DrawnOncePerWidth(Group(*_reference(self.section, self.then)))
             yield Static(self.reference)
 

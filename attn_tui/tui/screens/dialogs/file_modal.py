@@ -102,7 +102,10 @@ class FileModal(AttnModal[str | None]):
             # was saved when it was not); → or End keeps it to edit
             yield PathInput(value=self.path, placeholder="a file path", id="file-path")
             yield Static("", id="file-error", markup=False)
-            yield Static("Enter accepts, Escape cancels", id="file-hint")
+            # the words are clicks too: a mouse user has no key to press
+            yield Static("[@click=screen.accept_typed]Enter accepts[/], "
+                         "[@click=screen.dismiss(None)]Escape cancels[/]", id="file-hint",
+                         markup=True)
 
     def set_aside(self) -> None:
         """Close as Escape does, keeping a name typed here for the next dialog of this kind:
@@ -128,6 +131,10 @@ class FileModal(AttnModal[str | None]):
         # marked, not only coloured: without colour it read as the hint below it
         note.update(f"✗ {message}" if message else "")
         note.set_class(bool(message), "-shown")
+
+    def action_accept_typed(self) -> None:
+        """Enter accepts, clicked: the path in the box, as Enter there would take it."""
+        self.accept(self.query_one("#file-path", Input).value)
 
     def accept(self, typed: str) -> None:
         path = typed.strip()

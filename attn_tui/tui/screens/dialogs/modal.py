@@ -40,6 +40,11 @@ class AttnModal(KeysInOrder, DismissOnce, ModalScreen[ResultType]):
     def on_mount(self) -> None:
         textual_compat.hide_notices_under(self)
 
+    def on_click(self, event: events.Click) -> None:
+        # on the dimmed screen around the dialog: as Escape, the way the command palette closes
+        if event.widget is self:
+            self.dismiss(None)
+
     @property
     def closed(self) -> bool:
         """Dismissed, or under another screen: keys that reach it were meant for what is next."""
