@@ -45,6 +45,9 @@ def rows(bindings: Iterable[Binding]) -> list[tuple[str, str]]:
     return [(" ".join(keys), does) for (_, does), keys in seen.items()]
 
 
+BAR_CLICK = ("click", "a field's name or value picks it; its ‹ or › steps it down or up")
+
+
 def sections() -> list[tuple[str, list[tuple[str, str]]]]:
     """(section title, [(keys, what they do)]) for every place keys are bound."""
     grid = rows(bindings.GRID)
@@ -57,16 +60,18 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
                                        "cells from the cursor; one number is typed in")]
     lesson = [r for r in rows(bindings.LESSON) if not r[1].startswith("answer ")]
     out = [
-        ("Everywhere", rows(bindings.APP) + [("Tab / shift+Tab", "next / previous pane")]),
+        ("Everywhere", rows(bindings.APP) + [("Tab / shift+Tab", "next / previous pane"),
+                                             ("click", "beside a dialog: close it, as Esc does")]),
         ("Workbench", rows(bindings.WORKBENCH)),
         ("In Q, K or V", editor),
         ("In any table", grid),
         ("In the dimensions bar", rows(bindings.DIMS_BAR) + [
             ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused "
-                    "and stays, to mend")]),
+                    "and stays, to mend"), BAR_CLICK]),
         # a screen's p (Presets, Next preset) is the lesson's Previous step while one runs
         ("In a lesson (before a screen's own keys: p goes back a step)",
-         lesson + [("a b c d", "answer the question")]),
+         lesson + [("a b c d", "answer the question"),
+                   ("click", "a key's words on the panel's edge, or a choice: as the key")]),
     ]
     base = rows(bindings.LAB)
     labs = [name for name in LABS if lab_available(name)]
@@ -74,7 +79,8 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         out.append(("In any lab", base + [("← → (h l)", "choose a control"),
                                            ("↑ ↓ (k j)", "step it"),
                                            ("PgUp PgDn", "×2 ÷2 where that fits"),
-                                           ("Enter", "type a value (the train lab: train or pause)")]
+                                           ("Enter", "type a value (the train lab: train or pause)"),
+                                           BAR_CLICK]
                     + [r for r in rows(bindings.CONTROL_BAR) if r[0] not in (
                         "← h", "→ l", "↑ k", "↓ j", "PgUp", "PgDn", "Enter space")]))
     for name in labs:

@@ -101,3 +101,59 @@ async def test_the_helps_esc_closes_is_a_click_where_help_covers_the_screen():
         await pilot.click(offset=(line.index("Esc closes") + 1, y))
         await pilot.pause()
         assert app.screen is app.workbench()
+
+
+async def _click_text(pilot, words: str, at: int = 0) -> None:
+    """Click the character ``at`` of the first place the screen shows ``words``."""
+    from screen_text import screen_lines
+
+    y, line = next((y, line) for y, line in enumerate(screen_lines(pilot.app)) if words in line)
+    await pilot.click(offset=(line.index(words) + at, y))
+    await settle(pilot)
+
+
+async def test_a_click_picks_a_bar_field_and_its_arrows_step_it():
+    """The dimensions bar and a lab's controls could be reached by the mouse only on their
+    first field: a click elsewhere on the bar left T picked, and no field stepped."""
+    from attn_tui.tui.widgets.dims_bar import DimsBar
+
+    app = make_app(preset="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bar = app.screen.query_one(DimsBar)
+        await _click_text(pilot, "d_k ‹4›")  # its name
+        assert bar.has_focus and bar.current.key == "d_k"
+        await _click_text(pilot, "d_k ‹4›", len("d_k ‹4"))  # its ›
+        assert app.workbench().workspace.d_k == 5
+        await _click_text(pilot, "d_k ‹5›", len("d_k "))  # its ‹
+        assert app.workbench().workspace.d_k == 4
+        await _click_text(pilot, "seed ‹0›", len("seed ‹"))  # another field's value
+        assert bar.current.key == "seed" and app.workbench().workspace.d_k == 4
+
+
+async def test_a_value_being_typed_is_kept_when_another_field_is_clicked():
+    from attn_tui.tui.widgets.dims_bar import DimsBar
+
+    app = make_app(preset="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _click_text(pilot, "d_k ‹4›")
+        await pilot.press("6")
+        assert app.screen.query_one(DimsBar).editing == "6"
+        await _click_text(pilot, "seed ‹0›")
+        assert app.workbench().workspace.d_k == 6
+        assert app.screen.query_one(DimsBar).current.key == "seed"
+
+
+async def test_a_labs_controls_answer_clicks():
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    app = make_app(lab="scaling")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bar = app.screen.query_one(ControlBar)
+        before = app.screen.settings.keys
+        await _click_text(pilot, f"keys ‹{before}›")
+        assert bar.current.key == "keys"
+        await _click_text(pilot, f"keys ‹{before}›", len(f"keys ‹{before}"))
+        assert app.screen.settings.keys != before

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
@@ -40,6 +41,8 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     DEFAULT_CSS = """
     ControlBar { height: auto; width: 1fr; padding: 0 1; background: $boost; }
     ControlBar:focus { background: $boost; }
+    /* its fields are clicks (see units): drawn as they always were, lit under the pointer */
+    ControlBar { link-style: none; link-color: $foreground; link-background: initial; }
     """
 
     class Changed(EditorMessage):
@@ -161,9 +164,15 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             if picked and self.editing is not None:
                 typed, most = self.editing, self.TYPED_SHOWN
                 shown = (typed if len(typed) <= most else "…" + typed[-(most - 1):]) + "▏"
+            # clicks: the name or value picks the field, ‹ and › step it down and up
+            pick, down, up = (Style(meta={"@click": f"click_field({i}, {step})"})
+                              for step in (0, -1, 1))
+            look = Style.parse("reverse bold" if picked else "bold")
             unit = Text()
-            unit.append(f"{self.label_of(f)} ", style="bold" if picked else "")
-            unit.append(f"‹{shown}›{f.unit}", style="reverse bold" if picked else "bold")
+            unit.append(f"{self.label_of(f)} ", style=Style(bold=picked) + pick)
+            unit.append("‹", style=look + down)
+            unit.append(shown, style=look + pick)
+            unit.append(f"›{f.unit}", style=look + up)
             out.append(unit)
         return out
 
@@ -236,6 +245,20 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         self.field = (self.field + step) % len(self.fields)
         self.refresh()
         self.post_message(self.Moved(self, self.current.key))
+
+    def action_click_field(self, index: int, step: int = 0) -> None:
+        """A click on field ``index``: its name or value picks it, its ‹ or › steps it down
+        or up. A value being typed is stored first, as leaving the field would; a refused one
+        stays open, its message saying why."""
+        typing_leaves = self.editing is not None and (index != self.field or step)
+        if typing_leaves and not self.take_typed(keep_refused=True):
+            return
+        if index != self.field:
+            self.field = index
+            self.refresh()
+            self.post_message(self.Moved(self, self.current.key))
+        if step:
+            self.action_step(step)
 
     def action_step(self, direction: int) -> None:
         f, now = self.current, self.values[self.current.key]

@@ -27,6 +27,9 @@ class DimsBar(ControlBar):
     DEFAULT_CSS = """
     DimsBar { height: 1; padding: 0 1; color: $text-muted; background: transparent; }
     DimsBar:focus { color: $text; background: $boost; }
+    /* its fields are clicks, drawn in the bar's own colour (see ControlBar) */
+    DimsBar { link-color: $text-muted; }
+    DimsBar:focus { link-color: $text; }
     """
     ONE_LINE = True
     GAP = "   "
