@@ -231,6 +231,7 @@ HELP_EXTRAS = {
               ("Enter", "in the sentence: back to the heads (the maps follow as you type; an "
                         "empty one stays)"),
               ("click", "a head's picture picks it; a row of the large picture, its query")),
+    "train": (("click", "in the maps: a head's picture picks it"),),
 }
 
 # a widget's own keys, listed under its lab in the keyboard reference: (where, bindings)

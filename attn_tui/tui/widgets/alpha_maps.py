@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from rich.text import Text
+from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
@@ -134,6 +135,26 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
         per_row = max(1, width // (len(blocks[0][1]) + 2))
         rows = -(-len(blocks) // per_row)
         return rows * len(blocks[0]) + 1
+
+    def head_at(self, x: int, y: int) -> int | None:
+        """The head whose block is drawn at content offset (x, y), or None (a gap, the caption)."""
+        blocks = self.blocks()
+        if not blocks or x < 0 or y < 0:
+            return None
+        block_w, block_h = len(blocks[0][1]) + 2, len(blocks[0])
+        per_row = max(1, self.content_size.width // block_w)
+        column, row = x // block_w, y // block_h
+        head = row * per_row + column
+        if column >= per_row or x % block_w >= block_w - 2 or head >= len(blocks):
+            return None
+        return head
+
+    def on_click(self, event: events.Click) -> None:
+        # a click on a head's block picks it, as ↑↓ would step there
+        offset = event.get_content_offset(self)
+        head = None if offset is None else self.head_at(offset.x, offset.y)
+        if head is not None and head != self.picked:
+            self._send(self.HeadPicked(self, head - self.picked))
 
     def _send(self, moved: AlphaMaps.Moved) -> None:
         self.in_flight.append(moved)

@@ -716,3 +716,26 @@ async def test_enter_on_a_finished_run_says_the_same_settings_train_it_again() -
         await settle(pilot)
         assert screen.state == "done" and screen.losses == old  # the same run, step for step
         assert screen.message == ""
+
+
+async def test_a_click_on_a_heads_map_picks_it() -> None:
+    """The maps' heads could be picked with ↑↓ alone: a click on one left ▶ where it was, and
+    w opened that head."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 10, "set_heads(2)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        maps = screen.query_one(AlphaMaps)
+        maps.scroll_visible(animate=False)
+        await settle(pilot)
+        lines = maps.blocks()
+        second = next(x for x in range(maps.content_size.width)
+                      if maps.head_at(x, 2) == 1)  # a row of head 2's picture
+        assert maps.head_at(second - 1, 2) != 1 and lines[1][0].startswith(" L1 H2")
+        await pilot.click(maps, offset=(second + maps.gutter.left, 2 + maps.gutter.top))
+        await settle(pilot)
+        assert screen.head == 1 and maps.picked == 1
+        await pilot.click(maps, offset=(second + maps.gutter.left, 2 + maps.gutter.top))
+        await settle(pilot)
+        assert screen.head == 1  # the picked one again: nothing moves
