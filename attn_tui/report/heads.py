@@ -33,7 +33,7 @@ def head_workspace(run: Run, layer: int, head: int, selected: int = 0) -> Worksp
               f"on “{words if len(words) <= 60 else words[:59] + '…'}”")
     return Workspace(source=source,
         q=m(run.q[layer, head]), k=m(run.k[layer, head]), v=m(run.v[layer, head]),
-        query_tokens=tokens, key_tokens=tokens, mask="none", scale=True, backend="numpy",
+        query_tokens=tokens, key_tokens=tokens, mask="none", scale=True, backend=run.backend,
         dtype=dtype, selected=max(0, min(selected, len(tokens) - 1)), preset="random",
     )
 

@@ -253,3 +253,15 @@ def test_print_heads_never_writes_its_text_over_a_session_json(tmp_path) -> None
     assert out.returncode == 2 and session.read_text() == "{}"
     assert out.stderr.strip().endswith(
         "is named as a session (.json), which the heads' text never writes: end the name with .txt")
+
+
+def test_a_head_exported_from_torch_says_torch_as_the_text_does(capsys: Any) -> None:
+    """--backend torch printed "numpy float64" over one head's table and stored backend
+    'numpy' in its npz, while the text of every head said torch."""
+    pytest.importorskip("torch")
+    args = ["print", "heads", "--text", "hi there", "--layer", "2", "--head", "3",
+            "--backend", "torch", "--dtype", "float64"]
+    main([*args, "--format", "md"])
+    assert "; torch float64" in capsys.readouterr().out.split("\n\n")[1].splitlines()[0]
+    main(args)
+    assert "torch float64" in capsys.readouterr().out
