@@ -75,6 +75,22 @@ def progress_words(lesson: Lesson, tasks: set[int], shown: set[int],
             + f" · {len(set(answers) & question_steps)}/{len(question_steps)} answered")
 
 
+def status_words(lesson: Lesson, tasks: set[int], shown: set[int], answers: Iterable[int], *,
+                 finished: bool, step: int | None, unreadable: bool = False,
+                 see: str = "") -> str:
+    """progress_words, then where the learner is: "finished", "at step 3", or that the kept
+    progress could not be read (``see`` says where that is explained). Go to and
+    `--lesson list` say the same."""
+    words = progress_words(lesson, tasks, shown, answers)
+    if unreadable:  # not 0 done: unknown
+        return words + " · its progress could not be read" + see
+    if finished:
+        return words + " · finished"
+    if step:
+        return words + f" · at step {min(step, len(lesson.steps) - 1) + 1}"
+    return words
+
+
 def is_done(lesson: Lesson, finished: bool, tasks: set[int]) -> bool:
     """Walked to the end with every task met: the next lesson suggested is past it."""
     return finished and all(i in tasks for i, s in enumerate(lesson.steps) if s.task is not None)
@@ -92,13 +108,9 @@ def standing(progress: object) -> list[tuple[Lesson, str, bool]]:
     out = []
     for lesson in in_order():
         r = progress.load(lesson.name)
-        words = progress_words(lesson, r.tasks, r.shown, r.answers)
-        if progress.unreadable(lesson.name):  # not 0 done: unknown (the notice says why)
-            words += " · its progress could not be read (see below)"
-        elif r.finished:
-            words += " · finished"
-        elif r.step:
-            words += f" · at step {min(r.step, len(lesson.steps) - 1) + 1}"
+        words = status_words(lesson, r.tasks, r.shown, r.answers, finished=r.finished,
+                             step=r.step, unreadable=progress.unreadable(lesson.name),
+                             see=" (see below)")
         out.append((lesson, words, is_done(lesson, r.finished, r.tasks)))
     return out
 

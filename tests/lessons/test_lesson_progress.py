@@ -23,12 +23,11 @@ async def test_a_lesson_resumes_at_its_step_in_the_next_run(progress_dir):
         await settle(pilot)
         assert "Step 4 of 6" in panel(pilot.app).border_title
         words, nxt = pilot.app.tutor.standing()
-        assert words["select"] == "0/3 tasks · 1/2 answered"
+        assert words["select"] == "0/3 tasks · 1/2 answered · at step 4"
         assert nxt == "one"
         # Go to and `--lesson list` say it in the same words, and suggest the same lesson
         listed = {lesson.name: w for lesson, w, _ in standing(Progress.from_env())}
-        assert listed["select"] == "0/3 tasks · 1/2 answered · at step 4"
-        assert all(listed[n].startswith(w) for n, w in words.items())
+        assert listed == words
         assert suggestion(standing(Progress.from_env())).startswith("Next: one ")
         await press(pilot, "p")
         assert "✓ Right." in panel(pilot.app).plain  # the answer came back too
@@ -116,3 +115,21 @@ async def test_show_me_undone_and_redone_is_still_show_mes(progress_dir):
         assert "Shown: a state that meets the goal." in panel(pilot.app).plain
     record = Progress.from_env().load("one")
     assert record.tasks == frozenset() and record.shown == {4}
+
+
+async def test_go_to_says_finished_and_unreadable_as_the_list_does(progress_dir):
+    """Go to left out "finished" and, for a file it could not read, said a plain 0/2 done."""
+    Progress.from_env().save("one", step=None, finished=True, task=4)
+    progress_dir.mkdir(parents=True, exist_ok=True)
+    (progress_dir / "params.json").write_text('{"version": 1, "step": 2, "finished": "yes"}')
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        words, _ = app.tutor.standing()
+        entries = dict(app.goto_entries())
+    assert words["one"].endswith(" · finished")
+    assert words["params"].endswith(" · its progress could not be read")
+    listed = {lesson.name: w for lesson, w, _ in standing(Progress.from_env())}
+    assert listed["one"] == words["one"]
+    assert listed["params"] == words["params"] + " (see below)"
+    assert entries["lesson:one"].endswith(words["one"])

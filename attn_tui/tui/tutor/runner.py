@@ -208,7 +208,7 @@ class LessonRunner:
     def standing(self) -> tuple[dict[str, str], str | None]:
         """Per lesson, its progress in words (tasks done, questions answered), and the lesson
         to take next: the first in order not finished with every task done."""
-        from attn_tui.lessons import LessonError, in_order, is_done, progress_words
+        from attn_tui.lessons import LessonError, in_order, is_done, status_words
 
         words: dict[str, str] = {}
         nxt: str | None = None
@@ -226,7 +226,10 @@ class LessonRunner:
                 finished = finished or step is None
             shown = (self.app.progress.load(lesson.name).shown
                      | self._shown_tasks.get(lesson.name, set()))
-            words[lesson.name] = progress_words(lesson, tasks, shown, answers)
+            unreadable = self.app.progress.unreadable(lesson.name) and (
+                lesson.name not in self._memory)  # a file set aside: this run's are known
+            words[lesson.name] = status_words(lesson, tasks, shown, answers, finished=finished,
+                                              step=step, unreadable=unreadable)
             if nxt is None and lesson.missing() is None and not is_done(lesson, finished, tasks):
                 nxt = lesson.name
         return words, nxt
