@@ -75,6 +75,20 @@ async def test_nanogpt_step_3s_map_keeps_back_row_t3_which_step_4_asks_about():
         assert "0.2500" in screen_text(pilot.app)
 
 
+async def test_nanogpt_step_6s_step_table_keeps_back_t1s_exp_row_of_one_survivor():
+    """Row t1's exp column showed its one e^s beside a 0 for every blocked key: α = 1 read off
+    before the question about it was answered."""
+    pytest.importorskip("torch")
+    async with lesson_app("nanogpt", at=6).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        steps = pilot.app.screen.query_one("#steps")
+        text = screen_text(pilot.app)
+        assert "Step 6 of" in text and "0.6436" not in text
+        assert "exp" in str(steps.render_line(0).text)  # the column is there, its cells not
+        await press(pilot, "a")
+        assert "0.6436" in screen_text(pilot.app)
+
+
 async def test_learning_step_1_keeps_back_the_pattern_step_2_asks_for():
     """The maps' title names the task's pattern ("a sub-diagonal: each token looks one back"):
     step 2 hid it until answered, but step 1, just before, showed it."""
