@@ -558,3 +558,26 @@ async def test_a_lesson_that_trains_starts_from_a_fresh_lab_not_the_run_it_took_
         assert lab.held_run() is None and lab.step == 0
         status = str(lab.query_one("#train-status").render())
         assert status.startswith("step 0/200 · loss – · acc – · Enter trains"), status
+
+
+async def test_a_diverged_run_loaded_says_so_and_enter_asks_before_it_diverges_again() -> None:
+    """Loaded from a file, a diverged run showed 'diverged' on its status alone, and Enter
+    trained the same settings into the same divergence without a word."""
+    run = Run(default_config("previous", d_model=16, steps=30, lr=1e6))
+    run.advance()
+    assert run.diverged
+    app = lab_app("train", lab_options={"record": run.record()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.message.startswith("The model's outputs stopped being numbers at step ")
+        assert screen.message.endswith(" are kept (←→).")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "loaded"  # not trained: asked first
+        assert screen.message.startswith("The same settings diverge again, step for step")
+        await pilot.press("enter")  # asked once: now it trains, and diverges as said
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert screen.state == "diverged"

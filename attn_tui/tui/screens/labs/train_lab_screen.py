@@ -171,8 +171,7 @@ class TrainLabScreen(LabScreen):
             self.say(INSTALL_TORCH_TRAIN, error=True)
         elif self.state == "paused":
             self.say(f"Paused at step {self.step}, where you left it: Enter trains on.")
-        elif self.state == "loaded" and self.kept and self.record is not None \
-                and self.record.diverged:
+        elif self.state == "loaded" and self.record is not None and self.record.diverged:
             r = self.record
             self.say(f"{diverged_words(list(r.losses), r.steps_done, r.config.lr)} Its frames "
                      f"up to step {int(r.frame_steps[-1])} are kept (←→).", error=True)
@@ -270,10 +269,12 @@ class TrainLabScreen(LabScreen):
             self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
                      "Enter again trains the new settings in its place.")
             return
-        if ask and not changed and self.state in ("done", "diverged") and not self.lessons_run:
+        # (a finished run loaded from a file is no loss: its status says Enter trains anew)
+        ended = self.state in ("done", "diverged") or self._diverged()
+        if ask and not changed and ended and not self.lessons_run:
             # the same settings and seed train the very same run again: say so before it goes
             self._replace_asked = self.settings
-            if self.state == "diverged":
+            if self._diverged():
                 self.say("The same settings diverge again, step for step: lower the learning "
                          "rate first, or Enter again to watch it once more.")
                 return
