@@ -112,6 +112,14 @@ class TypedInto(Protocol):
 
 
 @runtime_checkable
+class FollowsCursor(Protocol):
+    """A widget with a cursor of its own (a table's cell, the picked head): after a resize it
+    scrolls it back into sight, and the panes around it with it."""
+
+    def follow_cursor(self) -> None: ...
+
+
+@runtime_checkable
 class HoldsKeys(Protocol):
     """An app that may hold keys back a while (a lesson's step being set up)."""
 

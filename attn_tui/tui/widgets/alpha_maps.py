@@ -74,6 +74,10 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
         if moved and self.has_focus:  # ↑↓ picked a head: the view follows it
             self.call_after_refresh(self.reveal_picked)
 
+    def follow_cursor(self) -> None:
+        """After a resize: the picked head in sight (``roles.FollowsCursor``)."""
+        self.call_after_refresh(self.reveal_picked)
+
     def reveal_picked(self) -> None:
         """Scroll the first scrolling container around the maps so the picked head shows
         whole (with 10 heads at 80×24 most of them are below the window)."""

@@ -202,3 +202,27 @@ async def test_reopened_with_a_split_that_cannot_be_shown_it_shows_the_defaults(
         else:
             assert screen.count.D == 512 and screen.count.total == 44_502_016
             assert "44,502,016" in screen_text(pilot.app)
+
+
+@pytest.mark.parametrize("size", [(60, 20), (40, 12)])
+async def test_a_resize_keeps_the_focused_tables_cursor_in_sight(size) -> None:
+    """The workbench follows its cursor after a resize; a lab did not: at 60x20 the focused
+    table of heads was scrolled out of sight, and only a key brought it back."""
+    from attn_tui.tui.textual_compat import visible_region
+
+    app = lab_app("heads")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#heads-table", TextTable)
+        table.focus()
+        await pilot.press("down", "down")
+        await settle(pilot)
+        row = table.cursor_row
+        await pilot.resize_terminal(*size)
+        await settle(pilot)
+        await pilot.pause()
+        shown = visible_region(table)
+        assert shown is not None, "the focused table is out of sight"
+        region, clip = shown
+        y = region.y + table.gutter.top + 1 + row - int(table.scroll_y)  # header, then rows
+        assert clip.contains(region.x + table.gutter.left + 1, y), (row, region, clip)

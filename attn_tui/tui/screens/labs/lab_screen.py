@@ -29,6 +29,7 @@ from attn_tui.compute.backend import STANDARD_DTYPES, torch_problem
 from attn_tui.core.labs import lab_of_module
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import take_once
+from attn_tui.tui.roles import FollowsCursor
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
@@ -128,6 +129,21 @@ class LabScreen(Screen):
 
     def lesson_panel_room(self, panel_rows: int) -> int | None:  # as a LessonHost
         return None  # the panel's own share: the panes here scroll on their own
+
+    def on_resize(self, event: events.Resize) -> None:
+        # what has the keys stays in sight at the new size, as on the workbench (in a lesson,
+        # the step's marks do: its panel brings them back)
+        if self.app.tutor.host is not self:
+            self.call_after_refresh(self._focus_into_view)
+
+    def _focus_into_view(self) -> None:
+        focused = self.focused
+        if focused is None or not focused.is_mounted:
+            return
+        if isinstance(focused, FollowsCursor):
+            focused.follow_cursor()
+        else:
+            focused.scroll_visible(animate=False, immediate=True)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         textual_compat.styled_once_on_first_show(self, event)
