@@ -150,6 +150,7 @@ def test_session_flag_hands_the_workspace_and_lab_to_the_app(
 
     class FakeApp:
         return_code = 0
+        stopped_by = None  # no signal ended it
 
         def run(self, **kwargs) -> None:
             seen["ran"] = True

@@ -12,8 +12,10 @@ A click may move a cursor, pick the query the step table explains (or the heads 
 focus a pane, open a cell (a double click: with its own value, not yet changed), select text or
 scroll; it must not change a value, the mask, the scaling, the dimensions, a lab's settings or a
 lesson's step, and it must not close the screen it lands on; after it, the keys still work.
-Widgets whose click presses a key or makes a choice get everything but the click here;
-the tests at the end click the choices.
+Widgets whose click presses a key or makes a choice, words whose click runs a key's action (a
+lesson panel's edge and choices, a bar's fields and arrows, a dialog's "Enter accepts") and the
+dimmed screen beside a dialog (a click there closes it) get everything but the click here;
+the tests at the end, and tests/tui/test_mouse.py, click those.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from textual.widgets import Button, OptionList
 from attn_tui.core.labs import LABS
 from attn_tui.lessons import load, names
 from attn_tui.tui.app import make_app
-from attn_tui.tui.screens.dialogs.modal import ChoiceList
+from attn_tui.tui.screens.dialogs.modal import AttnModal, ChoiceList
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.screens.too_small_screen import TooSmallScreen
 from attn_tui.tui.tutor.panel import LessonPanel
@@ -117,12 +119,19 @@ def _acting(screen, at: tuple[int, int]) -> Widget | None:
     widget, _ = screen.get_widget_at(*at)
     if isinstance(widget, CommandPalette):  # a click on its background closes it
         return widget
+    if widget is screen and isinstance(screen, AttnModal) and screen.CLOSES_ON_CLICK_BESIDE:
+        return widget  # beside a dialog: closes it
+    if screen.get_style_at(*at).meta.get("@click"):  # words that run a key's action
+        return widget
     return next((w for w in widget.ancestors_with_self if isinstance(w, ACTING)), None)
 
 
 def _same_acting(screen, at: tuple[int, int], to: tuple[int, int]) -> bool:
-    widget = _acting(screen, at)
-    return widget is not None and widget is _acting(screen, to)
+    """Pressed and released over one widget, a drag is a click where it is released: one
+    that acts if that point acts."""
+    down, _ = screen.get_widget_at(*at)
+    up, _ = screen.get_widget_at(*to)
+    return down is up and _acting(screen, to) is not None
 
 
 def _on_screen(widget: Widget, width: int, height: int) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from textual import events
 from textual.await_complete import AwaitComplete
@@ -40,9 +40,11 @@ class AttnModal(KeysInOrder, DismissOnce, ModalScreen[ResultType]):
     def on_mount(self) -> None:
         textual_compat.hide_notices_under(self)
 
+    CLOSES_ON_CLICK_BESIDE: ClassVar[bool] = True
+
     def on_click(self, event: events.Click) -> None:
         # on the dimmed screen around the dialog: as Escape, the way the command palette closes
-        if event.widget is self:
+        if event.widget is self and self.CLOSES_ON_CLICK_BESIDE:
             self.dismiss(None)
 
     @property
