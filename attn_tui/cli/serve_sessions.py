@@ -32,6 +32,7 @@ STATIC_DIR = Path(textual_serve.__file__).parent / "static"
 START_TIMEOUT = 30.0
 # a process that has not quit this long after being asked to is killed
 STOP_TIMEOUT = 10.0
+QUIT_GRACE = 0.5  # a tab whose app quit waits this long to learn if the server stops too
 TRY_AGAIN_LATER = 1013  # RFC 6455's close code for "the server is overloaded"
 # which learner a browser is: its lessons' progress and its files are kept under this name
 LEARNER_COOKIE = "attn_tui_learner"
@@ -243,6 +244,10 @@ class SessionServer(Server):
         return app
 
     async def on_startup(self, app) -> None:
+        # the terminal serve runs in closing (SIGHUP) stops it as Ctrl+C does: the apps run
+        # in sessions of their own and would not get the hangup
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.request_exit)
         where = self.listening
         if self.public_url != where:
             where += f" for {self.public_url}"
@@ -323,7 +328,14 @@ class SessionServer(Server):
                                       message=b"attn-tui cannot keep this session's files "
                                               b"on the server; tell the teacher.")
                 return
-        async def app_quit() -> None:  # the app said it quit: by itself, or with the server
+
+        async def app_quit() -> None:
+            # the app said it quit: the learner's q, or a signal that systemd's stop sent every
+            # process of the service at once, which the server may not have read yet
+            if not self.stopping:
+                await asyncio.sleep(QUIT_GRACE)
+            if websocket.closed:  # the server's stop told the tab first
+                return
             if self.stopping:
                 await websocket.close(code=WSCloseCode.GOING_AWAY, message=STOPPED.encode())
             else:

@@ -35,10 +35,9 @@ from attn_tui.tui.keys import (
     takes_text,
 )
 from attn_tui.tui.paste_escapes import PasteCleaned, drop_escapes_in_pastes
-from attn_tui.tui.roles import HasControls, KeepsSettings, SavesRun, Undoes
+from attn_tui.tui.roles import FollowsCursor, HasControls, KeepsSettings, SavesRun, Undoes
 from attn_tui.tui.screens import says_too_small, too_small
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
-from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import VIEW_WORDS, VIEWS
 
 if TYPE_CHECKING:
@@ -172,7 +171,7 @@ class AttnApp(App[int]):
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
 
     def on_mount(self) -> None:
-        if not self.is_headless:
+        if not self.is_headless and not self.is_web:  # a browser's has no terminal to restore
             self._exit_cleanly_on_sigterm()
         if not gc.isenabled():  # the launcher paused the cycle collector for start-up
             self.screen.call_after_refresh(resume_gc)
@@ -193,12 +192,15 @@ class AttnApp(App[int]):
         import asyncio
         import signal
 
+        loop = asyncio.get_running_loop()
+
         def stopped() -> None:
+            loop.remove_signal_handler(signal.SIGTERM)  # a second SIGTERM ends it at once
             self.stopped_by = signal.SIGTERM
             self.exit(return_code=128 + signal.SIGTERM)
 
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped)
+            loop.add_signal_handler(signal.SIGTERM, stopped)
 
     def _say_if_the_theme_fades(self) -> None:
         """A light theme in a 16-colour terminal: grey on white, yellow on white. Say which
@@ -219,7 +221,7 @@ class AttnApp(App[int]):
         step's marked cells (unless a cell is being typed into), then, side by side, the
         cursor's pane in its own column too; else the cursor."""
         focused = self.focused
-        follow = focused.follow_cursor if isinstance(focused, GridView) else None
+        follow = focused.follow_cursor if isinstance(focused, FollowsCursor) else None
         if not takes_text(focused) and self.tutor.points_again(then=follow):
             return
         if follow is not None:
@@ -277,6 +279,9 @@ class AttnApp(App[int]):
             self._quit_asked()
 
     async def on_event(self, event: events.Event) -> None:
+        if (isinstance(event, events.MouseDown | events.MouseUp) and not event.is_forwarded
+                and self._mouse_waits(event)):  # (forwarded: on its way back up, not new)
+            return
         if not isinstance(event, events.Key | events.Paste):  # a paste keeps its place too
             await super().on_event(event)
             return
@@ -296,6 +301,22 @@ class AttnApp(App[int]):
         finally:
             self.reading_from_line = False
         key_read_by_app(self, event, came_back)
+
+    _pressed_while_setting_up = False
+
+    def _mouse_waits(self, event: events.MouseDown | events.MouseUp) -> bool:
+        """While a lesson step sets up, a press (and its release) is dropped, said once a step:
+        keys wait for the step, and a click acting at once (Esc keep playing, a control) cut
+        the step's set-up short. True if dropped."""
+        if isinstance(event, events.MouseUp):
+            dropped, self._pressed_while_setting_up = self._pressed_while_setting_up, False
+            return dropped
+        if self._tutor is None or not self._tutor.setting_up:
+            return False
+        self._pressed_while_setting_up = True
+        if self._tutor.setting_up_a_while():  # not a double click's second, a moment after n
+            self._tutor.say_getting_ready("a click")
+        return True
 
     def action_command_palette(self) -> None:
         # the palette's modules load when it is first opened, not before the first frame

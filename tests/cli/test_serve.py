@@ -596,11 +596,13 @@ def test_no_progress_may_follow_the_serve_word(server, tmp_path):
     assert proc.poll() is None
 
 
-@pytest.mark.parametrize("how", ["ctrl+c to the group", "sigterm to every process"])
+@pytest.mark.parametrize("how", ["ctrl+c to the group", "sigterm to every process",
+                                 "sigterm to the apps a moment first", "hangup of its terminal"])
 def test_a_class_stopped_as_a_whole_tells_every_tab_why(how):
     """Ctrl+C in serve's terminal reached the apps too (its process group), and systemd's stop
     sends SIGTERM to every process of the service: an app that quit first closed its tab
-    with a bare "Session ended." (code 1000), before the server could say why."""
+    with a bare "Session ended." (code 1000), before the server could say why. Its terminal
+    closing (SIGHUP) ended serve outright, and the tabs were told nothing."""
     import aiohttp
     from serving import end_group, start_serve
 
@@ -616,9 +618,16 @@ def test_a_class_stopped_as_a_whole_tells_every_tab_why(how):
                 assert len(apps) == 3
                 if how == "ctrl+c to the group":  # as the terminal sends it
                     os.killpg(proc.pid, signal.SIGINT)
-                else:
+                elif how == "hangup of its terminal":
+                    os.killpg(proc.pid, signal.SIGHUP)
+                elif how == "sigterm to every process":
                     for pid in (proc.pid, *apps):
                         os.kill(pid, signal.SIGTERM)
+                else:  # the order systemd's signals are read in is no one's to choose
+                    for pid in apps:
+                        os.kill(pid, signal.SIGTERM)
+                    await asyncio.sleep(0.1)  # the apps quit before the server reads its own
+                    os.kill(proc.pid, signal.SIGTERM)
                 return await asyncio.gather(*(closing(tab) for tab in tabs))
 
         told = asyncio.run(scenario())

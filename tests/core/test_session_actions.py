@@ -257,8 +257,8 @@ async def test_a_sessions_model_settings_the_screen_refuses_keep_its_own(tmp_pat
         assert screen.message == (
             "From the session, not taken: 'colour' is not one of this screen's settings; layer "
             "must be a whole number from 0 to 5 (an index: layer 1 is 0), not 6; query must be "
-            "a whole number from 0 (an index: query 1 is 0), not -1; the session's sentence: "
-            "removed 1 control character")
+            "a whole number from 0 (an index: query 1 is 0), not -1. Taken: the session's "
+            "sentence: removed 1 control character")
         assert "✗ From the session" in str(screen.query_one("#model-message").render())
 
 

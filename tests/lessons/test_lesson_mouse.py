@@ -48,3 +48,64 @@ async def test_a_tasks_hint_and_show_me_are_clicks_too():
         assert "Done:" in shown(pilot.app)
         await click_words(pilot, "ctrl+r reset")
         assert "Done:" not in shown(pilot.app)
+
+
+def _click_now(pilot, words: str) -> None:
+    """A press and release on ``words`` as the terminal reports them, without waiting."""
+    from textual import events
+
+    y, line = next((y, line) for y, line in reversed(list(enumerate(screen_lines(pilot.app))))
+                   if words in line)
+    x = line.index(words)
+    for cls in (events.MouseDown, events.MouseUp):
+        pilot.app.post_message(cls(None, x, y, 0, 0, 1, False, False, False, screen_x=x,
+                                   screen_y=y))
+
+
+async def test_a_click_while_a_step_sets_up_is_not_taken_and_the_step_completes(monkeypatch):
+    """Esc keep playing clicked while the next step trained its run closed the lesson at
+    once and cancelled the training half way; keys wait for the step, so must clicks."""
+    import asyncio
+
+    import pytest
+    from pilot_wait import until
+
+    pytest.importorskip("torch")
+    from attn_tui.tui.screens.labs.train_lab_screen import TrainLabScreen
+    from attn_tui.tui.textual_compat import notifications
+    from attn_tui.tui.tutor import runner
+
+    gate = asyncio.Event()
+
+    async def trains_until_let_go(self) -> None:  # the step's training, held by the test
+        await gate.wait()
+
+    monkeypatch.setattr(TrainLabScreen, "action_ensure_trained", trains_until_let_go)
+    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)  # every click now is a press of its own
+    refused = ("Step 3 is still getting ready, so a click was not taken: click again once the "
+               "step's words show.")
+    async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tutor = pilot.app.tutor
+        _click_now(pilot, "n next")
+        # (not pilot.pause: keys are held while a step sets up, and its idle wait waits them)
+        await until(pilot, lambda: tutor.setting_up, "step 3 setting up")
+        assert panel(pilot.app).edge_text.startswith("getting ready…")
+        _click_now(pilot, "Esc keep playing")
+        await until(pilot, lambda: refused in [n.message for n in notifications(pilot.app)],
+                    "the click's refusal")
+        assert tutor.lesson is not None and tutor.setting_up
+        gate.set()
+        await settle(pilot)
+        assert tutor.lesson is not None and not tutor.setting_up
+        assert "Step 3 of" in panel(pilot.app).border_title
+
+
+async def test_a_double_click_on_n_next_takes_one_step():
+    async with lesson_app("one").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        y, line = next((y, line) for y, line in reversed(list(enumerate(
+            screen_lines(pilot.app)))) if "n next" in line)
+        await pilot.double_click(offset=(line.index("n next"), y))
+        await settle(pilot)
+        assert "Step 2 of" in panel(pilot.app).border_title

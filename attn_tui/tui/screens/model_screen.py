@@ -465,13 +465,13 @@ class ModelScreen(Screen):
                                       "is shown")
         self._saved_query = None
         self.query_index = min(self.query_index, last)
-        notes = [*self.saved_notes, *run.notices]
-        if self.saved_refused:
-            self.say("From the session, not taken: " + "; ".join([*self.saved_refused, *notes]),
-                     error=True)
+        notes = "; ".join([*self.saved_notes, *run.notices])
+        if self.saved_refused:  # what was taken, changed, is said after, apart
+            self.say("From the session, not taken: " + "; ".join(self.saved_refused)
+                     + (f". Taken: {notes}" if notes else ""), error=True)
             self.saved_refused = []
         else:
-            self.say("; ".join(notes))
+            self.say(notes)
         self.saved_notes = []
         self.query_one(TokenLine).show(run.tokens)
         self.query_one(HeadGrid).show(run.weights)

@@ -8,6 +8,7 @@ from typing import Any
 from rich.cells import cell_len
 from rich.style import Style as RichStyle
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -72,7 +73,21 @@ class PanelView:
     drifted: bool = False  # the panes left the step's start; its words quote that start
 
 
-class LessonPanel(VerticalScroll, can_focus=False):
+class OneClick:
+    """The panel's words act on a click as their keys do, once: the second click of a double
+    click would take a second step (or answer on the next step's question)."""
+
+    def on_click(self, event: events.Click) -> None:
+        if event.chain > 1:  # before Widget's handler runs the word's action, here or above
+            event.prevent_default()
+            event.stop()
+
+
+class LessonBody(OneClick, Static):
+    """The step's words, its question's choices among them."""
+
+
+class LessonPanel(OneClick, VerticalScroll, can_focus=False):
     # not scoped: while a lesson runs its screen has the class -lesson, and the dimensions bar
     # steps aside so the panes keep their rows at 80 x 24
     SCOPED_CSS = False
@@ -156,7 +171,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
             self.call_after_refresh(self._edge)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="lesson-body")
+        yield LessonBody(id="lesson-body")
 
     def _body(self) -> Static | None:
         """The words' widget; None once the panel is being taken down (Esc as a step set up

@@ -476,12 +476,17 @@ class LessonRunner:
         True if refused."""
         if key not in ("n", "p") or not self.setting_up_a_while() or takes_text(self.app.focused):
             return False
+        self.say_getting_ready(key)
+        return True
+
+    def say_getting_ready(self, what: str) -> None:
+        """Say, once a step, that ``what`` (n, p, a click) was not taken while it sets up."""
         if self._refusal_told != self._busy_since:  # once a step: a press on a press
             self._refusal_told = self._busy_since
-            self.app.notify(f"Step {self.index + 1} is still getting ready, so {key} was not "
-                            "taken: press it again once the step's words show.", timeout=4,
+            again = "click again" if what.startswith("a ") else "press it again"
+            self.app.notify(f"Step {self.index + 1} is still getting ready, so {what} was not "
+                            f"taken: {again} once the step's words show.", timeout=4,
                             markup=False)
-        return True
 
     def _put_off(self, key: str, char: str) -> bool:
         """Lesson keys are priority keys, read by the App before the keys typed just ahead of

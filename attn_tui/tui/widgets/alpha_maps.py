@@ -154,11 +154,15 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
         return head
 
     def on_click(self, event: events.Click) -> None:
-        # a click on a head's block picks it, as ↑↓ would step there
+        # a click on a head's block picks it, as ↑↓ would step there: counted from where the
+        # moves already sent will leave it (two clicks in one read, or ↓ and a click)
         offset = event.get_content_offset(self)
         head = None if offset is None else self.head_at(offset.x, offset.y)
-        if head is not None and head != self.picked:
-            self._send(self.HeadPicked(self, head - self.picked))
+        heads = len(self.blocks())
+        then = (self.picked + sum(m.by for m in self.in_flight
+                                  if isinstance(m, self.HeadPicked))) % max(1, heads)
+        if head is not None and head != then:
+            self._send(self.HeadPicked(self, head - then))
 
     def _send(self, moved: AlphaMaps.Moved) -> None:
         self.in_flight.append(moved)

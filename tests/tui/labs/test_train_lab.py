@@ -739,3 +739,24 @@ async def test_a_click_on_a_heads_map_picks_it() -> None:
         await pilot.click(maps, offset=(second + maps.gutter.left, 2 + maps.gutter.top))
         await settle(pilot)
         assert screen.head == 1  # the picked one again: nothing moves
+
+
+async def test_two_clicks_on_a_head_in_one_read_pick_it_once() -> None:
+    """A click counted from the head last drawn: two clicks on head 2 in one read (or ↓ and a
+    click) each stepped the whole way, and the pick wrapped round past it."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 10, "set_heads(2)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        maps = screen.query_one(AlphaMaps)
+        maps.scroll_visible(animate=False)
+        await settle(pilot)
+        x = next(x for x in range(maps.content_size.width) if maps.head_at(x, 2) == 1)
+        at = (maps.content_region.x + x, maps.content_region.y + 2)
+        for _ in range(2):
+            for cls in (events.MouseDown, events.MouseUp):
+                pilot.app.post_message(cls(None, *at, 0, 0, 1, False, False, False,
+                                           screen_x=at[0], screen_y=at[1]))
+        await settle(pilot)
+        assert screen.head == 1 and maps.picked == 1
