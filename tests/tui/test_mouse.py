@@ -157,3 +157,31 @@ async def test_a_labs_controls_answer_clicks():
         assert bar.current.key == "keys"
         await _click_text(pilot, f"keys ‹{before}›", len(f"keys ‹{before}"))
         assert app.screen.settings.keys != before
+
+
+async def test_an_arrow_clicked_on_another_field_while_typing_steps_it_after_the_typed_value():
+    """Typed 4 into T, then a click on d_v's ›: T took the 4, but d_v was not stepped (the
+    screen put the bar back to its settings as it took the 4, the step with them)."""
+    app = make_app(preset="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        ws = app.workbench().workspace
+        await _click_text(pilot, f"T keys ‹{ws.t_k}›")
+        await pilot.press("6")
+        await _click_text(pilot, f"d_v ‹{ws.d_v}›", len(f"d_v ‹{ws.d_v}"))
+        after = app.workbench().workspace
+        assert (after.t_k, after.d_v) == (6, ws.d_v + 1)
+
+
+async def test_a_labs_arrow_clicked_on_another_field_while_typing_steps_it_too():
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    app = make_app(lab="scaling")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        s = app.screen.settings
+        await _click_text(pilot, f"keys ‹{s.keys}›")
+        await pilot.press("5")
+        assert app.screen.query_one(ControlBar).editing == "5"
+        await _click_text(pilot, f"trials ‹{s.trials}›", len(f"trials ‹{s.trials}"))
+        assert app.screen.settings.keys == 5 and app.screen.settings.trials > s.trials

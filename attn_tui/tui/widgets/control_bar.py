@@ -21,7 +21,7 @@ from textual.widget import Widget
 
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import AfterKeys, KeysInOrder, run_after_keys
-from attn_tui.tui.roles import HoldsForQuestion, StepsFields
+from attn_tui.tui.roles import HoldsForQuestion, SettlesEdits, StepsFields
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.editor_message import EditorMessage
 
@@ -251,8 +251,11 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         or up. A value being typed is stored first, as leaving the field would; a refused one
         stays open, its message saying why."""
         typing_leaves = self.editing is not None and (index != self.field or step)
-        if typing_leaves and not self.take_typed(keep_refused=True):
-            return
+        if typing_leaves:
+            if not self.take_typed(keep_refused=True):
+                return
+            if isinstance(self.screen, SettlesEdits):  # taken now: the step below is news
+                self.screen.settle_edits()  # on it, not a bar the screen then puts back
         if index != self.field:
             self.field = index
             self.refresh()
