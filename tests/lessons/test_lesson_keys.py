@@ -699,9 +699,10 @@ async def test_the_last_page_names_only_the_keys_that_do_something():
         assert panel(pilot.app).edge_text.startswith("n next · p back")
 
 
-@pytest.mark.parametrize("width", [56, 58, 60, 62, 63, 70, 80])
+@pytest.mark.parametrize("width", [40, 48, 56, 58, 60, 62, 63, 70, 80])
 async def test_a_narrow_panel_says_its_keys_in_fewer_words_rather_than_cut(width):
-    # at 60 columns a task's edge read "… n next · p back · Esc keep pl… ─╯"
+    # at 60 columns a task's edge read "… n next · p back · Esc keep pl… ─╯", and at 40 a
+    # mouse had no Esc to click
     from rich.cells import cell_len
 
     async with lesson_app("one", at=5).run_test(size=(width, 20)) as pilot:
@@ -726,3 +727,11 @@ async def test_a_steps_marks_on_the_map_show_only_in_the_view_they_were_made_for
             await press(pilot, "v")
             seen[heatmap.view] = len(heatmap.highlights)
         assert seen == {"weights": 0, "scores": 0, "masked": 0, "output": 16}
+
+
+async def test_at_40_columns_a_questions_edge_keeps_its_clickable_words_whole():
+    async with lesson_app("one", at=3).run_test(size=(40, 16)) as pilot:
+        await settle(pilot)
+        edge = panel(pilot.app).edge_text
+        assert "answers" not in edge  # the choices are clicks themselves
+        assert "n next" in edge and "p back" in edge and edge.endswith("Esc leave"), edge

@@ -44,7 +44,9 @@ async def test_a_tasks_hint_and_show_me_are_clicks_too():
             if "y show me" in panel(pilot.app).edge_text:
                 break
             await click_words(pilot, "h hint")
-        await click_words(pilot, "y show me")
+        await click_words(pilot, "y show me")  # on the edge, where h hint was: not a click
+        assert "Done:" not in shown(pilot.app)
+        await click_words(pilot, "y shows it")  # the words that offer it
         assert "Done:" in shown(pilot.app)
         await click_words(pilot, "ctrl+r reset")
         assert "Done:" not in shown(pilot.app)

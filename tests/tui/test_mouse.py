@@ -185,3 +185,25 @@ async def test_a_labs_arrow_clicked_on_another_field_while_typing_steps_it_too()
         assert app.screen.query_one(ControlBar).editing == "5"
         await _click_text(pilot, f"trials ‹{s.trials}›", len(f"trials ‹{s.trials}"))
         assert app.screen.settings.keys == 5 and app.screen.settings.trials > s.trials
+
+
+async def test_a_click_beside_the_save_dialog_keeps_the_name_typed_for_the_next():
+    """A stray click beside the dialog (one that brings the window to the front) threw the
+    typed name away, where Escape is the deliberate way to."""
+    from textual.widgets import Input
+
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    app = make_app(preset="mask", confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        app.screen.query_one("#file-path", Input).value = "mysess.json"
+        await pilot.click(offset=(1, 1))
+        await pilot.pause()
+        assert app.screen is app.workbench()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, FileModal)
+        assert app.screen.query_one("#file-path", Input).value == "mysess.json"

@@ -20,7 +20,10 @@ from attn_tui.tui.keys import takes_text
 
 LETTERS = "abcd"
 # the edge's keys in fewer columns, taken in turn until they fit a narrow panel
-SHORTER_KEYS = (("Esc keep playing", "Esc leave"), ("ctrl+r reset", "^r reset"), (" · ", "·"))
+# ("", how a part starts or ends): a part that only informs goes (the letters that answer:
+# each choice shows its letter, and is a click), before the clickable words grow shorter
+SHORTER_KEYS = (("Esc keep playing", "Esc leave"), ("ctrl+r reset", "^r reset"), (" · ", "·"),
+                ("", "answers"), ("⇧↑↓ more", "⇧↑↓"), ("^r reset", "^r"), ("Esc leave", "Esc"))
 EDGE_GAP = " · "
 
 
@@ -38,6 +41,9 @@ def edge(parts: list[tuple[str, str | None]], room: int) -> Content:
             break
         if long == EDGE_GAP:
             gap = short
+        elif not long:  # drop the parts that only inform, named by how they start or end
+            parts = [(text, action) for text, action in parts
+                     if action is not None or not (text.startswith(short) or text.endswith(short))]
         else:
             parts = [(text.replace(long, short), action) for text, action in parts]
     return Content(gap).join(Content.styled(text, clicks(action)) if action else Content(text)
@@ -228,7 +234,9 @@ class LessonPanel(OneClick, VerticalScroll, can_focus=False):
         solved = view.verdict is not None and view.verdict.done
         reset = ("ctrl+r reset", "lesson('reset')")
         if view.goal and not (view.done or view.busy):
-            task = ([] if solved else [("y show me", "lesson('show')")] if view.offering
+            # y show me is clicked in the words that offer it, not here: it takes the place of
+            # h hint on the edge, under a pointer that was clicking for hints
+            task = ([] if solved else [("y show me", None)] if view.offering
                     else [("h hint", "lesson('hint')")]) + [reset]
         else:
             task = [reset] if view.drifted and not view.done else []
@@ -321,7 +329,8 @@ def _task(out: Text, view: PanelView) -> None:
         out.append(hint)
     if view.offering:
         out.append("\nShow a state that meets the goal? ", style="bold")
-        out.append("y shows it (u undoes); any other key keeps trying.")
+        out.append("y shows it", style=RichStyle(meta={"@click": "app.lesson('show')"}))
+        out.append(" (u undoes); any other key keeps trying.")
 
 
 CHOICE_GAP = "   "

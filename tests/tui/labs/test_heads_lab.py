@@ -226,3 +226,19 @@ async def test_a_resize_keeps_the_focused_tables_cursor_in_sight(size) -> None:
         region, clip = shown
         y = region.y + table.gutter.top + 1 + row - int(table.scroll_y)  # header, then rows
         assert clip.contains(region.x + table.gutter.left + 1, y), (row, region, clip)
+
+
+async def test_after_r_a_split_refused_before_is_not_said_again() -> None:
+    """h = 10 refused (512 does not split into 10), then R: a later refusal of T ended in
+    "Still: D = 512 does not split into h = 10 heads" while the bar showed h 8."""
+    app = lab_app("heads")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await run_action(pilot, "set_heads(10)")
+        assert screen.standing_problem() is not None
+        await pilot.press("R")
+        await settle(pilot)
+        assert screen.settings.h == 8 and screen.standing_problem() is None
+        await run_action(pilot, "set_tokens(0)")  # refused: said with nothing stale after it
+        assert "split into h = 10" not in screen.message

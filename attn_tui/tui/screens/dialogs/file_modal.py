@@ -115,6 +115,11 @@ class FileModal(AttnModal[str | None]):
             set_aside_names(self.app)[self.kind] = typed
         self.dismiss(None)
 
+    def close_beside(self) -> None:
+        # a stray click (one that brings the terminal window to the front) keeps the name
+        # typed, offered again by the next dialog of this kind
+        self.set_aside()
+
     def on_mount(self) -> None:
         box = self.query_one("#file-path", Input)
         typed = set_aside_names(self.app).pop(self.kind, None) if self.kind else None

@@ -45,7 +45,11 @@ class AttnModal(KeysInOrder, DismissOnce, ModalScreen[ResultType]):
     def on_click(self, event: events.Click) -> None:
         # on the dimmed screen around the dialog: as Escape, the way the command palette closes
         if event.widget is self and self.CLOSES_ON_CLICK_BESIDE:
-            self.dismiss(None)
+            self.close_beside()
+
+    def close_beside(self) -> None:
+        """A click beside the dialog: as Escape."""
+        self.dismiss(None)
 
     @property
     def closed(self) -> bool:

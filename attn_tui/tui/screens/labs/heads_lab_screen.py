@@ -127,6 +127,8 @@ class HeadsLabScreen(LabScreen):
                 return
             self.result, self.computed_for, self._standing = r, inputs, None
             self._show_split(r)
+        else:  # back to the settings shown (R, u): the split refused before no longer stands
+            self._standing = None
         self._show_head(r, min(s.head, r.h) - 1)
 
     def _show_split(self, r: HeadsResult) -> None:
