@@ -111,3 +111,40 @@ async def test_a_double_click_on_n_next_takes_one_step():
         await pilot.double_click(offset=(line.index("n next"), y))
         await settle(pilot)
         assert "Step 2 of" in panel(pilot.app).border_title
+
+
+async def test_an_answer_whose_reveal_trains_says_the_choice_at_once(monkeypatch):
+    """Learning's step 2 trains a run to show its answer: for seconds the panel still offered
+    its choices, and a click on another one, or n, seemed to do nothing or skipped the why."""
+    import asyncio
+
+    import pytest
+    from textual import events
+
+    pytest.importorskip("torch")
+    from attn_tui.tui.screens.labs.train_lab_screen import TrainLabScreen
+
+    gate = asyncio.Event()
+    trained = TrainLabScreen.action_ensure_trained
+
+    async def trains_once_let_go(self) -> None:
+        await gate.wait()
+        trained(self)
+
+    monkeypatch.setattr(TrainLabScreen, "action_ensure_trained", trains_once_let_go)
+    async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        try:
+            # (Pilot's waits wait for the App, busy with this answer until the run trains)
+            pilot.app.post_message(events.Key("b", "b"))
+            deadline = asyncio.get_running_loop().time() + 30
+            while "You chose b) " not in panel(pilot.app).plain:
+                assert asyncio.get_running_loop().time() < deadline, panel(pilot.app).plain
+                await asyncio.sleep(0.05)  # polling what the panel says, not a wait for it
+            assert panel(pilot.app).edge_text == "getting ready… · Esc keep playing"
+        finally:
+            gate.set()  # (a failure above must not leave the answer waiting for ever)
+        await settle(pilot)
+        await pilot.app.workers.wait_for_complete()
+        await settle(pilot)
+        assert "✓ Right." in panel(pilot.app).plain

@@ -77,6 +77,7 @@ class PanelView:
     shown: str = ""  # what "show me" put on the panes, while they still show it
     resumed: bool = False  # the step a reopened lesson came back to, until n or p
     drifted: bool = False  # the panes left the step's start; its words quote that start
+    answering: str = ""  # the choice made, while the panes change to show the answer (busy)
 
 
 class OneClick:
@@ -271,6 +272,10 @@ def render(view: PanelView, width: int | None = None) -> Text:
         out.append("That is the whole lesson. ", style="bold")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
+        return out
+    if view.busy and view.answering:  # a reveal that takes a while (a run to train)
+        out.append(f"You chose {view.answering}. The panes change to show the answer: its "
+                   "words follow in a moment.", style="italic")
         return out
     if view.busy:  # its words are filled from numbers not computed yet
         out.append("Getting the step ready: its words follow in a moment.", style="italic")

@@ -49,6 +49,7 @@ TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its tur
 # n or p pressed this long after a step began to set up is a new press, not one typed in a
 # burst with the key that started it
 SETUP_GRACE = 0.25
+REVEAL_SAID_AFTER = 0.25  # an answer's reveal still running then is said, not left silent
 
 
 def _back_for_the_answer(host: LessonHost) -> str:
@@ -581,12 +582,24 @@ class LessonRunner:
             self._restore()
             back = _back_for_the_answer(host)
         self._revealing = True
+        waiting = None
+        if q.reveal and self._view is not None:  # a reveal that trains a run takes seconds
+            chose = f"{LETTERS[self.chosen]}) {fill(q.choices[self.chosen], self.context())}"
+            busy = replace(self._view, busy=True, answering=chose)
+            def say_waiting() -> None:
+                if self._revealing and self.lesson is not None:  # not left meanwhile
+                    self._show(busy)
+
+            # the loop's own timer: the App's would wait for this answer's handler to end
+            waiting = asyncio.get_running_loop().call_later(REVEAL_SAID_AFTER, say_waiting)
         try:
             for action in q.reveal:
                 await self._run(action)
             await self._settle()
         finally:
             self._revealing = False
+            if waiting is not None:
+                waiting.cancel()
         if host is not None:  # the reveal's changes are the step's, not the learner's
             self._setup = host.lesson_state()
             self._answer_words = self._quoted()
@@ -596,7 +609,8 @@ class LessonRunner:
         if self._view is not None:
             why = fill(q.why, self.context())
             note = " ".join(filter(None, (self._view.note, back)))
-            self._show(replace(self._view, chosen=self.chosen, why=why, note=note), at_end=True)
+            self._show(replace(self._view, chosen=self.chosen, why=why, note=note, busy=False,
+                               answering=""), at_end=True)  # (what the wait said, gone)
         self._point(q.reveal_highlight or self._step().highlight)
 
     def refuses_hand_over(self, host: object) -> str | None:
