@@ -718,21 +718,26 @@ async def test_enter_on_a_finished_run_says_the_same_settings_train_it_again() -
         assert screen.message == ""
 
 
+async def _two_heads_trained(pilot) -> tuple[object, AlphaMaps, int]:
+    """A run of two heads, its maps in view: (the lab, the maps, a column of head 2's picture
+    on the maps' third content row)."""
+    await small_run(pilot, 10, "set_heads(2)")
+    screen = pilot.app.screen
+    await pilot.press("enter")
+    await settle(pilot)
+    maps = screen.query_one(AlphaMaps)
+    maps.scroll_visible(animate=False)
+    await settle(pilot)
+    second = next(x for x in range(maps.content_size.width) if maps.head_at(x, 2) == 1)
+    return screen, maps, second
+
+
 async def test_a_click_on_a_heads_map_picks_it() -> None:
     """The maps' heads could be picked with ↑↓ alone: a click on one left ▶ where it was, and
     w opened that head."""
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 10, "set_heads(2)")
-        screen = pilot.app.screen
-        await pilot.press("enter")
-        await settle(pilot)
-        maps = screen.query_one(AlphaMaps)
-        maps.scroll_visible(animate=False)
-        await settle(pilot)
-        lines = maps.blocks()
-        second = next(x for x in range(maps.content_size.width)
-                      if maps.head_at(x, 2) == 1)  # a row of head 2's picture
-        assert maps.head_at(second - 1, 2) != 1 and lines[1][0].startswith(" L1 H2")
+        screen, maps, second = await _two_heads_trained(pilot)
+        assert maps.head_at(second - 1, 2) != 1 and maps.blocks()[1][0].startswith(" L1 H2")
         await pilot.click(maps, offset=(second + maps.gutter.left, 2 + maps.gutter.top))
         await settle(pilot)
         assert screen.head == 1 and maps.picked == 1
@@ -745,15 +750,8 @@ async def test_two_clicks_on_a_head_in_one_read_pick_it_once() -> None:
     """A click counted from the head last drawn: two clicks on head 2 in one read (or ↓ and a
     click) each stepped the whole way, and the pick wrapped round past it."""
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
-        await small_run(pilot, 10, "set_heads(2)")
-        screen = pilot.app.screen
-        await pilot.press("enter")
-        await settle(pilot)
-        maps = screen.query_one(AlphaMaps)
-        maps.scroll_visible(animate=False)
-        await settle(pilot)
-        x = next(x for x in range(maps.content_size.width) if maps.head_at(x, 2) == 1)
-        at = (maps.content_region.x + x, maps.content_region.y + 2)
+        screen, maps, second = await _two_heads_trained(pilot)
+        at = (maps.content_region.x + second, maps.content_region.y + 2)
         for _ in range(2):
             for cls in (events.MouseDown, events.MouseUp):
                 pilot.app.post_message(cls(None, *at, 0, 0, 1, False, False, False,
