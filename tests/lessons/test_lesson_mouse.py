@@ -4,18 +4,14 @@ click as their keys do (the keys were the only way: a mouse user could not move 
 from __future__ import annotations
 
 from lesson_pilot import lesson_app, panel, settle, shown
-from screen_text import screen_lines
+from screen_text import where
 
 
 async def click_words(pilot, words: str) -> None:
     """Click the first character of ``words`` where the screen shows them (the lowest such
     line: the panel's edge is below the panes)."""
-    for y, line in reversed(list(enumerate(screen_lines(pilot.app)))):
-        if (x := line.find(words)) >= 0:
-            await pilot.click(offset=(x, y))
-            await settle(pilot)
-            return
-    raise AssertionError(f"{words!r} is not on screen:\n" + "\n".join(screen_lines(pilot.app)))
+    await pilot.click(offset=where(pilot.app, words, lowest=True))
+    await settle(pilot)
 
 
 async def test_next_back_a_choice_and_leave_are_clicks_too():
@@ -56,9 +52,7 @@ def _click_now(pilot, words: str) -> None:
     """A press and release on ``words`` as the terminal reports them, without waiting."""
     from textual import events
 
-    y, line = next((y, line) for y, line in reversed(list(enumerate(screen_lines(pilot.app))))
-                   if words in line)
-    x = line.index(words)
+    x, y = where(pilot.app, words, lowest=True)
     for cls in (events.MouseDown, events.MouseUp):
         pilot.app.post_message(cls(None, x, y, 0, 0, 1, False, False, False, screen_x=x,
                                    screen_y=y))
@@ -106,9 +100,7 @@ async def test_a_click_while_a_step_sets_up_is_not_taken_and_the_step_completes(
 async def test_a_double_click_on_n_next_takes_one_step():
     async with lesson_app("one").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        y, line = next((y, line) for y, line in reversed(list(enumerate(
-            screen_lines(pilot.app)))) if "n next" in line)
-        await pilot.double_click(offset=(line.index("n next"), y))
+        await pilot.double_click(offset=where(pilot.app, "n next", lowest=True))
         await settle(pilot)
         assert "Step 2 of" in panel(pilot.app).border_title
 

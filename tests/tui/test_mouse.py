@@ -86,7 +86,7 @@ async def test_a_file_dialogs_words_accept_and_cancel_when_clicked(tmp_path, mon
 
 
 async def test_the_helps_esc_closes_is_a_click_where_help_covers_the_screen():
-    from screen_text import screen_lines
+    from screen_text import where
 
     from attn_tui.tui.screens.help_screen import HelpScreen
 
@@ -96,19 +96,18 @@ async def test_the_helps_esc_closes_is_a_click_where_help_covers_the_screen():
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        y, line = next((y, line) for y, line in enumerate(screen_lines(app))
-                       if "Esc closes" in line)
-        await pilot.click(offset=(line.index("Esc closes") + 1, y))
+        x, y = where(app, "Esc closes")
+        await pilot.click(offset=(x + 1, y))
         await pilot.pause()
         assert app.screen is app.workbench()
 
 
 async def _click_text(pilot, words: str, at: int = 0) -> None:
     """Click the character ``at`` of the first place the screen shows ``words``."""
-    from screen_text import screen_lines
+    from screen_text import where
 
-    y, line = next((y, line) for y, line in enumerate(screen_lines(pilot.app)) if words in line)
-    await pilot.click(offset=(line.index(words) + at, y))
+    x, y = where(pilot.app, words)
+    await pilot.click(offset=(x + at, y))
     await settle(pilot)
 
 
