@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 
 SIZE = (120, 40)
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
 VALUES = ("0.7", "1.5", "2.3", "0.1", "3.9", "1.2", "2.8", "0.4", "3.1", "1.8")
 
 
@@ -49,11 +51,13 @@ class RepaintProbe:
         self.stamp = 0.0
 
     def _frame(self, screen, text: str | None) -> None:
-        # text: what a terminal is sent for a compositor update
+        # text: what a terminal is sent for a compositor update; styles may split a needle
+        # (the bars draw ‹ 3 › as three clickable runs), so it is read without them
         if self._check is None or text is None:
             return
-        if self._check() and self._needle in text:
-            self.stamp = time.perf_counter()
+        now = time.perf_counter()
+        if self._check() and self._needle in _SGR.sub("", text):
+            self.stamp = now
             self._check = None
             self._done.set()
 

@@ -21,3 +21,14 @@ def test_a_few_keys_are_timed_and_tabled(monkeypatch):
     table = bench_keys.report(out)
     assert table.splitlines()[-1].startswith("all keys")
     sys.modules.pop("bench_keys", None)
+
+
+def test_the_train_lab_key_probe_sees_the_seed_it_stepped(monkeypatch):
+    """The bar draws ‹ value › in runs of their own; the probe reads the frame without styles."""
+    monkeypatch.syspath_prepend(str(SCRIPTS))
+    import bench_train
+
+    times = asyncio.run(bench_train._keys(2, training=False))
+    assert len(times) == 2
+    assert all(0 < t < 1.0 for t in times)
+    sys.modules.pop("bench_train", None)
