@@ -112,8 +112,9 @@ async def test_keys_shown_before_are_drawn_again_from_memory():
         assert shown[0] == shown[1] and shown[0][0] != shown[0][1]
 
 
-async def test_under_a_dialog_a_lessons_bar_keeps_its_keys():
-    # g in a lesson: the bar below Go to showed p Presets, where p turns the lesson's page
+async def test_under_a_dialog_the_bar_shows_the_dialogs_keys_then_the_lessons_again():
+    # the screen's keys do not act under a dialog, so they are not offered there; and the
+    # lesson's bar, read while covered, showed p Presets where p turns the lesson's page
     app = make_app(lesson="one", no_progress=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await app.workers.wait_for_complete()
@@ -123,10 +124,44 @@ async def test_under_a_dialog_a_lessons_bar_keeps_its_keys():
         await pilot.press("g")
         await pilot.pause()
         assert type(app.screen).__name__ == "GotoModal"
-        assert screen_lines(app)[-1] == before
+        assert screen_lines(app)[-1].split() == ["⏎", "Open", "esc", "Cancel"]
         await pilot.press("escape")
         await pilot.pause()
         assert screen_lines(app)[-1] == before
+
+
+@pytest.mark.parametrize(("keys", "dialog", "shown"), [
+    (["ctrl+s"], "FileModal", "⏎ Accept esc Cancel"),
+    (["p"], "PresetModal", "⏎ Load esc Cancel"),
+    (["right_square_bracket", "ctrl+q"], "ConfirmQuitModal", "s Save y Quit anyway esc Cancel"),
+])
+async def test_each_dialog_names_its_own_keys_on_the_bottom_line(keys, dialog, shown):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause()
+        assert type(app.screen).__name__ == dialog
+        assert " ".join(screen_lines(app)[-1].split()) == shown
+
+
+async def test_a_click_on_a_dialogs_bar_presses_its_key():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("p", "down")  # the second example, select
+        await pilot.pause()
+        line = screen_lines(app)[-1]
+        assert (await pilot.click(offset=(line.index("Load"), 23)))
+        await pilot.pause()
+        assert type(app.screen).__name__ == "WorkbenchScreen"
+        assert app.screen.workspace.key_tokens == ("dog", "truck", "barked")
+        await pilot.press("p")
+        await pilot.pause()
+        assert (await pilot.click(offset=(line.index("Cancel"), 23)))
+        await pilot.pause()
+        assert type(app.screen).__name__ == "WorkbenchScreen"
 
 
 async def test_back_from_a_lab_the_workbenchs_bar_shows_its_own_keys():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from screen_text import where
+
 from attn_tui.tui.app import make_app
 
 
@@ -58,6 +60,22 @@ async def test_a_click_around_a_dialog_closes_it_as_escape_does():
         await pilot.click(offset=(1, 1))  # on the dimmed workbench around it
         await pilot.pause()
         assert app.screen is app.workbench() and app.workbench().workspace == before
+
+
+async def test_a_click_on_a_dialogs_title_or_frame_keeps_it_open():
+    """Read from where the click landed: one on the title or the frame is inside the dialog."""
+    from attn_tui.tui.screens.dialogs.preset_modal import PresetModal
+
+    app = make_app(preset="mask")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        title = where(app, "Load an example")
+        for x, y in ((title[0], title[1]), (title[0], title[1] - 1)):  # the title, the frame
+            await pilot.click(offset=(x, y))
+            await pilot.pause()
+            assert isinstance(app.screen, PresetModal), (x, y)
 
 
 async def test_a_file_dialogs_words_accept_and_cancel_when_clicked(tmp_path, monkeypatch):

@@ -55,6 +55,7 @@ class HelpScroll(VerticalScroll):
 
 class HelpScreen(AttnModal[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close help")]
+    SHOWS_KEYS = False  # it is as tall as the window, and its edge says how to close it
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > HelpScroll { width: 96; max-width: 100%; height: 100%; max-height: 100%;
@@ -68,7 +69,7 @@ class HelpScreen(AttnModal[None]):
         super().__init__()
         self.section, self.then = section, then
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with HelpScroll() as scroll:
             scroll.border_title = "attn-tui keys"
             # a click closes too: at 80 columns the help covers the screen, no outside to click

@@ -16,13 +16,14 @@ class TooSmallScreen(AttnModal[None]):
     """Covers everything; goes away by itself once the window is large enough again."""
 
     BINDINGS = [Binding("q,ctrl+q", "app.quit", "Quit")]
+    SHOWS_KEYS = False  # the notice names its one key
     CLOSES_ON_CLICK_BESIDE = False  # it is the whole screen: it goes when the window grows
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; background: $background; }
     TooSmallScreen > Static { width: 100%; height: auto; text-align: center; }
     """
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         yield Static(id="too-small-text")
 
     def on_resize(self, event) -> None:

@@ -55,7 +55,7 @@ class ConfirmQuitModal(AttnModal[str | None]):
         super().__init__()
         self.question, self.can_save, self.anyway = question, can_save, anyway
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical():
             yield Static(self.question, id="quit-question", markup=False)
             with Horizontal():

@@ -24,6 +24,8 @@ class PathInput(Input):
     Escape) must close it here, before the keys typed after it are read as more path:
     `ctrl+s Enter 5` saved to attn-session.json5."""
 
+    BINDINGS = [Binding("enter", "submit", "Accept")]  # shown on the dialog's key bar
+
     async def on_key(self, event: events.Key) -> None:
         if forward_if_unfocused(self, event):  # the dialog has closed
             return
@@ -95,7 +97,7 @@ class FileModal(AttnModal[str | None]):
         self.writes = writes
         self._replace_ok = own_file
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical():
             yield Static(f"[b]{self.title_text}[/b]", id="file-title", markup=True)
             # the name offered is selected: typed over, it is replaced ("attn-session.jsonabc.json"

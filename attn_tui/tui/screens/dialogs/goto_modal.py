@@ -32,7 +32,7 @@ class GotoModal(AttnModal[str | None]):
         self.entries = entries  # (target, line shown)
         self.typed = ""  # the start of a name typed so far
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical():
             yield Static(self.HEADER, id="goto-header")
             yield ChoiceList(*self._options(""))

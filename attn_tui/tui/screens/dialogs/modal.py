@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import ClassVar, TypeVar
 
 from textual import events
+from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
+from textual.binding import Binding
+from textual.errors import NoWidget
 from textual.screen import ModalScreen
 from textual.widgets import OptionList
 
 from attn_tui.tui import textual_compat
 from attn_tui.tui.keys import KeysInOrder, hand_back
+from attn_tui.tui.widgets.key_bar import KeyBar
 
 ResultType = TypeVar("ResultType")
 
@@ -37,15 +41,33 @@ class AttnModal(KeysInOrder, DismissOnce, ModalScreen[ResultType]):
     when its binding would run, and the keys that reach it after that go on to the screen
     under it, or to the one it opened (`? q 5 Enter` types 5 into the workbench)."""
 
+    CLOSES_ON_CLICK_BESIDE: ClassVar[bool] = True
+    # the dialog's keys on the bottom line, over the screen's, which do not act under it
+    SHOWS_KEYS: ClassVar[bool] = True
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_dialog()
+        if self.SHOWS_KEYS:
+            yield KeyBar()
+
+    def compose_dialog(self) -> ComposeResult:
+        """The dialog itself (a subclass's compose)."""
+        yield from ()
+
     def on_mount(self) -> None:
         textual_compat.hide_notices_under(self)
 
-    CLOSES_ON_CLICK_BESIDE: ClassVar[bool] = True
-
     def on_click(self, event: events.Click) -> None:
-        # on the dimmed screen around the dialog: as Escape, the way the command palette closes
-        if event.widget is self and self.CLOSES_ON_CLICK_BESIDE:
+        # on the dimmed screen around the dialog: as Escape, the way the command palette closes.
+        # Where it landed, not event.widget: a click that Pilot sends names the screen
+        if self.CLOSES_ON_CLICK_BESIDE and self._under(event) is self:
             self.close_beside()
+
+    def _under(self, event: events.Click):
+        try:
+            return self.get_widget_at(event.screen_x, event.screen_y)[0]
+        except NoWidget:
+            return None
 
     def close_beside(self) -> None:
         """A click beside the dialog: as Escape."""
@@ -65,6 +87,8 @@ class AttnModal(KeysInOrder, DismissOnce, ModalScreen[ResultType]):
 class ChoiceList(OptionList):
     """A dialog's list of choices: Enter (or a click) dismisses the dialog with the option's id
     at once, so the keys typed after Enter are not read by the dialog."""
+
+    BINDINGS = [Binding("enter", "select", "Open")]  # shown on the dialog's key bar
 
     def action_select(self) -> None:
         i = self.highlighted

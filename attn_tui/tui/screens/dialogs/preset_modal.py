@@ -17,6 +17,10 @@ CHOICES = [(name, p.title) for name, p in PRESETS.items()] + [
 ]
 
 
+class ExampleList(ChoiceList):
+    BINDINGS = [Binding("enter", "select", "Load")]
+
+
 class PresetModal(AttnModal[str | None]):
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Cancel")]
     DEFAULT_CSS = """
@@ -26,8 +30,8 @@ class PresetModal(AttnModal[str | None]):
     PresetModal OptionList { height: auto; border: none; }
     """
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical():
             yield Static("[b]Load an example[/b]  (Enter loads, Escape cancels; u undoes)")
-            yield ChoiceList(*[Option(f"{n:<12} {t}", id=n) for n, t in CHOICES])
+            yield ExampleList(*[Option(f"{n:<12} {t}", id=n) for n, t in CHOICES])
 
