@@ -134,6 +134,7 @@ async def test_under_a_dialog_the_bar_shows_the_dialogs_keys_then_the_lessons_ag
     (["ctrl+s"], "FileModal", "⏎ Accept esc Cancel"),
     (["p"], "PresetModal", "⏎ Load esc Cancel"),
     (["right_square_bracket", "ctrl+q"], "ConfirmQuitModal", "s Save y Quit anyway esc Cancel"),
+    (["ctrl+p"], "Palette", "esc Close"),
 ])
 async def test_each_dialog_names_its_own_keys_on_the_bottom_line(keys, dialog, shown):
     app = make_app()

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.command import CommandInput, CommandPalette
 from textual.widgets import Button, Input
 
 from attn_tui.tui import textual_compat
 from attn_tui.tui.screens.dialogs.modal import DismissOnce
+from attn_tui.tui.widgets.key_bar import KeyBar
 
 
 @textual_compat.guard_palette_choice
 class Palette(DismissOnce, CommandPalette):
     """ctrl+p, closed once: a second Enter in the same burst must not run the command again
     or dismiss the screen under the palette."""
+
+    BINDINGS = [Binding("escape", "escape", "Close")]
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield KeyBar()  # its own keys on the bottom line, as a dialog's (see AttnModal)
 
     def on_mount(self) -> None:
         # a blink is a repaint twice a second, sent to every SSH client
