@@ -153,7 +153,7 @@ class LessonRunner:
         if (run is None or not run.unsaved
                 or all(step.screen != "lab:train" for step in lesson.steps)):
             return False
-        from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+        from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmLessonModal
 
         def answer(choice: str | None) -> None:
             if choice == "save":
@@ -162,10 +162,10 @@ class LessonRunner:
                 drop_held_run(self.app)
                 self.start(name, run_asked=True)
 
-        self.app.push_screen(ConfirmQuitModal(
+        self.app.push_screen(ConfirmLessonModal(
             f"{run.what()} is not saved. Lesson {name} trains its own runs in the train lab, "
             "in its place. "
-            "Save (s) / Open the lesson (y) / Cancel (Esc)", anyway="Open the lesson"), answer)
+            f"Save (s) / {ConfirmLessonModal.ANYWAY} (y) / Cancel (Esc)"), answer)
         return True
 
     def _kept(self, lesson: Lesson) -> tuple[tuple[int | None, dict[int, int]], set[int]]:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from lab_pilot import lab_app, settle
 from pilot_wait import until
+from screen_text import screen_lines
 from textual.widgets import Input
 from train_pilot import enter_now, hold_after, small_run, trained
 
@@ -522,6 +523,8 @@ async def test_a_lesson_that_trains_asks_before_it_takes_the_place_of_an_unsaved
             "The previous run in the train lab (step 20) is not saved. Lesson "
             "learning trains its own runs in the train lab, in its place. Save (s) / Open "
             "the lesson (y) / Cancel (Esc)")
+        # the bar says what y does here: it opens the lesson, it does not quit
+        assert " ".join(screen_lines(app)[-1].split()) == "s Save y Open the lesson esc Cancel"
         await pilot.press("escape")
         await settle(pilot)
         assert app.tutor.lesson is None and app.screen.held_run().steps == 20

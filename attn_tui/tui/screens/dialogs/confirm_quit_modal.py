@@ -35,9 +35,10 @@ class ConfirmQuitModal(AttnModal[str | None]):
     """Dismisses with "save", "quit" or None (stay). Without ``can_save`` there is no Save:
     for work that saving what is on screen would not keep."""
 
+    ANYWAY = "Quit anyway"  # what y does, on its button and on the key bar
     BINDINGS = [
         Binding("s", "dismiss('save')", "Save"),
-        Binding("y", "dismiss('quit')", "Quit anyway"),
+        Binding("y", "dismiss('quit')", ANYWAY),
         Binding("escape,n", "dismiss(None)", "Cancel"),
     ]
     DEFAULT_CSS = """
@@ -50,10 +51,9 @@ class ConfirmQuitModal(AttnModal[str | None]):
     """
     NARROW = 60  # below this many columns the buttons take their short words, to fit in a row
 
-    def __init__(self, question: str = UNSAVED, can_save: bool = True,
-                 anyway: str = "Quit anyway") -> None:
+    def __init__(self, question: str = UNSAVED, can_save: bool = True) -> None:
         super().__init__()
-        self.question, self.can_save, self.anyway = question, can_save, anyway
+        self.question, self.can_save, self.anyway = question, can_save, self.ANYWAY
 
     def compose_dialog(self) -> ComposeResult:
         with Vertical():
@@ -80,3 +80,11 @@ class ConfirmQuitModal(AttnModal[str | None]):
         narrow = self.app.size.width < self.NARROW
         anyway = self.anyway.split()[0] if narrow else self.anyway
         self.query_one("#quit-anyway", Button).label = f"{anyway} (y)"
+
+
+class ConfirmLessonModal(ConfirmQuitModal):
+    """Before a lesson that trains its own runs replaces the train lab's unsaved one: y opens
+    the lesson, letting the run go."""
+
+    ANYWAY = "Open the lesson"
+    BINDINGS = [Binding("y", "dismiss('quit')", ANYWAY)]
