@@ -7,9 +7,11 @@ lesson was finished), the steps whose task was met, those whose goal only "show 
 and the letter answered at each question.
 
 A file that cannot be read, is not what this version writes, or comes from a newer version is
-set aside (``NAME.json.bad``) with a one-line notice, and that lesson starts fresh; the other
-lessons' files are never touched. Saving merges with the file as it is now, under a lock, so two
-attn-tui processes saving at once lose neither's tasks or answers.
+set aside (``NAME.json.bad``, or ``.bad-2`` … beside an earlier one) with a one-line notice, and
+that lesson starts fresh; the other lessons' files are never touched. Saving merges with the file
+as it is now, under a lock, so two attn-tui processes saving at once lose neither's tasks or
+answers. A change that could not be written (a full disk, a folder made read-only) is kept and
+goes with the next save that can be; ``unsaved`` says what is still waiting.
 """
 
 from __future__ import annotations
@@ -58,13 +60,39 @@ def folder(no_progress: bool = False) -> Path | None:
     return data_folder() / "progress"
 
 
+@dataclass
+class _Waiting:
+    """A lesson's changes that could not be written yet."""
+
+    step: int | None | type[Ellipsis] = ...
+    tasks: set[int] = field(default_factory=set)
+    answers: dict[int, int] = field(default_factory=dict)
+    finished: bool = False
+    shown: set[int] = field(default_factory=set)
+    reason: str = ""
+
+
 class Progress:
     """Reads and saves the records; ``notices`` collects one line per file it had to set aside."""
+
+    # what a learner can do about a folder that takes no progress
+    MEND = f"It is kept until you quit; {DIR_ENV} can name a folder that takes it."
 
     def __init__(self, where: Path | None) -> None:
         self.where = where
         self.notices: list[str] = []
         self._bad: set[str] = set()  # lessons whose file was unreadable: set aside on save
+        self._waiting: dict[str, _Waiting] = {}  # changes not written yet, by lesson
+
+    def unsaved(self) -> dict[str, str]:
+        """Lessons with changes not written yet, each with the reason its last save gave."""
+        return {lesson: w.reason for lesson, w in self._waiting.items()}
+
+    def save_waiting(self) -> dict[str, str]:
+        """Try once more to write every lesson's waiting changes; what is still not written."""
+        for lesson in list(self._waiting):
+            self.save(lesson)
+        return self.unsaved()
 
     @classmethod
     def from_env(cls, no_progress: bool = False) -> Progress:
@@ -111,9 +139,25 @@ class Progress:
     def save(self, lesson: str, *, step: int | None | type[Ellipsis] = ...,
              task: int | None = None, answer: tuple[int, int] | None = None,
              finished: bool = False, shown: int | None = None) -> str | None:
-        """Merge one change into the lesson's file; the reason if it could not be written."""
+        """Merge one change, and any earlier ones not written yet, into the lesson's file; the
+        reason if it could not be written (the changes then wait for the next save)."""
         if self.where is None or not _NAME.match(lesson):
             return None
+        w = self._waiting.pop(lesson, None) or _Waiting()
+        if step is not ...:
+            w.step = step
+        w.tasks |= {task} if task is not None else set()
+        w.answers.update([answer] if answer is not None else [])
+        w.finished = w.finished or finished
+        w.shown |= {shown} if shown is not None else set()
+        failed = self._write(lesson, w)
+        if failed is not None:
+            w.reason = failed
+            self._waiting[lesson] = w
+        return failed
+
+    def _write(self, lesson: str, w: _Waiting) -> str | None:
+        assert self.where is not None
         path = self._path(lesson)
         unusable = self._unusable()
         if unusable is not None:  # said already if a lesson's progress was read
@@ -124,21 +168,20 @@ class Progress:
                 now, problem = _read(path)
                 if problem is not None and path.exists():
                     with contextlib.suppress(OSError):  # kept for a look, out of the way
-                        os.replace(path, path.with_name(path.name + ".bad"))
+                        os.replace(path, _aside(path))
                 now = now or Record()
-                answers = dict(now.answers)
-                if answer is not None:
-                    answers[answer[0]] = answer[1]
                 new = Record(
-                    step=now.step if step is ... else step,  # type: ignore[arg-type]
-                    tasks=now.tasks | ({task} if task is not None else set()),
-                    answers=answers, finished=now.finished or finished,
-                    shown=now.shown | ({shown} if shown is not None else set()))
+                    step=now.step if w.step is ... else w.step,  # type: ignore[arg-type]
+                    tasks=now.tasks | w.tasks, answers={**now.answers, **w.answers},
+                    finished=now.finished or w.finished, shown=now.shown | w.shown)
                 atomic_write(path, _dump(new).encode("utf-8"), verb="save progress to")
         except FileError as exc:
             return f"Progress not saved: {exc}"
         except OSError as exc:  # in words, not "[Errno 13] …"
-            where = f" ({exc.filename})" if exc.filename else ""
+            name = exc.filename and Path(exc.filename)
+            if name and name.name == ".lock":  # a file of ours: the folder is what to mend
+                name = name.parent
+            where = f" ({name})" if name else ""
             return f"Progress not saved: {(exc.strerror or str(exc)).lower()}{where}."
         return None
 
@@ -155,6 +198,16 @@ class Progress:
                         f.unlink()
                         gone += 1
         return gone
+
+
+def _aside(path: Path) -> Path:
+    """Where a damaged file goes: NAME.json.bad, or the first free .bad-N beside earlier ones,
+    each maybe the only copy of what it held."""
+    for n in range(1, 100):
+        aside = path.with_name(path.name + (".bad" if n == 1 else f".bad-{n}"))
+        if not aside.exists():
+            return aside
+    return aside
 
 
 def _dump(r: Record) -> str:

@@ -141,6 +141,11 @@ class AttnApp(App[int]):
     def progress(self, value: Progress) -> None:
         self._progress = value
 
+    def progress_not_saved(self) -> dict[str, str]:
+        """Lessons whose progress this run could not write, after one more try (the folder may
+        take it now), each with the reason; none when no lesson ran."""
+        return {} if self._progress is None else self._progress.save_waiting()
+
     def get_default_screen(self) -> Screen:
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from
         # on_mount instead, its first frame was rendered, dropped and laid out again

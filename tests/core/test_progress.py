@@ -191,3 +191,53 @@ def test_a_file_that_cannot_be_written_is_said_in_words(progress_dir, monkeypatc
     monkeypatch.setattr(progress, "atomic_write", refuse)
     said = Progress(progress_dir).save("one", step=1)
     assert said == f"Progress not saved: permission denied ({progress_dir / 'one.json'})."
+
+
+def test_changes_a_failed_save_could_not_write_go_with_the_next_save_that_can(
+        progress_dir, monkeypatch):
+    # an answer given while the folder was read-only was lost for good: the next save, once
+    # it could write again, wrote only its own change
+    import attn_tui.core.progress as progress
+
+    written = progress.atomic_write
+
+    def refuse(path, data, verb):
+        raise OSError(30, "Read-only file system", str(path))
+
+    p = Progress(progress_dir)
+    p.save("mask", step=2)
+    monkeypatch.setattr(progress, "atomic_write", refuse)
+    assert p.save("mask", answer=(2, 1)).startswith("Progress not saved: read-only file system")
+    p.save("mask", task=3)
+    assert set(p.unsaved()) == {"mask"}
+    assert p.save_waiting() == p.unsaved() and "read-only" in p.unsaved()["mask"]
+    monkeypatch.setattr(progress, "atomic_write", written)
+    assert p.save("mask", step=4) is None
+    assert p.unsaved() == {}
+    assert Progress(progress_dir).load("mask") == Record(step=4, tasks=frozenset({3}),
+                                                          answers={2: 1})
+
+
+def test_a_second_damaged_file_is_set_aside_beside_the_first_not_over_it(progress_dir):
+    _write(progress_dir, "one", b'{"version":1,"step":4,"tas')
+    p = Progress.from_env()
+    p.load("one")
+    p.save("one", step=1)
+    _write(progress_dir, "one", b"SECOND GARBAGE")
+    p = Progress.from_env()
+    p.load("one")
+    p.save("one", step=2)
+    assert (progress_dir / "one.json.bad").read_bytes() == b'{"version":1,"step":4,"tas'
+    assert (progress_dir / "one.json.bad-2").read_bytes() == b"SECOND GARBAGE"
+    assert Progress.from_env().load("one").step == 2
+
+
+def test_a_folder_that_takes_no_lock_is_named_not_its_lock_file(progress_dir, monkeypatch):
+    import attn_tui.core.progress as progress
+
+    def refuse(lock):
+        raise OSError(30, "Read-only file system", str(lock))
+
+    monkeypatch.setattr(progress, "_locked", refuse)
+    said = Progress(progress_dir).save("one", step=1)
+    assert said == f"Progress not saved: read-only file system ({progress_dir})."

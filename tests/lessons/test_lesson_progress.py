@@ -133,3 +133,60 @@ async def test_go_to_says_finished_and_unreadable_as_the_list_does(progress_dir)
     assert listed["one"] == words["one"]
     assert listed["params"] == words["params"] + " (see below)"
     assert entries["lesson:one"].endswith(words["one"])
+
+
+def _read_only(monkeypatch):
+    """Progress files refused as a read-only folder refuses them; returns the undo."""
+    import attn_tui.core.progress as progress
+
+    written = progress.atomic_write
+
+    def refuse(path, data, verb):
+        raise OSError(30, "Read-only file system", str(path))
+
+    monkeypatch.setattr(progress, "atomic_write", refuse)
+    return lambda: monkeypatch.setattr(progress, "atomic_write", written)
+
+
+async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once_it_can(
+        progress_dir, monkeypatch):
+    # an answer given while the folder was read-only went: said once at the start, then quit
+    # asked nothing, and a later save that worked wrote only its own change
+    app = lesson_app("select", at=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        writable = _read_only(monkeypatch)
+        await press(pilot, "b")
+        assert "✓ Right." in panel(app).plain
+        said = [n.message for n in notifications(app) if n.title == "Progress"]
+        assert len(said) == 1 and said[0].startswith("Progress not saved: read-only file system")
+        assert said[0].endswith("It is kept until you quit; ATTN_TUI_DATA_DIR can name a "
+                                "folder that takes it.")
+        await press(pilot, "ctrl+q")
+        assert type(app.screen).__name__ == "ConfirmQuitModal"
+        question = str(app.screen.query_one("#quit-question").render())
+        assert question == (
+            "Your progress in lesson select could not be saved: read-only file system "
+            f"({progress_dir / 'select.json'}). It is lost when attn-tui quits. "
+            "Quit anyway (y) / Cancel (Esc)")
+        await press(pilot, "escape")
+        writable()
+        await press(pilot, "n")  # a step saved: what waited goes with it, and that is said
+        said = [n.message for n in notifications(app) if n.title == "Progress"]
+        assert said[-1] == "Progress saved again, with what could not be saved before."
+        await press(pilot, "ctrl+q")
+        assert not app.is_running
+    record = Progress.from_env().load("select")
+    assert record.answers == {2: 1} and record.step == 3
+
+
+async def test_quit_writes_what_waited_if_the_folder_takes_it_now(progress_dir, monkeypatch):
+    app = lesson_app("select", at=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        writable = _read_only(monkeypatch)
+        await press(pilot, "b")
+        writable()
+        await press(pilot, "ctrl+q")  # asks nothing: the one more try wrote it
+        assert not app.is_running
+    assert Progress.from_env().load("select").answers == {2: 1}

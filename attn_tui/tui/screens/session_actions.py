@@ -75,6 +75,15 @@ def _unsaved_words(bench_dirty: bool, sentence: bool) -> str:
     return "The sentence typed on the model screen is not saved."
 
 
+def _progress_words(lost: dict[str, str]) -> str:
+    """Lessons whose progress could not be written, and why (the first one's reason)."""
+    names = sorted(lost)
+    which = (f"lesson {names[0]}" if len(names) == 1
+             else f"lessons {', '.join(names[:-1])} and {names[-1]}")
+    why = lost[names[0]].removeprefix("Progress not saved: ").rstrip(".")
+    return f"Your progress in {which} could not be saved: {why}. It is lost when attn-tui quits."
+
+
 def unsaved_left_sentence(app: App, lab: Any) -> bool:
     """Whether the model screen, closed since (Esc keeps its sentence for Go to), holds a
     sentence typed there that no session has yet (a save keeps it as "kept"). An open model
@@ -323,8 +332,9 @@ class SessionController:
 
     def quit_or_ask(self, bench: SessionHost | None, confirm: bool = True) -> None:
         """Quit, unless work would be lost: unsaved edits, a value still being typed, edits made
-        before an open, a sentence typed on the model screen, or a training run not saved. Then
-        ask Save / Quit anyway / Cancel (no Save where it would not help)."""
+        before an open, a sentence typed on the model screen, a training run not saved, or a
+        lesson's progress that could not be written. Then ask Save / Quit anyway / Cancel (no
+        Save where it would not help)."""
         from attn_tui.tui.screens.dialogs.confirm_quit_modal import (
             SAVE_OR_QUIT,
             ConfirmQuitModal,
@@ -357,7 +367,8 @@ class SessionController:
                                                    and lab.replaced_by_lesson())
         by_head = bench.replaced_by_head()
         replaced = by_lesson or by_head
-        if not dirty and not before_open and not replaced and run is None:
+        lost = self.app.progress_not_saved()
+        if not dirty and not before_open and not replaced and run is None and not lost:
             self.app.exit()
             return
         before_open = before_open or replaced
@@ -376,6 +387,7 @@ class SessionController:
         words = [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if unsaved else []
         words += [earlier] if before_open else []
         words += [run.words()] if run is not None else []
+        words += [_progress_words(lost)] if lost else []
         if not typed_ok:
             mend = (" To keep them, Cancel, mend the value (or Esc drops it), then save."
                     if unsaved or run is not None else "")
@@ -387,7 +399,7 @@ class SessionController:
                 words.append("s saves the session, then the run.")
             question = " ".join([*words, SAVE_OR_QUIT])
         else:
-            question = f"{earlier} Quit anyway (y) / Cancel (Esc)"
+            question = " ".join([*words, "Quit anyway (y) / Cancel (Esc)"])
 
         def save_run_then_quit() -> None:
             # the run is saved apart (a .npz); one still training is paused first

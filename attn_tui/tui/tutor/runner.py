@@ -184,14 +184,20 @@ class LessonRunner:
         return (step, answers), tasks
 
     def _save(self, **change: object) -> None:
-        """One change to the lesson's kept progress; a file that cannot be written says so once."""
+        """One change to the lesson's kept progress. A file that cannot be written says so
+        once; the changes wait, and a later save that works writes them and says so."""
         if self.lesson is None:
             return
-        failed = self.app.progress.save(self.lesson.name, **change)  # type: ignore[arg-type]
+        progress = self.app.progress
+        failed = progress.save(self.lesson.name, **change)  # type: ignore[arg-type]
         if failed and not self._save_failed:
             self._save_failed = True
-            self.app.notify(failed, title="Progress", severity="warning", timeout=8,
-                            markup=False)
+            self.app.notify(f"{failed} {progress.MEND}", title="Progress", severity="warning",
+                            timeout=8, markup=False)
+        elif not failed and self._save_failed and not progress.save_waiting():
+            self._save_failed = False
+            self.app.notify("Progress saved again, with what could not be saved before.",
+                            title="Progress", timeout=4, markup=False)
 
     def entries(self) -> list[tuple[str, str, str]]:
         """(name, title, summary) of every lesson that loads."""
