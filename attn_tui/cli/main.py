@@ -33,7 +33,7 @@ examples:
   attn-tui print all            every table of the course material, as plain text
   attn-tui print nanogpt --backend torch --dtype float32
                                 the lecture's tensors, draw for draw
-  attn-tui print heads --text "The cat sat on the mat." --layer 0 --head 2
+  attn-tui print heads --text "The cat sat on the mat." --layer 1 --head 3
                                 a trained model's head: each token's strongest key
   attn-tui train --task sort --steps 2000 --seed 0
                                 train a tiny transformer; print each head's attention

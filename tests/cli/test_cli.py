@@ -256,3 +256,25 @@ def test_session_dash_says_the_keyboard_is_read_there_not_that_no_file_is_named_
     assert done.stderr.strip().endswith(
         "argument --session: - would be standard input, where the app reads the keyboard; "
         "give the session's file name")
+
+
+def _help_examples() -> list[list[str]]:
+    import re
+    import shlex
+
+    from attn_tui.cli.main import EPILOG
+
+    # a command, then its words after two spaces or more (or on the next line)
+    return [shlex.split(re.split(r"\s{2,}", line.strip())[0])[1:]
+            for line in EPILOG.splitlines() if line.strip().startswith("attn-tui")]
+
+
+@pytest.mark.parametrize("args", _help_examples(), ids=" ".join)
+def test_every_example_in_help_is_taken_and_those_that_print_run(args, capsys):
+    # --help showed `print heads … --layer 0`: refused, as layers are counted from 1
+    from attn_tui.cli.main import main
+
+    parse_args(args)  # a refusal exits 2
+    if args and args[0] == "print":
+        assert main(args) == 0
+        assert capsys.readouterr().out.strip()
