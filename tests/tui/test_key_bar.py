@@ -176,3 +176,4 @@ async def test_back_from_a_lab_the_workbenchs_bar_shows_its_own_keys():
         await pilot.press("escape")
         await pilot.pause()
         assert screen_lines(app)[-1] == before
+

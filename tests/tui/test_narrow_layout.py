@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from screen_text import screen_text
+import pytest
+from screen_text import screen_lines, screen_text
 
 from attn_tui.tui.app import make_app
+from attn_tui.tui.screens.dialogs.preset_modal import CHOICES
 from attn_tui.tui.textual_compat import visible_region
 from attn_tui.tui.widgets.grid_view import GridView
 
@@ -218,3 +220,24 @@ async def test_a_snug_pane_names_the_columns_off_to_the_side_on_its_lower_edge()
         await pilot.pause()
         await pilot.pause()
         assert str(q.border_subtitle) == "4×4"
+
+
+@pytest.mark.parametrize("size", [(60, 20), (40, 12)])
+async def test_the_example_list_fits_a_small_window_and_wraps_under_its_words(size):
+    """At 40×12 its title ran off the top; at 60×20 a description wrapped back under the names
+    and read as an example of its own ("verb)")."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert any("Load an example" in line for line in lines)
+        first = next(line for line in lines if "one query," in line)
+        words_at = first.index("one query,")
+        names = {name for name, _ in CHOICES}
+        rows = [line for line in lines[lines.index(first):] if "▊" in line and "▔" not in line
+                and "▁" not in line]  # the list's rows, not its edges
+        assert len(rows) > 2
+        for line in rows:
+            assert line[first.index("one"):words_at].strip() in names | {""}, line

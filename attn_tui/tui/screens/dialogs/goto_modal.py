@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
-from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 from textual.widgets.option_list import Option
 
-from attn_tui.tui.screens.dialogs.modal import AttnModal, ChoiceList
+from attn_tui.tui.screens.dialogs.modal import AttnModal, ChoiceList, two_columns
 
 
 class GotoModal(AttnModal[str | None]):
@@ -44,7 +41,7 @@ class GotoModal(AttnModal[str | None]):
                 or " ".join(line.lower().split()).startswith(typed)]
 
     def _options(self, typed: str) -> list[Option]:
-        return [Option(_two_columns(line), id=target) for target, line in self._matches(typed)]
+        return [Option(two_columns(line), id=target) for target, line in self._matches(typed)]
 
     def on_key(self, event) -> None:
         """Letters keep the entries whose name or line starts with them (a letter that matches
@@ -77,21 +74,3 @@ class GotoModal(AttnModal[str | None]):
         self.query_one("#goto-header", Static).update(
             f"[b]Go to[/b]{shown}  [$text-warning]nothing starts with '{typed}'[/]  "
             + ("(Backspace, or Escape cancels)" if self.typed else "(Escape cancels)"))
-
-
-_NAME = re.compile(r"^(\S+(?: \S+)?)\s+(.*)$")  # "lesson one        One query, …"
-
-
-def _two_columns(line: str) -> Table | str:
-    """A line as its name and its words, the words wrapping under themselves: a lesson's
-    progress ("0/2 tasks, 1 more shown · 0/1 answered") wrapped under the names at 80 columns
-    and read as an entry of its own."""
-    found = _NAME.match(line)
-    if found is None:
-        return line
-    name, words = found.groups()
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(width=len(line) - len(words) - 1, no_wrap=True)
-    grid.add_column()
-    grid.add_row(name, words)
-    return grid

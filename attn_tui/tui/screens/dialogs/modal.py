@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar, TypeVar
 
+from rich.table import Table
 from textual import events
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
@@ -94,3 +96,26 @@ class ChoiceList(OptionList):
         i = self.highlighted
         if i is not None and not self.get_option_at_index(i).disabled:
             self.screen.dismiss(self.get_option_at_index(i).id)
+
+
+_NAME = re.compile(r"^(\S+(?: \S+)?)\s+(.*)$")  # "lesson one        One query, …"
+
+
+def two_columns(line: str) -> Table | str:
+    """A choice's line as its name and its words, the words wrapping under themselves: a
+    lesson's progress ("0/2 tasks, 1 more shown · 0/1 answered") wrapped under the names at 80
+    columns and read as an entry of its own."""
+    found = _NAME.match(line)
+    if found is None:
+        return line
+    name, words = found.groups()
+    return columns(name, words, len(line) - len(words) - 1)
+
+
+def columns(name: str, words: str, width: int) -> Table:
+    """``name`` in a column ``width`` wide, ``words`` beside it wrapping under themselves."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=width, no_wrap=True)
+    grid.add_column()
+    grid.add_row(name, words)
+    return grid
