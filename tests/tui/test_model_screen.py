@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 from key_burst import burst
-from screen_text import screen_text
+from screen_text import screen_lines, screen_text
 from textual import events
 from textual.widgets import Input
 
@@ -378,8 +378,14 @@ async def test_w_over_unsaved_edits_keeps_them_asked_about_and_u_brings_them_bac
 async def test_escape_goes_back_and_escape_in_the_sentence_only_leaves_it() -> None:
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", "escape")
+        await pilot.press("slash")
         await pilot.pause()
+        # the bar says what the box's keys do: the screen's "esc Back" would not go back
+        bar = screen_lines(pilot.app)[-1]
+        assert bar.startswith("⏎ Done ") and "Back" not in bar
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_lines(pilot.app)[-1].startswith("esc Back ")
         assert isinstance(pilot.app.screen, ModelScreen)
         assert isinstance(pilot.app.focused, HeadGrid)
         await pilot.press("escape")

@@ -20,6 +20,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Static
@@ -184,6 +185,10 @@ class SentenceInput(Input):
     leaves it here, before the keys typed after it are read as more sentence: `Enter ]` picks
     the next token instead of typing a ]. A paste of several lines is one sentence."""
 
+    # on the key bar while typing: the screen's "esc Back" would not go back from here
+    BINDINGS = [Binding("enter", "submit", "Done"),
+                Binding("escape", "leave", "Done", show=False)]
+
     async def on_key(self, event: events.Key) -> None:
         if forward_if_unfocused(self, event):  # Enter or Escape has left the box
             return
@@ -204,6 +209,9 @@ class SentenceInput(Input):
             return
         await super().action_submit()
         self.screen.leave_sentence()
+
+    def action_leave(self) -> None:
+        self.screen.leave_sentence()  # the sentence stays: the maps already follow it
 
     def on_focus(self) -> None:
         self.placeholder = self.TYPING
