@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 from attn_tui.core.files import FileError, atomic_write, os_reason
+from attn_tui.core.session import FORMAT as SESSION_FORMAT
 from attn_tui.train.config import VOCAB, TrainConfig, TrainConfigError
 
 FORMAT = "attn-tui train run 1"
@@ -80,6 +81,8 @@ def load(path: str) -> RunRecord:
     if not stat.S_ISREG(mode):  # a FIFO nobody writes would block for ever
         raise FileError("it is not a regular file", path)
     try:
+        with open(os.path.expanduser(path), "rb") as f:
+            head = f.read(4096)
         with np.load(os.path.expanduser(path), allow_pickle=False) as z:
             data = {name: z[name] for name in z.files}
     except OSError as exc:
@@ -88,6 +91,9 @@ def load(path: str) -> RunRecord:
     # method zipfile lacks (NotImplementedError) or a size no memory holds
     except (ValueError, zipfile.BadZipFile, EOFError, KeyError, zlib.error,
             NotImplementedError, MemoryError) as exc:
+        if f'"{SESSION_FORMAT}"'.encode() in head:  # the file a learner saved with ctrl+s
+            raise FileError("it is an attn-tui session, not a saved training run; "
+                            "attn-tui --session opens it", path) from exc
         raise FileError("it is not a saved training run (not a readable .npz)", path) from exc
     if "meta" not in data:  # another .npz: the workbench's export of its stages, say
         what = ("an export of the workbench's stages (Q, K, V, α)" if {"q", "k", "v", "weights"}

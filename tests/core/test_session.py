@@ -341,3 +341,14 @@ def test_a_session_named_as_another_kind_of_file_is_not_saved(tmp_path, name):
     assert "end the name with .json" in str(err.value) and not path.exists()
     session.save(state.from_preset("one"), tmp_path / "sess")  # no extension: a session
     assert session.load(tmp_path / "sess")[0] == state.from_preset("one")
+
+
+def test_a_npz_opened_as_a_session_names_the_flag_that_opens_a_run(tmp_path: Path) -> None:
+    import numpy as np
+
+    path = tmp_path / "run.npz"
+    np.savez(path, meta=np.zeros(1))
+    with pytest.raises(SessionError) as info:
+        session.load(path)
+    _check_message(info.value, path, "it is a .npz (a saved training run, or an export), not "
+                   "a session; attn-tui --lab train --load opens a run")

@@ -283,3 +283,14 @@ def _saved(run, tmp_path) -> str:
     path = str(tmp_path / "run.npz")
     save(run.record(), path)
     return path
+
+
+def test_a_session_opened_as_a_run_names_the_flag_that_opens_it(tmp_path) -> None:
+    from attn_tui.core import session, state
+
+    path = tmp_path / "my session.json"
+    session.save(state.from_preset("mask"), path)
+    with pytest.raises(FileError) as err:
+        load(str(path))
+    assert str(err.value) == (f"Cannot open {path}: it is an attn-tui session, not a saved "
+                              "training run; attn-tui --session opens it.")
