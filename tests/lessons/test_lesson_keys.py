@@ -37,8 +37,22 @@ async def test_p_on_the_first_step_stays_and_n_at_the_end_says_done():
         await press(pilot, *["n"] * 5, "n")
         assert "Step 5 of 5 · done" in shown(pilot.app)
         assert "That is the whole lesson" in shown(pilot.app)
+        tasks = [i + 1 for i, step in enumerate(pilot.app.tutor.lesson.steps) if step.task]
+        assert len(tasks) == 2  # skipped, both: the end says so rather than only "done"
+        assert (f"The tasks on steps {tasks[0]} and {tasks[1]} are not met yet: p goes back, a "
+                "step at a time.") in " ".join(panel(pilot.app).plain.split())
         await press(pilot, "p")
         assert "Step 5 of 5 · Why" in shown(pilot.app)
+
+
+async def test_the_end_of_a_lesson_names_only_the_tasks_still_open():
+    async with lesson_app("mask", at=4).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "enter", "5", "enter")  # step 4's task, met
+        assert "Done:" in panel(pilot.app).plain
+        await press(pilot, "n", "n")
+        said = " ".join(panel(pilot.app).plain.split())
+        assert "That is the whole lesson. The task on step 5 is not met yet" in said
 
 
 async def test_n_on_an_unanswered_question_moves_on_and_gives_the_answer():

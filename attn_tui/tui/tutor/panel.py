@@ -78,6 +78,7 @@ class PanelView:
     resumed: bool = False  # the step a reopened lesson came back to, until n or p
     drifted: bool = False  # the panes left the step's start; its words quote that start
     answering: str = ""  # the choice made, while the panes change to show the answer (busy)
+    open_tasks: tuple[int, ...] = ()  # at the end: the steps (1-based) whose task is not met
 
 
 class OneClick:
@@ -270,6 +271,11 @@ def render(view: PanelView, width: int | None = None) -> Text:
         out.append(view.note + "\n", style="italic")
     if view.done:
         out.append("That is the whole lesson. ", style="bold")
+        if view.open_tasks:
+            steps = [str(k) for k in view.open_tasks]
+            which = (f"task on step {steps[0]} is" if len(steps) == 1
+                     else f"tasks on steps {', '.join(steps[:-1])} and {steps[-1]} are")
+            out.append(f"The {which} not met yet: p goes back, a step at a time. ")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
         return out

@@ -546,7 +546,10 @@ class LessonRunner:
             self._memory[self.lesson.name] = (None, self._answers())
             self._save(step=None, finished=True)
             if self._view is not None:
-                self._show(replace(self._view, done=True, note=note))
+                met = self._solved()
+                open_tasks = tuple(i + 1 for i, step in enumerate(self.lesson.steps)
+                                   if step.task is not None and i not in met)
+                self._show(replace(self._view, done=True, note=note, open_tasks=open_tasks))
 
     def prev(self) -> None:
         if self._put_off("p", "p"):
