@@ -126,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="keep no lesson progress (as ATTN_TUI_NO_PROGRESS=1 does): for a "
                     "shared class account")
     ap.add_argument("--progress", choices=["reset"],
-                    help="reset: clear every lesson's kept progress (asks first)")
+                    help="reset: clear every lesson's kept progress, or with --lesson NAME "
+                         "that lesson's only (asks first)")
     ap.add_argument("--theme", metavar="NAME", type=_theme,
                     help="a Textual theme, e.g. textual-light, nord, gruvbox (default: textual-dark)")
     ap.add_argument("--no-mouse", action="store_true",
@@ -231,6 +232,9 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
     if args.session and args.preset is not None:
         parser.error("argument --preset: not allowed with argument --session "
                      "(a session brings its own values)")
+    if args.progress and args.lesson == "list":
+        parser.error("argument --progress: not allowed with --lesson list (--lesson NAME "
+                     "clears one lesson's progress)")
     if args.lesson == "list":  # it prints and exits: a flag beside it would be ignored
         for dest, flag in APP_FLAGS.items():
             if dest not in ("lesson", "no_progress") and getattr(args, dest) not in (None, False):
@@ -297,7 +301,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.progress == "reset":
-        return _progress_reset(args.no_progress)
+        return _progress_reset(args.no_progress, args.lesson)
     if args.command == "train":
         from attn_tui.cli.train import run_train
 
@@ -310,32 +314,44 @@ def _main(argv: list[str] | None) -> int:
     return _run_app(args)
 
 
-def _progress_reset(no_progress: bool) -> int:
-    """--progress reset: say where, ask, then clear (no answer, or not y: nothing goes)."""
+def _progress_reset(no_progress: bool, lesson: str | None = None) -> int:
+    """--progress reset [--lesson NAME]: say where, ask, then clear every lesson's progress or
+    NAME's (no answer, or not y: nothing goes)."""
     from attn_tui.core.progress import Progress
 
+    if lesson is not None:
+        from attn_tui.lessons import LessonError, names
+
+        try:
+            known = names()
+        except LessonError as exc:
+            return fail(str(exc))
+        if lesson not in known:
+            return fail(f"unknown lesson {lesson!r} (choose from {', '.join(known)})")
     progress = Progress.from_env(no_progress)
     if progress.where is None:
         return fail("no progress is kept here (--no-progress or ATTN_TUI_NO_PROGRESS), so "
                      "there is none to clear")
-    files = sorted(progress.where.glob("*.json")) if progress.where.is_dir() else []
+    files = sorted(progress.where.glob(f"{lesson or '*'}.json")) if progress.where.is_dir() else []
     if not files:
-        print(f"No lesson progress is kept in {progress.where}: nothing to clear.")
+        which = f"for lesson {lesson} " if lesson else ""
+        print(f"No lesson progress is kept {which}in {progress.where}: nothing to clear.")
         return 0
     from attn_tui.core.words import plural
 
+    which = f"lesson {lesson}" if lesson else plural(len(files), "lesson")
     try:
-        answer = input(f"Clear the progress of {plural(len(files), 'lesson')} kept in "
-                       f"{progress.where}? [y/N] ")
+        answer = input(f"Clear the progress of {which} kept in {progress.where}? [y/N] ")
     except (EOFError, KeyboardInterrupt):
         answer = ""
         print()
     if answer.strip().lower() not in ("y", "yes"):
         print("Nothing cleared.")
         return 1
-    progress.reset()
-    aside = sorted(progress.where.glob("*.json.bad"))
-    print("Lesson progress cleared: every lesson starts at its first step." + (
+    progress.reset(lesson)
+    aside = sorted(progress.where.glob(f"{lesson or '*'}.json.bad*"))
+    starts = f"lesson {lesson} starts" if lesson else "every lesson starts"
+    print(f"Lesson progress cleared: {starts} at its first step." + (
         f" The damaged file{'s' * (len(aside) != 1)} set aside there "
         f"({', '.join(f.name for f in aside)}) {'stay' if len(aside) != 1 else 'stays'}."
         if aside else ""))

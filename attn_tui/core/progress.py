@@ -185,15 +185,15 @@ class Progress:
             return f"Progress not saved: {(exc.strerror or str(exc)).lower()}{where}."
         return None
 
-    def reset(self) -> int:
-        """Remove every lesson's record; how many files went. A damaged file set aside
-        (NAME.json.bad) stays: it may be the only copy of what it held."""
+    def reset(self, lesson: str | None = None) -> int:
+        """Remove every lesson's record, or ``lesson``'s; how many files went. A damaged file
+        set aside (NAME.json.bad) stays: it may be the only copy of what it held."""
         if self.where is None or not self.where.is_dir():
             return 0
         gone = 0
         with _locked(self.where / ".lock"):
             for f in self.where.iterdir():
-                if f.name.endswith(".json"):
+                if f.name == f"{lesson}.json" if lesson else f.name.endswith(".json"):
                     with contextlib.suppress(OSError):
                         f.unlink()
                         gone += 1

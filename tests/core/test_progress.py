@@ -241,3 +241,25 @@ def test_a_folder_that_takes_no_lock_is_named_not_its_lock_file(progress_dir, mo
     monkeypatch.setattr(progress, "_locked", refuse)
     said = Progress(progress_dir).save("one", step=1)
     assert said == f"Progress not saved: read-only file system ({progress_dir})."
+
+
+def test_progress_reset_of_one_lesson_asks_then_clears_only_that_one(progress_dir):
+    # --progress reset --lesson mask went on to clear every lesson's progress
+    Progress.from_env().save("one", task=4)
+    Progress.from_env().save("mask", step=2)
+    (progress_dir / "mask.json.bad-2").write_text("{damaged")
+    yes = _cli("--progress", "reset", "--lesson", "mask", stdin="y\n")
+    assert yes.returncode == 0
+    assert "Clear the progress of lesson mask kept in" in yes.stdout
+    assert "Lesson progress cleared: lesson mask starts at its first step." in yes.stdout
+    assert "(mask.json.bad-2) stays." in yes.stdout
+    assert not (progress_dir / "mask.json").exists()
+    assert Progress.from_env().load("one").tasks == {4}
+    again = _cli("--progress", "reset", "--lesson", "mask")
+    assert again.returncode == 0 and "No lesson progress is kept for lesson mask" in again.stdout
+    unknown = _cli("--progress", "reset", "--lesson", "nope")
+    assert unknown.returncode == 2 and "unknown lesson 'nope'" in unknown.stderr
+    assert len(unknown.stderr.strip().splitlines()) == 1
+    listed = _cli("--progress", "reset", "--lesson", "list")
+    assert listed.returncode == 2 and "not allowed with --lesson list" in listed.stderr
+    assert Progress.from_env().load("one").tasks == {4}
