@@ -10,8 +10,10 @@ A file that cannot be read, is not what this version writes, or comes from a new
 set aside (``NAME.json.bad``, or ``.bad-2`` … beside an earlier one) with a one-line notice, and
 that lesson starts fresh; the other lessons' files are never touched. Saving merges with the file
 as it is now, under a lock, so two attn-tui processes saving at once lose neither's tasks or
-answers. A change that could not be written (a full disk, a folder made read-only) is kept and
-goes with the next save that can be; ``unsaved`` says what is still waiting.
+answers. A task, answer or finish that could not be written (a full disk, a folder made
+read-only) is kept and goes with the next save that can be; ``unsaved`` says what is still
+waiting. The step is not kept: the next move saves the step of that moment, and an old one
+written later could move back another attn-tui's newer step.
 """
 
 from __future__ import annotations
@@ -62,9 +64,8 @@ def folder(no_progress: bool = False) -> Path | None:
 
 @dataclass
 class _Waiting:
-    """A lesson's changes that could not be written yet."""
+    """A lesson's changes that could not be written yet (all but its step)."""
 
-    step: int | None | type[Ellipsis] = ...
     tasks: set[int] = field(default_factory=set)
     answers: dict[int, int] = field(default_factory=dict)
     finished: bool = False
@@ -76,7 +77,8 @@ class Progress:
     """Reads and saves the records; ``notices`` collects one line per file it had to set aside."""
 
     # what a learner can do about a folder that takes no progress
-    MEND = f"It is kept until you quit; {DIR_ENV} can name a folder that takes it."
+    MEND = (f"attn-tui keeps it and writes it once the folder takes it; quitting before then "
+            f"asks first ({DIR_ENV}, set before starting, names another folder).")
 
     def __init__(self, where: Path | None) -> None:
         self.where = where
@@ -144,19 +146,18 @@ class Progress:
         if self.where is None or not _NAME.match(lesson):
             return None
         w = self._waiting.pop(lesson, None) or _Waiting()
-        if step is not ...:
-            w.step = step
         w.tasks |= {task} if task is not None else set()
         w.answers.update([answer] if answer is not None else [])
         w.finished = w.finished or finished
         w.shown |= {shown} if shown is not None else set()
-        failed = self._write(lesson, w)
-        if failed is not None:
+        failed = self._write(lesson, w, step)
+        if failed is not None and (w.tasks or w.answers or w.finished or w.shown):
             w.reason = failed
             self._waiting[lesson] = w
         return failed
 
-    def _write(self, lesson: str, w: _Waiting) -> str | None:
+    def _write(self, lesson: str, w: _Waiting,
+               step: int | None | type[Ellipsis] = ...) -> str | None:
         assert self.where is not None
         path = self._path(lesson)
         unusable = self._unusable()
@@ -171,12 +172,13 @@ class Progress:
                         os.replace(path, _aside(path))
                 now = now or Record()
                 new = Record(
-                    step=now.step if w.step is ... else w.step,  # type: ignore[arg-type]
+                    step=now.step if step is ... else step,  # type: ignore[arg-type]
                     tasks=now.tasks | w.tasks, answers={**now.answers, **w.answers},
                     finished=now.finished or w.finished, shown=now.shown | w.shown)
                 atomic_write(path, _dump(new).encode("utf-8"), verb="save progress to")
-        except FileError as exc:
-            return f"Progress not saved: {exc}"
+        except FileError as exc:  # the reason alone: "Progress not saved" says the verb
+            where = f" ({exc.path})" if exc.path else ""
+            return f"Progress not saved: {exc.reason.rstrip('.')}{where}."
         except OSError as exc:  # in words, not "[Errno 13] …"
             name = exc.filename and Path(exc.filename)
             if name and name.name == ".lock":  # a file of ours: the folder is what to mend
@@ -203,10 +205,9 @@ class Progress:
 def _aside(path: Path) -> Path:
     """Where a damaged file goes: NAME.json.bad, or the first free .bad-N beside earlier ones,
     each maybe the only copy of what it held."""
-    for n in range(1, 100):
-        aside = path.with_name(path.name + (".bad" if n == 1 else f".bad-{n}"))
-        if not aside.exists():
-            return aside
+    n = 1
+    while (aside := path.with_name(path.name + (".bad" if n == 1 else f".bad-{n}"))).exists():
+        n += 1
     return aside
 
 

@@ -152,8 +152,9 @@ BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
 def decode(raw: bytes, shown: str) -> str:
     """A session file's text: UTF-8, or UTF-16 or UTF-32 marked by a byte-order mark."""
     if raw.startswith(b"PK\x03\x04"):  # a zip: what attn-tui writes as one is a .npz
-        raise SessionError("it is a .npz (a saved training run, or an export), not a session; "
-                           "attn-tui --lab train --load opens a run", shown)
+        raise SessionError("it is a zip archive, as a .npz is (a saved training run, or an "
+                           "export), not a session; attn-tui --lab train --load opens a run",
+                           shown)
     encoding = next((enc for bom, enc in BOMS if raw.startswith(bom)), "utf-8-sig")
     try:
         text = raw.decode(encoding)

@@ -249,11 +249,13 @@ def hide_notices_under(screen: Screen) -> None:
                 mine.styles.margin = rack.styles.margin
 
 
-def dismiss_notices(app: App, severity: str = "information") -> None:
-    """Take down the notices of one severity now (``App._unnotify``), keeping the others."""
+def dismiss_notices(app: App, severity: str = "information", title: str | None = None) -> None:
+    """Take down the notices of one severity (and ``title``, if given) now
+    (``App._unnotify``), keeping the others."""
     with _door("App._unnotify"):
         unnotify = app._unnotify
-    gone = [n for n in notifications(app) if n.severity == severity]
+    gone = [n for n in notifications(app)
+            if n.severity == severity and (title is None or n.title == title)]
     for i, notice in enumerate(gone):
         unnotify(notice, refresh=i == len(gone) - 1)
 

@@ -263,3 +263,38 @@ def test_progress_reset_of_one_lesson_asks_then_clears_only_that_one(progress_di
     listed = _cli("--progress", "reset", "--lesson", "list")
     assert listed.returncode == 2 and "not allowed with --lesson list" in listed.stderr
     assert Progress.from_env().load("one").tasks == {4}
+
+
+def test_a_step_that_waited_never_moves_back_another_processs_newer_step(
+        progress_dir, monkeypatch):
+    # A's failed step 3, written at its next save, undid B's step 6 and finish
+    import attn_tui.core.progress as progress
+
+    written = progress.atomic_write
+
+    def refuse(path, data, verb):
+        raise OSError(30, "Read-only file system", str(path))
+
+    a = Progress(progress_dir)
+    a.save("mask", step=2)
+    monkeypatch.setattr(progress, "atomic_write", refuse)
+    assert a.save("mask", step=3, answer=(2, 1)) is not None
+    monkeypatch.setattr(progress, "atomic_write", written)
+    b = Progress(progress_dir)
+    b.save("mask", step=6, task=4)
+    b.save("mask", step=None, finished=True)
+    assert a.save_waiting() == {}
+    assert Progress(progress_dir).load("mask") == Record(
+        step=None, tasks=frozenset({4}), answers={2: 1}, finished=True)
+
+
+def test_a_full_disk_is_said_as_one_reason_not_two_sentences(progress_dir, monkeypatch):
+    import attn_tui.core.progress as progress
+    from attn_tui.core.files import FileError
+
+    def full(path, data, verb):
+        raise FileError("no space left on device", str(path), verb)
+
+    monkeypatch.setattr(progress, "atomic_write", full)
+    said = Progress(progress_dir).save("one", task=1)
+    assert said == f"Progress not saved: no space left on device ({progress_dir / 'one.json'})."

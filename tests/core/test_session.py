@@ -350,5 +350,5 @@ def test_a_npz_opened_as_a_session_names_the_flag_that_opens_a_run(tmp_path: Pat
     np.savez(path, meta=np.zeros(1))
     with pytest.raises(SessionError) as info:
         session.load(path)
-    _check_message(info.value, path, "it is a .npz (a saved training run, or an export), not "
-                   "a session; attn-tui --lab train --load opens a run")
+    _check_message(info.value, path, "it is a zip archive, as a .npz is (a saved training run, "
+                   "or an export), not a session; attn-tui --lab train --load opens a run")

@@ -160,8 +160,9 @@ async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once
         assert "✓ Right." in panel(app).plain
         said = [n.message for n in notifications(app) if n.title == "Progress"]
         assert len(said) == 1 and said[0].startswith("Progress not saved: read-only file system")
-        assert said[0].endswith("It is kept until you quit; ATTN_TUI_DATA_DIR can name a "
-                                "folder that takes it.")
+        assert said[0].endswith("attn-tui keeps it and writes it once the folder takes it; "
+                                "quitting before then asks first (ATTN_TUI_DATA_DIR, set before "
+                                "starting, names another folder).")
         await press(pilot, "ctrl+q")
         assert type(app.screen).__name__ == "ConfirmQuitModal"
         question = str(app.screen.query_one("#quit-question").render())
@@ -169,6 +170,8 @@ async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once
             "Your progress in lesson select could not be saved: read-only file system "
             f"({progress_dir / 'select.json'}). It is lost when attn-tui quits. "
             "Quit anyway (y) / Cancel (Esc)")
+        # the notice said it too, and would cover the question's words
+        assert not [n for n in notifications(app) if n.title == "Progress"]
         await press(pilot, "escape")
         writable()
         await press(pilot, "n")  # a step saved: what waited goes with it, and that is said
@@ -188,5 +191,19 @@ async def test_quit_writes_what_waited_if_the_folder_takes_it_now(progress_dir, 
         await press(pilot, "b")
         writable()
         await press(pilot, "ctrl+q")  # asks nothing: the one more try wrote it
+        assert not app.is_running
+    assert Progress.from_env().load("select").answers == {2: 1}
+
+
+async def test_quit_without_asking_still_tries_once_more_to_write_what_waited(
+        progress_dir, monkeypatch):
+    app = make_app(lesson="select", confirm_quit=False)
+    app.progress.save("select", step=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        writable = _read_only(monkeypatch)
+        await press(pilot, "b")
+        writable()
+        await press(pilot, "ctrl+q")
         assert not app.is_running
     assert Progress.from_env().load("select").answers == {2: 1}

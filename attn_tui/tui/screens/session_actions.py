@@ -15,6 +15,7 @@ from attn_tui.compute import BackendUnavailable
 from attn_tui.core import state
 from attn_tui.core.labs import LABS, lab_of_module
 from attn_tui.core.state import Workspace
+from attn_tui.tui import textual_compat
 from attn_tui.tui.roles import HoldsSentence, KeepsSettings, ReplacedByLesson
 from attn_tui.tui.screens.session_file import SessionFile
 
@@ -348,6 +349,7 @@ class SessionController:
             # ctrl+q in a file dialog closes it, as Escape does, keeping a name typed there:
             # left open under the question, its Save would open a second dialog over the first
             self.app.screen.set_aside()
+        lost = self.app.progress_not_saved()  # one more try first: the folder may take it now
         if not confirm or bench is None:
             self.app.exit()
             return
@@ -367,7 +369,6 @@ class SessionController:
                                                    and lab.replaced_by_lesson())
         by_head = bench.replaced_by_head()
         replaced = by_lesson or by_head
-        lost = self.app.progress_not_saved()
         if not dirty and not before_open and not replaced and run is None and not lost:
             self.app.exit()
             return
@@ -384,10 +385,11 @@ class SessionController:
         # what else would be lost, before the choices, which end the question (a refused value
         # typed blocks only the save: what it would have saved is named all the same)
         unsaved = bench.dirty or lab_dirty or left
-        words = [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if unsaved else []
+        # progress first: Save (s), at the end, saves the session, not the progress
+        words = [_progress_words(lost)] if lost else []
+        words += [_unsaved_words(bench.dirty, sentence=lab_dirty or left)] if unsaved else []
         words += [earlier] if before_open else []
         words += [run.words()] if run is not None else []
-        words += [_progress_words(lost)] if lost else []
         if not typed_ok:
             mend = (" To keep them, Cancel, mend the value (or Esc drops it), then save."
                     if unsaved or run is not None else "")
@@ -419,6 +421,8 @@ class SessionController:
             elif choice == "save":
                 save_run_then_quit()
 
+        if lost:  # the question says it again, and the notice would cover it
+            textual_compat.dismiss_notices(self.app, "warning", title="Progress")
         self.app.push_screen(ConfirmQuitModal(question, can_save=typed_ok and (
             dirty or run is not None)), answer)
 

@@ -275,7 +275,7 @@ def render(view: PanelView, width: int | None = None) -> Text:
             steps = [str(k) for k in view.open_tasks]
             which = (f"task on step {steps[0]} is" if len(steps) == 1
                      else f"tasks on steps {', '.join(steps[:-1])} and {steps[-1]} are")
-            out.append(f"The {which} not met yet: p goes back, a step at a time. ")
+            out.append(f"The {which} not met yet. ")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
         return out

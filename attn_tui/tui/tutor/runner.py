@@ -546,7 +546,7 @@ class LessonRunner:
             self._memory[self.lesson.name] = (None, self._answers())
             self._save(step=None, finished=True)
             if self._view is not None:
-                met = self._solved()
+                met = self._solved() | self._shown_tasks.get(self.lesson.name, set())
                 open_tasks = tuple(i + 1 for i, step in enumerate(self.lesson.steps)
                                    if step.task is not None and i not in met)
                 self._show(replace(self._view, done=True, note=note, open_tasks=open_tasks))

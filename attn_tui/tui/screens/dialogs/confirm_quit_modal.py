@@ -43,8 +43,9 @@ class ConfirmQuitModal(AttnModal[str | None]):
     ]
     DEFAULT_CSS = """
     ConfirmQuitModal { align: center middle; }
-    ConfirmQuitModal > Vertical { width: 76; max-width: 100%; height: auto;
-                                  border: round $border; background: $surface; padding: 0 1; }
+    ConfirmQuitModal > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%;
+                                  overflow-y: auto; border: round $border; background: $surface;
+                                  padding: 0 1; }
     ConfirmQuitModal Horizontal { height: auto; margin-top: 1; }
     ConfirmQuitModal Button { margin-right: 1; min-width: 10; }
     ConfirmQuitModal Button:last-of-type { margin-right: 0; }
