@@ -1022,3 +1022,33 @@ async def test_the_quit_questions_buttons_fit_its_box_at_any_width(size, anyway)
         assert [str(b.label) for b in buttons] == ["Save (s)", anyway, "Cancel (Esc)"]
         for button in buttons:
             assert box.contains_region(button.region), (str(button.label), button.region, box)
+
+
+async def test_the_file_dialog_shows_the_full_path_a_name_stands_for(tmp_path, monkeypatch):
+    """Over SSH the folder attn-tui runs in is not always the one the learner thinks."""
+    from screen_text import screen_text
+
+    from attn_tui.core.files import OWN_FOLDER_ENV
+    from attn_tui.tui.app import make_app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path.parent))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert f"Full path: ~/{tmp_path.name}/attn-session.json" in screen_text(app)
+        await pilot.press(*"notes/a.json")  # the name offered is selected: typed over
+        await pilot.pause()
+        assert f"Full path: ~/{tmp_path.name}/notes/a.json" in screen_text(app)
+        await pilot.press("ctrl+a", "ctrl+k")
+        await pilot.pause()
+        assert "Full path" not in screen_text(app)
+    monkeypatch.setenv(OWN_FOLDER_ENV, str(tmp_path))  # a browser's: its name alone says it
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Save session" in screen_text(app) and "Full path" not in screen_text(app)

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from attn_tui.core.files import outside_own_folder, short_path
+from attn_tui.core.files import OWN_FOLDER_ENV, outside_own_folder, short_path
 from attn_tui.tui.keys import forward_if_unfocused, run_binding_now
 from attn_tui.tui.screens.dialogs.modal import AttnModal
 
@@ -34,6 +34,13 @@ class PathInput(Input):
 
     async def action_submit(self) -> None:
         self.screen.accept(self.value)
+
+
+def home_as_tilde(path: str) -> str:
+    """``path`` with the home folder written ~, as a shell would take it back."""
+    home = os.path.expanduser("~")
+    inside = home not in ("~", os.sep) and path.startswith(home + os.sep)
+    return short_path("~" + path[len(home):] if inside else path)
 
 
 def to_the_browser(app, path: str, then: Callable[[], None] | None = None) -> str:
@@ -77,7 +84,7 @@ class FileModal(AttnModal[str | None]):
                            background: $surface; padding: 0 1; }
     FileModal #file-error { color: $text-error; height: auto; display: none; }
     FileModal #file-error.-shown { display: block; }
-    FileModal #file-hint { color: $text-muted; }
+    FileModal #file-hint, FileModal #file-where { color: $text-muted; }
     """
 
     def __init__(self, title: str, path: str = DEFAULT_SESSION, *, error: str | None = None,
@@ -103,6 +110,7 @@ class FileModal(AttnModal[str | None]):
             # the name offered is selected: typed over, it is replaced ("attn-session.jsonabc.json"
             # was saved when it was not); → or End keeps it to edit
             yield PathInput(value=self.path, placeholder="a file path", id="file-path")
+            yield Static("", id="file-where", markup=False)
             yield Static("", id="file-error", markup=False)
             # the words are clicks too: a mouse user has no key to press
             yield Static("[@click=screen.accept_typed]Enter accepts[/], "
@@ -129,8 +137,21 @@ class FileModal(AttnModal[str | None]):
             box.value = typed
         box.cursor_blink = False
         box.focus()
+        self._show_where(box.value)
         if self.error:
             self.show_error(self.error)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._show_where(event.value)
+
+    def _show_where(self, typed: str) -> None:
+        """The file a name typed stands for: over SSH, the folder attn-tui runs in is not
+        always the one the learner thinks. In a browser the name alone is the whole story."""
+        where = self.query_one("#file-where", Static)
+        path = typed.strip()
+        where.display = bool(path) and not os.environ.get(OWN_FOLDER_ENV)
+        if where.display:
+            where.update(f"Full path: {home_as_tilde(os.path.abspath(os.path.expanduser(path)))}")
 
     def show_error(self, message: str) -> None:
         """One line under the path; the path stays as typed."""
