@@ -382,8 +382,10 @@ class AttnApp(App[int]):
                     + [len("workbench")])
         entries = [("workbench", f"{'workbench':<{width}} edit Q, K, V and watch every stage")]
         entries += [(f"lab:{n}", f"{'lab ' + n:<{width}} {LABS[n].line}") for n in labs]
-        words, nxt = self.tutor.standing()
-        entries += [(f"lesson:{n}", f"{'lesson ' + n:<{width}} " + ("next: " if n == nxt else "")
+        now = self.tutor.lesson.name if self.tutor.lesson is not None else None
+        words, nxt = self.tutor.standing(besides=now)
+        entries += [(f"lesson:{n}", f"{'lesson ' + n:<{width}} "
+                     + ("open now: " if n == now else "next: " if n == nxt else "")
                      + t + (f" · {words[n]}" if n in words else ""))
                     for n, t, _ in lessons]
         return entries

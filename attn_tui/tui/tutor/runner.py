@@ -212,9 +212,10 @@ class LessonRunner:
                             markup=False)
             return []
 
-    def standing(self) -> tuple[dict[str, str], str | None]:
+    def standing(self, besides: str | None = None) -> tuple[dict[str, str], str | None]:
         """Per lesson, its progress in words (tasks done, questions answered), and the lesson
-        to take next: the first in order not finished with every task done."""
+        to take next: the first in order not finished with every task done, other than
+        ``besides`` (the one open now)."""
         from attn_tui.lessons import LessonError, in_order, is_done, status_words
 
         words: dict[str, str] = {}
@@ -237,7 +238,8 @@ class LessonRunner:
                 lesson.name not in self._memory)  # a file set aside: this run's are known
             words[lesson.name] = status_words(lesson, tasks, shown, answers, finished=finished,
                                               step=step, unreadable=unreadable)
-            if nxt is None and lesson.missing() is None and not is_done(lesson, finished, tasks):
+            if (nxt is None and lesson.name != besides and lesson.missing() is None
+                    and not is_done(lesson, finished, tasks)):
                 nxt = lesson.name
         return words, nxt
 

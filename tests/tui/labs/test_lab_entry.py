@@ -137,6 +137,21 @@ async def test_a_go_to_line_too_long_wraps_under_its_own_words(progress_dir) -> 
         assert after[: column].strip("│▊ ") == ""
 
 
+async def test_go_to_from_a_lesson_says_it_is_open_now_and_suggests_the_one_after(
+        progress_dir) -> None:
+    # inside lesson one, Go to offered lesson one as "next"
+    app = make_app(lesson="one", confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        one = next(x for x in lines if "lesson one" in x and "▊" in x)
+        select = next(x for x in lines if "lesson select" in x and "▊" in x)
+        assert "open now: One query" in one and "next:" not in one
+        assert "next: When attention selects" in select
+
+
 async def test_go_to_the_lab_already_open_keeps_it_as_it_is() -> None:
     # it popped the lab and opened a new one before the old one wrote what it left: a
     # heads lab's settings (here) or a training run in progress came back at their defaults
