@@ -177,3 +177,22 @@ async def test_back_from_a_lab_the_workbenchs_bar_shows_its_own_keys():
         await pilot.pause()
         assert screen_lines(app)[-1] == before
 
+
+
+@pytest.mark.parametrize(("lab", "size"), [("train", (80, 24)), (None, (40, 12))])
+async def test_a_short_line_keeps_help_after_the_keys_that_fit(lab, size):
+    # the train lab at 80 columns, and the workbench at 40, showed no way to the help
+    app = make_app(lab=lab) if lab else make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(KeyBar)
+        left, _ = bar.items()
+        line = screen_lines(app)[-1]
+        assert "? Help" in line
+        shown = [item.description for item in left if f"{item.shown} {item.description}" in line]
+        assert shown[-1] == "Help" and len(shown) < len(left)  # some did not fit: Help did
+        assert shown[:-1] == [item.description for item in left[:len(shown) - 1]]
+        x = line.index("? Help")
+        await pilot.click(KeyBar, offset=(x, 0))
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"

@@ -27,6 +27,34 @@ class Item(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     description: str
     enabled: bool
     tooltip: str
+    kept: bool = False  # drawn even where the line is too short for every key (Help)
+
+
+# the keys a short line keeps, after those that fit: Help is how a learner finds the rest
+KEPT = {"app.help"}
+
+
+def _cells(item: Item) -> int:
+    return cell_len(item.shown) + 1 + cell_len(item.description)
+
+
+def _fitting(items: tuple[Item, ...], room: int) -> list[Item]:
+    """The items drawn in ``room`` cells, in order: as many as fit from the left, and a kept
+    one in place of the last of them if it would not fit otherwise."""
+    width = sum(_cells(item) for item in items) + max(len(items) - 1, 0)
+    if width <= room:
+        return list(items)
+    kept = [item for item in items if item.kept]
+    room -= sum(_cells(item) + 1 for item in kept)
+    shown, used = [], -1
+    for item in items:
+        if item.kept:
+            continue
+        if used + 1 + _cells(item) > room:
+            break
+        shown.append(item)
+        used += 1 + _cells(item)
+    return shown + kept
 
 
 class KeyBar(Widget):
@@ -93,7 +121,8 @@ class KeyBar(Widget):
             if not is_palette and (not binding.show or binding.action in by_action):
                 continue  # not drawn: its key's display (a Unicode name lookup) is not needed
             item = Item(binding.key, app.get_key_display(binding),
-                        binding.description, enabled, tooltip or binding.tooltip or "")
+                        binding.description, enabled, tooltip or binding.tooltip or "",
+                        binding.id in KEPT)
             if is_palette:
                 palette = item
             else:
@@ -116,11 +145,11 @@ class KeyBar(Widget):
             right.append(f" {palette.description}", text_style)
         room = width - right.cell_len - (1 if palette is not None else 0)  # a blank before ▏
         line, spans = Text(), []
-        for item in left:
+        for item in _fitting(left, room):
             gap = 1 if spans else 0
-            cells = cell_len(item.shown) + 1 + cell_len(item.description)
+            cells = _cells(item)
             if line.cell_len + gap + cells > room:
-                break
+                break  # a kept key wider than the whole line
             line.append(" " * gap)
             x = line.cell_len
             dim = Style() if item.enabled else Style(dim=True)  # unavailable here, as Footer
