@@ -184,11 +184,19 @@ class AttnApp(App[int]):
         self.call_after_refresh(textual_compat.warn_on_version_mismatch, self)
         self._say_if_the_theme_fades()
         self.theme_changed_signal.subscribe(self, lambda _: self._say_if_the_theme_fades())
+        # back from a suspend (SIGTSTP, then fg): the terminal shows the shell's screen or a
+        # blank one, and only the parts that changed since would be drawn again
+        self.app_resume_signal.subscribe(self, lambda _: self.action_redraw())
         if self.initial_lab:
             self.open_lab(self.initial_lab, **self.initial_lab_options)
         self._check_size()
         if self.initial_lesson:
             self.tutor.start(self.initial_lesson)
+
+    def action_redraw(self) -> None:
+        """The whole screen drawn again: a terminal's own output (ssh's ~^Z, a wall message)
+        may have written over it, and only what changes would be drawn again otherwise."""
+        self.screen.refresh(layout=True)
 
     def _exit_cleanly_on_sigterm(self) -> None:
         """``kill`` (SIGTERM) ends the app as quitting does, so the terminal is given back: the

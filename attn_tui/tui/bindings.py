@@ -24,6 +24,10 @@ APP = [
     Binding("ctrl+p", "command_palette", "Commands", show=False,
             tooltip="every command by name, this screen's keys too",
             id="app.commands"),
+    # priority: in a dialog or a box being typed in too
+    Binding("ctrl+l", "redraw", "Redraw", show=False, priority=True,
+            tooltip="draw the whole screen again, after something else wrote over it",
+            id="app.redraw"),
 ]
 
 # the app's too, run by its lesson runner: priority keys, switched off when no lesson shows

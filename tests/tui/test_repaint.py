@@ -269,3 +269,32 @@ async def test_plots_redrawn_by_a_partial_update_are_those_textual_draws():
     assert len(set(ours)) > 2  # the plots did change
     for key, mine, textuals in zip(keys, ours, theirs, strict=True):
         assert mine == textuals, f"the lab's screen after {key!r}"
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+
+
+@pytest.mark.parametrize("how", ["ctrl+l", "resumed", "ctrl+l in a dialog"])
+async def test_ctrl_l_and_a_resume_from_suspend_draw_the_whole_screen_again(how):
+    # after SIGTSTP and fg the screen stayed blank: only what changed would be drawn again
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if how == "ctrl+l in a dialog":
+            await pilot.press("p")
+            await pilot.pause()
+        sent = _frames(app)
+        await pilot.press("shift")  # no key of the app's: draws nothing
+        await pilot.pause()
+        assert not any("attn-tui — workbench" in _plain(t) for t in sent)
+        if how == "resumed":
+            app.app_resume_signal.publish(app)
+        else:
+            await pilot.press("ctrl+l")
+        await pilot.pause()
+        whole = _plain("".join(sent))
+        for words in ("attn-tui — workbench", "mask none", "steps for query 'who'"):
+            assert words in whole, words
+        if how == "ctrl+l in a dialog":
+            assert "Load an example" in whole and type(app.screen).__name__ == "PresetModal"
