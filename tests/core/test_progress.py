@@ -193,10 +193,8 @@ def test_a_file_that_cannot_be_written_is_said_in_words(progress_dir, monkeypatc
     assert said == f"Progress not saved: permission denied ({progress_dir / 'one.json'})."
 
 
-def test_changes_a_failed_save_could_not_write_go_with_the_next_save_that_can(
-        progress_dir, monkeypatch):
-    # an answer given while the folder was read-only was lost for good: the next save, once
-    # it could write again, wrote only its own change
+def _read_only(monkeypatch):
+    """Progress files refused as a read-only folder refuses them; returns the undo."""
     import attn_tui.core.progress as progress
 
     written = progress.atomic_write
@@ -204,14 +202,22 @@ def test_changes_a_failed_save_could_not_write_go_with_the_next_save_that_can(
     def refuse(path, data, verb):
         raise OSError(30, "Read-only file system", str(path))
 
+    monkeypatch.setattr(progress, "atomic_write", refuse)
+    return lambda: monkeypatch.setattr(progress, "atomic_write", written)
+
+
+def test_changes_a_failed_save_could_not_write_go_with_the_next_save_that_can(
+        progress_dir, monkeypatch):
+    # an answer given while the folder was read-only was lost for good: the next save, once
+    # it could write again, wrote only its own change
     p = Progress(progress_dir)
     p.save("mask", step=2)
-    monkeypatch.setattr(progress, "atomic_write", refuse)
+    writable = _read_only(monkeypatch)
     assert p.save("mask", answer=(2, 1)).startswith("Progress not saved: read-only file system")
     p.save("mask", task=3)
     assert set(p.unsaved()) == {"mask"}
     assert p.save_waiting() == p.unsaved() and "read-only" in p.unsaved()["mask"]
-    monkeypatch.setattr(progress, "atomic_write", written)
+    writable()
     assert p.save("mask", step=4) is None
     assert p.unsaved() == {}
     assert Progress(progress_dir).load("mask") == Record(step=4, tasks=frozenset({3}),
@@ -268,18 +274,11 @@ def test_progress_reset_of_one_lesson_asks_then_clears_only_that_one(progress_di
 def test_a_step_that_waited_never_moves_back_another_processs_newer_step(
         progress_dir, monkeypatch):
     # A's failed step 3, written at its next save, undid B's step 6 and finish
-    import attn_tui.core.progress as progress
-
-    written = progress.atomic_write
-
-    def refuse(path, data, verb):
-        raise OSError(30, "Read-only file system", str(path))
-
     a = Progress(progress_dir)
     a.save("mask", step=2)
-    monkeypatch.setattr(progress, "atomic_write", refuse)
+    writable = _read_only(monkeypatch)
     assert a.save("mask", step=3, answer=(2, 1)) is not None
-    monkeypatch.setattr(progress, "atomic_write", written)
+    writable()
     b = Progress(progress_dir)
     b.save("mask", step=6, task=4)
     b.save("mask", step=None, finished=True)

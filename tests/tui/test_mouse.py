@@ -104,8 +104,6 @@ async def test_a_file_dialogs_words_accept_and_cancel_when_clicked(tmp_path, mon
 
 
 async def test_the_helps_esc_closes_is_a_click_where_help_covers_the_screen():
-    from screen_text import where
-
     from attn_tui.tui.screens.help_screen import HelpScreen
 
     app = make_app(preset="mask")
@@ -122,8 +120,6 @@ async def test_the_helps_esc_closes_is_a_click_where_help_covers_the_screen():
 
 async def _click_text(pilot, words: str, at: int = 0) -> None:
     """Click the character ``at`` of the first place the screen shows ``words``."""
-    from screen_text import where
-
     x, y = where(pilot.app, words)
     await pilot.click(offset=(x + at, y))
     await settle(pilot)
