@@ -1052,3 +1052,48 @@ async def test_the_file_dialog_shows_the_full_path_a_name_stands_for(tmp_path, m
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "Save session" in screen_text(app) and "Full path" not in screen_text(app)
+
+
+def test_the_full_path_shown_for_a_name_in_every_odd_case(tmp_path, monkeypatch):
+    import os
+
+    from attn_tui.tui.screens.dialogs.file_modal import full_path
+
+    real = tmp_path / "real" / "u"
+    (real / "proj").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setenv("HOME", str(tmp_path / "link"))  # a home reached through a symlink
+    monkeypatch.chdir(tmp_path / "link" / "proj")  # getcwd() gives the resolved folder
+    assert full_path("a.json") == "~/proj/a.json"
+    assert full_path("~") == "~" and full_path("~/x/") == "~/x/"
+    assert full_path("") is None
+    assert full_path("a\x00b") is None  # Enter says why; the line just goes
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    os.chdir(gone)
+    gone.rmdir()
+    assert full_path("a.json") is None  # the folder attn-tui runs in is no more
+    assert full_path(str(tmp_path / "z.json")) == str(tmp_path / "z.json")
+
+
+async def test_a_file_dialog_opens_where_the_folder_it_ran_in_is_gone(tmp_path, monkeypatch):
+    # every file dialog crashed the app as it opened: the full path asked getcwd()
+    from screen_text import screen_text
+
+    from attn_tui.tui.app import make_app
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Save session" in screen_text(app) and "Full path" not in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        said = str(app.screen.query_one("#file-error").render())
+        assert said.startswith("✗ Cannot save attn-session.json: the folder attn-tui runs in no "
+                               "longer exists")

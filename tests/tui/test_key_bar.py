@@ -196,3 +196,15 @@ async def test_a_short_line_keeps_help_after_the_keys_that_fit(lab, size):
         await pilot.click(KeyBar, offset=(x, 0))
         await pilot.pause()
         assert type(app.screen).__name__ == "HelpScreen"
+
+
+def test_a_kept_key_keeps_its_place_when_it_fits_there():
+    from attn_tui.tui.widgets.key_bar import Item, _fitting
+
+    def item(words: str, kept: bool = False) -> Item:
+        return Item(words[0], words[0], words[2:], True, "", kept)
+
+    a, help_, b, c = item("a Alpha"), item("? Help", kept=True), item("b Beta"), item("c Gamma")
+    assert _fitting((a, help_, b, c), 22) == [a, help_, b]  # 7 + 1 + 6 + 1 + 6 = 21
+    assert _fitting((a, b, c, help_), 14) == [a, help_]  # Help in the place of b
+    assert _fitting((a, b), 5) == []

@@ -39,22 +39,21 @@ def _cells(item: Item) -> int:
 
 
 def _fitting(items: tuple[Item, ...], room: int) -> list[Item]:
-    """The items drawn in ``room`` cells, in order: as many as fit from the left, and a kept
-    one in place of the last of them if it would not fit otherwise."""
+    """The items drawn in ``room`` cells, in their order: as many as fit from the left, with
+    room kept for the kept ones wherever they stand."""
     width = sum(_cells(item) for item in items) + max(len(items) - 1, 0)
     if width <= room:
         return list(items)
-    kept = [item for item in items if item.kept]
-    room -= sum(_cells(item) + 1 for item in kept)
-    shown, used = [], -1
+    used = sum(_cells(item) + 1 for item in items if item.kept) - 1
+    chosen = {id(item) for item in items if item.kept}
     for item in items:
         if item.kept:
             continue
         if used + 1 + _cells(item) > room:
             break
-        shown.append(item)
+        chosen.add(id(item))
         used += 1 + _cells(item)
-    return shown + kept
+    return [item for item in items if id(item) in chosen]
 
 
 class KeyBar(Widget):

@@ -137,7 +137,7 @@ async def test_a_go_to_line_too_long_wraps_under_its_own_words(progress_dir) -> 
         assert after[: column].strip("│▊ ") == ""
 
 
-async def test_go_to_from_a_lesson_says_it_is_open_now_and_suggests_the_one_after(
+async def test_go_to_from_a_lesson_says_it_is_open_now_and_suggests_another(
         progress_dir) -> None:
     # inside lesson one, Go to offered lesson one as "next"
     app = make_app(lesson="one", confirm_quit=False)

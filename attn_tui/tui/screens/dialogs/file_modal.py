@@ -36,11 +36,21 @@ class PathInput(Input):
         self.screen.accept(self.value)
 
 
-def home_as_tilde(path: str) -> str:
-    """``path`` with the home folder written ~, as a shell would take it back."""
-    home = os.path.expanduser("~")
-    inside = home not in ("~", os.sep) and path.startswith(home + os.sep)
-    return short_path("~" + path[len(home):] if inside else path)
+def full_path(typed: str) -> str | None:
+    """The file a name typed stands for, the home folder written ~; None for no name, or when
+    there is no telling (the folder attn-tui runs in is gone; a NUL byte: Enter says why)."""
+    if not typed or "\x00" in typed:
+        return None
+    try:
+        full = os.path.abspath(os.path.expanduser(typed))
+    except (OSError, ValueError):
+        return None
+    full += os.sep if typed.endswith(os.sep) and full != os.sep else ""
+    # the home folder as typed and as the system resolves it: getcwd() gives the latter
+    for home in {os.path.expanduser("~"), os.path.realpath(os.path.expanduser("~"))}:
+        if home not in ("~", os.sep) and (full == home or full.startswith(home + os.sep)):
+            return "~" + full[len(home):]
+    return full
 
 
 def to_the_browser(app, path: str, then: Callable[[], None] | None = None) -> str:
@@ -80,8 +90,9 @@ class FileModal(AttnModal[str | None]):
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
     DEFAULT_CSS = """
     FileModal { align: center middle; }
-    FileModal > Vertical { width: 72; max-width: 100%; height: auto; border: round $border;
-                           background: $surface; padding: 0 1; }
+    FileModal > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%;
+                           overflow-y: auto; border: round $border; background: $surface;
+                           padding: 0 1; }
     FileModal #file-error { color: $text-error; height: auto; display: none; }
     FileModal #file-error.-shown { display: block; }
     FileModal #file-hint, FileModal #file-where { color: $text-muted; }
@@ -110,8 +121,8 @@ class FileModal(AttnModal[str | None]):
             # the name offered is selected: typed over, it is replaced ("attn-session.jsonabc.json"
             # was saved when it was not); → or End keeps it to edit
             yield PathInput(value=self.path, placeholder="a file path", id="file-path")
-            yield Static("", id="file-where", markup=False)
             yield Static("", id="file-error", markup=False)
+            yield Static("", id="file-where", markup=False)
             # the words are clicks too: a mouse user has no key to press
             yield Static("[@click=screen.accept_typed]Enter accepts[/], "
                          "[@click=screen.dismiss(None)]Escape cancels[/]", id="file-hint",
@@ -148,10 +159,10 @@ class FileModal(AttnModal[str | None]):
         """The file a name typed stands for: over SSH, the folder attn-tui runs in is not
         always the one the learner thinks. In a browser the name alone is the whole story."""
         where = self.query_one("#file-where", Static)
-        path = typed.strip()
-        where.display = bool(path) and not os.environ.get(OWN_FOLDER_ENV)
-        if where.display:
-            where.update(f"Full path: {home_as_tilde(os.path.abspath(os.path.expanduser(path)))}")
+        full = full_path(typed.strip()) if not os.environ.get(OWN_FOLDER_ENV) else None
+        where.display = full is not None
+        if full is not None:
+            where.update(f"Full path: {short_path(full, room=240)}")  # a page pasted: its ends
 
     def show_error(self, message: str) -> None:
         """One line under the path; the path stays as typed."""
