@@ -1097,3 +1097,41 @@ async def test_a_file_dialog_opens_where_the_folder_it_ran_in_is_gone(tmp_path, 
         said = str(app.screen.query_one("#file-error").render())
         assert said.startswith("✗ Cannot save attn-session.json: the folder attn-tui runs in no "
                                "longer exists")
+
+
+async def test_a_file_dialogs_error_goes_once_another_name_is_typed(tmp_path, monkeypatch):
+    # "✗ Cannot open nothere.json: no such file." stayed under the next name typed
+    from attn_tui.tui.app import make_app
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await pilot.press(*"nothere.json", "enter")
+        await pilot.pause()
+        error = app.screen.query_one("#file-error")
+        assert str(error.render()).startswith("✗ Cannot open nothere.json") and error.display
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert not error.display and str(error.render()) == ""
+
+
+async def test_a_file_dialogs_error_stays_after_a_name_and_enter_typed_in_one_burst(
+        tmp_path, monkeypatch):
+    # the Changed messages of the keys before Enter came after its error, and cleared it
+    from key_burst import burst, settle
+
+    from attn_tui.tui.app import make_app
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        burst(app, "C-u n o . j s o n Enter")
+        await settle(pilot)
+        error = app.screen.query_one("#file-error")
+        assert str(error.render()).startswith("✗ Cannot open no.json") and error.display

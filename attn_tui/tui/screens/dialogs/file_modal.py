@@ -114,6 +114,7 @@ class FileModal(AttnModal[str | None]):
         # own_file (the session's own file, saved again)
         self.writes = writes
         self._replace_ok = own_file
+        self._error_for: str | None = None  # the name the error shown is about
 
     def compose_dialog(self) -> ComposeResult:
         with Vertical():
@@ -153,7 +154,12 @@ class FileModal(AttnModal[str | None]):
             self.show_error(self.error)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self._show_where(event.value)
+        # the box's value now, not the event's: keys typed in one burst are read before their
+        # Changed messages, and the last of them (Enter) may have shown an error since
+        now = event.input.value
+        self._show_where(now)
+        if now != self._error_for:  # the error was about another name: a new one is typed
+            self.show_error("")
 
     def _show_where(self, typed: str) -> None:
         """The file a name typed stands for: over SSH, the folder attn-tui runs in is not
@@ -167,6 +173,7 @@ class FileModal(AttnModal[str | None]):
     def show_error(self, message: str) -> None:
         """One line under the path; the path stays as typed."""
         note = self.query_one("#file-error", Static)
+        self._error_for = self.query_one("#file-path", Input).value if message else None
         # marked, not only coloured: without colour it read as the hint below it
         note.update(f"✗ {message}" if message else "")
         note.set_class(bool(message), "-shown")
