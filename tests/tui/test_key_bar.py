@@ -208,3 +208,23 @@ def test_a_kept_key_keeps_its_place_when_it_fits_there():
     assert _fitting((a, help_, b, c), 22) == [a, help_, b]  # 7 + 1 + 6 + 1 + 6 = 21
     assert _fitting((a, b, c, help_), 14) == [a, help_]  # Help in the place of b
     assert _fitting((a, b), 5) == []
+
+
+async def test_a_double_click_on_a_dialogs_cancel_presses_nothing_on_the_screen_under_it():
+    # the second click pressed m Mask, which the workbench's bar has where "esc Cancel" was
+    from key_burst import from_the_terminal, settle
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        x = screen_lines(app)[-1].index("Cancel") + 1  # 1-based, as a terminal reports it
+        assert app.workbench().query_one(KeyBar)._item_at(x - 1).description == "Mask"
+        click = f"\x1b[<0;{x};24M\x1b[<0;{x};24m"
+        from_the_terminal(app, click)
+        await settle(pilot)
+        from_the_terminal(app, click)  # at once, at the same place: the chain's second
+        await settle(pilot)
+        assert type(app.screen).__name__ == "WorkbenchScreen"
+        assert app.workbench().workspace.mask == "none"

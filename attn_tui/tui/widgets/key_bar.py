@@ -166,6 +166,11 @@ class KeyBar(Widget):
         return next((item for x0, x1, item in self._spans if x0 <= x < x1), None)
 
     def on_click(self, event: events.Click) -> None:
+        if event.chain > 1:
+            # a double click presses once, as the lesson panel's words act once: the second
+            # click of one on a dialog's "esc Cancel" pressed the key now under the pointer
+            # on the screen the dialog closed to (m Mask)
+            return
         item = self._item_at(event.x)
         if item is None:
             return
