@@ -15,6 +15,7 @@ from attn_tui.compute import BackendUnavailable
 from attn_tui.core import state
 from attn_tui.core.labs import LABS, lab_of_module
 from attn_tui.core.state import Workspace
+from attn_tui.core.words import listed
 from attn_tui.tui import textual_compat
 from attn_tui.tui.roles import HoldsSentence, KeepsSettings, ReplacedByLesson
 from attn_tui.tui.screens.session_file import SessionFile
@@ -79,8 +80,7 @@ def _unsaved_words(bench_dirty: bool, sentence: bool) -> str:
 def _progress_words(lost: dict[str, str]) -> str:
     """Lessons whose progress could not be written, and why (the first one's reason)."""
     names = sorted(lost)
-    which = (f"lesson {names[0]}" if len(names) == 1
-             else f"lessons {', '.join(names[:-1])} and {names[-1]}")
+    which = f"{'lesson' if len(names) == 1 else 'lessons'} {listed(names)}"
     why = lost[names[0]].removeprefix("Progress not saved: ").rstrip(".")
     return f"Your progress in {which} could not be saved: {why}. It is lost when attn-tui quits."
 

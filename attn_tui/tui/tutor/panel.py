@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.style import Style
 from textual.widgets import Static
 
+from attn_tui.core.words import listed
 from attn_tui.tui import textual_compat
 from attn_tui.tui.keys import takes_text
 
@@ -272,9 +273,9 @@ def render(view: PanelView, width: int | None = None) -> Text:
     if view.done:
         out.append("That is the whole lesson. ", style="bold")
         if view.open_tasks:
-            steps = [str(k) for k in view.open_tasks]
-            which = (f"task on step {steps[0]} is" if len(steps) == 1
-                     else f"tasks on steps {', '.join(steps[:-1])} and {steps[-1]} are")
+            steps = listed([str(k) for k in view.open_tasks])
+            which = (f"task on step {steps} is" if len(view.open_tasks) == 1
+                     else f"tasks on steps {steps} are")
             out.append(f"The {which} not met yet. ")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
