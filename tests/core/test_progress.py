@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from progress_faults import read_only
 
 from attn_tui.core.progress import VERSION, Progress, Record, folder
 from attn_tui.lessons import lesson_cli, names, standing
@@ -193,26 +194,13 @@ def test_a_file_that_cannot_be_written_is_said_in_words(progress_dir, monkeypatc
     assert said == f"Progress not saved: permission denied ({progress_dir / 'one.json'})."
 
 
-def _read_only(monkeypatch):
-    """Progress files refused as a read-only folder refuses them; returns the undo."""
-    import attn_tui.core.progress as progress
-
-    written = progress.atomic_write
-
-    def refuse(path, data, verb):
-        raise OSError(30, "Read-only file system", str(path))
-
-    monkeypatch.setattr(progress, "atomic_write", refuse)
-    return lambda: monkeypatch.setattr(progress, "atomic_write", written)
-
-
 def test_changes_a_failed_save_could_not_write_go_with_the_next_save_that_can(
         progress_dir, monkeypatch):
     # an answer given while the folder was read-only was lost for good: the next save, once
     # it could write again, wrote only its own change
     p = Progress(progress_dir)
     p.save("mask", step=2)
-    writable = _read_only(monkeypatch)
+    writable = read_only(monkeypatch)
     assert p.save("mask", answer=(2, 1)).startswith("Progress not saved: read-only file system")
     p.save("mask", task=3)
     assert set(p.unsaved()) == {"mask"}
@@ -276,7 +264,7 @@ def test_a_step_that_waited_never_moves_back_another_processs_newer_step(
     # A's failed step 3, written at its next save, undid B's step 6 and finish
     a = Progress(progress_dir)
     a.save("mask", step=2)
-    writable = _read_only(monkeypatch)
+    writable = read_only(monkeypatch)
     assert a.save("mask", step=3, answer=(2, 1)) is not None
     writable()
     b = Progress(progress_dir)

@@ -1054,6 +1054,13 @@ async def test_the_file_dialog_shows_the_full_path_a_name_stands_for(tmp_path, m
         assert "Save session" in screen_text(app) and "Full path" not in screen_text(app)
 
 
+def _run_in_a_folder_since_removed(tmp_path, chdir) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    chdir(gone)
+    gone.rmdir()
+
+
 def test_the_full_path_shown_for_a_name_in_every_odd_case(tmp_path, monkeypatch):
     import os
 
@@ -1068,10 +1075,7 @@ def test_the_full_path_shown_for_a_name_in_every_odd_case(tmp_path, monkeypatch)
     assert full_path("~") == "~" and full_path("~/x/") == "~/x/"
     assert full_path("") is None
     assert full_path("a\x00b") is None  # Enter says why; the line just goes
-    gone = tmp_path / "gone"
-    gone.mkdir()
-    os.chdir(gone)
-    gone.rmdir()
+    _run_in_a_folder_since_removed(tmp_path, os.chdir)
     assert full_path("a.json") is None  # the folder attn-tui runs in is no more
     assert full_path(str(tmp_path / "z.json")) == str(tmp_path / "z.json")
 
@@ -1082,10 +1086,7 @@ async def test_a_file_dialog_opens_where_the_folder_it_ran_in_is_gone(tmp_path, 
 
     from attn_tui.tui.app import make_app
 
-    gone = tmp_path / "gone"
-    gone.mkdir()
-    monkeypatch.chdir(gone)
-    gone.rmdir()
+    _run_in_a_folder_since_removed(tmp_path, monkeypatch.chdir)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

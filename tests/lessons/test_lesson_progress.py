@@ -7,6 +7,7 @@ import json
 
 import pytest
 from lesson_pilot import lesson_app, panel, press, settle
+from progress_faults import read_only
 
 from attn_tui.core.progress import Progress
 from attn_tui.lessons import standing, suggestion
@@ -135,19 +136,6 @@ async def test_go_to_says_finished_and_unreadable_as_the_list_does(progress_dir)
     assert entries["lesson:one"].endswith(words["one"])
 
 
-def _read_only(monkeypatch):
-    """Progress files refused as a read-only folder refuses them; returns the undo."""
-    import attn_tui.core.progress as progress
-
-    written = progress.atomic_write
-
-    def refuse(path, data, verb):
-        raise OSError(30, "Read-only file system", str(path))
-
-    monkeypatch.setattr(progress, "atomic_write", refuse)
-    return lambda: monkeypatch.setattr(progress, "atomic_write", written)
-
-
 async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once_it_can(
         progress_dir, monkeypatch):
     # an answer given while the folder was read-only went: said once at the start, then quit
@@ -155,7 +143,7 @@ async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once
     app = lesson_app("select", at=3)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        writable = _read_only(monkeypatch)
+        writable = read_only(monkeypatch)
         await press(pilot, "b")
         assert "✓ Right." in panel(app).plain
         said = [n.message for n in notifications(app) if n.title == "Progress"]
@@ -187,7 +175,7 @@ async def test_quit_writes_what_waited_if_the_folder_takes_it_now(progress_dir, 
     app = lesson_app("select", at=3)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        writable = _read_only(monkeypatch)
+        writable = read_only(monkeypatch)
         await press(pilot, "b")
         writable()
         await press(pilot, "ctrl+q")  # asks nothing: the one more try wrote it
@@ -201,7 +189,7 @@ async def test_quit_without_asking_still_tries_once_more_to_write_what_waited(
     app.progress.save("select", step=2)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        writable = _read_only(monkeypatch)
+        writable = read_only(monkeypatch)
         await press(pilot, "b")
         writable()
         await press(pilot, "ctrl+q")
