@@ -234,8 +234,9 @@ HELP_EXTRAS = {
     "minilm": (("↑↓←→ (h j k l)", "in the grid of heads: pick a layer and a head"),
               ("Enter", "in the sentence: back to the heads (the maps follow as you type; an "
                         "empty one stays)"),
-              ("PgDn / PgUp", "scroll the screen: in a short window the step table is below "
-                              "the pictures"),
+              ("Tab / shift+Tab", "to the step table and back: in a short window it is below "
+                                  "the pictures, and Tab brings it into sight"),
+              ("PgDn / PgUp", "scroll the screen"),
               ("click", "a head's picture picks it; a row of the large picture, its query")),
     "train": (("click", "in the maps: a head's picture picks it"),),
 }

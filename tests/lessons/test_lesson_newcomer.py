@@ -114,5 +114,6 @@ async def test_real_heads_7_shows_the_step_table_it_points_at_not_the_grid():
     async with lesson_app("real-heads", at=7).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = screen_text(pilot.app)
-        assert "steps for query 'cat' (3 of 13) on the head's real q, k" in text
+        # the table is cut by the panel: its title says how to read the rest
+        assert "steps for query 'cat' (3 of 13) · real q, k · [ ] picks · Tab: the table ↓" in text
         assert "[CLS]     27.0602" in text

@@ -134,6 +134,40 @@ async def test_the_step_table_is_the_heads_real_q_and_k() -> None:
                 in screen_text(pilot.app))
 
 
+async def test_at_80x24_the_table_title_names_tab_until_the_table_is_in_sight():
+    """At 80×24 the table is below the pictures, and nothing on the screen said how to read
+    it: Tab does, and the title says so until the table has the keys or is all in sight."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        title = pilot.app.screen.query_one("#steps-title")
+        hint = "steps for query '[CLS]' (1 of 13) · real q, k · [ ] picks · Tab: the table ↓"
+        assert str(title.render()) == hint
+        assert hint in screen_lines(pilot.app)[-2]
+        await pilot.press("tab")
+        await settle(pilot)
+        assert pilot.app.focused is pilot.app.screen.query_one(StepTable)
+        assert str(title.render()) == ("steps for query '[CLS]' (1 of 13) on the head's real "
+                                       "q, k ([ ] picks)")
+        rows = [line for line in screen_lines(pilot.app) if line.startswith(" [SEP]  ")]
+        assert rows and rows[0].split()[1] != "░"  # the table's last row, in sight
+    async with model_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "Tab" not in str(pilot.app.screen.query_one("#steps-title").render())
+
+
+@pytest.mark.parametrize(("token", "width", "expected"), [
+    ("the", 120, "steps for query 'the' (2 of 13) on the head's real q, k ([ ] picks) · Tab: "
+                 "the table ↓"),
+    ("the", 78, "steps for query 'the' (2 of 13) · real q, k · [ ] picks · Tab: the table ↓"),
+    ("because", 70, "steps for 'because' (2 of 13) · [ ] picks · Tab: the table ↓"),
+    ("because", 30, "steps for 'because' (2 of 13) · [ ] picks · Tab: the table ↓"),
+])
+def test_the_table_title_gives_way_to_the_hint(token, width, expected):
+    assert model_screen.steps_title(token, 1, 13, width, hint=True) == expected
+    assert model_screen.steps_title(token, 1, 13, 200, hint=False) == (
+        f"steps for query '{token}' (2 of 13) on the head's real q, k ([ ] picks)")
+
+
 async def test_typing_a_sentence_redraws_every_map() -> None:
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -135,6 +135,23 @@ class TokenLine(Static):
         self.update(Text(token_line(self.tokens, max(20, width))) if self.tokens else "")
 
 
+TABLE_HINT = " · Tab: the table ↓"
+
+
+def steps_title(token: str, index: int, count: int, width: int, hint: bool) -> str:
+    """The step table's title in ``width`` cells; with ``hint``, how to bring the table into
+    view. The hint is what a short screen needs most, so the title's words give way to it."""
+    where = f"'{token}' ({index + 1} of {count})"
+    tail = TABLE_HINT if hint else ""
+    forms = (f"steps for query {where} on the head's real q, k ([ ] picks)",
+             f"steps for query {where} · real q, k · [ ] picks",
+             f"steps for {where} · [ ] picks")
+    for text in forms:
+        if cell_len(text + tail) <= width:
+            return text + tail
+    return forms[-1] + tail  # a long token: the line cuts it
+
+
 def summary_line(s: Any, width: int) -> str:
     """The chosen head summed up from its weights; under 60 columns in short words, so the
     pictures keep their rows (in full it took five lines of a 40×15 window)."""
@@ -151,14 +168,21 @@ def summary_line(s: Any, width: int) -> str:
 
 
 class ModelBody(VerticalScroll, can_focus=False):
-    """The pictures and the step table, scrolling; a new height keeps the chosen one in view."""
+    """The pictures and the step table, scrolling; a new height keeps the chosen one in view,
+    and ``moved`` hears of every scroll and new height."""
 
-    def __init__(self, *, keep_in_view: Callable[[], None], **kwargs: Any) -> None:
+    def __init__(self, *, keep_in_view: Callable[[], None], moved: Callable[[], None],
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.keep_in_view = keep_in_view
+        self.keep_in_view, self.moved = keep_in_view, moved
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.keep_in_view)
+        self.call_after_refresh(self.moved)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.call_after_refresh(self.moved)
 
 
 class HeadSummaryLine(Static):
@@ -361,7 +385,8 @@ class ModelScreen(Screen):
         # above the pictures, not scrolled with them: a lesson's step reads it while the grid
         # scrolls to the chosen head (at 80×24 a lesson's panel leaves room for two layers)
         yield HeadSummaryLine(id="head-summary")
-        with ModelBody(id="model-body", keep_in_view=self.keep_in_view):
+        with ModelBody(id="model-body", keep_in_view=self.keep_in_view,
+                       moved=self.title_steps):
             with Horizontal(id="model-top"):
                 with Vertical(id="grid-box"):
                     yield Static("every head: layers ↓, heads →", classes="model-title")
@@ -507,13 +532,26 @@ class ModelScreen(Screen):
             f"{head_name(self.layer_index, self.head_index)} α  q↓ k→")
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
         self.query_one(HeadSummaryLine).show(s)
+        self.title_steps()
+        self.call_after_refresh(self.title_steps)  # once the new table is laid out
         i = self.query_index
-        self.query_one("#steps-title", Static).update(Text(
-            f"steps for query '{run.tokens[i]}' ({i + 1} of {len(run.tokens)}) on the head's "
-            "real q, k ([ ] picks)"))
         steps = run.head_steps(self.layer_index, self.head_index)
         self.query_one(StepTable).show(steps, i, tuple(run.tokens))
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
+
+    def title_steps(self) -> None:
+        """The table's title, with Tab named while the table is not all in sight."""
+        run = self.run
+        if run is None or not self.is_mounted:
+            return
+        title = self.query_one("#steps-title", Static)
+        table = self.query_one(StepTable)
+        seen = self.query_one(ModelBody).scrollable_content_region
+        hidden = (self.focused is not table and table.region.size
+                  and not seen.contains_region(table.region))
+        i = self.query_index
+        width = title.content_region.width or self.size.width - 2
+        title.update(Text(steps_title(run.tokens[i], i, len(run.tokens), width, bool(hidden))))
 
     def keep_in_view(self) -> None:
         """The chosen layer's row of the grid, or the marked query's of the picture, whichever
@@ -534,6 +572,7 @@ class ModelScreen(Screen):
         # Tab to the table scrolled it into view under its title, which names the query
         if self.app.tutor.setting_up:
             return
+        self.call_after_refresh(self.title_steps)
         if event.widget is self.query_one(StepTable):
             self._in_view = "steps"
             self.call_after_refresh(self.keep_in_view)
