@@ -230,9 +230,35 @@ async def test_a_lesson_left_and_opened_again_resumes_where_it_was():
         await press(pilot, "n", "n", "n")  # to the end: done
         assert "· done" in shown(pilot.app)
         await press(pilot, "escape")
-        pilot.app.tutor.start("mask")  # a finished lesson starts again from the top
+        pilot.app.tutor.start("mask")  # finished, its tasks open: back at the first of them
+        await settle(pilot)
+        first = next(i for i, step in enumerate(pilot.app.tutor.lesson.steps) if step.task)
+        assert f"Step {first + 1} of 5" in shown(pilot.app) and first > 0
+        assert str(panel(pilot.app).border_title).endswith(" · first open task")
+
+
+@pytest.mark.parametrize("met", ["done", "shown"])
+async def test_a_finished_lesson_opens_at_its_first_open_task_or_from_the_top(met):
+    """A finished lesson reopened at step 1 even with tasks left, which the learner then had to
+    find again; one whose every task is met (or shown) starts from the top, fresh."""
+    from attn_tui.lessons import load
+
+    steps = [i for i, step in enumerate(load("mask").steps) if step.task is not None]
+    assert len(steps) >= 2
+    app = lesson_app("mask")
+    assert app.progress.save("mask", step=None, finished=True, **{
+        "task" if met == "done" else "shown": steps[0]}) is None
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert f"Step {steps[1] + 1} of 5" in shown(pilot.app)
+        assert str(panel(pilot.app).border_title).endswith(" · first open task")
+    app = lesson_app("mask")
+    for i in steps:
+        assert app.progress.save("mask", step=None, finished=True, task=i) is None
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert "Step 1 of 5" in shown(pilot.app)
+        assert "first open task" not in str(panel(pilot.app).border_title)
 
 
 async def test_what_answers_a_question_is_hidden_until_it_is_answered():

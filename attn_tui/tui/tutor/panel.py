@@ -76,7 +76,7 @@ class PanelView:
     offering: bool = False  # "show me" offered, waiting for y
     solved_before: bool = False
     shown: str = ""  # what "show me" put on the panes, while they still show it
-    resumed: bool = False  # the step a reopened lesson came back to, until n or p
+    resumed: str = ""  # why a reopened lesson came back to this step, until n or p
     drifted: bool = False  # the panes left the step's start; its words quote that start
     answering: str = ""  # the choice made, while the panes change to show the answer (busy)
     open_tasks: tuple[int, ...] = ()  # at the end: the steps (1-based) whose task is not met
@@ -228,7 +228,7 @@ class LessonPanel(OneClick, VerticalScroll, can_focus=False):
         state = " · done" if view.done else (" · …" if view.busy else "")
         # on the edge, not in a notice: a notice covered the task's check at 80 x 24, and a
         # line in the body would push that check below the panel's edge
-        back = " · resumed here" if view.resumed and not view.done else ""
+        back = f" · {view.resumed}" if view.resumed and not view.done else ""
         # plain words, never markup: a title may name [CLS]
         self.border_title = Content(
             f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}{back}")

@@ -84,7 +84,7 @@ class LessonRunner:
         self.done = False
         self.host: LessonHost | None = None
         self._note = ""
-        self._resumed = False  # the step on screen is where a reopened lesson came back to
+        self._resumed = ""  # why the step on screen is where a reopened lesson came back to
         self._view: PanelView | None = None
         self._busy = False
         self._busy_since = 0.0  # when the step now setting up began to
@@ -139,10 +139,15 @@ class LessonRunner:
         if name not in self._memory:  # the first time this run: where the last run left it
             self._memory[name], self._done_tasks[name] = self._kept(lesson)
         k, answers = self._memory[name]
-        if k is None:  # finished last time: from the top, fresh
-            k, answers = 0, {}
+        resumed = "resumed here" if k else ""
+        if k is None:  # finished: at the first task still open, or from the top, fresh
+            k = next(iter(self._open_tasks(lesson)), None)
+            if k is None:
+                k, answers = 0, {}
+            else:
+                resumed = "first open task"
         self._memory[name] = (k, answers)
-        self._go(k, resumed=bool(k))
+        self._go(k, resumed=resumed)
 
     def _ask_about_run(self, lesson: Lesson, name: str) -> bool:
         """A lesson that trains in the train lab takes the place of the run there: one that no
@@ -450,6 +455,14 @@ class LessonRunner:
         now = self._quoted()
         return now != self._start_words and now != self._answer_words
 
+    def _open_tasks(self, lesson: Lesson) -> list[int]:
+        """The steps whose task is met neither by the learner nor by "show me", this run or
+        an earlier one."""
+        name = lesson.name
+        met = (self._done_tasks.get(name, set()) | self._shown_tasks.get(name, set())
+               | self.app.progress.load(name).shown)
+        return [i for i, step in enumerate(lesson.steps) if step.task is not None and i not in met]
+
     def _solved(self) -> set[int]:
         assert self.lesson is not None
         return self._done_tasks.setdefault(self.lesson.name, set())
@@ -548,9 +561,7 @@ class LessonRunner:
             self._memory[self.lesson.name] = (None, self._answers())
             self._save(step=None, finished=True)
             if self._view is not None:
-                met = self._solved() | self._shown_tasks.get(self.lesson.name, set())
-                open_tasks = tuple(i + 1 for i, step in enumerate(self.lesson.steps)
-                                   if step.task is not None and i not in met)
+                open_tasks = tuple(i + 1 for i in self._open_tasks(self.lesson))
                 self._show(replace(self._view, done=True, note=note, open_tasks=open_tasks))
 
     def prev(self) -> None:
@@ -693,7 +704,7 @@ class LessonRunner:
         assert self.lesson is not None
         return self._memory[self.lesson.name][1]
 
-    def _go(self, k: int, resumed: bool = False) -> None:
+    def _go(self, k: int, resumed: str = "") -> None:
         assert self.lesson is not None
         self._resumed = resumed  # the panel's edge says so until the learner moves on
         answers = self._answers()
