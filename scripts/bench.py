@@ -199,14 +199,17 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
         if importlib.util.find_spec("torch") is None:
             notes.append("8: skipped, torch is not installed")
         else:
-            from bench_train import STEPS, train_figures
+            from bench_train import STEPS, sort_config, train_figures
 
             log("figure 8: training speed and key → repaint in the train lab")
             m["train"] = t = train_figures(plan.train_reps, plan.train_keys, log=log)
             from attn_tui.core.words import plural
 
-            notes.append(f"8: medians of {plural(plan.train_reps, 'alternated round')} of {STEPS} sort "
-                         f"steps (L 2, h 2, D 48, batch 64, one torch thread); the Run alone, "
+            c = sort_config(STEPS)
+            notes.append(f"8: medians of {plural(plan.train_reps, 'alternated round')} of the "
+                         f"lab's default run, {STEPS:,} sort steps (L {c.layers}, h {c.heads}, "
+                         f"D {c.d_model}, batch {c.batch}, {c.frames} α frames and {c.evals} "
+                         "held-out checks, one torch thread); the Run alone, "
                          f"frames and accuracy included but no screen: "
                          f"{t['run'] * 1e3:.2f} ms/step; round by round, the lab over the bare "
                          "loop run just before it: "

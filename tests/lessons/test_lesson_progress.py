@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from lesson_pilot import lesson_app, panel, press, settle
+from lesson_pilot import lesson_app, panel, press, settle, shown
 from progress_faults import read_only
 
 from attn_tui.core.progress import Progress
@@ -195,3 +195,32 @@ async def test_quit_without_asking_still_tries_once_more_to_write_what_waited(
         await press(pilot, "ctrl+q")
         assert not app.is_running
     assert Progress.from_env().load("select").answers == {2: 1}
+
+
+@pytest.mark.parametrize("answer", ["escape", "y"])
+async def test_a_value_stored_only_to_ask_about_quitting_meets_no_task_until_kept(
+        progress_dir, answer):
+    """10 typed in q (no Enter), ctrl+q: the question stores it as Enter would, and the task
+    was met and kept; Cancel typed it again and put the panes back, but the file said done."""
+    app = lesson_app("one", at=5)  # make who give at least 0.6 of its weight to best
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = app.workbench()
+        await press(pilot, "right", "right", "enter", "backspace", "backspace", "backspace",
+                    "1", "0")
+        assert bench.query_one("#editor-q").editing == (0, 2)
+        await press(pilot, "ctrl+q")
+        assert type(app.screen).__name__ == "ConfirmQuitModal"
+        assert Progress.from_env().load("one").tasks == set()
+        await press(pilot, answer)
+        if answer == "escape":  # typing again, the panes as they were: not met
+            assert bench.query_one("#editor-q").buffer.text == "10"
+            assert "Not yet: α(who → best) 0.36" in shown(app)
+            await press(pilot, "escape")
+            assert bench.workspace.q[0][2] == 0.3
+            assert Progress.from_env().load("one").tasks == set()
+            await press(pilot, "right", "enter", "1", "0", "enter")  # and typed for real
+            assert "Task ✓" in shown(app)
+        else:
+            assert not app.is_running
+    assert Progress.from_env().load("one").tasks == {4}

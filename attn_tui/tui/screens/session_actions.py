@@ -358,6 +358,8 @@ class SessionController:
         run = held_run(self.app)  # a trained run is work too, saved apart from the session
         run = run if run is not None and run.unsaved else None
         typed, undo_top = bench.typed_now(), bench.undo_mark()
+        if typed:  # stored for the question only: Cancel types it again
+            self.app.tutor.hold_checks()
         typed_ok = bench.settle_edits()  # a typed value counts as an edit, as Tab would keep it
         lab = open_lab(self.app)  # a sentence typed on the model screen is work too
         lab_dirty = lab is not None and lab.has_unsaved_work()
@@ -413,6 +415,7 @@ class SessionController:
         def answer(choice: str | None) -> None:
             if choice is None and typed_ok and typed:  # cancelled: back to typing it
                 bench.retype(typed, undo_top)
+            self.app.tutor.release_checks()  # the value kept (quit, save) or typed again
             if choice == "quit":
                 self.app.exit()
             elif choice == "save" and dirty:

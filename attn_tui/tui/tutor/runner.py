@@ -100,6 +100,7 @@ class LessonRunner:
         self._done_tasks: dict[str, set[int]] = {}  # per lesson, the steps whose task was met
         self._shown_tasks: dict[str, set[int]] = {}  # ... and those only "show me" met
         self._save_failed = False
+        self._held = False  # see hold_checks
         self._setup: object = None  # the host's state as the current step set it up
         self._keys_ahead = 0  # lesson keys put off until the keys typed before them are read
         self._own_title: str | None = None  # the host's sub-title before the lesson came
@@ -299,8 +300,20 @@ class LessonRunner:
     # ---- a step's task: checked after every change the host makes
     def host_changed(self, host: object) -> None:
         """The host's state changed (a key, undo, a lab's result arriving): check the task."""
-        if host is self.host and not self._busy and self.lesson is not None:
+        if host is self.host and not self._busy and self.lesson is not None and not self._held:
             self._check()
+
+    def hold_checks(self) -> None:
+        """A question is open over a value stored only to ask it (quitting stores one being
+        typed, and Cancel types it again): no task is checked, so none is met, until it is
+        answered (``release_checks``)."""
+        self._held = True
+
+    def release_checks(self) -> None:
+        if self._held:
+            self._held = False
+            if self.host is not None:
+                self.host_changed(self.host)
 
     def _check(self) -> None:
         from attn_tui.lessons.tasks import evaluate
