@@ -145,7 +145,9 @@ async def test_ctrl_r_puts_the_start_back_and_u_undoes_the_reset():
         solved = bench.workspace
         assert "Done:" in _said(pilot.app)
         await press(pilot, "ctrl+r")
-        assert bench.workspace.q == start.q and "Not yet:" in _said(pilot.app)
+        # met, and kept as met: the start back on the panes says so, not "Not yet"
+        assert bench.workspace.q == start.q and "Met before; again on these panes:" in _said(
+            pilot.app)
         await press(pilot, "u")
         assert bench.workspace.q == solved.q and "Done:" in _said(pilot.app)
 
@@ -165,4 +167,42 @@ async def test_a_refused_lab_setting_leaves_the_task_unmet_saying_why():
         await _at(pilot, 6)
         await press(pilot, "right", "right", *typed("7"), *E)  # D, L, h: h = 7
         said = _said(pilot.app)
-        assert "h = 7 does not divide D = 512" in said and "Not yet:" in said
+        assert "Not yet:" in said and "–" not in said  # a dash said nothing of why
+        assert "one layer's parameters: not counted while h = 7 does not divide D = 512" in said
+
+
+async def test_a_task_met_then_walked_past_says_it_was_met_not_not_yet():
+    """real-heads step 5: → five times met it (layer 5 head 6), a sixth said "Task ○ … Not yet"
+    as if it never had been; coming back to the step said "Met before"."""
+    async with lesson_app("real-heads", at=5).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 5)
+        await press(pilot, *SOLVE[("real-heads", 5)])
+        assert "Task ✓" in _said(pilot.app)
+        await press(pilot, "right")
+        said = _said(pilot.app)
+        assert "Task ○" in said and "Not yet" not in said
+        assert "Met before; again on these panes: share on [CLS] of layer 5 head 7" in said
+
+
+async def test_a_rule_that_quotes_a_sentence_ends_with_one_full_stop():
+    async with lesson_app("real-heads", at=3).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 3)
+        await press(pilot, "slash", "end", "x", "enter")
+        said = _said(pilot.app)
+        assert "Rule broken: the sentence must stay 'The cat sat on the mat because it was " \
+               "tired.' " in said.replace("\n", " "), said
+        assert "tired.'." not in said
+
+
+async def test_ctrl_r_gives_the_keys_back_to_the_field_the_step_picked():
+    """params step 6 puts the bar on D; → → to h, ctrl+r: the settings came back but ↑ then
+    changed h, not the D the step's hints name."""
+    async with lesson_app("params", at=6).run_test(size=(120, 40)) as pilot:
+        await _at(pilot, 6)
+        screen = pilot.app.screen
+        await press(pilot, "right", "right", "up")  # D, L, h: h 8 → the next that divides
+        assert screen.settings.h != 8
+        await press(pilot, "ctrl+r")
+        assert screen.settings.h == 8 and screen.settings.D == 512
+        await press(pilot, "up")
+        assert screen.settings.D > 512 and screen.settings.h == 8

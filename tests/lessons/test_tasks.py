@@ -133,6 +133,19 @@ def test_a_miss_too_close_for_two_decimals_is_shown_to_four():
     assert done.done and done.line() == "H(animal?) 1.5850 · goal log₂n = 1.5850 ± 0.01"
 
 
+def test_a_miss_that_four_decimals_write_as_the_goal_is_shown_with_more():
+    """ζ 0.549983 against ≥ 0.55 read "Not yet: ζ(who, d1) 0.5500 · goal ≥ 0.5500"."""
+    start = t.bench_live(state.from_preset("select"))
+    value = t.evaluate(_task(value=0.5), start, start).value
+    goal = round(value, 4) + 0.00002  # four decimals write both as the same number
+    miss = t.evaluate(_task(value=goal), start, start)
+    assert not miss.met and t.fmt(value, 4) == t.fmt(goal, 4)
+    shown, wanted = miss.line().split(" · goal ≥ ")
+    assert shown.split()[-1] != wanted
+    assert float(shown.split()[-1]) < float(wanted) == pytest.approx(goal)
+    assert miss.digits in (5, 6)
+
+
 def test_a_weight_too_small_for_two_decimals_is_written_as_the_tables_write_it():
     # the panel said 2.7e-05 beside the map's 2.7e-5
     assert t.fmt(2.732e-5) == "2.7e-5" and t.fmt(-4.1e-12, 3) == "-4.1e-12"

@@ -321,7 +321,9 @@ def _task(out: Text, view: PanelView) -> None:
     out.append("  ")  # the check follows the goal on its line: a row kept for the panes
     if v.broken is not None:
         out.append("Rule broken: ", style="bold")
-        out.append(f"{v.broken}. ")
+        # a rule that quotes a sentence ends with its full stop: "… tired.'", not "tired.'."
+        ends = v.broken.rstrip("'\"’”").endswith((".", "!", "?"))
+        out.append(f"{v.broken} " if ends else f"{v.broken}. ")
     elif v.met:
         out.append("Done: ", style="bold")
     else:

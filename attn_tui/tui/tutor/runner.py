@@ -46,6 +46,8 @@ __all__ = ["LETTERS", "LessonRunner"]
 SHOWING = object()  # "show me" is putting its state on the panes
 SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a training run)
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
+# step actions that only give a pane or field the keys (ctrl+r gives them again)
+POINTING = ("screen.pick_control(", "screen.focus_maps")
 # n or p pressed this long after a step began to set up is a new press, not one typed in a
 # burst with the key that started it
 SETUP_GRACE = 0.25
@@ -354,7 +356,10 @@ class LessonRunner:
         if verdict.done:
             self._offering = False
         if self._view is not None:
-            self._show(replace(self._view, verdict=verdict, offering=self._offering),
+            # met earlier in this visit and walked past (a head beyond the one asked for):
+            # said as on coming back to the step, not as "Not yet"
+            self._show(replace(self._view, verdict=verdict, offering=self._offering,
+                               solved_before=self.index in self._solved()),
                        at_end=verdict.done or verdict.broken is not None)
         self.app.refresh_bindings()
 
@@ -420,6 +425,7 @@ class LessonRunner:
                             "not kept: e saves one first).", timeout=5, markup=False)
             self._go(self.index)
             return
+        self._pick_again()
         if at_start:
             self.app.notify("The step is at its start already.", timeout=2)
             return
@@ -429,6 +435,13 @@ class LessonRunner:
             self._view = _without(self._view, back)
             self._show(self._view, at_end=self._view.chosen is not None)
         self._check()
+
+    def _pick_again(self) -> None:
+        """The field or pane the step gave the keys to, given again: after ctrl+r, ↑ changed h,
+        where the learner had moved, and not the D that the step's words and hints name."""
+        for action in self._step().actions:
+            if action.startswith(POINTING):
+                self.app.call_later(self.app.run_action, action)
 
     def _restore(self, edits: tuple = ()) -> None:
         """The step's start (and ``edits`` on it) on the panes, as one change u undoes; quit

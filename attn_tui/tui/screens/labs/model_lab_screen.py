@@ -111,7 +111,8 @@ class ModelLabScreen(LabScreen):
 
     def lesson_shows(self) -> tuple[object, str]:
         if self.standing_problem() is not None:
-            return None, f"– (h = {self.settings.h} does not divide D = {self.settings.D})"
+            return None, (f"not counted while h = {self.settings.h} does not divide "
+                          f"D = {self.settings.D}")
         return self.count, "computing…"
 
     def standing_problem(self) -> str | None:
