@@ -145,8 +145,8 @@ class LessonRunner:
         resumed = "resumed here" if k else ""
         if k is None:  # finished: at the first task still open, or from the top, fresh
             k = next(iter(self._open_tasks(lesson)), None)
-            if k is None:
-                k, answers = 0, {}
+            if k is None:  # a second time through: the questions ask again
+                k, answers, resumed = 0, {}, "again from the top"
             else:
                 resumed = "first open task"
         self._memory[name] = (k, answers)
