@@ -488,8 +488,10 @@ async def test_quitting_a_lesson_asks_only_about_the_learners_own_edits():
         assert pilot.app.screen.workspace.q[0][0] != 7.0
         await press(pilot, "q")
         assert isinstance(pilot.app.screen, ConfirmQuitModal)
-        assert "Edits of yours that a lesson step or ctrl+r replaced were never saved" in \
-            str(pilot.app.screen.query_one("#quit-question").render())
+        question = str(pilot.app.screen.query_one("#quit-question").render())
+        assert "Edits of yours that a lesson step or ctrl+r replaced were never saved" in question
+        # a learner who met tasks reads that those are not what would be lost
+        assert "Lesson progress (tasks met, answers) is saved apart and kept." in question
 
 
 async def test_in_a_small_window_the_lessons_words_scroll_from_the_keyboard():

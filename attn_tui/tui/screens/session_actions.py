@@ -381,6 +381,9 @@ class SessionController:
             what += "," if by_lesson and by_head else ""
             earlier = (f"Edits of yours that {what} replaced were never saved: Cancel, then u "
                        "brings them back.")
+            if by_lesson and self.app.progress.kept and not lost:
+                # tries at a step's task are such edits: what they met is not among them
+                earlier += " Lesson progress (tasks met, answers) is saved apart and kept."
         else:
             earlier = ("Edits made before you opened this session were never saved: Cancel, then "
                        "u brings them back.")
