@@ -1136,3 +1136,37 @@ async def test_a_file_dialogs_error_stays_after_a_name_and_enter_typed_in_one_bu
         await settle(pilot)
         error = app.screen.query_one("#file-error")
         assert str(error.render()).startswith("✗ Cannot open no.json") and error.display
+
+
+async def test_a_session_named_without_an_ending_is_saved_as_json(tmp_path, monkeypatch):
+    """"mine" saved a file called mine, and in a browser Open then said "you have saved none
+    yet": it lists .json files. The full path line says the name it will take."""
+    from screen_text import screen_text
+
+    from attn_tui.core.files import own_files
+    from attn_tui.tui.app import make_app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path.parent))
+    (tmp_path / "notes").mkdir()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s", *"mine")
+        await pilot.pause()
+        assert f"Full path: ~/{tmp_path.name}/mine.json" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not (tmp_path / "mine").exists() and session.load(tmp_path / "mine.json")
+        assert app.workbench().session_path == "mine.json"
+        await pilot.press("ctrl+s")  # its own file: saved again, no dialog
+        await pilot.pause()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:  # a folder is a folder: no .json added
+        await pilot.pause()
+        await pilot.press("ctrl+s", *"notes")
+        await pilot.pause()
+        assert f"Full path: ~/{tmp_path.name}/notes" in screen_text(app)
+        assert "notes.json" not in screen_text(app)
+    monkeypatch.setenv("ATTN_TUI_OWN_FOLDER", str(tmp_path))  # as a browser's Open lists them
+    assert own_files(".json") == ["mine.json"]

@@ -203,7 +203,8 @@ class SessionController:
         title = "Save session" + (f", then {then_words}" if then_quit or then is not None else "")
         self.app.push_screen(FileModal(title, bench.session_path or DEFAULT_SESSION, error=error,
                                        submit=write, writes=True, check=_session_name_problem,
-                                       own_file=bench.session_path, kind="session"), done)
+                                       own_file=bench.session_path, kind="session",
+                                       suffix=".json"), done)
 
     def open(self, bench: SessionHost) -> None:
         """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone."""

@@ -101,8 +101,12 @@ class FileModal(AttnModal[str | None]):
     def __init__(self, title: str, path: str = DEFAULT_SESSION, *, error: str | None = None,
                  submit: Callable[[str], str | None] | None = None,
                  writes: bool = False, own_file: str | None = None,
-                 check: Callable[[str], str | None] | None = None, kind: str = "") -> None:
+                 check: Callable[[str], str | None] | None = None, kind: str = "",
+                 suffix: str = "") -> None:
         super().__init__()
+        # suffix: given to a name typed without one ("mine" saves mine.json, which Open then
+        # lists among the learner's sessions in a browser)
+        self.suffix = suffix
         # kind: what it saves ("session", "run"); a name typed in a dialog that ctrl+q closed
         # is offered again by the next dialog of its kind (see set_aside)
         self.kind = kind
@@ -165,7 +169,8 @@ class FileModal(AttnModal[str | None]):
         """The file a name typed stands for: over SSH, the folder attn-tui runs in is not
         always the one the learner thinks. In a browser the name alone is the whole story."""
         where = self.query_one("#file-where", Static)
-        full = full_path(typed.strip()) if not os.environ.get(OWN_FOLDER_ENV) else None
+        full = full_path(self.named(typed.strip())) if not os.environ.get(OWN_FOLDER_ENV) \
+            else None
         where.display = full is not None
         if full is not None:
             where.update(f"Full path: {short_path(full, room=240)}")  # a page pasted: its ends
@@ -182,8 +187,16 @@ class FileModal(AttnModal[str | None]):
         """Enter accepts, clicked: the path in the box, as Enter there would take it."""
         self.accept(self.query_one("#file-path", Input).value)
 
+    def named(self, path: str) -> str:
+        """The path a name typed stands for, with the dialog's suffix if it has none."""
+        if (not self.suffix or not path or path.endswith(("/", os.sep))
+                or os.path.splitext(os.path.basename(path))[1]
+                or os.path.isdir(os.path.expanduser(path))):
+            return path
+        return path + self.suffix
+
     def accept(self, typed: str) -> None:
-        path = typed.strip()
+        path = self.named(typed.strip())
         if not path:
             self.show_error("Type a file name first.")
             return
