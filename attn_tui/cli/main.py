@@ -352,8 +352,9 @@ def _progress_reset(no_progress: bool, lesson: str | None = None) -> int:
     aside = sorted(progress.where.glob(f"{lesson or '*'}.json.bad*"))
     starts = f"lesson {lesson} starts" if lesson else "every lesson starts"
     print(f"Lesson progress cleared: {starts} at its first step." + (
-        f" The damaged file{'s' * (len(aside) != 1)} set aside there "
-        f"({', '.join(f.name for f in aside)}) {'stay' if len(aside) != 1 else 'stays'}."
+        (" Files attn-tui could not read stay, set aside there: " if len(aside) != 1
+         else " A file attn-tui could not read stays, set aside there: ")
+        + ", ".join(f.name for f in aside) + "."
         if aside else ""))
     return 0
 

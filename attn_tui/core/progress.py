@@ -188,8 +188,9 @@ class Progress:
         return None
 
     def reset(self, lesson: str | None = None) -> int:
-        """Remove every lesson's record, or ``lesson``'s; how many files went. A damaged file
-        set aside (NAME.json.bad) stays: it may be the only copy of what it held."""
+        """Remove every lesson's record, or ``lesson``'s; how many files went. A file set aside
+        (NAME.json.bad) stays: it may be the only copy of what it held. So does one this
+        attn-tui cannot read (damaged, or a newer attn-tui's): it is set aside, not removed."""
         if self.where is None or not self.where.is_dir():
             return 0
         gone = 0
@@ -197,7 +198,10 @@ class Progress:
             for f in self.where.iterdir():
                 if f.name == f"{lesson}.json" if lesson else f.name.endswith(".json"):
                     with contextlib.suppress(OSError):
-                        f.unlink()
+                        if _read(f)[1] is not None:
+                            f.replace(_aside(f))
+                        else:
+                            f.unlink()
                         gone += 1
         return gone
 

@@ -148,7 +148,24 @@ def test_progress_reset_asks_then_clears(progress_dir):
     assert yes.returncode == 0 and "cleared" in yes.stdout
     assert not list(progress_dir.glob("*.json"))
     assert (progress_dir / "learning.json.bad").read_text() == "{damaged"
-    assert "(learning.json.bad) stays." in yes.stdout
+    assert yes.stdout.rstrip().endswith(
+        " A file attn-tui could not read stays, set aside there: learning.json.bad.")
+
+
+def test_progress_reset_sets_aside_a_file_it_cannot_read_instead_of_removing_it(progress_dir):
+    """A newer attn-tui's file (or a damaged one) not yet set aside was removed with the rest:
+    the only copy of what it held."""
+    Progress.from_env().save("one", task=4)
+    newer = '{"version": 99, "step": 3}'
+    (progress_dir / "mask.json").write_text(newer)
+    (progress_dir / "select.json").write_text("{damaged")
+    yes = _cli("--progress", "reset", stdin="y\n")
+    assert yes.returncode == 0 and "Clear the progress of 3 lessons" in yes.stdout
+    assert not list(progress_dir.glob("*.json"))
+    assert (progress_dir / "mask.json.bad").read_text() == newer
+    assert (progress_dir / "select.json.bad").read_text() == "{damaged"
+    assert yes.stdout.rstrip().endswith(" Files attn-tui could not read stay, set aside there: "
+                                        "mask.json.bad, select.json.bad.")
 
 
 def test_lesson_list_shows_tasks_and_questions_and_the_next_lesson(progress_dir):
@@ -246,7 +263,7 @@ def test_progress_reset_of_one_lesson_asks_then_clears_only_that_one(progress_di
     assert yes.returncode == 0
     assert "Clear the progress of lesson mask kept in" in yes.stdout
     assert "Lesson progress cleared: lesson mask starts at its first step." in yes.stdout
-    assert "(mask.json.bad-2) stays." in yes.stdout
+    assert yes.stdout.rstrip().endswith(" set aside there: mask.json.bad-2.")
     assert not (progress_dir / "mask.json").exists()
     assert Progress.from_env().load("one").tasks == {4}
     again = _cli("--progress", "reset", "--lesson", "mask")
