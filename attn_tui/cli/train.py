@@ -22,9 +22,6 @@ from typing import Any
 from attn_tui.cli.errors import fail
 from attn_tui.train.config import LIMITS, MAX_LR, MIN_LR, TASKS
 
-USAGE = ("usage: attn-tui train [-h] [--task {" + ",".join(TASKS) + "}] [--steps N] [--seed N] "
-         "[--layers N] [--heads N] [--d-model N] [--lr X] [--save FILE]")
-
 
 def _whole(name: str):
     lo, hi = LIMITS[name]
@@ -75,6 +72,9 @@ def add_train_parser(sub: Any) -> argparse.ArgumentParser:
                     help="keep the frames, the weights and the training state in FILE "
                     "(.npz); attn-tui --lab train --load FILE reopens them, and Enter there "
                     "trains a run stopped early on")
+    # a setting refused only once the flags are read together (heads and d_model) is a usage
+    # error too, said with the parser's own usage lines, wrapped as for any other
+    tr.set_defaults(train_parser=tr)
     return tr
 
 
@@ -176,7 +176,7 @@ def run_train(args: argparse.Namespace) -> int:
     try:
         config = default_config(args.train_task, **changes).checked()
     except TrainConfigError as exc:
-        print(USAGE, file=sys.stderr)
+        args.train_parser.print_usage(sys.stderr)
         print(f"attn-tui train: error: {exc}", file=sys.stderr)
         return 2
     if sys.stdout is None:  # started with >&-: said before a run of minutes, as print says it

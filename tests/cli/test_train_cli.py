@@ -27,6 +27,10 @@ def test_bad_train_flags_get_usage_and_exit_2(capsys, args, words) -> None:
     err = capsys.readouterr().err
     assert "usage: attn-tui train" in err and words in err
     assert "Traceback" not in err
+    # the usage wrapped alike, whichever check refused the flags (heads and d_model's was one
+    # line of 150 columns)
+    usage = err[:err.index("attn-tui train: error")].splitlines()
+    assert len(usage) > 1 and max(len(line) for line in usage) <= 80
 
 
 def _exit_code(argv: list[str]) -> int:

@@ -498,6 +498,24 @@ async def test_export_by_extension(tmp_path: Path) -> None:
     assert (tmp_path / "t.tex").read_text() == export_text(ws, "tex")
 
 
+async def test_the_export_dialog_offers_the_file_the_last_export_went_to(tmp_path: Path) -> None:
+    """After an export to /tmp/t/wb.py, e offered attn-export.md in the folder attn-tui started
+    in: a quick e Enter wrote there."""
+    app = make("mask")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == "attn-export.md"
+        await type_path(pilot, tmp_path / "t.tex")
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == str(tmp_path / "t.tex")
+        await pilot.press("enter")  # it exists: asks before replacing it
+        await pilot.pause()
+        assert "already exists. Enter again replaces it" in str(
+            app.screen.query_one("#file-error").render())
+
+
 async def test_an_existing_file_is_replaced_only_after_a_second_enter(tmp_path: Path) -> None:
     """e Enter twice silently replaced the first export; a typed path to any file would too."""
     keep = tmp_path / "notes.md"

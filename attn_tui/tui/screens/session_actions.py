@@ -123,6 +123,9 @@ class SessionController:
 
     def __init__(self, app: Any) -> None:
         self.app = app
+        # the last file each kind of export went to, offered again: a quick e Enter wrote to
+        # attn-export.md in the folder attn-tui started in, wherever the one before went
+        self._exported: dict[tuple[str, str | None], str] = {}
 
     def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False,
              then: Any = None, then_words: str = "quit") -> None:
@@ -281,7 +284,8 @@ class SessionController:
 
         ws = bench.workspace
         key = (fmt, (backend or "numpy") if fmt == "py" else None)
-        default = EXPORTS[key][1] if key in EXPORTS else "attn-export.md"
+        default = self._exported.get(key) or (EXPORTS[key][1] if key in EXPORTS
+                                               else "attn-export.md")
         written: list[str] = []
 
         def write(path: str) -> str | None:
@@ -293,6 +297,7 @@ class SessionController:
 
         def done(path: str | None) -> None:
             if path is not None:
+                self._exported[key] = path
                 self.app.notify(f"Exported {written[-1]} to {path}."
                                 + to_the_browser(self.app, path), timeout=4, markup=False)
 
