@@ -316,6 +316,7 @@ class ModelScreen(Screen):
         self.summary = None
         self.run_text: str | None = None  # the sentence ``run`` is for
         self.history: UndoStack[ModelChoice] = UndoStack()
+        self._steps_words = ""  # the step table's title as shown
         self.saved_refused: list[str] = []  # said with the first maps
         self.saved_notes: list[str] = []  # what was changed in the session's values, said too
         self._saved_query: int | None = None  # a session's, until the first maps place it
@@ -551,7 +552,10 @@ class ModelScreen(Screen):
                   and not seen.contains_region(table.region))
         i = self.query_index
         width = title.content_region.width or self.size.width - 2
-        title.update(Text(steps_title(run.tokens[i], i, len(run.tokens), width, bool(hidden))))
+        words = steps_title(run.tokens[i], i, len(run.tokens), width, bool(hidden))
+        if words != self._steps_words:  # every scroll asks: a new title only when it changes
+            self._steps_words = words
+            title.update(Text(words))
 
     def keep_in_view(self) -> None:
         """The chosen layer's row of the grid, or the marked query's of the picture, whichever
