@@ -484,7 +484,8 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
     if yes_no:
         return Verdict(value, lab, words, met, broken, yes_no=True)
     if not met and _miss(task, value, goal) < CLOSE:  # 1.57 against 1.58 ± 0.01 read as met
-        digits = _telling_digits(value, goal)
+        edges = (goal - task.tol, goal + task.tol) if task.op == "near" else goal
+        digits = _telling_digits(value, edges)
         return Verdict(value, lab, target(task, live, digits)[0], met, broken, digits=digits)
     if met and task.op != "between" and _miss(task, value, goal) < CLOSE:
         # met by a little: the value as the panes write it (a met 0.9982 read "1.00" beside
@@ -504,8 +505,11 @@ CLOSE = 0.01  # a miss by less than this is shown to four decimals
 
 def _telling_digits(value: float, goal: Any) -> int:
     """Four decimals, or as many more as it takes (up to 8) for a value that misses its goal
-    not to be written as the goal itself ("0.5500 · goal ≥ 0.5500" for 0.549983)."""
+    not to be written as the goal itself ("0.5500 · goal ≥ 0.5500" for 0.549983). ``goal``:
+    a number, or the edges of a range (a near goal's, goal ± its tolerance)."""
     goals = goal if isinstance(goal, tuple) else (goal,)
+    if value in goals:  # the goal exactly, missing a strict > or <: no decimals tell it apart
+        return 4
     for digits in range(4, 9):
         if all(fmt(value, digits) != fmt(g, digits) for g in goals):
             return digits

@@ -22,7 +22,8 @@ from attn_tui.cli.main import main
     (["--layers", "two"], "'two' is not a whole number"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
-def test_bad_train_flags_get_usage_and_exit_2(capsys, args, words) -> None:
+def test_bad_train_flags_get_usage_and_exit_2(capsys, monkeypatch, args, words) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # argparse wraps to it
     assert _exit_code(["train", *args]) == 2
     err = capsys.readouterr().err
     assert "usage: attn-tui train" in err and words in err

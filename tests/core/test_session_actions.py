@@ -1188,3 +1188,22 @@ async def test_a_session_named_without_an_ending_is_saved_as_json(tmp_path, monk
         assert "notes.json" not in screen_text(app)
     monkeypatch.setenv("ATTN_TUI_OWN_FOLDER", str(tmp_path))  # as a browser's Open lists them
     assert own_files(".json") == ["mine.json"]
+    monkeypatch.delenv("ATTN_TUI_OWN_FOLDER")
+    # a file that exists is the one named: a session saved as "old" before names had endings,
+    # opened and saved again, was written beside itself as old.json
+    session.save(state.from_preset("mask"), tmp_path / "old")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+o", *"old", "enter")
+        await pilot.pause()
+        assert app.workbench().session_path == "old"
+        await pilot.press("m", "ctrl+s", "ctrl+s")  # saved to its own file, asked nothing
+        await pilot.pause()
+        assert not (tmp_path / "old.json").exists()
+        assert session.load(tmp_path / "old")[0].mask == app.workbench().workspace.mask
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    modal = FileModal("Save session", suffix=".json")
+    assert modal.named("v1.2") == "v1.2.json" and modal.named("notes.txt") == "notes.txt"
+    assert modal.named("old") == "old" and modal.named("new") == "new.json"

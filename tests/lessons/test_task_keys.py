@@ -146,7 +146,7 @@ async def test_ctrl_r_puts_the_start_back_and_u_undoes_the_reset():
         assert "Done:" in _said(pilot.app)
         await press(pilot, "ctrl+r")
         # met, and kept as met: the start back on the panes says so, not "Not yet"
-        assert bench.workspace.q == start.q and "Met before; again on these panes:" in _said(
+        assert bench.workspace.q == start.q and "Met before; on these panes now:" in _said(
             pilot.app)
         await press(pilot, "u")
         assert bench.workspace.q == solved.q and "Done:" in _said(pilot.app)
@@ -181,7 +181,7 @@ async def test_a_task_met_then_walked_past_says_it_was_met_not_not_yet():
         await press(pilot, "right")
         said = _said(pilot.app)
         assert "Task ○" in said and "Not yet" not in said
-        assert "Met before; again on these panes: share on [CLS] of layer 5 head 7" in said
+        assert "Met before; on these panes now: share on [CLS] of layer 5 head 7" in said
 
 
 async def test_a_rule_that_quotes_a_sentence_ends_with_one_full_stop():

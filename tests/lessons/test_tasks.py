@@ -144,6 +144,16 @@ def test_a_miss_that_four_decimals_write_as_the_goal_is_shown_with_more():
     assert shown.split()[-1] != wanted
     assert float(shown.split()[-1]) < float(wanted) == pytest.approx(goal)
     assert miss.digits in (5, 6)
+    # a near goal is missed at its edge, goal ± tol: 1.574958 read "1.5750" beside 1.5850 ± 0.01
+    ws = state.from_preset("select")
+    near = _task(stage="entropy", cell=None, row=0, op="near", value="max_entropy", tol=0.01,
+                 change=["Q"], solution=[{"cell": ["Q", 0, 0], "value": 0.0}])
+    live = t.bench_live(state.set_cell(ws, "Q", 0, 0, 0.4951))
+    v = t.evaluate(near, live, start)
+    assert not v.met and v.value < 1.575 and v.digits >= 5
+    assert v.line().split(" · ")[0].split()[-1] != "1.5750"
+    exact = t.evaluate(_task(value=value, op=">"), start, start)  # the goal itself, strict
+    assert not exact.met and exact.digits == 4
 
 
 def test_a_weight_too_small_for_two_decimals_is_written_as_the_tables_write_it():

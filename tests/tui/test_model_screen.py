@@ -143,6 +143,12 @@ async def test_at_80x24_the_table_title_names_tab_until_the_table_is_in_sight():
         hint = "steps for query '[CLS]' (1 of 13) · real q, k · [ ] picks · Tab: the table ↓"
         assert str(title.render()) == hint
         assert hint in screen_lines(pilot.app)[-2]
+        await pilot.press("slash")  # in the sentence box Tab goes to the grid: no hint there
+        await settle(pilot)
+        assert "Tab" not in str(title.render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert str(title.render()) == hint
         await pilot.press("tab")
         await settle(pilot)
         assert pilot.app.focused is pilot.app.screen.query_one(StepTable)
@@ -160,7 +166,10 @@ async def test_at_80x24_the_table_title_names_tab_until_the_table_is_in_sight():
                  "the table ↓"),
     ("the", 78, "steps for query 'the' (2 of 13) · real q, k · [ ] picks · Tab: the table ↓"),
     ("because", 70, "steps for 'because' (2 of 13) · [ ] picks · Tab: the table ↓"),
-    ("because", 30, "steps for 'because' (2 of 13) · [ ] picks · Tab: the table ↓"),
+    ("because", 50, "steps for 'because' (2 of 13) · Tab: the table ↓"),
+    ("because", 40, "'because' (2 of 13) · Tab: the table ↓"),
+    ("because", 30, "'because' (2 of 13) · Tab ↓"),
+    ("because", 10, "'because' (2 of 13) · Tab ↓"),
 ])
 def test_the_table_title_gives_way_to_the_hint(token, width, expected):
     assert model_screen.steps_title(token, 1, 13, width, hint=True) == expected

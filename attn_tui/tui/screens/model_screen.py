@@ -135,21 +135,21 @@ class TokenLine(Static):
         self.update(Text(token_line(self.tokens, max(20, width))) if self.tokens else "")
 
 
-TABLE_HINT = " · Tab: the table ↓"
+TABLE_HINTS = (" · Tab: the table ↓", " · Tab ↓")
 
 
 def steps_title(token: str, index: int, count: int, width: int, hint: bool) -> str:
     """The step table's title in ``width`` cells; with ``hint``, how to bring the table into
     view. The hint is what a short screen needs most, so the title's words give way to it."""
     where = f"'{token}' ({index + 1} of {count})"
-    tail = TABLE_HINT if hint else ""
     forms = (f"steps for query {where} on the head's real q, k ([ ] picks)",
              f"steps for query {where} · real q, k · [ ] picks",
-             f"steps for {where} · [ ] picks")
-    for text in forms:
-        if cell_len(text + tail) <= width:
-            return text + tail
-    return forms[-1] + tail  # a long token: the line cuts it
+             f"steps for {where} · [ ] picks", f"steps for {where}", where)
+    for tail in TABLE_HINTS if hint else ("",):
+        for text in forms:
+            if cell_len(text + tail) <= width:
+                return text + tail
+    return where + (TABLE_HINTS[-1] if hint else "")  # a long token: the line cuts it
 
 
 def summary_line(s: Any, width: int) -> str:
@@ -548,7 +548,9 @@ class ModelScreen(Screen):
         title = self.query_one("#steps-title", Static)
         table = self.query_one(StepTable)
         seen = self.query_one(ModelBody).scrollable_content_region
+        # from the sentence box, Tab goes to the grid first: the hint waits until it is left
         hidden = (self.focused is not table and table.region.size
+                  and not isinstance(self.focused, SentenceInput)
                   and not seen.contains_region(table.region))
         i = self.query_index
         width = title.content_region.width or self.size.width - 2

@@ -424,7 +424,8 @@ class SessionController:
         def answer(choice: str | None) -> None:
             if choice is None and typed_ok and typed:  # cancelled: back to typing it
                 bench.retype(typed, undo_top)
-            self.app.tutor.release_checks()  # the value kept (quit, save) or typed again
+            if choice != "quit":  # saved, it is kept and may meet a task; quitting drops it
+                self.app.tutor.release_checks()
             if choice == "quit":
                 self.app.exit()
             elif choice == "save" and dirty:

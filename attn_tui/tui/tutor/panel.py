@@ -228,10 +228,11 @@ class LessonPanel(OneClick, VerticalScroll, can_focus=False):
         state = " · done" if view.done else (" · …" if view.busy else "")
         # on the edge, not in a notice: a notice covered the task's check at 80 x 24, and a
         # line in the body would push that check below the panel's edge
+        # before the step's title, which an 80-column edge cuts: where the learner is, first
         back = f" · {view.resumed}" if view.resumed and not view.done else ""
         # plain words, never markup: a title may name [CLS]
         self.border_title = Content(
-            f"lesson {view.lesson} · Step {view.k} of {view.n}{state} · {view.title}{back}")
+            f"lesson {view.lesson} · Step {view.k} of {view.n}{state}{back} · {view.title}")
         asking = bool(view.prompt) and view.chosen is None and not (view.done or view.busy)
         letters = "abcd"[: len(view.choices)]
         solved = view.verdict is not None and view.verdict.done
@@ -327,8 +328,8 @@ def _task(out: Text, view: PanelView) -> None:
     elif v.met:
         out.append("Done: ", style="bold")
     else:
-        # kept as met (the ✓ in Go to's count); the panes start afresh, so once more
-        out.append("Met before; again on these panes: " if view.solved_before else "Not yet: ",
+        # kept as met (the ✓ in Go to's count): the panes now, come back to or walked on
+        out.append("Met before; on these panes now: " if view.solved_before else "Not yet: ",
                    style="bold")
     out.append(v.line())
     if view.shown:  # in the panel, not a notice: a notice covered the ✓ it brought

@@ -482,11 +482,9 @@ class LessonRunner:
         return now != self._start_words and now != self._answer_words
 
     def _open_tasks(self, lesson: Lesson) -> list[int]:
-        """The steps whose task is met neither by the learner nor by "show me", this run or
-        an earlier one."""
-        name = lesson.name
-        met = (self._done_tasks.get(name, set()) | self._shown_tasks.get(name, set())
-               | self.app.progress.load(name).shown)
+        """The steps whose task the learner has not met, this run or an earlier one: one only
+        "show me" met is open too, as Go to and --lesson list count it."""
+        met = self._done_tasks.get(lesson.name, set())
         return [i for i, step in enumerate(lesson.steps) if step.task is not None and i not in met]
 
     def _solved(self) -> set[int]:

@@ -188,10 +188,13 @@ class FileModal(AttnModal[str | None]):
         self.accept(self.query_one("#file-path", Input).value)
 
     def named(self, path: str) -> str:
-        """The path a name typed stands for, with the dialog's suffix if it has none."""
+        """The path a name typed stands for, with the dialog's suffix if it has no ending of
+        its own (v1.2's .2 is none). A file that exists is the one named: the session's own
+        file from before names had endings, saved again, is not written beside itself."""
+        ending = os.path.splitext(os.path.basename(path))[1]
         if (not self.suffix or not path or path.endswith(("/", os.sep))
-                or os.path.splitext(os.path.basename(path))[1]
-                or os.path.isdir(os.path.expanduser(path))):
+                or (ending and not ending[1:].isdigit())
+                or os.path.exists(os.path.expanduser(path))):
             return path
         return path + self.suffix
 
