@@ -159,6 +159,11 @@ LAB = [
             tooltip="undo the last change of the settings (a control, R, a lesson's y or ctrl+r)",
             id="lab.undo"),
     Binding("U,ctrl+y", "redo", "Redo", show=False, tooltip="redo", id="lab.redo"),
+    # reached when the focused widget has no use for them (the bar on a task, not a number)
+    Binding("pagedown", "page(1)", "Page down", show=False, id="lab.page_down",
+            tooltip="scroll the panes below the controls (on a number, the bar halves it)"),
+    Binding("pageup", "page(-1)", "Page up", show=False, id="lab.page_up",
+            tooltip="scroll back up (on a number, the bar doubles it)"),
 ]
 
 # the pictures of heads: the model screen's grid of 72, the train lab's maps and frames

@@ -73,7 +73,11 @@ async def test_at_40_columns_no_grid_row_wraps_and_the_summary_keeps_to_three_li
         assert str(head + 1) in lines[0].split()  # the chosen head's number always shows
         assert "1112" not in lines[0]
         assert screen.query_one("#head-summary").size.height <= 3
-        assert f"L1 H{head + 1} " in screen_text(pilot.app)
+        text = screen_text(pilot.app)
+        assert f"L1 H{head + 1}: entropy " in text
+        # every share of the full line: real-heads asks after "next", which this one had left out
+        said = str(screen.query_one("#head-summary").render())
+        assert all(f"{share} 0." in said for share in ("prev", "next", "self", "[CLS]", "[SEP]"))
 
 
 async def test_the_marked_query_scrolls_into_view_and_the_grid_comes_back_for_a_layer():

@@ -161,10 +161,10 @@ def summary_line(s: Any, width: int) -> str:
                 f"{num(s.previous)} · next {num(s.next)} · itself {num(s.itself)} · [CLS] "
                 f"{num(s.cls)} · [SEP] {num(s.sep)} (each share its own mean) · "
                 f"mostly: {s.label}")
-    return (f"{short_head_name(s.layer, s.head)} means: entropy {num(s.entropy)}/"
-            f"{num(s.max_entropy)} bits · "
-            f"previous {num(s.previous)} · itself {num(s.itself)} · [CLS] {num(s.cls)} · "
-            f"[SEP] {num(s.sep)} · {s.label}")
+    # every share the full line has (a lesson asks after "next"), in shorter words
+    return (f"{short_head_name(s.layer, s.head)}: entropy {num(s.entropy)}/"
+            f"{num(s.max_entropy)} · prev {num(s.previous)} · next {num(s.next)} · "
+            f"self {num(s.itself)} · [CLS] {num(s.cls)} · [SEP] {num(s.sep)} · {s.label}")
 
 
 class ModelBody(VerticalScroll, can_focus=False):

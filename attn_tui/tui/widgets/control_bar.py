@@ -362,6 +362,10 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             return self.editing is not None
         if action in self.EDIT_ACTIONS and self.editing is not None:
             return False
+        if action == "scale" and self.current.kind in ("bool", "choice"):
+            # ×2 ÷2 mean nothing for a task or an on/off: PgDn scrolls the screen as
+            # elsewhere (it switched the train lab's task, and every setting with it)
+            return False
         return super().check_action(action, parameters)
 
     def action_typed(self, what: str) -> None:

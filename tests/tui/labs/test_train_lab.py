@@ -758,3 +758,24 @@ async def test_two_clicks_on_a_head_in_one_read_pick_it_once() -> None:
                                            screen_x=at[0], screen_y=at[1]))
         await settle(pilot)
         assert screen.head == 1 and maps.picked == 1
+
+
+async def test_pgdn_on_the_task_field_scrolls_and_leaves_every_setting():
+    """The bar opens on the task: PgDn, which the learning lesson names for scrolling to the
+    plot, switched sort to reverse and every setting with it."""
+    async with lab_app("train").run_test(size=(80, 16)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar, body = screen.query_one("#controls"), screen.query_one("#lab-body")
+        assert pilot.app.focused is bar and bar.current.key == "task"
+        assert body.max_scroll_y > 0 and body.scroll_y == 0
+        before = screen.settings
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert screen.settings == before and body.scroll_y > 0
+        await pilot.press("pageup")
+        await settle(pilot)
+        assert body.scroll_y == 0
+        await pilot.press("right", "pagedown")  # L, a number: ÷2 as the bar says
+        await settle(pilot)
+        assert screen.settings.layers == max(1, before.layers // 2)

@@ -374,6 +374,11 @@ class LabScreen(Screen):
     def action_focus_controls(self) -> None:
         self.set_focus(self.query_one(ControlBar))  # at once: the keys typed after c go there
 
+    def action_page(self, direction: int) -> None:
+        """PgDn / PgUp scroll the panes below the controls, from wherever the keys are."""
+        body = self.query_one(LabBody)
+        (body.scroll_page_down if direction > 0 else body.scroll_page_up)(animate=False)
+
 
 
 def setter(key: str) -> Callable[[LabScreen, Any], None]:
