@@ -46,6 +46,11 @@ class UndoStack(Generic[T]):
         self._redo.clear()
         self._run = merge
 
+    def seal(self) -> None:
+        """The next change starts an entry of its own, whatever its kind (a sentence typed
+        after the box was left and opened again is another sentence)."""
+        self._run = None
+
     def undo(self, now: T) -> T | None:
         """The state before the last change (``now`` kept for redo), or None if there is none."""
         return self._step(self._undo, self._redo, now)

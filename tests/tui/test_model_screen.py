@@ -198,6 +198,25 @@ async def test_typing_a_sentence_redraws_every_map() -> None:
         assert isinstance(pilot.app.focused, HeadGrid)
 
 
+async def test_each_sentence_typed_is_its_own_undo():
+    """/ Dogs bark loudly. Enter, / Birds sing at dawn. Enter, u: back to the first sentence
+    of all, with "Dogs bark loudly." lost from the history."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        first = screen.text
+        for sentence in ("Dogs bark loudly.", "Birds sing at dawn."):
+            await pilot.press("slash", *sentence, "enter")  # / selects the old one: typed over
+            await settle(pilot)
+        assert screen.text == "Birds sing at dawn."
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.text == "Dogs bark loudly."
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.text == first
+
+
 async def test_maps_that_land_after_the_screen_has_closed_are_dropped(minilm: Any) -> None:
     """A sentence's maps, computed in a worker, can land after Esc has closed the screen: on
     its removed widgets they crashed the app (NoMatches)."""

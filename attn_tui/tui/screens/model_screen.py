@@ -575,6 +575,8 @@ class ModelScreen(Screen):
             self.query_one(HeadGrid).chosen_into_view()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if isinstance(event.widget, SentenceInput):  # another sentence: u takes it alone
+            self.history.seal()
         # Tab to the table scrolled it into view under its title, which names the query
         if self.app.tutor.setting_up:
             return
