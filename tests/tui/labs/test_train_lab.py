@@ -110,8 +110,10 @@ async def test_a_finished_run_beside_new_settings_says_they_are_not_its_own() ->
         await run_action(pilot, "set_steps(20)")
         status = str(screen.query_one("#train-status").render())
         assert status.startswith("step 60/60 · loss ")
-        assert status.endswith("· done · settings changed since: Enter trains the new ones")
-        assert "Enter trains the new ones" in screen_text(pilot.app)  # wrapped, not cut
+        # Enter asks first (the run is in no file): "Enter trains the new ones" was not so
+        assert status.endswith("· done · settings changed: Enter twice trains them (e saves "
+                               "this run)")
+        assert "Enter twice trains them" in screen_text(pilot.app)  # wrapped, not cut
         # the maps' title named the last run's pattern as if it answered the bar's task
         box = screen.query_one("#maps-box")
         assert box.border_title == "the last run's α at step 60 (previous; settings changed)"
@@ -145,7 +147,7 @@ async def test_enter_on_new_settings_asks_once_before_it_replaces_an_unsaved_run
         screen._saved_at(screen.step)  # as e's dialog does once the file is written
         assert screen.message == ""  # not "is not saved" over "done, saved"
         assert str(screen.query_one("#train-status").render()).endswith(
-            ", saved · settings changed since: Enter trains the new ones")
+            ", saved · settings changed: Enter trains them")
 
 
 async def test_settings_changed_while_a_run_trains_are_said_to_wait_for_it(monkeypatch) -> None:
@@ -162,7 +164,7 @@ async def test_settings_changed_while_a_run_trains_are_said_to_wait_for_it(monke
         screen.action_set_steps(100)  # (run_action settles: it would wait out the held worker)
         await pilot.pause()
         assert str(status.render()).endswith(
-            "· training · settings changed since: Enter pauses, Enter again trains the new ones")
+            "· training · settings changed: Enter pauses, Enter again trains them")
         assert "/200 · " in str(status.render())  # the run's own steps, not the bar's
         screen.action_set_steps(200)  # its own settings again
         await pilot.pause()
@@ -678,17 +680,24 @@ async def test_the_plots_edge_names_the_frame_shown_in_what_room_it_has() -> Non
         assert "w: to workbench" not in screen_text(pilot.app)
 
 
-async def test_walk_frames_when_paused_is_not_said_on_once_the_run_pauses(monkeypatch) -> None:
+@pytest.mark.parametrize("refused", ["scrub", "to_workbench"])
+async def test_walk_frames_when_paused_is_not_said_on_once_the_run_pauses(monkeypatch,
+                                                                          refused) -> None:
     """← while training says "Frames can be walked through when paused or done: Enter
-    pauses."; once paused, the line still said it beside "paused"."""
+    pauses."; once paused, the line still said it beside "paused". So did w's "Pause first",
+    after the run was done."""
     reached, release = hold_after(20, monkeypatch)
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await small_run(pilot, 200, "set_width(8)")
         screen = pilot.app.screen
         await pilot.press("f", "enter")
         await until(pilot, reached.is_set, "the worker at step 20")
-        screen.scrub(-1)
-        assert screen.message.startswith("Frames can be walked through when paused")
+        if refused == "scrub":
+            screen.scrub(-1)
+            assert screen.message.startswith("Frames can be walked through when paused")
+        else:
+            screen.action_to_workbench()
+            assert screen.message.startswith("Pause first (Enter)")
         screen.action_pause()
         release.set()
         await until(pilot, lambda: screen.state == "paused", "the pause")

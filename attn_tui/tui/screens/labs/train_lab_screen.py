@@ -422,8 +422,8 @@ class TrainLabScreen(LabScreen):
         self._report(ticket, snap)
         diverged = snap[4]
         self.state = "diverged" if diverged else "done" if done else "paused"
-        if self.message == self.WALK_WHEN_PAUSED:  # it is paused or done now: they can be
-            self.say("")
+        if self.message in (self.WALK_WHEN_PAUSED, self.PAUSE_FIRST):  # paused or done now:
+            self.say("")  # the refusals while it trained no longer stand
         if done:
             self.record = self.run.record()
         bar = self.query_one(ControlBar)
@@ -510,12 +510,19 @@ class TrainLabScreen(LabScreen):
             words += ", saved"
         changed = long = ""
         if self._settings_changed(c):
-            # the run shown is of settings since changed on the bar: its accuracy is not theirs
-            changed, long = " · settings changed", " since: Enter trains the new ones"
+            # the run shown is of settings since changed on the bar: its accuracy is not theirs;
+            # Enter asks first where the run is in no file (see _enter), and the line says so
+            held = self.held_run()
+            asks = (held is not None and held.unsaved and self.state in ("paused", "done")
+                    and self._replace_asked != self.settings
+                    and self.app.tutor.host is not self)
+            changed = " · settings changed"
+            long = (": Enter twice trains them (e saves this run)" if asks
+                    else ": Enter trains them")
         elif self.state in ("loading", "running") and self.training not in (None, self.settings):
             # a run goes on with the settings it started with, whatever the bar says now
             changed = " · settings changed"
-            long = " since: Enter pauses, Enter again trains the new ones"
+            long = ": Enter pauses, Enter again trains them"
         figures = (f"{self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
                    f"acc {num(acc) if self.evals else '–'}")
         # at 80 columns the whole took two lines beside the progress bar; what Enter would do
@@ -582,6 +589,7 @@ class TrainLabScreen(LabScreen):
                                             and self.record.diverged)
 
     WALK_WHEN_PAUSED = "Frames can be walked through when paused or done: Enter pauses."
+    PAUSE_FIRST = "Pause first (Enter): the weights change with every step."
 
     def scrub(self, by: int) -> None:
         if self.state in ("running", "loading"):
@@ -610,7 +618,7 @@ class TrainLabScreen(LabScreen):
             self.say(refused, error=True)
             return
         if self.state in ("running", "loading"):
-            self.say("Pause first (Enter): the weights change with every step.", error=True)
+            self.say(self.PAUSE_FIRST, error=True)
             return
         record = self.record or (self.run.record() if self.run is not None else None)
         if record is None:
