@@ -999,3 +999,19 @@ async def test_the_output_and_entropy_line_never_shows_a_non_zero_as_zero():
         assert "output ζ = (1.0e-300, 2.0e-300, 0.5000)" in text
         mantissa, power = f"{h:.1e}".split("e")
         assert f"entropy {mantissa}e{int(power)} bits" in text
+
+
+async def test_a_masked_scaled_column_too_narrow_for_plus_mask_still_names_the_division():
+    """A head from the model screen (d_k 32, ÷5.66) with m: the header read "masked" above
+    q·k ÷ 5.66 (27.0602 beside 4.7836), so nothing said the numbers were scaled."""
+    from dataclasses import replace
+
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")  # ÷√d_k on: ÷2+mask fits
+        await pilot.pause()
+        table = pilot.app.screen.query_one("#steps")
+        assert table.col_labels[1] == "÷2+mask"
+        steps = replace(table.steps, d_k=32)  # as a real head's: √32 = 5.66
+        table.show(steps, table.query_index, table.row_labels[:-1])
+        assert table.col_labels[1] == "÷5.66"

@@ -51,7 +51,9 @@ class StepTable(GridView):
         if s.mask == "causal" and any(self._rows["blocked"]):  # (set in show, before this)
             # the column then holds the mask's −inf too, which is no score divided by √d_k
             both = f"{base}+mask" if s.scale else "masked"  # one header: two spaces before
-            return both if len(both) < self.cell_width else "masked"  # a space before it
+            # too wide ("÷5.66+mask"): the division, which every number not −inf still is;
+            # "masked" had hidden that the rest were scaled
+            return both if len(both) < self.cell_width else base
         return base
 
     def show(self, steps: Steps, query: int, key_labels: tuple[str, ...]) -> None:
