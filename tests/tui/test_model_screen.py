@@ -198,6 +198,25 @@ async def test_typing_a_sentence_redraws_every_map() -> None:
         assert isinstance(pilot.app.focused, HeadGrid)
 
 
+async def test_tab_back_to_a_long_table_pages_from_its_top():
+    """60 words: Tab, PgDn ×3, shift+Tab, Tab showed the table from its top with the cursor
+    left on row 40, and one PgDn then jumped there and past it, forty rows unseen."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text(" ".join(f"w{i}" for i in range(60)))
+        await settle(pilot)
+        table, body = screen.query_one(StepTable), screen.query_one("#model-body")
+        await pilot.press("tab", "pagedown", "pagedown", "pagedown", "shift+tab", "tab")
+        await settle(pilot)
+        top = body.scroll_y
+        assert pilot.app.focused is table and table.cursor_row == 0
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert 0 < table.cursor_row <= body.scrollable_content_region.height
+        assert body.scroll_y - top <= body.scrollable_content_region.height
+
+
 async def test_each_sentence_typed_is_its_own_undo():
     """/ Dogs bark loudly. Enter, / Birds sing at dawn. Enter, u: back to the first sentence
     of all, with "Dogs bark loudly." lost from the history."""

@@ -582,6 +582,10 @@ class ModelScreen(Screen):
             return
         self.call_after_refresh(self.title_steps)
         if event.widget is self.query_one(StepTable):
+            # shown from its top, the cursor with it: left deep in the table, the first PgDn
+            # jumped from there, forty rows past what was on screen
+            table = event.widget
+            table.move_cursor(0, table.cursor_col, quiet=True)
             self._in_view = "steps"
             self.call_after_refresh(self.keep_in_view)
         elif self._in_view == "steps" and event.widget is self.query_one(HeadGrid):
