@@ -454,14 +454,17 @@ class AttnApp(App[int]):
     # listed above in words of their own, or leaving the screen (Esc)
     _NOT_FROM_KEYS = frozenset({"back", "undo", "redo", "save_run"})
 
-    def _screen_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    _BENCH_NAMED = frozenset({"copy", "reset", "export", "toggle_scale", "toggle_backend"})
+
+    def _screen_commands(self, screen: Screen,
+                         skip: frozenset[str] = frozenset()) -> Iterable[SystemCommand]:
         # the screen's own keys and those its kind shares (a lab's c), not Textual's
         own = [b for cls in type(screen).__mro__ if cls.__module__.startswith("attn_tui.")
                for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding)]
         seen: set[str] = set()
         for b in own:
             name = b.action.split("(")[0]
-            if name in self._NOT_FROM_KEYS or b.action in seen:
+            if name in self._NOT_FROM_KEYS or name in skip or b.action in seen:
                 continue
             seen.add(b.action)
             key = self.get_key_display(replace(b, key=b.key.split(",")[0]))  # "/" of "slash,i"
@@ -484,6 +487,9 @@ class AttnApp(App[int]):
         if bench is None:
             return
         yield SystemCommand("Help: every key", "Show the keyboard reference", self.action_help)
+        yield SystemCommand("Go to", "A lesson, a lab or the workbench (g)", self.action_goto)
+        yield SystemCommand("Redraw", "Draw the whole screen again, after something else wrote "
+                            "over it (ctrl+l)", self.action_redraw)
         # on the screen the palette opened over: a lab and the model screen keep their own
         if isinstance(screen, Undoes):
             yield SystemCommand("Undo", "Take back the last change (u)", screen.action_undo)
@@ -492,8 +498,10 @@ class AttnApp(App[int]):
             yield SystemCommand("Save the training run (.npz)",
                                 "Losses, frames and weights: --lab train --load reopens it (e)",
                                 screen.action_save_run)
-        if screen is not bench:  # a lab's or the model screen's own keys, found by name too
-            yield from self._screen_commands(screen)
+        # the screen's own keys, found by name too; the workbench's that have commands of
+        # their own below (Copy the step table, Scaling, Backend, Export) once
+        yield from self._screen_commands(
+            screen, skip=frozenset() if screen is not bench else self._BENCH_NAMED)
         if screen is bench:
             for view in VIEWS:
                 yield SystemCommand(f"View: {view}", f"Show {VIEW_WORDS[view]} (v cycles)",

@@ -161,9 +161,9 @@ LAB = [
     Binding("U,ctrl+y", "redo", "Redo", show=False, tooltip="redo", id="lab.redo"),
     # reached when the focused widget has no use for them (the bar on a task, not a number)
     Binding("pagedown", "page(1)", "Page down", show=False, id="lab.page_down",
-            tooltip="scroll the panes below the controls (on a number, the bar halves it)"),
+            tooltip="scroll the panes below the controls (on a number the bar takes it)"),
     Binding("pageup", "page(-1)", "Page up", show=False, id="lab.page_up",
-            tooltip="scroll back up (on a number, the bar doubles it)"),
+            tooltip="scroll back up (on a number the bar takes it)"),
 ]
 
 # the pictures of heads: the model screen's grid of 72, the train lab's maps and frames
@@ -204,7 +204,8 @@ LABS = {
         Binding("R", "reset", "Defaults", id="model.reset"),
     ],
     "minilm": [
-        Binding("escape", "back", "Back", id="minilm.back"),
+        Binding("escape", "back", "Back", id="minilm.back",
+                tooltip="back to the workbench; Go to reopens this sentence and head"),
         Binding("slash,i", "focus_sentence", "Sentence", tooltip="type a new sentence", id="minilm.sentence"),
         Binding("right_square_bracket", "query(1)", "Next token",
                 tooltip="the next query token's steps", id="minilm.next_token"),

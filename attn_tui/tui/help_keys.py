@@ -78,13 +78,17 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
     if labs:
         out.append(("In any lab", base + [("← → (h l)", "choose a control"),
                                            ("↑ ↓ (k j)", "step it"),
-                                           ("PgUp PgDn", "×2 ÷2 where that fits"),
+                                           ("PgUp PgDn", "×2 ÷2 where that fits; a rung on a "
+                                                         "ladder (scores ×), as ↑ ↓"),
                                            ("Enter", "type a value (the train lab: train or pause)"),
                                            BAR_CLICK]
                     + [r for r in rows(bindings.CONTROL_BAR) if r[0] not in (
                         "← h", "→ l", "↑ k", "↓ j", "PgUp", "PgDn", "Enter space")]))
     for name in labs:
-        own = [r for r in rows(bindings.LABS.get(name, ())) if r not in base]
+        # "In any lab" names the keys a lab screen shares; the model screen is none (no
+        # controls), so its own Esc is listed with it, not left to a section it is not in
+        shared = base if LABS[name].module.startswith("attn_tui.tui.screens.labs.") else []
+        own = [r for r in rows(bindings.LABS.get(name, ())) if r not in shared]
         own = list(bindings.HELP_EXTRAS.get(name, ())) + own
         if name in bindings.HELP_WIDGETS:
             where, keys = bindings.HELP_WIDGETS[name]

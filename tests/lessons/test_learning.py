@@ -166,3 +166,18 @@ async def test_enter_on_a_lessons_finished_run_trains_without_a_question():
         await press(pilot, "enter")
         await settle(pilot)
         assert "This run is done" not in lab.message
+
+
+async def test_step_2s_left_and_right_walk_the_frames_after_a_run_trained_at_step_1():
+    """Enter at step 1 trained a run there; step 2's answer then found it trained and left the
+    keys on the bar: its ← → moved the controls (task → seed → lr), not the frames."""
+    async with lesson_app("learning").run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await press(pilot, "enter")  # trained on step 1, with the settings step 2 trains
+        assert screen.state == "done"
+        await press(pilot, "n", "b")
+        assert pilot.app.focused is screen.query_one("AlphaMaps")
+        before = screen.settings
+        await press(pilot, "left")
+        assert screen.settings == before and screen.frame is not None

@@ -161,6 +161,25 @@ async def test_undo_from_the_palette_while_a_value_is_typed_drops_the_typing_fir
         assert "‹7" not in str(bar.render())
 
 
+async def test_the_workbenchs_own_keys_are_found_by_name_in_the_palette() -> None:
+    """README and help say ctrl+p lists "this screen's keys too"; on the workbench "T+1",
+    "Dimensions" or "Add token" found nothing, and Go to and Redraw were nowhere."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = app.screen
+        commands = {c.title: c.help for c in app.get_system_commands(bench)}
+        assert commands["T+1"] == "One more token (])"
+        assert commands["Dimensions"] == "Go to the dimensions bar (T, d_k, d_v, seed) (D)"
+        assert commands["Go to"] == "A lesson, a lab or the workbench (g)"
+        assert "Redraw" in commands
+        # once each: these have commands of their own
+        assert "Copy" not in commands and "Scale" not in commands and "Export" not in commands
+        before = bench.workspace.t_k
+        await _run(pilot, "T+1")
+        assert app.screen is bench and bench.workspace.t_k == before + 1
+
+
 async def test_the_model_screens_own_keys_are_found_by_name_in_the_palette() -> None:
     """ctrl+p found nothing for "sentence" or "token" on the model screen."""
     pytest.importorskip("tokenizers")
