@@ -67,7 +67,7 @@ async def test_the_hint_has_a_blank_before_it_or_stays_out(width: int):
 
 @pytest.mark.parametrize(("lab", "width", "shown"), [
     ("precision", 60, "attn-tui — lab: precision"),  # not "…   (Esc goes bac…"
-    ("precision", 120, "attn-tui — lab: precision   (Esc goes back)"),
+    ("precision", 120, "attn-tui — lab: precision   (Esc: workbench)"),
     ("minilm", 60, "attn-tui — model all-MiniLM-L6-v2"),  # not "… · numpy…"
     ("scaling", 40, "lab: scaling"),  # not "attn-tui — lab: scali…": the α stands for the app
 ])

@@ -411,7 +411,7 @@ class ModelScreen(Screen):
         # the title is set once, so a lesson's title (which replaces it) is never overwritten
         spec = MODELS.get(self.model_name)
         named = spec.title if spec is not None else self.model_name
-        # no "(Esc goes back)" as in a lab: at 80 columns it would be cut, and the key bar says it
+        # no "(Esc: workbench)" as in a lab: at 80 columns it would be cut, and the key bar says it
         self.sub_title = f"model {named} · {self.backend} {self.dtype}"
         self.say("loading the model…")
         # not scrolled to: Textual's scroll to a focused widget lands a moment later, after

@@ -757,7 +757,7 @@ class LessonRunner:
             self.host = host
             await host.mount(LessonPanel(id="lesson-panel"))
             host.add_class("-lesson")  # after the mount, so the panel's CSS is loaded
-            # the title says a lesson runs here, not "workbench" (or the lab's "Esc goes back")
+            # the title says a lesson runs here, not "workbench" (or the lab's "Esc: workbench")
             self._own_title = host.sub_title
             assert self.lesson is not None
             host.sub_title = f"lesson {self.lesson.name}" + (

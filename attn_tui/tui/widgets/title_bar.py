@@ -40,7 +40,7 @@ class TitleBar(Widget):
 
     def title_content(self, room: int | None = None) -> Content:
         """The title and sub-title; in ``room`` columns, without the sub-title's trailing parts
-        that do not fit ("   (Esc goes back)", then " · numpy float32" …), before it is cut."""
+        that do not fit ("   (Esc: workbench)", then " · numpy float32" …), before it is cut."""
         screen, app = self.screen, self.app
         title = screen.title if screen.title is not None else app.title
         sub = screen.sub_title if screen.sub_title is not None else app.sub_title

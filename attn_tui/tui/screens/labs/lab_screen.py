@@ -160,7 +160,7 @@ class LabScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "attn-tui"
-        self.sub_title = f"lab: {lab_of_module(type(self).__module__)}   (Esc goes back)"
+        self.sub_title = f"lab: {lab_of_module(type(self).__module__)}   (Esc: workbench)"
         self.first_focus().focus()
         if self.fallback:
             self.say(self.fallback, error=True)
