@@ -454,7 +454,8 @@ class AttnApp(App[int]):
     # listed above in words of their own, or leaving the screen (Esc)
     _NOT_FROM_KEYS = frozenset({"back", "undo", "redo", "save_run"})
 
-    _BENCH_NAMED = frozenset({"copy", "reset", "export", "toggle_scale", "toggle_backend"})
+    _BENCH_NAMED = frozenset({"copy", "reset", "export", "toggle_scale", "toggle_backend",
+                              "toggle_dtype", "random_fill"})
 
     def _screen_commands(self, screen: Screen,
                          skip: frozenset[str] = frozenset()) -> Iterable[SystemCommand]:

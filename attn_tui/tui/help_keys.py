@@ -79,7 +79,7 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         out.append(("In any lab", base + [("← → (h l)", "choose a control"),
                                            ("↑ ↓ (k j)", "step it"),
                                            ("PgUp PgDn", "×2 ÷2 where that fits; a rung on a "
-                                                         "ladder (scores ×), as ↑ ↓"),
+                                                         "ladder (scores ×, lr), as ↑ ↓"),
                                            ("Enter", "type a value (the train lab: train or pause)"),
                                            BAR_CLICK]
                     + [r for r in rows(bindings.CONTROL_BAR) if r[0] not in (

@@ -198,23 +198,38 @@ async def test_typing_a_sentence_redraws_every_map() -> None:
         assert isinstance(pilot.app.focused, HeadGrid)
 
 
-async def test_tab_back_to_a_long_table_pages_from_its_top():
+async def test_tab_back_to_a_long_table_shows_its_cursor_and_pages_from_there():
     """60 words: Tab, PgDn ×3, shift+Tab, Tab showed the table from its top with the cursor
-    left on row 40, and one PgDn then jumped there and past it, forty rows unseen."""
+    left on row 40, and one PgDn then jumped there and past it, forty rows unseen. The
+    terminal's window losing and taking back focus leaves the cursor where it is."""
+    from textual import events
+
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         screen.action_set_text(" ".join(f"w{i}" for i in range(60)))
         await settle(pilot)
         table, body = screen.query_one(StepTable), screen.query_one("#model-body")
+
+        def cursor_seen() -> bool:
+            y = table.region.y + 1 + table.cursor_row - int(table.scroll_y)
+            return body.region.y <= y < body.region.bottom
+
         await pilot.press("tab", "pagedown", "pagedown", "pagedown", "shift+tab", "tab")
         await settle(pilot)
-        top = body.scroll_y
-        assert pilot.app.focused is table and table.cursor_row == 0
+        row, top = table.cursor_row, body.scroll_y
+        assert pilot.app.focused is table and row > 30 and cursor_seen()
         await pilot.press("pagedown")
         await settle(pilot)
-        assert 0 < table.cursor_row <= body.scrollable_content_region.height
-        assert body.scroll_y - top <= body.scrollable_content_region.height
+        page = body.scrollable_content_region.height
+        assert row < table.cursor_row <= row + page and cursor_seen()
+        assert body.scroll_y - top <= page
+        row = table.cursor_row
+        pilot.app.post_message(events.AppBlur())
+        await settle(pilot)
+        pilot.app.post_message(events.AppFocus())
+        await settle(pilot)
+        assert pilot.app.focused is table and table.cursor_row == row
 
 
 async def test_each_sentence_typed_is_its_own_undo():
@@ -232,6 +247,17 @@ async def test_each_sentence_typed_is_its_own_undo():
         await settle(pilot)
         assert screen.text == "Dogs bark loudly."
         await pilot.press("u")
+        await settle(pilot)
+        assert screen.text == first
+        # the terminal's window losing focus and taking it back halfway is one sentence still
+        from textual import events
+
+        await pilot.press("slash", *"Dogs")
+        pilot.app.post_message(events.AppBlur())
+        await settle(pilot)
+        pilot.app.post_message(events.AppFocus())
+        await settle(pilot)
+        await pilot.press(*" bark", "enter", "u")
         await settle(pilot)
         assert screen.text == first
 

@@ -175,6 +175,9 @@ async def test_the_workbenchs_own_keys_are_found_by_name_in_the_palette() -> Non
         assert "Redraw" in commands
         # once each: these have commands of their own
         assert "Copy" not in commands and "Scale" not in commands and "Export" not in commands
+        assert "float64/32" not in commands and "Random" not in commands
+        actions = [c.callback for c in app.get_system_commands(bench)]
+        assert len(commands) == len(actions)  # no title twice
         before = bench.workspace.t_k
         await _run(pilot, "T+1")
         assert app.screen is bench and bench.workspace.t_k == before + 1

@@ -237,7 +237,10 @@ class SentenceInput(Input):
     def action_leave(self) -> None:
         self.screen.leave_sentence()  # the sentence stays: the maps already follow it
 
-    def on_focus(self) -> None:
+    def on_focus(self, event: events.Focus) -> None:
+        if not event.from_app_focus and isinstance(self.screen, ModelScreen):
+            # another sentence: u takes it alone (not the terminal's window coming back)
+            self.screen.history.seal()
         self.placeholder = self.TYPING
         # back in the box, the view goes back to the cursor (its selection scrolls to it)
         self.selection = self.selection
@@ -567,25 +570,24 @@ class ModelScreen(Screen):
         if self._in_view == "marks":
             self.app.tutor.points_again()
         elif self._in_view == "steps":  # the table with its title, which names the query
-            self.query_one(ModelBody).scroll_to_widget(self.query_one("#steps-box"), top=True,
-                                                       animate=False, immediate=True)
+            body, table = self.query_one(ModelBody), self.query_one(StepTable)
+            body.scroll_to_widget(self.query_one("#steps-box"), top=True, animate=False,
+                                  immediate=True)
+            if table.cursor_row > body.scrollable_content_region.height - 4:
+                # and its cursor, where it was left deep in the table (the first PgDn then
+                # jumped forty rows past what was on screen): paging goes on from what is seen
+                table.reveal_cursor()
         elif self._in_view == "query":
             self.query_one(HeadPicture).query_into_view()
         else:
             self.query_one(HeadGrid).chosen_into_view()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        if isinstance(event.widget, SentenceInput):  # another sentence: u takes it alone
-            self.history.seal()
         # Tab to the table scrolled it into view under its title, which names the query
         if self.app.tutor.setting_up:
             return
         self.call_after_refresh(self.title_steps)
         if event.widget is self.query_one(StepTable):
-            # shown from its top, the cursor with it: left deep in the table, the first PgDn
-            # jumped from there, forty rows past what was on screen
-            table = event.widget
-            table.move_cursor(0, table.cursor_col, quiet=True)
             self._in_view = "steps"
             self.call_after_refresh(self.keep_in_view)
         elif self._in_view == "steps" and event.widget is self.query_one(HeadGrid):

@@ -136,6 +136,8 @@ async def test_enter_on_new_settings_asks_once_before_it_replaces_an_unsaved_run
         assert screen.state == "done" and screen.losses == old  # the run is still there
         assert screen.message == ("The previous run (step 60) is not saved: e saves it. "
                                   "Enter again trains the new settings in its place.")
+        assert str(screen.query_one("#train-status").render()).endswith(
+            "· settings changed: Enter trains them")  # not "Enter twice" still
         await pilot.press("enter")
         await settle(pilot)
         assert screen.state == "done" and screen.losses != old  # seed 1's run

@@ -268,6 +268,7 @@ class TrainLabScreen(LabScreen):
             self._replace_asked = self.settings
             self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
                      "Enter again trains the new settings in its place.")
+            self._draw()  # the status's "Enter twice" is one Enter now
             return
         # (a finished run loaded from a file is no loss: its status says Enter trains anew)
         ended = self.state in ("done", "diverged") or self._diverged()
