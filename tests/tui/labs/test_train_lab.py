@@ -790,3 +790,25 @@ async def test_pgdn_on_the_task_field_scrolls_and_leaves_every_setting():
         await pilot.press("right", "pagedown")  # L, a number: ÷2 as the bar says
         await settle(pilot)
         assert screen.settings.layers == max(1, before.layers // 2)
+
+
+async def test_new_settings_on_a_finished_run_kept_on_leaving_ask_before_replacing_it() -> None:
+    """A done run, unsaved, left with Esc comes back through Go to as kept; one Enter on new
+    settings then trained them in its place without the question a done run gets."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await trained(pilot)
+        pilot.app.pop_screen()  # Esc
+        await pilot.pause()
+        pilot.app.reopen_lab("train")
+        await settle(pilot)
+        back = pilot.app.screen
+        assert back.state == "loaded" and back.kept
+        old = back.record
+        await run_action(pilot, "set_seed(1)")
+        assert str(back.query_one("#train-status").render()).endswith(
+            "· settings changed: Enter twice trains them (e saves this run)")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert back.state == "loaded" and back.record is old
+        assert back.message.endswith("is not saved: e saves it. Enter again trains the new "
+                                     "settings in its place.")

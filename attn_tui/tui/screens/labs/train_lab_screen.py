@@ -263,7 +263,7 @@ class TrainLabScreen(LabScreen):
                and self.app.tutor.host is not self)
         changed = ask and self._settings_changed(self.run.config if self.run is not None
                                                  else self.record.config)
-        if ask and changed and self.state in ("paused", "done") and held.unsaved:
+        if ask and changed and self._replaceable() and held.unsaved:
             # the new settings would train in the place of a run that no file holds
             self._replace_asked = self.settings
             self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
@@ -286,6 +286,11 @@ class TrainLabScreen(LabScreen):
         self._replace_asked = None
         self._enter_on_bar = bar.has_focus
         self._train_or_pause()
+
+    def _replaceable(self) -> bool:
+        """A run that new settings would train in the place of: paused, done, or one the lab
+        kept when the learner left it (Go to brings it back as it was)."""
+        return self.state in ("paused", "done") or (self.state == "loaded" and self.kept)
 
     # Enter pressed on the controls: a learner trying settings (↑ on lr, Enter, and again) keeps
     # the bar when the run stops; a run started elsewhere, or by a lesson, gives the maps the keys
@@ -514,7 +519,7 @@ class TrainLabScreen(LabScreen):
             # the run shown is of settings since changed on the bar: its accuracy is not theirs;
             # Enter asks first where the run is in no file (see _enter), and the line says so
             held = self.held_run()
-            asks = (held is not None and held.unsaved and self.state in ("paused", "done")
+            asks = (held is not None and held.unsaved and self._replaceable()
                     and self._replace_asked != self.settings
                     and self.app.tutor.host is not self)
             changed = " · settings changed"
