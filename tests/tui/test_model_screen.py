@@ -80,6 +80,27 @@ async def test_at_40_columns_no_grid_row_wraps_and_the_summary_keeps_to_three_li
         assert all(f"{share} 0." in said for share in ("prev", "next", "self", "[CLS]", "[SEP]"))
 
 
+async def test_at_40_columns_every_heads_summary_keeps_to_three_lines():
+    """L1 H3 and L2 H9, the heads real-heads asks about, took four lines of a 40×15 window."""
+    async with model_app().run_test(size=(40, 15)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        line = screen.query_one("#head-summary")
+        tall = []
+        for layer in range(6):
+            for head in range(12):
+                screen.action_pick(layer, head)
+                await pilot.pause()
+                await pilot.pause()
+                if line.size.height > 3:
+                    tall.append((layer + 1, head + 1, line.size.height))
+        assert tall == []
+        screen.action_pick(1, 8)  # L2 H9: its bound left out, every share still there
+        await settle(pilot)
+        said = str(line.render())
+        assert said.startswith("L2 H9: entropy 0.9796 · prev ") and "next 0.5791" in said
+
+
 async def test_the_marked_query_scrolls_into_view_and_the_grid_comes_back_for_a_layer():
     """With 45 tokens at 80×24, ] twenty times left ▶ below the screen's edge."""
     async with model_app().run_test(size=(80, 24)) as pilot:

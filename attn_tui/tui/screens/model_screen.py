@@ -161,10 +161,15 @@ def summary_line(s: Any, width: int) -> str:
                 f"{num(s.previous)} · next {num(s.next)} · itself {num(s.itself)} · [CLS] "
                 f"{num(s.cls)} · [SEP] {num(s.sep)} (each share its own mean) · "
                 f"mostly: {s.label}")
-    # every share the full line has (a lesson asks after "next"), in shorter words
-    return (f"{short_head_name(s.layer, s.head)}: entropy {num(s.entropy)}/"
-            f"{num(s.max_entropy)} · prev {num(s.previous)} · next {num(s.next)} · "
-            f"self {num(s.itself)} · [CLS] {num(s.cls)} · [SEP] {num(s.sep)} · {s.label}")
+    # every share the full line has (a lesson asks after "next"), in shorter words; the
+    # entropy's bound goes first where three lines would not hold them
+    shares = (f"prev {num(s.previous)} · next {num(s.next)} · self {num(s.itself)} · "
+              f"[CLS] {num(s.cls)} · [SEP] {num(s.sep)} · {s.label}")
+    name = short_head_name(s.layer, s.head)
+    text = f"{name}: entropy {num(s.entropy)}/{num(s.max_entropy)} · {shares}"
+    if _lines(text, width) > 3:
+        text = f"{name}: entropy {num(s.entropy)} · {shares}"
+    return text
 
 
 class ModelBody(VerticalScroll, can_focus=False):
