@@ -21,6 +21,11 @@ def lab_app(name: str):
     return app
 
 
+def commands_of(app) -> dict[str, str]:
+    """The palette's commands over the screen now shown: title → help."""
+    return {c.title: c.help for c in app.get_system_commands(app.screen)}
+
+
 async def _run(pilot, command: str) -> None:
     await pilot.press("ctrl+p")
     await settle(pilot)
@@ -168,7 +173,7 @@ async def test_the_workbenchs_own_keys_are_found_by_name_in_the_palette() -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         bench = app.screen
-        commands = {c.title: c.help for c in app.get_system_commands(bench)}
+        commands = commands_of(app)
         assert commands["T+1"] == "One more token (])"
         assert commands["Dimensions"] == "Go to the dimensions bar (T, d_k, d_v, seed) (D)"
         assert commands["Go to"] == "A lesson, a lab or the workbench (g)"
@@ -190,7 +195,7 @@ async def test_the_model_screens_own_keys_are_found_by_name_in_the_palette() -> 
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.screen
-        commands = {c.title: c.help for c in app.get_system_commands(screen)}
+        commands = commands_of(app)
         assert commands["Next token"] == "The next query token's steps (])"
         assert commands["Sentence"] == "Type a new sentence (/)"
         assert "To workbench" in commands and "Back" not in commands
