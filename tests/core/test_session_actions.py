@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -1064,12 +1065,32 @@ async def test_the_file_dialog_shows_the_full_path_a_name_stands_for(tmp_path, m
         await pilot.pause()
         assert "Full path" not in screen_text(app)
     monkeypatch.setenv(OWN_FOLDER_ENV, str(tmp_path))  # a browser's: its name alone says it
+    await _save_dialog_has_no_full_path()
+
+
+@contextlib.asynccontextmanager
+async def _dialog(key: str):
+    """A fresh app at 80×24 with the file dialog ``key`` opens: (app, pilot)."""
+    from attn_tui.tui.app import make_app
+
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("ctrl+s")
+        await pilot.press(key)
         await pilot.pause()
+        yield app, pilot
+
+
+async def _save_dialog_has_no_full_path(*then: str) -> str:
+    """ctrl+s on a fresh app: the dialog opens with no full path line; then the keys ``then``,
+    and what the dialog's error line says after them."""
+    from screen_text import screen_text
+
+    async with _dialog("ctrl+s") as (app, pilot):
         assert "Save session" in screen_text(app) and "Full path" not in screen_text(app)
+        await pilot.press(*then)
+        await pilot.pause()
+        return str(app.screen.query_one("#file-error").render())
 
 
 def _run_in_a_folder_since_removed(tmp_path, chdir) -> None:
@@ -1100,34 +1121,18 @@ def test_the_full_path_shown_for_a_name_in_every_odd_case(tmp_path, monkeypatch)
 
 async def test_a_file_dialog_opens_where_the_folder_it_ran_in_is_gone(tmp_path, monkeypatch):
     # every file dialog crashed the app as it opened: the full path asked getcwd()
-    from screen_text import screen_text
 
-    from attn_tui.tui.app import make_app
 
     _run_in_a_folder_since_removed(tmp_path, monkeypatch.chdir)
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "Save session" in screen_text(app) and "Full path" not in screen_text(app)
-        await pilot.press("enter")
-        await pilot.pause()
-        said = str(app.screen.query_one("#file-error").render())
-        assert said.startswith("✗ Cannot save attn-session.json: the folder attn-tui runs in no "
-                               "longer exists")
+    said = await _save_dialog_has_no_full_path("enter")
+    assert said.startswith("✗ Cannot save attn-session.json: the folder attn-tui runs in no "
+                           "longer exists")
 
 
 async def test_a_file_dialogs_error_goes_once_another_name_is_typed(tmp_path, monkeypatch):
     # "✗ Cannot open nothere.json: no such file." stayed under the next name typed
-    from attn_tui.tui.app import make_app
-
     monkeypatch.chdir(tmp_path)
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+o")
-        await pilot.pause()
+    async with _dialog("ctrl+o") as (app, pilot):
         await pilot.press(*"nothere.json", "enter")
         await pilot.pause()
         error = app.screen.query_one("#file-error")
@@ -1142,14 +1147,8 @@ async def test_a_file_dialogs_error_stays_after_a_name_and_enter_typed_in_one_bu
     # the Changed messages of the keys before Enter came after its error, and cleared it
     from key_burst import burst, settle
 
-    from attn_tui.tui.app import make_app
-
     monkeypatch.chdir(tmp_path)
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+o")
-        await pilot.pause()
+    async with _dialog("ctrl+o") as (app, pilot):
         burst(app, "C-u n o . j s o n Enter")
         await settle(pilot)
         error = app.screen.query_one("#file-error")
