@@ -263,7 +263,7 @@ class TrainLabScreen(LabScreen):
                and self.app.tutor.host is not self)
         changed = ask and self._settings_changed(self.run.config if self.run is not None
                                                  else self.record.config)
-        if ask and changed and self._replaceable() and held.unsaved:
+        if changed and self._asks_first():
             # the new settings would train in the place of a run that no file holds
             self._replace_asked = self.settings
             self.say(f"The {held.task} run (step {held.steps}) is not saved: e saves it. "
@@ -287,10 +287,14 @@ class TrainLabScreen(LabScreen):
         self._enter_on_bar = bar.has_focus
         self._train_or_pause()
 
-    def _replaceable(self) -> bool:
-        """A run that new settings would train in the place of: paused, done, or one the lab
-        kept when the learner left it (Go to brings it back as it was)."""
-        return self.state in ("paused", "done") or (self.state == "loaded" and self.kept)
+    def _asks_first(self) -> bool:
+        """Whether Enter on new settings asks before training them: the run they would take
+        the place of (paused, done, or kept when the learner left) is in no file. Asked once
+        per settings, and never of a lesson's runs, which are its exercises."""
+        held = self.held_run()
+        return (held is not None and held.unsaved and self._replace_asked != self.settings
+                and self.app.tutor.host is not self
+                and (self.state in ("paused", "done") or (self.state == "loaded" and self.kept)))
 
     # Enter pressed on the controls: a learner trying settings (↑ on lr, Enter, and again) keeps
     # the bar when the run stops; a run started elsewhere, or by a lesson, gives the maps the keys
@@ -518,12 +522,8 @@ class TrainLabScreen(LabScreen):
         if self._settings_changed(c):
             # the run shown is of settings since changed on the bar: its accuracy is not theirs;
             # Enter asks first where the run is in no file (see _enter), and the line says so
-            held = self.held_run()
-            asks = (held is not None and held.unsaved and self._replaceable()
-                    and self._replace_asked != self.settings
-                    and self.app.tutor.host is not self)
             changed = " · settings changed"
-            long = (": Enter twice trains them (e saves this run)" if asks
+            long = (": Enter twice trains them (e saves this run)" if self._asks_first()
                     else ": Enter trains them")
         elif self.state in ("loading", "running") and self.training not in (None, self.settings):
             # a run goes on with the settings it started with, whatever the bar says now
