@@ -253,6 +253,65 @@ async def test_tab_back_to_a_long_table_shows_its_cursor_and_pages_from_there():
         assert pilot.app.focused is table and table.cursor_row == row
 
 
+def _table_lines(app, table, body) -> dict[int, str]:
+    """The step table's lines in sight, by screen row."""
+    lines = screen_lines(app)
+    top = max(table.region.y, body.region.y)
+    return {y: lines[y] for y in range(top, min(table.region.bottom, body.region.bottom))}
+
+
+async def test_deep_in_a_long_step_table_its_header_stays_on_the_top_line_in_sight():
+    """Paged past its first rows, the table's numbers went on with no header over them: which
+    column was α was off screen. The header is drawn over the top row in sight, as a frozen
+    row; paging still shows every row, and the cursor is never under the header."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text(" ".join(f"w{i}" for i in range(30)))
+        await settle(pilot)
+        table, body = screen.query_one(StepTable), screen.query_one("#model-body")
+        await pilot.press("tab")
+        await settle(pilot)
+        seen: set[int] = set()
+        for _ in range(8):
+            lines = _table_lines(pilot.app, table, body)
+            first = min(lines)
+            assert lines[first].split()[:4] == ["key", "q·k", "÷5.66", "exp"]
+            assert [y for y, line in lines.items() if line.split()[:1] == ["key"]] == [first]
+            # the rows in sight under it: the table's own scroll is 0, the body's moves
+            seen |= {y - table.region.y - 1 for y in lines if y > first}
+            await pilot.press("pagedown")
+            await settle(pilot)
+        assert seen >= set(range(table.n_rows)), sorted(set(range(table.n_rows)) - seen)
+        for _ in range(table.n_rows + 2):  # back up a row at a time: the cursor stays in sight
+            await pilot.press("up")
+            await settle(pilot)
+            lines = _table_lines(pilot.app, table, body)
+            y = table.region.y + 1 + table.cursor_row
+            assert y in lines and y != min(lines), table.cursor_row
+            assert lines[y].split()[0] == table.row_labels[table.cursor_row][:6]
+
+
+async def test_a_click_on_the_header_drawn_over_a_row_moves_no_cursor():
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text(" ".join(f"w{i}" for i in range(30)))
+        await settle(pilot)
+        table, body = screen.query_one(StepTable), screen.query_one("#model-body")
+        await pilot.press("tab", "pagedown", "pagedown", "pagedown")
+        await settle(pilot)
+        top = body.region.y
+        assert table.region.y < top and screen_lines(pilot.app)[top].split()[0] == "key"
+        row = table.cursor_row
+        await pilot.click(offset=(20, top))
+        await settle(pilot)
+        assert table.cursor_row == row
+        await pilot.click(offset=(20, top + 1))  # the row under it is a row
+        await settle(pilot)
+        assert table.cursor_row == top + 1 - table.region.y - 1
+
+
 async def test_each_sentence_typed_is_its_own_undo():
     """/ Dogs bark loudly. Enter, / Birds sing at dawn. Enter, u: back to the first sentence
     of all, with "Dogs bark loudly." lost from the history."""

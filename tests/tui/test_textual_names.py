@@ -31,6 +31,7 @@ METHODS = {
     "compose": "Textual builds a widget's children from it",
     "render": "Textual paints a widget from it",
     "render_line": "the Line API: ScrollView paints one line at a time from it",
+    "render_lines": "a grid finds, once per paint, its top line in sight: its header goes there",
     "get_content_height": "the grids are as tall as their rows, which Textual cannot know",
     "check_action": "Textual's hook to enable or disable a binding",
     "allow_focus": "Textual's hook: may the widget take focus now (a lab's body: while it scrolls)",

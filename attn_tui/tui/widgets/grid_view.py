@@ -107,6 +107,7 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         self.concealed: frozenset[tuple[int, int]] = frozenset()  # drawn "?" (a lesson's)
         self._shaped_width = 0  # the cell width the current virtual size was made for
         self._styles: dict[str, Style] | None = None
+        self._header_line = 0  # the content line drawn as the header (see header_line)
 
     # ---- styles, resolved once per style change instead of once per cell
     def notify_style_update(self) -> None:
@@ -273,13 +274,41 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.n_rows + 1
 
+    # ---- the header stays on top of what shows of the grid, also where a pane around it has
+    # scrolled past the grid's first line (a 32-token step table at 80 x 24): drawn there over
+    # the row it covers, as a spreadsheet's frozen row is
+    def header_line(self) -> int:
+        """The content line the header is drawn on: 0, or the first one on screen."""
+        from textual.errors import NoWidget
+
+        try:
+            geometry = self.screen.find_widget(self)
+        except NoWidget:
+            return 0
+        hidden = geometry.clip.y - geometry.region.y - self.styles.gutter.top
+        return hidden if 0 < hidden < self.scrollable_content_region.height else 0
+
+    def on_mount(self) -> None:
+        for pane in self.ancestors:  # a grid hears nothing of a pane's scroll unless it asks
+            if isinstance(pane, Widget):
+                self.watch(pane, "scroll_y", self.pane_scrolled, init=False)
+
+    def pane_scrolled(self) -> None:
+        """A pane around the grid has scrolled: its lines are drawn anew, after the pane's new
+        layout, which says where the top of what shows is (the header goes there)."""
+        self.refresh()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._header_line = self.header_line()
+        return super().render_lines(crop)
+
     # ---- drawing
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
         base = self.style_of("base")
         label_w = min(self.label_width, width)
-        if y == 0:
+        if y == 0 or y == self._header_line:
             head = self.style_of("header")
             label = Segment(set_cell_size(self.corner, label_w), base + head)
             room = width - label_w
@@ -359,7 +388,7 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     def cell_at(self, x: int, y: int) -> tuple[int, int] | None:
         """The (row, column) at ``x, y`` in the content region: a data cell, or a row's label
         (its row, in the cursor's column). None for the header, a scrollbar or past the end."""
-        if y < 1 or x >= self.scrollable_content_region.width:
+        if y < 1 or y == self._header_line or x >= self.scrollable_content_region.width:
             return None
         row = self.scroll_offset.y + y - 1
         if row >= self.n_rows or not self.n_cols:
@@ -443,8 +472,10 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         top, _, _, left = self.styles.gutter
         x = left + self.label_width + col * self.cell_width - sx
         cell = Region(max(left, x), top + 1 + row - sy, self.cell_width, 1)
-        # smallest first: the cell; from the grid's top (header, own border); from the box's
-        spans = [cell, Region(cell.x, 0, cell.width, cell.bottom)]
+        # smallest first: the cell; with the line above, where the header is drawn when the
+        # grid's top is out of sight; from the grid's top (header, own border); from the box's
+        spans = [cell, Region(cell.x, max(0, cell.y - 1), cell.width, 2),
+                 Region(cell.x, 0, cell.width, cell.bottom)]
         spans = [span.translate(self.virtual_region.offset) for span in spans]
         widget: Widget = self
         while isinstance(widget.parent, Widget):
