@@ -833,7 +833,16 @@ async def test_a_click_on_a_row_of_the_workbench_maps_picture_explains_that_quer
                 break
             await pilot.press("v")
             await pilot.pause()
-        await pilot.click(HeadPicture, offset=(2, 1 + 6))
+        picture = bench.query_one(HeadPicture)
+        top = picture.content_region.y + 1  # the first query's row, under the key numbers
+
+        def row_of(query: int) -> tuple[int, int]:
+            x, y = picture.content_region.x + 2, top + query
+            label = screen_lines(app)[y][picture.content_region.x:].split()[:2]
+            assert f"t{query + 1}" in label, label
+            return x, y
+
+        await pilot.click(offset=row_of(6))
         await pilot.pause()
         assert bench.workspace.selected == 6
         assert "steps for query 't7' (7 of 8)" in screen_text(app)
@@ -844,7 +853,7 @@ async def test_a_click_on_a_row_of_the_workbench_maps_picture_explains_that_quer
         await pilot.press("enter", "9", "9")
         await pilot.pause()
         assert editor.editing is not None
-        await pilot.click(HeadPicture, offset=(2, 1 + 2))
+        await pilot.click(offset=row_of(2))
         await pilot.pause()
         assert editor.editing is None and bench.workspace.q[6][0] == 99
         assert bench.workspace.selected == 2 and editor.grid.cursor_row == 2

@@ -325,8 +325,9 @@ class HeadPicture(Widget):
 
     def on_click(self, event: events.Click) -> None:
         bands = self._bands() if self.alpha is not None else []
-        if 1 <= event.y <= len(bands):
-            self.post_message(self.QueryClicked(self, bands[event.y - 1][0]))
+        at = event.get_content_offset(self)  # under the header; the workbench's has a border
+        if at is not None and 1 <= at.y <= len(bands):
+            self.post_message(self.QueryClicked(self, bands[at.y - 1][0]))
 
     def query_into_view(self) -> None:
         """Scroll the column holding the picture so the marked query's row shows: 45 tokens
