@@ -109,3 +109,24 @@ async def test_at_t_64_the_picture_is_in_sight_below_the_long_step_table():
             text = screen_text(pilot.app)
             # its title and its last band of queries, whatever the bands' size
             assert "all queries: α as a picture" in text and "–64 " in text, size
+
+
+async def test_v_to_the_picture_from_the_map_leaves_the_keys_with_q_where_up_picks_the_query():
+    """The focused map hidden by v took the keys with it: ↑↓ did nothing, even back in the
+    numbers, until Tab or a click."""
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        screen.query_one(Heatmap).focus()
+        await pilot.press("down")
+        await pilot.pause()
+        assert screen.workspace.selected == 1
+        await _picture(pilot)
+        assert pilot.app.focused is screen.query_one("#editor-q").grid
+        await pilot.press("down")
+        await pilot.pause()
+        assert screen.workspace.selected == 2
+        assert "▶3 barked" in screen_text(pilot.app)
+        await pilot.press("v", "up")
+        await pilot.pause()
+        assert screen.view == "weights" and screen.workspace.selected == 1
