@@ -315,18 +315,32 @@ class AttnApp(App[int]):
             self.reading_from_line = False
         key_read_by_app(self, event, came_back)
 
-    _pressed_while_setting_up = False
+    _drop_release = False
+
+    # the first press of a click chain: the screen it landed on, where, when
+    _chain_start: tuple[object, tuple[int, int], float] | None = None
 
     def _mouse_waits(self, event: events.MouseDown | events.MouseUp) -> bool:
         """While a lesson step sets up, a press (and its release) is dropped, said once a step:
         keys wait for the step, and a click acting at once (Esc keep playing, a control) cut
-        the step's set-up short. True if dropped."""
+        the step's set-up short. The rest of a double click whose first click opened or closed
+        a screen is dropped too: it was meant for the screen that is gone (a double click on a
+        preset also opened the Q cell under it). True if dropped."""
         if isinstance(event, events.MouseUp):
-            dropped, self._pressed_while_setting_up = self._pressed_while_setting_up, False
+            dropped, self._drop_release = self._drop_release, False
             return dropped
+        at = (event.screen_offset.x, event.screen_offset.y)
+        start = self._chain_start
+        if (start is not None and start[1] == at
+                and event.time - start[2] <= self.CLICK_CHAIN_TIME_THRESHOLD):
+            if start[0] is not self.screen:
+                self._drop_release = True
+                return True
+        else:
+            self._chain_start = (self.screen, at, event.time)
         if self._tutor is None or not self._tutor.setting_up:
             return False
-        self._pressed_while_setting_up = True
+        self._drop_release = True
         if self._tutor.setting_up_a_while():  # not a double click's second, a moment after n
             self._tutor.say_getting_ready("a click")
         return True

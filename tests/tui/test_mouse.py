@@ -5,6 +5,8 @@ from __future__ import annotations
 from screen_text import where
 
 from attn_tui.tui.app import make_app
+from attn_tui.tui.widgets.dims_bar import DimsBar
+from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
 
 async def settle(pilot) -> None:
@@ -220,3 +222,54 @@ async def test_a_click_beside_the_save_dialog_keeps_the_name_typed_for_the_next(
         await pilot.pause()
         assert isinstance(app.screen, FileModal)
         assert app.screen.query_one("#file-path", Input).value == "mysess.json"
+
+
+async def _double_click(pilot, x: int, y: int) -> None:
+    """Two clicks at one place, the first answered before the second comes, as a person's
+    double click is (a terminal reports them 1-based)."""
+    from key_burst import from_the_terminal
+
+    click = f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m"
+    from_the_terminal(pilot.app, click)
+    await settle(pilot)
+    from_the_terminal(pilot.app, click)
+
+
+async def test_a_double_click_on_a_preset_loads_it_and_opens_no_cell_under_it():
+    """The second click reached the workbench the first had gone back to, and a double click
+    there opens a cell for typing: K's dog·d1, which the next digit would have replaced."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        x, y = where(app, "mask ")
+        await _double_click(pilot, x + 1, y)
+        await settle(pilot)
+        bench = app.workbench()
+        assert app.screen is bench and bench.workspace.mask == "causal"
+        assert [e.editing for e in bench.query(MatrixEditor)] == [None, None, None]
+
+
+async def test_a_double_click_on_a_palette_command_runs_it_alone():
+    app = make_app(preset="mask")  # a cell of V under "Dimensions"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        x, y = where(app, "Dimensions")
+        await _double_click(pilot, x, y)
+        await settle(pilot)
+        bench = app.workbench()
+        assert app.screen is bench and app.focused is bench.query_one(DimsBar)
+        assert [e.editing for e in bench.query(MatrixEditor)] == [None, None, None]
+
+
+async def test_a_double_click_on_a_cell_still_opens_it_for_typing():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        x, y = where(app, "the     0.2")  # K's second row
+        await _double_click(pilot, x + 8, y)
+        await settle(pilot)
+        assert app.workbench().query_one("#editor-k", MatrixEditor).editing == (1, 0)
