@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from screen_text import where
+from screen_text import screen_lines, where
 
 from attn_tui.tui.app import make_app
 from attn_tui.tui.widgets.dims_bar import DimsBar
@@ -273,3 +273,27 @@ async def test_a_double_click_on_a_cell_still_opens_it_for_typing():
         await _double_click(pilot, x + 8, y)
         await settle(pilot)
         assert app.workbench().query_one("#editor-k", MatrixEditor).editing == (1, 0)
+
+
+async def test_a_cell_pressed_while_a_refused_value_moves_the_panes_is_the_cell_clicked():
+    """Pressing on K while Q held a refused 'x' put Q's message up, which pushed K two rows
+    down before the button came up: the click landed on 'is', and 9 Enter edited that."""
+    from key_burst import from_the_terminal
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "x")
+        await settle(pilot)
+        x, y = where(app, "best    0.6   0.7   0.8")
+        x += 14  # best·d2
+        from_the_terminal(app, f"\x1b[<0;{x + 1};{y + 1}M")
+        await settle(pilot)  # held: the message is up and the panes have moved
+        assert "not a number" in "\n".join(screen_lines(app))
+        from_the_terminal(app, f"\x1b[<0;{x + 1};{y + 1}m")
+        await settle(pilot)
+        k = app.workbench().query_one("#editor-k", MatrixEditor)
+        assert k.grid.cursor_coordinate == (2, 1)
+        await pilot.press("9", "enter")
+        await settle(pilot)
+        assert app.workbench().workspace.k[2][1] == 9

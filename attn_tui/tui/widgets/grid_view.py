@@ -399,9 +399,20 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         col = (self.scroll_offset.x + x - label_w) // self.cell_width
         return (row, col) if col < self.n_cols else None
 
-    def on_click(self, event: events.Click) -> None:
+    _pressed: tuple[int, int] | None = None  # the cell under the button as it went down
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        # what the press is on, before anything it starts moves the panes (a refused value's
+        # message shifted a matrix two rows down before the button came up)
+        self._pressed = self._cell_under(event)
+
+    def _cell_under(self, event: events.MouseEvent) -> tuple[int, int] | None:
         offset = event.get_content_offset(self)
-        cell = None if offset is None else self.cell_at(offset.x, offset.y)
+        return None if offset is None else self.cell_at(offset.x, offset.y)
+
+    def on_click(self, event: events.Click) -> None:
+        pressed, self._pressed = self._pressed, None
+        cell = pressed if pressed is not None else self._cell_under(event)
         if cell is not None:
             self.clicked(*cell, event.chain)
 
