@@ -511,6 +511,21 @@ async def test_a_loaded_run_opens_on_its_frames() -> None:
         assert screen.frame == 0
 
 
+@pytest.mark.parametrize("steps", [1, 6])
+async def test_a_loaded_runs_progress_bar_is_full(steps: int) -> None:
+    """A 1-step run loaded showed 0 %: the bar starts at a total of 1, so it was never set."""
+    from textual.widgets import ProgressBar
+
+    run = Run(default_config("previous", d_model=16, steps=steps))
+    run.advance()
+    app = lab_app("train", lab_options={"record": run.record()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bar = pilot.app.screen.query_one(ProgressBar)
+        assert (bar.total, bar.progress) == (steps, steps)
+        assert "100%" in screen_text(pilot.app)
+
+
 async def test_a_loaded_run_beside_a_sessions_settings_says_its_own_are_on_the_bar() -> None:
     """--load run.npz with a session saved at seed 1: the run's seed 0 stood on the bar and
     nothing said the session's settings had been set aside."""

@@ -539,7 +539,7 @@ class TrainLabScreen(LabScreen):
             f"{figures} · {words}{hint.replace('Enter', '⏎')}{changed}"
             f"{long.replace('Enter', '⏎')}")
         bar = self.query_one(ProgressBar)
-        if bar.total != c.steps:
+        if (bar.total, bar.progress) != (c.steps, self.step):  # a loaded 1-step run: total 1
             bar.update(total=c.steps, progress=self.step)
 
     def _settings_changed(self, c: TrainConfig) -> bool:
