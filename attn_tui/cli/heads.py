@@ -117,7 +117,7 @@ def run_heads(args: argparse.Namespace) -> int:
         output = None if args.heads_output == "-" else args.heads_output
         try:
             if output:
-                export.export_file(ws, output, fmt, streams=True)
+                export.export_file(ws, output, fmt, streams=True, offered=HEAD_FORMATS)
                 return 0
             data = export.export_bytes(ws, fmt)
         except ValueError as exc:

@@ -197,9 +197,11 @@ def export_bytes(ws: Workspace, fmt: str, script_backend: str | None = None,
     return export_text(ws, fmt, steps).encode("utf-8")
 
 
-def name_problem(path: str | os.PathLike, fmt: str | None = None) -> str | None:
+def name_problem(path: str | os.PathLike, fmt: str | None = None,
+                 offered: tuple[str, ...] | None = None) -> str | None:
     """What is wrong with ``path`` as the name of an export (of ``fmt``, or of the format its
-    extension names), whatever is on disk there; None if nothing."""
+    extension names), whatever is on disk there; None if nothing. ``offered``: the formats
+    the caller can write, where not every one (`print heads` writes no tex or py)."""
     from attn_tui.core.files import short_path
 
     shown = short_path(os.fspath(path))
@@ -210,8 +212,9 @@ def name_problem(path: str | os.PathLike, fmt: str | None = None) -> str | None:
         return (f"{shown} is named as a session (.json), which an export never writes: end "
                 f"the name with {want}.")
     if fmt is not None and named is not None and named != fmt:  # npz bytes in notes.md
+        other = f", or export {named} instead" if offered is None or named in offered else ""
         return (f"{shown} is named as a .{named} file, but the export is {fmt}: end the name "
-                f"with .{fmt}, or export {named} instead.")
+                f"with .{fmt}{other}.")
     if fmt == "npz" and ext in TEXT_NAMES:
         return f"{shown} is named as a text file, but npz is binary: end the name with .npz."
     if (fmt or named) is None and os.path.isdir(path):  # a folder's name has no format to tell
@@ -236,15 +239,16 @@ def _run_name(base: str) -> str | None:
 
 def export_file(ws: Workspace, path: str | os.PathLike, fmt: str | None = None,
                 script_backend: str | None = None, steps: Steps | None = None,
-                streams: bool = False) -> str:
+                streams: bool = False, offered: tuple[str, ...] | None = None) -> str:
     """Write an export atomically; the format comes from the extension unless given.
-    ``streams``: a device or a pipe is written to as it is (see atomic_write).
+    ``streams``: a device or a pipe is written to as it is (see atomic_write); ``offered``:
+    see name_problem.
 
     Returns the format written; raises ValueError (SessionError for the file) in one sentence.
     """
     from attn_tui.core.files import atomic_write
 
-    if (problem := name_problem(path, fmt)) is not None:
+    if (problem := name_problem(path, fmt, offered)) is not None:
         raise ValueError(problem)
     fmt = fmt or format_for(path)
     assert fmt is not None

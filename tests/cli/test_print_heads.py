@@ -242,6 +242,19 @@ def test_npz_of_a_head_into_a_text_name_is_refused(capsys, tmp_path) -> None:
     assert not target.exists()
 
 
+@pytest.mark.parametrize(("name", "tail"), [
+    ("h.tex", "end the name with .md."),  # print heads writes no tex: not offered
+    ("h.csv", "end the name with .md, or export csv instead."),
+])
+def test_a_head_exported_under_another_formats_name_offers_only_formats_it_writes(
+        capsys, tmp_path, name, tail) -> None:
+    target = tmp_path / name
+    assert main(["print", "heads", "--text", "a cat", "--layer", "1", "--head", "1",
+                 "--format", "md", "-o", str(target)]) == 2
+    assert capsys.readouterr().err.rstrip().endswith(f"but the export is md: {tail}")
+    assert not target.exists()
+
+
 def test_print_heads_never_writes_its_text_over_a_session_json(tmp_path) -> None:
     import subprocess
     import sys
