@@ -164,6 +164,26 @@ def _not_npz(name: str) -> str:
     return f"--save {name}: a run is saved as .npz; end the name with .npz."
 
 
+def _kept_elsewhere(data: bytes) -> str | None:
+    """A run trained to its end, whose --save failed there (a disk filled up, a folder gone):
+    written to a new file in the system's temporary folder rather than lost. None if that
+    fails too."""
+    import tempfile
+
+    try:
+        fd, path = tempfile.mkstemp(prefix="attn-tui-run-", suffix=".npz")
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return None
+    return path
+
+
 def run_train(args: argparse.Namespace) -> int:
     from attn_tui.compute import torch_available
     from attn_tui.train.config import INSTALL_TORCH_TRAIN, TrainConfigError, default_config
@@ -252,15 +272,23 @@ def run_train(args: argparse.Namespace) -> int:
         from attn_tui.core.files import FileError, atomic_write
         from attn_tui.train.runfile import encode
 
+        data = encode(record)
         try:
             if stream is not None:
-                stream.write(encode(record))
+                stream.write(data)
             else:
-                atomic_write(args.train_save, encode(record), "save")
+                atomic_write(args.train_save, data, "save")
         except FileError as exc:
-            return fail(str(exc))
-        out(f"saved {args.train_save}: attn-tui --lab train --load "
-            f"{shlex.quote(args.train_save)}")
+            kept = _kept_elsewhere(data) if stream is None else None
+            if kept is None:
+                return fail(str(exc))
+            return fail(f"{exc} The run is kept in {kept} instead: attn-tui --lab train "
+                        f"--load {shlex.quote(kept)}")
+        if stream is not None:  # a pipe or a device: nothing there for --load to reopen
+            out(f"wrote the run to {args.train_save}")
+        else:
+            out(f"saved {args.train_save}: attn-tui --lab train --load "
+                f"{shlex.quote(args.train_save)}")
         if out.gone and not run.done:  # | head: the run stopped early, and what is kept says so
             print(f"attn-tui: standard output closed at step {run.step} of {config.steps}, "
                   f"so the run stopped there; {args.train_save} keeps it up to that step.",

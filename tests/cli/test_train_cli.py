@@ -244,7 +244,9 @@ def test_save_into_a_fifo_holds_its_reader_and_writes_the_run_there(tmp_path) ->
     assert result.returncode == 0, result.stderr
     copy.write_bytes(got[0])
     assert load(str(copy)).steps_done == 20
-    assert f"saved {fifo}: attn-tui --lab train --load {fifo}" in result.stdout
+    # a FIFO read once: --load could not reopen it, so no line says it would
+    assert result.stdout.rstrip().endswith(f"wrote the run to {fifo}")
+    assert "--load" not in result.stdout
 
 
 def test_train_with_standard_output_closed_says_so_before_training(tmp_path) -> None:
@@ -408,3 +410,29 @@ def test_the_example_line_names_the_token_the_model_only_predicts(capsys, task, 
     pytest.importorskip("torch")
     assert main(["train", "--task", task, "--steps", "2", "--seed", "0"]) == 0
     assert line in capsys.readouterr().out.splitlines()
+
+
+def test_a_run_whose_save_fails_at_the_end_is_kept_in_the_temporary_folder(
+        capsys, monkeypatch, tmp_path) -> None:
+    """A disk that filled up during the run (or a folder removed) lost the whole run: only the
+    name is checked before training."""
+    pytest.importorskip("torch")
+    import tempfile
+
+    from attn_tui.core import files
+    from attn_tui.train.runfile import load
+
+    def full(path, data, verb="write", **kwargs):
+        raise files.FileError("no space left on device", str(path), verb)
+
+    monkeypatch.setattr(files, "atomic_write", full)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    target = tmp_path / "run.npz"
+    assert main(["train", "--task", "previous", "--steps", "12", "--d-model", "16",
+                 "--save", str(target)]) == 2
+    err = capsys.readouterr().err
+    [kept] = (tmp_path / "tmp").glob("attn-tui-run-*.npz")
+    assert err.startswith(f"attn-tui: Cannot save {target}: no space left on device.")
+    assert f"The run is kept in {kept} instead: attn-tui --lab train --load {kept}" in err
+    assert load(str(kept)).steps_done == 12 and not target.exists()
