@@ -240,6 +240,12 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
             if dest not in ("lesson", "no_progress") and getattr(args, dest) not in (None, False):
                 parser.error(f"argument {flag}: not used by --lesson list, which only prints "
                              "the lessons")
+    if args.progress == "reset":  # it asks, clears and exits: a flag beside it would be ignored
+        for dest, flag in APP_FLAGS.items():
+            if (dest not in ("lesson", "progress", "no_progress")
+                    and getattr(args, dest) not in (None, False)):
+                parser.error(f"argument {flag}: not used by --progress reset, which only clears "
+                             "lessons' progress (--lesson NAME: one lesson's)")
     if args.lesson is not None and args.lesson != "list":
         for flag, given in (("--lab", args.lab), ("--session", args.session),
                             ("--preset", args.preset)):
@@ -320,14 +326,15 @@ def _progress_reset(no_progress: bool, lesson: str | None = None) -> int:
     from attn_tui.core.progress import Progress
 
     if lesson is not None:
-        from attn_tui.lessons import LessonError, names
+        from attn_tui.lessons import LessonError, catalog
 
         try:
-            known = names()
+            known = [entry.name for entry in catalog()]  # in teaching order, as --lesson says
         except LessonError as exc:
             return fail(str(exc))
         if lesson not in known:
-            return fail(f"unknown lesson {lesson!r} (choose from {', '.join(known)})")
+            build_parser().error(f"argument --lesson: unknown lesson {lesson!r} (choose from "
+                                 f"{', '.join(known)})")
     progress = Progress.from_env(no_progress)
     if progress.where is None:
         return fail("no progress is kept here (--no-progress or ATTN_TUI_NO_PROGRESS), so "

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from progress_faults import read_only
@@ -269,11 +270,26 @@ def test_progress_reset_of_one_lesson_asks_then_clears_only_that_one(progress_di
     again = _cli("--progress", "reset", "--lesson", "mask")
     assert again.returncode == 0 and "No lesson progress is kept for lesson mask" in again.stdout
     unknown = _cli("--progress", "reset", "--lesson", "nope")
-    assert unknown.returncode == 2 and "unknown lesson 'nope'" in unknown.stderr
-    assert len(unknown.stderr.strip().splitlines()) == 1
+    assert unknown.returncode == 2 and "usage: attn-tui" in unknown.stderr
+    # as --lesson nope says it: the usage, then the lessons in teaching order
+    assert unknown.stderr.strip().splitlines()[-1].startswith(
+        "attn-tui: error: argument --lesson: unknown lesson 'nope' (choose from one, select, ")
     listed = _cli("--progress", "reset", "--lesson", "list")
     assert listed.returncode == 2 and "not allowed with --lesson list" in listed.stderr
     assert Progress.from_env().load("one").tasks == {4}
+
+
+@pytest.mark.parametrize("flag", [["--preset", "mask"], ["--lab", "train"], ["--theme", "nord"],
+                                  ["--no-mouse"], ["--session", "nowhere.json"]])
+def test_progress_reset_refuses_flags_it_would_ignore(progress_dir, flag):
+    """--progress reset --preset mask read as "reset mask", and y cleared every lesson."""
+    Progress.from_env().save("mask", step=2)
+    said = _cli("--progress", "reset", *flag, stdin="y\n")
+    assert said.returncode == 2 and "Clear the progress" not in said.stdout
+    assert said.stderr.strip().splitlines()[-1] == (
+        f"attn-tui: error: argument {flag[0]}: not used by --progress reset, which only clears "
+        "lessons' progress (--lesson NAME: one lesson's)")
+    assert Progress.from_env().load("mask").step == 2
 
 
 def test_a_step_that_waited_never_moves_back_another_processs_newer_step(
