@@ -87,7 +87,9 @@ def read_config(path: Path) -> Config:
         )
     except FileNotFoundError:
         raise ModelDamaged(f"{path.name} is missing from {path.parent}") from None
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+    except KeyError as exc:  # str() of it is the bare key, quoted
+        raise ModelDamaged(f"{path.name} cannot be read: it has no {exc.args[0]}") from None
+    except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
         raise ModelDamaged(f"{path.name} cannot be read: {_reason(exc)}") from None
     if min(config.layers, config.heads, config.d_model, config.d_ff) < 1 or (
         config.d_model % config.heads

@@ -167,7 +167,9 @@ def test_a_missing_weights_file_is_named(minilm: Any, tmp_path: Path) -> None:
     ("name", "content", "start"),
     [
         ("config.json", "{not json", "config.json cannot be read: "),
-        ("config.json", json.dumps({"hidden_size": 384}), "config.json cannot be read: "),
+        # not "config.json cannot be read: 'num_hidden_layers'", a key's bare repr
+        ("config.json", json.dumps({"hidden_size": 384}),
+         "config.json cannot be read: it has no num_hidden_layers"),
         ("tokenizer.json", "{not json", "tokenizer.json cannot be read: "),
     ],
 )
