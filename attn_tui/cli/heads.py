@@ -15,7 +15,9 @@ def add_heads_arguments(pr: argparse.ArgumentParser) -> None:
     """Flags only `print heads` reads; their dests start with heads_ (see check_heads_flags)."""
     pr.add_argument("--text", dest="heads_text", metavar="SENTENCE",
                     help="heads: the sentence the model reads")
-    pr.add_argument("--model", dest="heads_model", default=None, metavar="NAME",
+    from attn_tui.models.files import MODELS
+
+    pr.add_argument("--model", dest="heads_model", default=None, choices=tuple(MODELS),
                     help="heads: the model (default: minilm)")
     pr.add_argument("--layer", dest="heads_layer", type=int, default=None, metavar="L",
                     help="heads: only layer L (counted from 1)")

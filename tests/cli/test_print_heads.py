@@ -158,6 +158,9 @@ def test_bad_input_is_one_line_and_exit_2(capsys: Any, args: list[str], message:
         ["print", "heads", "--text", "a", "--layer", "0", "--head", "0", "--format", "npz"],
         ["print", "heads", "--text", "a", "--query", "1"], ["print", "heads", "--text", "a",
                                                             "--layer", "x"],
+        # an empty name ran minilm; the app's --model takes the same names
+        ["print", "heads", "--text", "a", "--model", ""],
+        ["print", "heads", "--text", "a", "--model", "MINILM"],
     ],
 )
 def test_flags_that_do_not_fit_get_usage_and_exit_2(capsys: Any, args: list[str]) -> None:
