@@ -21,11 +21,6 @@ BINARY = ("npz",)
 PRESETS = EXAMPLE_NAMES
 MASKS = ("none", "causal", "causal-after")
 SCRIPT_BACKENDS = ("numpy", "torch")
-USAGE = ("usage: attn-tui export --format {md,csv,tex,npz,py} "
-         f"[--session FILE | --preset {{{','.join(EXAMPLE_NAMES)}}}] "
-         "[--mask {none,causal,causal-after}] [--backend {numpy,torch}] [-o FILE]")
-
-
 def add_export_parser(sub: Any) -> argparse.ArgumentParser:
     """The `export` subcommand; its dests are prefixed so they never clash with the app's flags."""
     ex = sub.add_parser(
@@ -39,8 +34,10 @@ def add_export_parser(sub: Any) -> argparse.ArgumentParser:
     src = ex.add_mutually_exclusive_group()
     src.add_argument("--session", metavar="FILE", dest="export_session",
                      help="a saved session (ctrl+s in the app)")
-    src.add_argument("--preset", choices=PRESETS, dest="export_preset",
-                     help="a built-in example (default: one)")
+    # NAME in the usage: the choices inside the session-or-preset group made a line argparse
+    # cannot break (100 columns); the help lists them
+    src.add_argument("--preset", choices=PRESETS, dest="export_preset", metavar="NAME",
+                     help=f"a built-in example: {', '.join(PRESETS)} (default: one)")
     ex.add_argument("--mask", choices=MASKS, dest="export_mask",
                     help="override the mask mode")
     ex.add_argument("--backend", choices=SCRIPT_BACKENDS, dest="export_backend",
@@ -70,7 +67,12 @@ def binary_to_terminal(name: str | None = None) -> bool:
 
 
 def _usage(message: str) -> int:
-    print(USAGE, file=sys.stderr)
+    """A usage error found after parsing: said as argparse says its own (usage wrapped to the
+    terminal's width, then the error)."""
+    from attn_tui.cli.main import build_parser
+
+    export = build_parser().get_default("commands")["export"]
+    print(export.format_usage().rstrip(), file=sys.stderr)
     print(f"attn-tui export: error: {message}", file=sys.stderr)
     return 2
 
@@ -122,10 +124,7 @@ def run_export(args: argparse.Namespace) -> int:
     if output == "-":  # the usual name for standard output
         output = None
     if fmt in BINARY and output is None and args.export_output != "-":
-        print(USAGE, file=sys.stderr)
-        print(f"attn-tui export: error: --format {fmt} is binary; give -o FILE (or -o - for "
-              "standard output)", file=sys.stderr)
-        return 2
+        return _usage(f"--format {fmt} is binary; give -o FILE (or -o - for standard output)")
     if fmt in BINARY and binary_to_terminal(output):
         return fail(f"-o {args.export_output}: that is a terminal, where --format {fmt}'s "
                      f"binary would be drawn as junk; redirect it (> file.{fmt}) or give -o FILE")

@@ -27,16 +27,16 @@ SECTIONS = ("one", "select", "scale", "mask", "params", "nanogpt", "all", "heads
 
 EPILOG = """\
 examples:
-  attn-tui                      the workbench, on the chapter's three-key example
-  attn-tui --preset mask        the 4x4 causal-mask example
-  attn-tui --model minilm       a trained model's 72 heads on a sentence you type
-  attn-tui print all            every table of the course material, as plain text
+  attn-tui                    the workbench, on the chapter's three-key example
+  attn-tui --preset mask      the 4x4 causal-mask example
+  attn-tui --model minilm     a trained model's 72 heads on a sentence you type
+  attn-tui print all          every table of the course material, as plain text
   attn-tui print nanogpt --backend torch --dtype float32
-                                the lecture's tensors, draw for draw
+                              the lecture's tensors, draw for draw
   attn-tui print heads --text "The cat sat on the mat." --layer 1 --head 3
-                                a trained model's head: each token's strongest key
+                              a trained model's head: each token's top key
   attn-tui train --task sort --steps 2000 --seed 0
-                                train a tiny transformer; print each head's attention
+                              train a tiny transformer, then print its heads
 """
 
 
@@ -82,7 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
     import argparse
 
     class _Formatter(argparse.RawDescriptionHelpFormatter):
-        """The usage line shows the command as optional, as it is: with none, the app runs."""
+        """The usage line shows the command as optional, as it is: with none, the app runs.
+        The description wraps to the terminal; the examples keep their two columns."""
+
+        def _fill_text(self, text, width, indent):
+            if text.startswith("examples:"):
+                return super()._fill_text(text, width, indent)
+            return argparse.HelpFormatter._fill_text(self, text, width, indent)
 
         def _format_args(self, action, default_metavar):
             if action.nargs == argparse.PARSER:
