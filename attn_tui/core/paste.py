@@ -28,7 +28,7 @@ _WRAPPING = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\("
                        r"|\b\w+\s*=\s*(?:'[^']*'|\"[^\"]*\"|<[^<>]*>|[\w.:]+)|\)\s*$")
 _ROW_IN_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
-_SPACES = re.compile(r"[\s;]+")
+_SEPARATOR = re.compile(r"([,;])")
 
 
 class BlockError(ValueError):
@@ -125,22 +125,28 @@ def _markdown_rows(lines: list[str]) -> list[list[str]]:
 
 
 def _tokens(line: str, code: bool) -> list[str]:
-    """Numbers on a line, split at spaces and semicolons, and at commas; outside code a piece
-    that reads as a decimal comma (0,5) stays whole, to be refused with what to type. Two
-    commas in a row leave an empty number, which is refused too."""
-    out = []
-    pieces = [p for p in _SPACES.split(line.strip()) if p]
-    for n, piece in enumerate(pieces):
-        if code or not _DECIMAL_COMMA.match(piece):
-            parts = piece.split(",")
-            # a comma at the end of a piece, beside a space, is a separator ("1, 2", "1 ,2");
-            # at the start or end of the line it leaves an empty number (",5,6": a cell)
-            keep_first, keep_last = n == 0, n == len(pieces) - 1
-            out += [t for k, t in enumerate(parts)
-                    if t or (0 < k < len(parts) - 1) or (k == 0 and keep_first)
-                    or (k == len(parts) - 1 and keep_last)]
+    """Numbers on a line, split at spaces, semicolons and commas; outside code a piece that
+    reads as a decimal comma (0,5) stays whole, to be refused with what to type. Spaces around
+    a comma or a semicolon belong to it; two of those in a row (1;;3, 1, ,3), or one at either
+    end of the line, leave an empty number, which is refused too (dropped, it moved the numbers
+    after it into the wrong columns)."""
+    items = []  # the numbers, and each "," or ";" written between them
+    for piece in line.split():
+        if not code and _DECIMAL_COMMA.match(piece):
+            items.append(piece)
         else:
-            out.append(piece)
+            items += [part for part in _SEPARATOR.split(piece) if part]
+    out, after_separator = [], True  # a separator first leaves an empty number before it
+    for item in items:
+        if item in (",", ";"):
+            if after_separator:
+                out.append("")
+            after_separator = True
+        else:
+            out.append(item)
+            after_separator = False
+    if items and items[-1] in (",", ";"):
+        out.append("")
     return out
 
 

@@ -41,6 +41,8 @@ TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
     '"1.0", 2, "3"\r\n4,"5",6',
     '"1"\t"2"\t"3"\n"4"\t"5"\t"6"',  # quoted, tab-separated
     '"1" "2" "3"\n"4" "5" "6"',
+    "1;2;3\n4;5;6",  # a decimal-comma locale's CSV
+    "1; 2; 3\n4 ;5 ;6",
 ])
 def test_blocks_in_the_forms_people_copy(text: str):
     assert read_block(text) == TWO_BY_THREE
@@ -67,6 +69,14 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("0.9\t\t0.7\n\t0.5\t0.4", "row 1, number 2 is empty"),
     ("1,,3\n4,5,6", "row 1, number 2 is empty"),
     (",5,6\n1,2,3", "row 1, number 1 is empty"),
+    # semicolons (a decimal-comma locale's CSV) and a comma between spaces: 1 and 3 were read
+    # as two numbers, the 3 pasted into d2
+    ("1;;3", "number 2 is empty"),
+    ("1;;3\n4;;6", "row 1, number 2 is empty"),
+    ("1; ;3", "number 2 is empty"),
+    ("1, , 3", "number 2 is empty"),
+    ("[1, , 3]", "number 2 is empty"),
+    ("1;2;3;", "number 4 is empty"),
     # the step table as c copies it: its sum row has empty cells
     ("| key | q·k | α |\n|---|--:|--:|\n| is | 0.3 | 0.5 |\n| sum | | 1.0 |",
      "row 2, number 1 is empty"),
