@@ -130,3 +130,17 @@ async def test_v_to_the_picture_from_the_map_leaves_the_keys_with_q_where_up_pic
         await pilot.press("v", "up")
         await pilot.pause()
         assert screen.view == "weights" and screen.workspace.selected == 1
+
+
+async def test_v_brings_the_map_up_from_under_a_step_table_that_fills_the_column():
+    """Side by side at T = 16 the map was below the fold, and v changed nothing in sight."""
+    ws = state.resize(state.from_preset("random"), t=16)
+    async with make_app(workspace=ws).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert not screen.has_class("-stacked")
+        assert "all queries:" not in screen_text(pilot.app)
+        await pilot.press("v")
+        await pilot.pause()
+        await pilot.pause()
+        assert "all queries: scores (q·k ÷ √d_k)" in screen_text(pilot.app)

@@ -482,10 +482,9 @@ class WorkbenchScreen(Screen):
             self._map_into_view()
 
     def _map_into_view(self) -> None:
-        """Stacked in a narrow window, the map may be below the fold, and v would seem to do
-        nothing: bring its title and first rows up. A map already in sight stays put."""
-        if not self.has_class("-stacked"):  # side by side the map is in its own pane
-            return
+        """The map may be below the fold (stacked in a narrow window, or side by side under a
+        step table that fills the column, T = 16 at 80 x 24), and v would seem to do nothing:
+        bring its title and first rows up. A map already in sight stays put."""
         heatmap = self.query_one(Heatmap)
         if heatmap.shown_region().height < min(3, heatmap.outer_size.height):
             heatmap.scroll_visible(animate=False, top=True)
