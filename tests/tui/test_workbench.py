@@ -329,6 +329,11 @@ async def test_the_softmax_input_view_shows_what_the_softmax_received_in_each_ma
         assert [hm.cell_text(0, c) for c in range(4)] == ["2.0000", "1.0000", "0.5000", "1.5000"]
         assert hm.cell_style(0, 1) != hm.style_of("muted")
         assert "softmax input (unmasked)" in screen_text(pilot.app)
+        screen.view = "scores"  # the scores that input came from: all of them, as the step
+        await pilot.pause()  # table beside it shows (they were · as if masked)
+        assert [hm.cell_text(0, c) for c in range(4)] == ["2.0000", "1.0000", "0.5000", "1.5000"]
+        screen.view = "masked"
+        await pilot.pause()
         await pilot.press("m", "s")  # no mask, scaled by √4 = 2
         await pilot.pause()
         assert [hm.cell_text(0, c) for c in range(4)] == ["1.0000", "0.5000", "0.2500", "0.7500"]

@@ -153,11 +153,12 @@ class Heatmap(GridView):
 
     def _hidden(self, row: int, col: int) -> bool:
         """A key the mask hides from this cell's view (after the softmax, the softmax's input
-        still holds it: that is the point of the wrong order)."""
+        and the scores it came from still hold it: that is the point of the wrong order, and
+        the step table shows those scores too)."""
         s = self.steps
         if self.view == "output" or not s.blocked[row, col]:
             return False
-        return not (self.view == "masked" and s.mask == "causal-after")
+        return not (self.view in ("masked", "scores") and s.mask == "causal-after")
 
     def set_concealed(self, cells: frozenset[tuple[int, int]]) -> None:
         self._keep(cells, frozenset())
