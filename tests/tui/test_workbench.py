@@ -803,6 +803,17 @@ async def test_an_exp_that_overflows_is_explained_beside_the_finite_alpha():
         assert "entropy" in str(bench(pilot.app).query_one("#summary").render())
 
 
+async def test_where_the_pane_is_wide_the_entropy_stays_beside_a_note():
+    """An overflow's note took the entropy's line at any width: at 120 x 40 the entropy of a
+    query whose α is all but 1 on one key was nowhere."""
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await pilot.press("f", "3", "0", "0", "enter")
+        await pilot.pause()
+        summary = str(bench(pilot.app).query_one("#summary").render())
+        note = "exp overflows float32; α uses e^(x − max) · entropy "
+        assert note in summary and summary.endswith(" bits, max 1.5850")
+
+
 @pytest.mark.parametrize("dtype_keys", [(), ("f",)])
 async def test_an_exp_that_underflows_is_explained_beside_the_alpha_it_did_not_zero(dtype_keys):
     # q = -1000 (float32) or -123456.7 (float64): every exp read 0.0000, their sum 0.0000, and

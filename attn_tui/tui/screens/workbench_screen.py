@@ -198,21 +198,23 @@ class WorkbenchScreen(Screen):
         if len(steps.output[i]) > 16:
             zeta = tuple(f[:-1] + ", …)" if not f.endswith("…)") else f for f in zeta)
         lost = float(steps.lost[i])
+        seen = int((~steps.blocked[i]).sum())  # the keys this query may see
+        h, top = num_nonzero(float(steps.entropy[i])), num(float(steps.max_entropy[i]))
+        entropy = (f"entropy {h} bits, max log₂ {seen} = {top}", f"entropy {h} bits, max {top}",
+                   f"H {h} bits, max {top}")
+        note: tuple[str, ...] = ()
         if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α beside it does not
-            said = (f"exp overflows {ws.dtype}; α uses e^(x − max)",
+            note = (f"exp overflows {ws.dtype}; α uses e^(x − max)",
                     "exp overflows; α uses e^(x − max)")
         elif ws.mask == "causal-after" and lost > 5e-5:  # the point of that mode: first
             total, gone = num(float(steps.row_sums[i])), num(lost)
-            said = (f"α sums to {total}; {gone} lost (softmax came first)",
+            note = (f"α sums to {total}; {gone} lost (softmax came first)",
                     f"α sums to {total}; {gone} lost (softmax 1st)",
                     f"α sums to {total}; {gone} lost", f"Σα {total}; {gone} lost")
         elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
-            said = ("exp underflows to 0; α uses e^(x − max)", "exp underflows; α uses e^(x−max)")
-        else:
-            seen = int((~steps.blocked[i]).sum())  # the keys this query may see
-            h, top = num_nonzero(float(steps.entropy[i])), num(float(steps.max_entropy[i]))
-            said = (f"entropy {h} bits, max log₂ {seen} = {top}", f"entropy {h} bits, max {top}",
-                    f"H {h} bits, max {top}")
+            note = ("exp underflows to 0; α uses e^(x − max)", "exp underflows; α uses e^(x−max)")
+        # the note first; the entropy beside it where the pane is wide enough for both
+        said = (*(f"{n} · {e}" for n in note[:1] for e in entropy[1:]), *note) or entropy
         self.query_one(Summary).show(zeta, said)
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
