@@ -69,9 +69,7 @@ def binary_to_terminal(name: str | None = None) -> bool:
 def _usage(message: str) -> int:
     """A usage error found after parsing: said as argparse says its own (usage wrapped to the
     terminal's width, then the error)."""
-    from attn_tui.cli.main import build_parser
-
-    export = build_parser().get_default("commands")["export"]
+    export = add_export_parser(argparse.ArgumentParser(prog="attn-tui").add_subparsers())
     print(export.format_usage().rstrip(), file=sys.stderr)
     print(f"attn-tui export: error: {message}", file=sys.stderr)
     return 2
