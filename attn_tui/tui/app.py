@@ -292,6 +292,8 @@ class AttnApp(App[int]):
             self._quit_asked()
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self._last_release = None  # a click after a key is no double click's second
         if (isinstance(event, events.MouseDown | events.MouseUp) and not event.is_forwarded
                 and self._mouse_waits(event)):  # (forwarded: on its way back up, not new)
             return
@@ -316,9 +318,9 @@ class AttnApp(App[int]):
         key_read_by_app(self, event, came_back)
 
     _drop_release = False
-
-    # the first press of a click chain: the screen it landed on, where, when
-    _chain_start: tuple[object, tuple[int, int], float] | None = None
+    _pressed_on: object = None  # the screen the last press landed on
+    # the last click's release: the screen its press landed on, where, when
+    _last_release: tuple[object, tuple[int, int], float] | None = None
 
     def _mouse_waits(self, event: events.MouseDown | events.MouseUp) -> bool:
         """While a lesson step sets up, a press (and its release) is dropped, said once a step:
@@ -326,18 +328,20 @@ class AttnApp(App[int]):
         the step's set-up short. The rest of a double click whose first click opened or closed
         a screen is dropped too: it was meant for the screen that is gone (a double click on a
         preset also opened the Q cell under it). True if dropped."""
+        at = (event.screen_offset.x, event.screen_offset.y)
         if isinstance(event, events.MouseUp):
             dropped, self._drop_release = self._drop_release, False
+            if not dropped:
+                self._last_release = (self._pressed_on, at, event.time)
             return dropped
-        at = (event.screen_offset.x, event.screen_offset.y)
-        start = self._chain_start
-        if (start is not None and start[1] == at
-                and event.time - start[2] <= self.CLICK_CHAIN_TIME_THRESHOLD):
-            if start[0] is not self.screen:
-                self._drop_release = True
-                return True
-        else:
-            self._chain_start = (self.screen, at, event.time)
+        last = self._last_release
+        # Textual chains clicks whose releases are that close; a press that close to the last
+        # release may be the start of one (a key between them starts anew: see on_event)
+        if (last is not None and last[0] is not self.screen and last[1] == at
+                and event.time - last[2] <= self.CLICK_CHAIN_TIME_THRESHOLD):
+            self._drop_release = True
+            return True
+        self._pressed_on = self.screen
         if self._tutor is None or not self._tutor.setting_up:
             return False
         self._drop_release = True
