@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from screen_text import screen_lines, where
 
 from attn_tui.tui.app import make_app
@@ -224,15 +225,28 @@ async def test_a_click_beside_the_save_dialog_keeps_the_name_typed_for_the_next(
         assert app.screen.query_one("#file-path", Input).value == "mysess.json"
 
 
-async def _double_click(pilot, x: int, y: int) -> None:
-    """Two clicks at one place, the first answered before the second comes, as a person's
-    double click is (a terminal reports them 1-based)."""
-    from key_burst import from_the_terminal
+def _post_at(app, data: str, when: float) -> None:
+    """A terminal's mouse report, read by Textual's parser, posted as made at ``when``."""
+    from attn_tui.tui.textual_compat import xterm_parser
 
-    click = f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m"
-    from_the_terminal(pilot.app, click)
-    await settle(pilot)
-    from_the_terminal(pilot.app, click)
+    parser = xterm_parser()()
+    for event in [*parser.feed(data), *parser.feed("")]:
+        event.set_sender(app)
+        event.time = when
+        app.post_message(event)
+
+
+async def _double_click(pilot, x: int, y: int,
+                        times: tuple[float, ...] = (0.0, 0.05, 0.15, 0.2)) -> None:
+    """Two clicks at one place, each press and release posted as made at ``times`` (seconds
+    from now), the app settled between them, as a person's double click is answered."""
+    import time
+
+    start = time.monotonic()
+    for k, when in enumerate(times):
+        kind = "M" if k % 2 == 0 else "m"  # press, release
+        _post_at(pilot.app, f"\x1b[<0;{x + 1};{y + 1}{kind}", start + when)
+        await settle(pilot)
 
 
 async def test_a_double_click_on_a_preset_loads_it_and_opens_no_cell_under_it():
@@ -249,6 +263,43 @@ async def test_a_double_click_on_a_preset_loads_it_and_opens_no_cell_under_it():
         bench = app.workbench()
         assert app.screen is bench and bench.workspace.mask == "causal"
         assert [e.editing for e in bench.query(MatrixEditor)] == [None, None, None]
+
+
+@pytest.mark.parametrize("times", [
+    (0.0, 0.12, 0.52, 0.6),  # the first press held longer: 0.48 s from release to release
+    (0.0, 0.1, 0.25, 0.3, 0.55, 0.58),  # a triple click
+])
+async def test_a_slow_or_triple_click_on_a_preset_opens_no_cell_either(times):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        x, y = where(app, "mask ")
+        await _double_click(pilot, x + 1, y, times)
+        await settle(pilot)
+        bench = app.workbench()
+        assert app.screen is bench and bench.workspace.mask == "causal"
+        assert [e.editing for e in bench.query(MatrixEditor)] == [None, None, None]
+
+
+async def test_a_click_soon_after_a_key_opened_a_dialog_is_the_dialogs():
+    """A click, p, and a click on the same spot within half a second: the second was dropped
+    as if it were a double click's."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        x, y = where(app, "mask ")
+        await pilot.press("escape")
+        await settle(pilot)
+        await _double_click(pilot, x + 1, y, (0.0, 0.05))  # one click on the workbench
+        await pilot.press("p")
+        await settle(pilot)
+        await _double_click(pilot, x + 1, y, (0.2, 0.25))  # one click, 0.15 s on
+        await settle(pilot)
+        assert app.screen is app.workbench() and app.workbench().workspace.mask == "causal"
 
 
 async def test_a_double_click_on_a_palette_command_runs_it_alone():
@@ -297,3 +348,38 @@ async def test_a_cell_pressed_while_a_refused_value_moves_the_panes_is_the_cell_
         await pilot.press("9", "enter")
         await settle(pilot)
         assert app.workbench().workspace.k[2][1] == 9
+
+
+async def test_a_press_on_the_first_row_counts_though_the_release_lands_off_the_grid():
+    """Q's refused 'x' put its message up at the press and pushed K two rows down: the release
+    landed on K's border, where no click is made, and the press on is·d2 was lost."""
+    from key_burst import from_the_terminal
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "x")
+        await settle(pilot)
+        x, y = where(app, "is      0.4   0.5   0.6")
+        from_the_terminal(app, f"\x1b[<0;{x + 15};{y + 1}M")
+        await settle(pilot)
+        from_the_terminal(app, f"\x1b[<0;{x + 15};{y + 1}m")
+        await settle(pilot)
+        k = app.workbench().query_one("#editor-k", MatrixEditor)
+        assert k.grid.cursor_coordinate == (0, 1)
+
+
+async def test_a_press_on_the_header_then_a_release_on_a_cell_moves_nothing():
+    from key_burst import from_the_terminal
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        k = app.workbench().query_one("#editor-k", MatrixEditor)
+        x, y = where(app, "is      0.4   0.5   0.6")
+        before = k.grid.cursor_coordinate
+        from_the_terminal(app, f"\x1b[<0;{x + 15};{y}M")  # pressed on K's header, at d2
+        await settle(pilot)
+        from_the_terminal(app, f"\x1b[<0;{x + 15};{y + 2}m")  # released on the·d2
+        await settle(pilot)
+        assert k.grid.cursor_coordinate == before

@@ -278,28 +278,28 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     # scrolled past the grid's first line (a 32-token step table at 80 x 24): drawn there over
     # the row it covers, as a spreadsheet's frozen row is
     def header_line(self) -> int:
-        """The content line the header is drawn on: 0, or the first one on screen."""
-        from textual.errors import NoWidget
-
-        try:
-            geometry = self.screen.find_widget(self)
-        except NoWidget:
+        """The content line the header is drawn on: 0, or the first one on screen (not where
+        the focused cursor is: the cursor is what the keys act on)."""
+        shown = self.shown_region()
+        if not shown:
             return 0
-        hidden = geometry.clip.y - geometry.region.y - self.styles.gutter.top
-        return hidden if 0 < hidden < self.scrollable_content_region.height else 0
+        hidden = shown.y - self.region.y - self.styles.gutter.top
+        if not 0 < hidden < self.scrollable_content_region.height:
+            return 0
+        if self.has_focus and self.show_cursor and hidden == self._line_of(self.cursor_row):
+            return 0
+        return hidden
 
-    def on_mount(self) -> None:
-        for pane in self.ancestors:  # a grid hears nothing of a pane's scroll unless it asks
-            if isinstance(pane, Widget):
-                self.watch(pane, "scroll_y", self.pane_scrolled, init=False)
-
-    def pane_scrolled(self) -> None:
-        """A pane around the grid has scrolled: its lines are drawn anew, after the pane's new
-        layout, which says where the top of what shows is (the header goes there)."""
-        self.refresh()
+    def _line_of(self, row: int) -> int:
+        return row - self.scroll_offset.y + 1
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._header_line = self.header_line()
+        line = self.header_line()
+        if line != self._header_line:
+            # the header leaves one line and takes another: every line is drawn anew (a grid
+            # moved by the panes around it is otherwise given its lines as they were)
+            self._header_line = line
+            self.refresh()
         return super().render_lines(crop)
 
     # ---- drawing
@@ -402,19 +402,17 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     _pressed: tuple[int, int] | None = None  # the cell under the button as it went down
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
-        # what the press is on, before anything it starts moves the panes (a refused value's
-        # message shifted a matrix two rows down before the button came up)
-        self._pressed = self._cell_under(event)
-
-    def _cell_under(self, event: events.MouseEvent) -> tuple[int, int] | None:
+        # the press puts the cursor on its cell, before anything it starts moves the panes: a
+        # refused value's message moved a matrix two rows down before the button came up (on
+        # another row, or off the grid, where no click is made at all)
         offset = event.get_content_offset(self)
-        return None if offset is None else self.cell_at(offset.x, offset.y)
+        self._pressed = None if offset is None else self.cell_at(offset.x, offset.y)
+        if self._pressed is not None:
+            self.clicked(*self._pressed, 1)
 
     def on_click(self, event: events.Click) -> None:
-        pressed, self._pressed = self._pressed, None
-        cell = pressed if pressed is not None else self._cell_under(event)
-        if cell is not None:
-            self.clicked(*cell, event.chain)
+        if event.chain > 1 and self._pressed is not None:  # a double click, on the cell pressed
+            self.clicked(*self._pressed, event.chain)
 
     def clicked(self, row: int, col: int, chain: int) -> None:
         """A click on a cell (``chain`` 2: a double click)."""
