@@ -219,6 +219,15 @@ async def test_typing_a_sentence_redraws_every_map() -> None:
         assert isinstance(pilot.app.focused, HeadGrid)
 
 
+async def _long_sentence(pilot, words: int):
+    """The screen on a sentence of ``words`` words (w0 w1 …): it, its step table, its body."""
+    await settle(pilot)
+    screen = pilot.app.screen
+    screen.action_set_text(" ".join(f"w{i}" for i in range(words)))
+    await settle(pilot)
+    return screen, screen.query_one(StepTable), screen.query_one("#model-body")
+
+
 async def test_tab_back_to_a_long_table_shows_its_cursor_and_pages_from_there():
     """60 words: Tab, PgDn ×3, shift+Tab, Tab showed the table from its top with the cursor
     left on row 40, and one PgDn then jumped there and past it, forty rows unseen. The
@@ -226,11 +235,7 @@ async def test_tab_back_to_a_long_table_shows_its_cursor_and_pages_from_there():
     from textual import events
 
     async with model_app().run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = pilot.app.screen
-        screen.action_set_text(" ".join(f"w{i}" for i in range(60)))
-        await settle(pilot)
-        table, body = screen.query_one(StepTable), screen.query_one("#model-body")
+        screen, table, body = await _long_sentence(pilot, 60)
 
         def cursor_seen() -> bool:
             y = table.region.y + 1 + table.cursor_row - int(table.scroll_y)
@@ -265,11 +270,7 @@ async def test_deep_in_a_long_step_table_its_header_stays_on_the_top_line_in_sig
     column was α was off screen. The header is drawn over the top row in sight, as a frozen
     row; paging still shows every row, and the cursor is never under the header."""
     async with model_app().run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = pilot.app.screen
-        screen.action_set_text(" ".join(f"w{i}" for i in range(30)))
-        await settle(pilot)
-        table, body = screen.query_one(StepTable), screen.query_one("#model-body")
+        screen, table, body = await _long_sentence(pilot, 30)
         await pilot.press("tab")
         await settle(pilot)
         seen: set[int] = set()
@@ -294,11 +295,7 @@ async def test_deep_in_a_long_step_table_its_header_stays_on_the_top_line_in_sig
 
 async def test_a_click_on_the_header_drawn_over_a_row_moves_no_cursor():
     async with model_app().run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        screen = pilot.app.screen
-        screen.action_set_text(" ".join(f"w{i}" for i in range(30)))
-        await settle(pilot)
-        table, body = screen.query_one(StepTable), screen.query_one("#model-body")
+        screen, table, body = await _long_sentence(pilot, 30)
         await pilot.press("tab", "pagedown", "pagedown", "pagedown")
         await settle(pilot)
         top = body.region.y

@@ -249,33 +249,25 @@ async def _double_click(pilot, x: int, y: int,
         await settle(pilot)
 
 
-async def test_a_double_click_on_a_preset_loads_it_and_opens_no_cell_under_it():
+async def _presets_open(pilot) -> tuple[int, int]:
+    """p's list of examples open on a settled app: where its "mask" entry is."""
+    await settle(pilot)
+    await pilot.press("p")
+    await settle(pilot)
+    return where(pilot.app, "mask ")
+
+
+@pytest.mark.parametrize("times", [
+    (0.0, 0.05, 0.15, 0.2),
+    (0.0, 0.12, 0.52, 0.6),  # the first press held longer: 0.48 s from release to release
+    (0.0, 0.1, 0.25, 0.3, 0.55, 0.58),  # a triple click
+])
+async def test_a_double_click_on_a_preset_loads_it_and_opens_no_cell_under_it(times):
     """The second click reached the workbench the first had gone back to, and a double click
     there opens a cell for typing: K's dog·d1, which the next digit would have replaced."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("p")
-        await settle(pilot)
-        x, y = where(app, "mask ")
-        await _double_click(pilot, x + 1, y)
-        await settle(pilot)
-        bench = app.workbench()
-        assert app.screen is bench and bench.workspace.mask == "causal"
-        assert [e.editing for e in bench.query(MatrixEditor)] == [None, None, None]
-
-
-@pytest.mark.parametrize("times", [
-    (0.0, 0.12, 0.52, 0.6),  # the first press held longer: 0.48 s from release to release
-    (0.0, 0.1, 0.25, 0.3, 0.55, 0.58),  # a triple click
-])
-async def test_a_slow_or_triple_click_on_a_preset_opens_no_cell_either(times):
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("p")
-        await settle(pilot)
-        x, y = where(app, "mask ")
+        x, y = await _presets_open(pilot)
         await _double_click(pilot, x + 1, y, times)
         await settle(pilot)
         bench = app.workbench()
@@ -288,10 +280,7 @@ async def test_a_click_soon_after_a_key_opened_a_dialog_is_the_dialogs():
     as if it were a double click's."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("p")
-        await settle(pilot)
-        x, y = where(app, "mask ")
+        x, y = await _presets_open(pilot)
         await pilot.press("escape")
         await settle(pilot)
         await _double_click(pilot, x + 1, y, (0.0, 0.05))  # one click on the workbench
