@@ -315,9 +315,12 @@ async def test_a_double_click_on_a_cell_still_opens_it_for_typing():
         assert app.workbench().query_one("#editor-k", MatrixEditor).editing == (1, 0)
 
 
-async def test_a_cell_pressed_while_a_refused_value_moves_the_panes_is_the_cell_clicked():
+@pytest.mark.parametrize(("row", "words"), [(2, "best    0.6   0.7   0.8"),
+                                             (0, "is      0.4   0.5   0.6")])
+async def test_a_cell_pressed_while_a_refused_value_moves_the_panes_is_the_cell_clicked(row, words):
     """Pressing on K while Q held a refused 'x' put Q's message up, which pushed K two rows
-    down before the button came up: the click landed on 'is', and 9 Enter edited that."""
+    down before the button came up: the click landed on another row, and 9 Enter edited that.
+    On K's first row the release landed on its border, where no click is made at all."""
     from key_burst import from_the_terminal
 
     app = make_app()
@@ -325,37 +328,18 @@ async def test_a_cell_pressed_while_a_refused_value_moves_the_panes_is_the_cell_
         await settle(pilot)
         await pilot.press("enter", "x")
         await settle(pilot)
-        x, y = where(app, "best    0.6   0.7   0.8")
-        x += 14  # best·d2
+        x, y = where(app, words)
+        x += 14  # ·d2
         from_the_terminal(app, f"\x1b[<0;{x + 1};{y + 1}M")
         await settle(pilot)  # held: the message is up and the panes have moved
         assert "not a number" in "\n".join(screen_lines(app))
         from_the_terminal(app, f"\x1b[<0;{x + 1};{y + 1}m")
         await settle(pilot)
         k = app.workbench().query_one("#editor-k", MatrixEditor)
-        assert k.grid.cursor_coordinate == (2, 1)
+        assert k.grid.cursor_coordinate == (row, 1)
         await pilot.press("9", "enter")
         await settle(pilot)
-        assert app.workbench().workspace.k[2][1] == 9
-
-
-async def test_a_press_on_the_first_row_counts_though_the_release_lands_off_the_grid():
-    """Q's refused 'x' put its message up at the press and pushed K two rows down: the release
-    landed on K's border, where no click is made, and the press on is·d2 was lost."""
-    from key_burst import from_the_terminal
-
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter", "x")
-        await settle(pilot)
-        x, y = where(app, "is      0.4   0.5   0.6")
-        from_the_terminal(app, f"\x1b[<0;{x + 15};{y + 1}M")
-        await settle(pilot)
-        from_the_terminal(app, f"\x1b[<0;{x + 15};{y + 1}m")
-        await settle(pilot)
-        k = app.workbench().query_one("#editor-k", MatrixEditor)
-        assert k.grid.cursor_coordinate == (0, 1)
+        assert app.workbench().workspace.k[row][1] == 9
 
 
 async def test_a_press_on_the_header_then_a_release_on_a_cell_moves_nothing():
