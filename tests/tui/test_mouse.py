@@ -356,3 +356,24 @@ async def test_a_press_on_the_header_then_a_release_on_a_cell_moves_nothing():
         from_the_terminal(app, f"\x1b[<0;{x + 15};{y + 2}m")  # released on the·d2
         await settle(pilot)
         assert k.grid.cursor_coordinate == before
+
+
+async def test_a_double_click_opens_the_cell_clicked_though_the_first_click_scrolled_the_pane():
+    """Deep in a scrolled column, the first click brought Q's title back into sight, which
+    moved the cells under the pointer: the second click opened another row's cell."""
+    from dataclasses import replace
+
+    from attn_tui.core import state
+
+    ws = replace(state.resize(state.from_preset("random"), t=20), selected=0)
+    app = make_app(workspace=ws)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        inputs = app.screen.query_one("#inputs")
+        inputs.scroll_to(y=12, animate=False)
+        await settle(pilot)
+        [y] = [y for y, line in enumerate(screen_lines(app)) if line.startswith("│t17 ")]
+        await _double_click(pilot, 13, y)  # Q's t17·d2, the last row in sight
+        await settle(pilot)
+        q = app.workbench().query_one("#editor-q", MatrixEditor)
+        assert q.editing == (16, 1)

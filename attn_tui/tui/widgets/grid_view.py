@@ -399,20 +399,33 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         col = (self.scroll_offset.x + x - label_w) // self.cell_width
         return (row, col) if col < self.n_cols else None
 
-    _pressed: tuple[int, int] | None = None  # the cell under the button as it went down
+    # the cell the last press was on, where on screen, and when (its release, once clicked)
+    _pressed: tuple[tuple[int, int] | None, Offset, float] | None = None
+    _chained = False  # the last press was a double click's second, on this grid
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         # the press puts the cursor on its cell, before anything it starts moves the panes: a
         # refused value's message moved a matrix two rows down before the button came up (on
-        # another row, or off the grid, where no click is made at all)
-        offset = event.get_content_offset(self)
-        self._pressed = None if offset is None else self.cell_at(offset.x, offset.y)
-        if self._pressed is not None:
-            self.clicked(*self._pressed, 1)
+        # another row, or off the grid, where no click is made at all). A double click's second
+        # press is on the cell of its first, though that one scrolled the panes under it.
+        at, last = event.screen_offset, self._pressed
+        self._chained = (last is not None and last[1] == at
+                         and event.time - last[2] <= self.app.CLICK_CHAIN_TIME_THRESHOLD)
+        if self._chained and last is not None:
+            cell = last[0]
+        else:
+            offset = event.get_content_offset(self)
+            cell = None if offset is None else self.cell_at(offset.x, offset.y)
+        self._pressed = (cell, at, event.time)
+        if cell is not None and not self._chained:
+            self.clicked(*cell, 1)
 
     def on_click(self, event: events.Click) -> None:
-        if event.chain > 1 and self._pressed is not None:  # a double click, on the cell pressed
-            self.clicked(*self._pressed, event.chain)
+        cell = None if self._pressed is None else self._pressed[0]
+        if event.chain == 1:  # Textual chains from the release: time the next press from it
+            self._pressed = (cell, event.screen_offset, event.time)
+        elif self._chained and cell is not None:  # a double click, both presses on this grid
+            self.clicked(*cell, event.chain)
 
     def clicked(self, row: int, col: int, chain: int) -> None:
         """A click on a cell (``chain`` 2: a double click)."""
