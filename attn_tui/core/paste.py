@@ -28,7 +28,8 @@ _WRAPPING = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\("
                        r"|\b\w+\s*=\s*(?:'[^']*'|\"[^\"]*\"|<[^<>]*>|[\w.:]+)|\)\s*$")
 _ROW_IN_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
-_SEPARATOR = re.compile(r"([,;])")
+_SEMICOLON = re.compile(r"(;)")
+_COMMA = re.compile(r"(,)")
 
 
 class BlockError(ValueError):
@@ -126,16 +127,20 @@ def _markdown_rows(lines: list[str]) -> list[list[str]]:
 
 def _tokens(line: str, code: bool) -> list[str]:
     """Numbers on a line, split at spaces, semicolons and commas; outside code a piece that
-    reads as a decimal comma (0,5) stays whole, to be refused with what to type. Spaces around
-    a comma or a semicolon belong to it; two of those in a row (1;;3, 1, ,3), or one at either
-    end of the line, leave an empty number, which is refused too (dropped, it moved the numbers
-    after it into the wrong columns)."""
+    reads as a decimal comma (0,5, also between semicolons) stays whole, to be refused with
+    what to type. Spaces around a comma or a semicolon belong to it; two of those in a row
+    (1;;3, 1, ,3), or one at the start of the line, or a comma at its end, leave an empty
+    number, which is refused too (dropped, it moved the numbers after it into the wrong
+    columns). A semicolon at the end of a line ends a row, as in MATLAB."""
     items = []  # the numbers, and each "," or ";" written between them
     for piece in line.split():
-        if not code and _DECIMAL_COMMA.match(piece):
-            items.append(piece)
-        else:
-            items += [part for part in _SEPARATOR.split(piece) if part]
+        for part in _SEMICOLON.split(piece):  # 0,5;1,5: a decimal-comma locale's CSV
+            if not code and _DECIMAL_COMMA.match(part):
+                items.append(part)
+            else:
+                items += [p for p in _COMMA.split(part) if p]
+    if items and items[-1] == ";":  # MATLAB's rows end with one: 1 2 3;
+        items.pop()
     out, after_separator = [], True  # a separator first leaves an empty number before it
     for item in items:
         if item in (",", ";"):
@@ -145,7 +150,7 @@ def _tokens(line: str, code: bool) -> list[str]:
         else:
             out.append(item)
             after_separator = False
-    if items and items[-1] in (",", ";"):
+    if items and items[-1] == ",":
         out.append("")
     return out
 

@@ -43,6 +43,8 @@ TWO_BY_THREE = ((1.0, 2.0, 3.0), (4.0, 5.0, 6.0))
     '"1" "2" "3"\n"4" "5" "6"',
     "1;2;3\n4;5;6",  # a decimal-comma locale's CSV
     "1; 2; 3\n4 ;5 ;6",
+    "1 2 3;\n4 5 6;",  # MATLAB's rows, without the brackets
+    "1;2;3;\n4;5;6;",
 ])
 def test_blocks_in_the_forms_people_copy(text: str):
     assert read_block(text) == TWO_BY_THREE
@@ -76,7 +78,9 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("1; ;3", "number 2 is empty"),
     ("1, , 3", "number 2 is empty"),
     ("[1, , 3]", "number 2 is empty"),
-    ("1;2;3;", "number 4 is empty"),
+    ("0,5;1,5\n2;3", "row 1, number 1: '0,5' has a comma inside"),  # read as 0 5 1 5
+    ("1;2,5", "number 2: '2,5' has a comma inside"),
+    ("0,5; 1,5", "number 1: '0,5' has a comma inside"),
     # the step table as c copies it: its sum row has empty cells
     ("| key | q·k | α |\n|---|--:|--:|\n| is | 0.3 | 0.5 |\n| sum | | 1.0 |",
      "row 2, number 1 is empty"),
