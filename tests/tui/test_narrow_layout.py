@@ -7,7 +7,7 @@ from screen_text import screen_lines, screen_text
 
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens.dialogs.preset_modal import CHOICES
-from attn_tui.tui.textual_compat import visible_region
+from attn_tui.tui.textual_compat import notifications, visible_region
 from attn_tui.tui.widgets.grid_view import GridView
 
 
@@ -146,6 +146,9 @@ async def test_v_leaves_a_side_by_side_results_pane_where_it_was():
         await pilot.pause()
         assert results.scroll_offset == before
         assert _on_screen(steps, 5, steps.cursor_col)
+        # the map's new view is below the fold: said, or v seemed to do nothing
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert said[-1] == "The map, below the step table, now shows scores (q·k ÷ √d_k)."
 
 
 async def test_a_resize_while_help_is_open_still_brings_the_cursor_back():

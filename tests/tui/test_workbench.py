@@ -812,6 +812,10 @@ async def test_where_the_pane_is_wide_the_entropy_stays_beside_a_note():
         summary = str(bench(pilot.app).query_one("#summary").render())
         note = "exp overflows float32; α uses e^(x − max) · entropy "
         assert note in summary and summary.endswith(" bits, max 1.5850")
+        await pilot.press("m", "m")  # causal-after: the overflow is still said, with no entropy
+        await pilot.pause()
+        summary = str(bench(pilot.app).query_one("#summary").render())
+        assert summary.endswith("\nexp overflows float32; α uses e^(x − max)")
 
 
 @pytest.mark.parametrize("dtype_keys", [(), ("f",)])

@@ -202,22 +202,23 @@ class WorkbenchScreen(Screen):
         h, top = num_nonzero(float(steps.entropy[i])), num(float(steps.max_entropy[i]))
         entropy = (f"entropy {h} bits, max log₂ {seen} = {top}", f"entropy {h} bits, max {top}",
                    f"H {h} bits, max {top}")
+        # no entropy beside weight lost to the mask order: of weights that no longer sum to 1
+        # it would mean nothing
+        lost_weight = ws.mask == "causal-after" and lost > 5e-5
         note: tuple[str, ...] = ()
-        if ws.mask == "causal-after" and lost > 5e-5:  # the point of that mode: first
-            # (and no entropy: of weights that no longer sum to 1 it would mean nothing)
+        if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α beside it does not
+            note = (f"exp overflows {ws.dtype}; α uses e^(x − max)",
+                    "exp overflows; α uses e^(x − max)")
+        elif lost_weight:  # the point of that mode
             total, gone = num(float(steps.row_sums[i])), num(lost)
-            said = (f"α sums to {total}; {gone} lost (softmax came first)",
+            note = (f"α sums to {total}; {gone} lost (softmax came first)",
                     f"α sums to {total}; {gone} lost (softmax 1st)",
                     f"α sums to {total}; {gone} lost", f"Σα {total}; {gone} lost")
-        else:
-            if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α does not
-                note = (f"exp overflows {ws.dtype}; α uses e^(x − max)",
-                        "exp overflows; α uses e^(x − max)")
-            elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
-                note = ("exp underflows to 0; α uses e^(x − max)",
-                        "exp underflows; α uses e^(x−max)")
-            # the note first; the entropy beside it where the pane is wide enough for both
-            said = (*(f"{n} · {e}" for n in note[:1] for e in entropy[1:]), *note) or entropy
+        elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
+            note = ("exp underflows to 0; α uses e^(x − max)", "exp underflows; α uses e^(x−max)")
+        # the note first; the entropy beside it where the pane is wide enough for both
+        beside = () if lost_weight else entropy[1:]
+        said = (*(f"{n} · {e}" for n in note[:1] for e in beside), *note) or entropy
         self.query_one(Summary).show(zeta, said)
 
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
@@ -490,14 +491,19 @@ class WorkbenchScreen(Screen):
         """The map may be below the fold (stacked in a narrow window, or side by side under a
         step table that fills the column, T = 16 at 80 x 24), and v would seem to do nothing:
         bring its title and first rows up. A map already in sight stays put, and so does a
-        column side by side whose step table has the keys (its cursor stays in sight)."""
+        column side by side whose step table has the keys (its cursor stays in sight): a
+        notice then says what the map below it shows now."""
+        heatmap = self.query_one(Heatmap)
+        if heatmap.shown_region().height >= min(3, heatmap.outer_size.height):
+            return
         results = self.query_one("#results")
         if (not self.has_class("-stacked") and self.focused is not None
                 and results in self.focused.ancestors):
+            if self.steps is not None:
+                title = view_title(self.view, self.steps.mask, self.steps.scale)
+                self.notify(f"The map, below the step table, now shows {title}.", timeout=3)
             return
-        heatmap = self.query_one(Heatmap)
-        if heatmap.shown_region().height < min(3, heatmap.outer_size.height):
-            heatmap.scroll_visible(animate=False, top=True)
+        heatmap.scroll_visible(animate=False, top=True)
 
     def action_select_query(self, row: int) -> None:
         self.select_query(row)
