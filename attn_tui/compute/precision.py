@@ -45,6 +45,7 @@ class SoftmaxRow:
     limit: float  # ln of the largest finite number: exp overflows above it
     top: float  # the largest score, as stored in this dtype
     exp_top: float  # exp(top) in this dtype: inf once top > limit
+    exp_sum: float  # Σ exp(z) in this dtype: inf a little before exp_top is (float16 at 11)
     naive: np.ndarray
     stable: np.ndarray
     stable_error: float  # largest |stable - exact| (exact for the scores as stored)
@@ -52,7 +53,13 @@ class SoftmaxRow:
 
     @property
     def naive_broken(self) -> bool:
-        return not bool(np.all(np.isfinite(self.naive)))
+        """NaN from inf / inf, or every weight 0 from x / inf once the sum overflowed."""
+        return not bool(np.all(np.isfinite(self.naive))) or math.isinf(self.exp_sum)
+
+    @property
+    def sum_overflows_alone(self) -> bool:
+        """Each exp fits but their sum does not: the naive weights are all 0, no NaN."""
+        return math.isinf(self.exp_sum) and not math.isinf(self.exp_top)
 
 
 def available_dtypes() -> tuple[str, ...]:
@@ -166,10 +173,11 @@ def softmax_race(multiplier: float = 1.0, backend: str = "numpy",
         with np.errstate(over="ignore", invalid="ignore"):
             top = xp.max(scores)
             exp_top = float(to_numpy(xp.exp(top)))
+            exp_sum = float(to_numpy(xp.sum(xp.exp(scores))))
             naive = to_numpy(naive_softmax(scores))
             stable = to_numpy(softmax(scores))
         rows.append(SoftmaxRow(
-            dt, be, exp_limit(dt, be), float(to_numpy(top)), exp_top, naive, stable,
+            dt, be, exp_limit(dt, be), float(to_numpy(top)), exp_top, exp_sum, naive, stable,
             _diff(stable, exact), dtype_eps(dt, be),
         ))
     return tuple(rows)

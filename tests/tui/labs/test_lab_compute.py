@@ -37,7 +37,7 @@ def test_exp_limits_torch(dtype: str) -> None:
 
 @pytest.mark.parametrize(
     ("dtype", "below", "above"),
-    [("float64", 709.0, 710.0), ("float32", 88.0, 89.0), ("float16", 11.0, 11.2),
+    [("float64", 709.0, 710.0), ("float32", 88.0, 89.0), ("float16", 10.5, 11.2),
      ("bfloat16", 88.0, 89.0)],
 )
 def test_naive_softmax_overflows_just_past_the_limit(dtype: str, below: float,
@@ -51,6 +51,16 @@ def test_naive_softmax_overflows_just_past_the_limit(dtype: str, below: float,
     assert np.isnan(broken.naive[0])  # inf / inf
     assert np.all(np.isfinite(broken.stable))
     assert broken.stable_error <= broken.eps
+
+
+def test_float16s_sum_overflows_before_its_largest_exp_does() -> None:
+    """At 11, e^11 fits float16 (59,874 < 65,504) but the four exps' sum does not: every
+    naive weight was x / inf = 0, and the lab called that softmax fine."""
+    pytest.importorskip("torch")
+    (row,) = softmax_race(11.0, dtypes=("float16",))
+    assert math.isfinite(row.exp_top) and math.isinf(row.exp_sum)
+    assert row.naive_broken and row.sum_overflows_alone
+    assert np.all(row.naive == 0) and np.all(np.isfinite(row.stable))
 
 
 @pytest.mark.parametrize("multiplier", MULTIPLIERS)

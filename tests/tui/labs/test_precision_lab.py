@@ -53,6 +53,18 @@ async def test_large_scores_break_the_naive_softmax_only() -> None:
         assert _softmax(pilot.app).column(2) == ["nan"] * 4
 
 
+async def test_float16s_naive_weights_all_0_are_marked_and_said() -> None:
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_multiplier(11)")
+        s = _softmax(pilot.app)
+        assert s.column(1)[2] != "inf" and s.column(2)[2] == "0.0000" and (2, 2) in s.highlights
+        caption = str(pilot.app.screen.query_one("#softmax-caption").render())
+        assert caption.startswith("In float16 each exp still fits but their sum does not: "
+                                  "Σ exp(z) is inf, so every naive weight is x / inf = 0.")
+        assert "still fits. Raise" not in caption
+
+
 async def test_plus_walks_the_multiplier_ladder() -> None:
     async with lab_app("precision").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -98,6 +110,7 @@ async def test_scores_past_float16s_range_are_explained() -> None:
         assert s.column(3)[0] == "1.0000"
         caption = str(pilot.app.screen.query_one("#softmax-caption").render())
         assert "In float16 the scores themselves are too large to store" in caption
+        assert caption.endswith("stays within ε wherever the scores can be stored.")
         d = _dtypes(pilot.app)
         assert "overflow" in d.column(3)[2]
         assert "overflows float16" in str(pilot.app.screen.query_one("#dtype-caption").render())

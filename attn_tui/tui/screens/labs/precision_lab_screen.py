@@ -164,7 +164,7 @@ class PrecisionLabScreen(LabScreen):
         self.query_one("#softmax-scores", Static).update(
             "scores z = " + f"{s.multiplier:g} × (1, 0.9, 0.5, 0) = ("
             + ", ".join(f"{x:g}" for x in z) + "); α₁ is the first one's weight")
-        cells, flagged, broken, unstorable = [], set(), [], []
+        cells, flagged, broken, summed, unstorable = [], set(), [], [], []
         for i, r in enumerate(rows):
             naive = float(r.naive[0])
             cells.append((f"{r.limit:.2f}", f"{r.exp_top:.4g}", num(naive),
@@ -173,7 +173,7 @@ class PrecisionLabScreen(LabScreen):
                 flagged.add((i, 1))
             if r.naive_broken:
                 flagged.add((i, 2))
-                broken.append(r.dtype)
+                (summed if r.sum_overflows_alone else broken).append(r.dtype)
             if math.isinf(r.top):  # the score itself does not fit: no softmax can recover
                 flagged.add((i, 3))
                 unstorable.append(r.dtype)
@@ -185,18 +185,26 @@ class PrecisionLabScreen(LabScreen):
             cells, flagged=frozenset(flagged))
         box = self.query_one("#softmax-box")
         box.border_title = "softmax: naive exp(z) / Σ exp(z) against stable exp(z − max z) / Σ …"
-        box.border_subtitle = "› marks inf and nan"
-        verdict = (f"Now the naive softmax gives NaN in {', '.join(broken)}: e^(max z) became "
-                   "inf, and inf / inf is NaN." if broken else
-                   "Every naive exp still fits. Raise the multiplier (+) past a dtype's ln max.")
+        box.border_subtitle = "› marks inf, nan and a naive α broken by an overflow"
+        said = []
+        if broken:
+            said.append(f"Now the naive softmax gives NaN in {', '.join(broken)}: e^(max z) "
+                        "became inf, and inf / inf is NaN.")
+        if summed:
+            said.append(f"In {', '.join(summed)} each exp still fits but their sum does not: "
+                        "Σ exp(z) is inf, so every naive weight is x / inf = 0.")
+        if not said:
+            said.append("Every naive exp, and their sum, still fits. Raise the multiplier (+) "
+                        "past a dtype's ln max.")
         if unstorable:
-            verdict += (f" In {', '.join(unstorable)} the scores themselves are too large to "
+            said.append(f"In {', '.join(unstorable)} the scores themselves are too large to "
                         "store (inf), so even the stable softmax gives NaN.")
+        where = " wherever the scores can be stored" if unstorable else ""
         self.query_one("#softmax-caption", Static).update(
-            f"{verdict}\nexp(x) is inf once x > ln(largest number): 709.78 (float64), 88.72 "
-            "(float32, bfloat16), 11.09 (float16). The stable softmax subtracts max z first, so "
-            "no exponent is above 0; its largest error over the four weights, against the exact "
-            "softmax of the same stored scores (stable Δ), stays within ε.")
+            f"{' '.join(said)}\nexp(x) is inf once x > ln(largest number): 709.78 (float64), "
+            "88.72 (float32, bfloat16), 11.09 (float16). The stable softmax subtracts max z "
+            "first, so no exponent is above 0; its largest error over the four weights, against "
+            f"the exact softmax of the same stored scores (stable Δ), stays within ε{where}.")
 
     def _show_backends(self, rows: tuple[StageDiff, ...]) -> None:
         box = self.query_one("#backend-box")
