@@ -194,8 +194,8 @@ class PrecisionLabScreen(LabScreen):
             said.append(f"In {', '.join(summed)} each exp still fits but their sum does not: "
                         "Σ exp(z) is inf, so every naive weight is x / inf = 0.")
         if not said:
-            said.append("Every naive exp, and their sum, still fits. Raise the multiplier (+) "
-                        "past a dtype's ln max.")
+            said.append("No naive exp or sum overflows. Raise the multiplier (+) past an ln "
+                        "max.")
         if unstorable:
             said.append(f"In {', '.join(unstorable)} the scores themselves are too large to "
                         "store (inf), so even the stable softmax gives NaN.")
