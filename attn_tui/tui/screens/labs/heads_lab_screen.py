@@ -32,10 +32,10 @@ from attn_tui.tui.widgets.heatmap import Heatmap
 from attn_tui.tui.widgets.text_table import TextTable
 
 FIELDS = (
-    Field("D", "D", "int", 1, 1024, step=8),
-    Field("h", "h", "int", 1, 64),
+    Field("D", "D", "int", 1, 1024, step=8, meaning="numbers per token (d_model)"),
+    Field("h", "h", "int", 1, 64, meaning="heads D is split into"),
     Field("head", "head", "int", 1, 64),
-    Field("T", "T", "int", 2, 12),
+    Field("T", "T", "int", 2, 12, meaning="tokens"),
     Field("causal", "causal", "bool"),
     Field("seed", "seed", "int", 0, 2**31 - 1),
 )

@@ -32,12 +32,12 @@ from attn_tui.tui.widgets.text_table import TextTable
 FIELDS = (
     # "custom" comes round after the published ones: the learner's own dimensions, kept
     Field("preset", "preset", "choice", choices=(*PRESET_NAMES, "custom")),
-    Field("V", "V", "int", 1, 1_000_000, step=1000),
-    Field("D", "D", "int", 1, 16384, step=64),
-    Field("L", "L", "int", 1, 128),
-    Field("h", "h", "int", 1, 1024),
-    Field("H", "H", "int", 1, 65536, step=256),
-    Field("n", "n", "int", 1, 65536, geometric=True),
+    Field("V", "V", "int", 1, 1_000_000, step=1000, meaning="vocabulary size, in tokens"),
+    Field("D", "D", "int", 1, 16384, step=64, meaning="numbers per token (d_model)"),
+    Field("L", "L", "int", 1, 128, meaning="layers"),
+    Field("h", "h", "int", 1, 1024, meaning="heads in each layer"),
+    Field("H", "H", "int", 1, 65536, step=256, meaning="feed-forward hidden size"),
+    Field("n", "n", "int", 1, 65536, geometric=True, meaning="tokens in the sequence"),
 )
 LENGTH_STEPS = (0.25, 1, 4, 16, 64)  # the cost table: n/4 … 64 n, as the chapter's 128 … 32768
 

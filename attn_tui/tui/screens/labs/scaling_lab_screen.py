@@ -43,7 +43,8 @@ FIELDS = (
     Field("trials", "trials", "int", 1, 500, step=10),
     Field("seed", "seed", "int", 0, 2**31 - 1),
     Field("scale", "÷√d_k", "bool"),
-    Field("temperature", "temp", "float", 0.05, 20, step=0.1, places=2),
+    Field("temperature", "temp", "float", 0.05, 20, step=0.1, places=2,
+          meaning="temperature (scores ÷ temp before the softmax)"),
 )
 COLUMNS = ("sd of q·k", "H raw", "H scaled", "max α raw", "max α scaled")
 
