@@ -203,8 +203,10 @@ class ScalingLabScreen(LabScreen):
         box.border_subtitle = f"seed {s.seed}" + (
             f" · temperature {s.temperature:g}" if s.temperature != 1 else "")
         self._put("#caption",
-                  f"H: entropy of α in bits, at most log₂ {s.keys} = {num(r.max_entropy)} "
-                  f"(all keys equal). max α: the largest weight; 1 means one key takes everything.")
+                  f"sd of q·k: the spread of one query's {s.keys} scores, averaged over the "
+                  f"trials (it grows as √d_k). H: entropy of α in bits, at most log₂ {s.keys} "
+                  f"= {num(r.max_entropy)} (all keys equal). max α: the largest weight; 1 means "
+                  "one key takes everything.")
 
     def _show_plots(self, s: ScalingSettings, r: ScalingResult) -> None:
         if not self.is_attached or r is not self.result:  # gone, or a newer result is shown
