@@ -253,7 +253,10 @@ def _lab_settings(raw: Any) -> LabSettings:
     for key, value in raw.items():
         if len(key) > MAX_LABEL or not key.isidentifier():
             raise SessionError(f"a lab setting is named {_short(key)}, not a setting's name")
-        plain = (isinstance(value, bool | str) or (isinstance(value, int) and abs(value) <= 2**53)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+            raise SessionError(f"the lab setting {_short(key)} is {_short(value)}, too large "
+                               "for any lab's control")
+        plain = (isinstance(value, bool | str | int)
                  or (isinstance(value, float) and math.isfinite(value)))
         if not plain or (isinstance(value, str) and len(value) > MAX_LAB_TEXT):
             raise SessionError(f"the lab setting {_short(key)} is {_short(value)}, not a "

@@ -138,6 +138,10 @@ BAD_TEXT = {
     "a 401-digit lab setting": (doc(version=2, screen="lab:scaling",
                                     lab_settings={"seed": 10**400}),
                                 'the lab setting "seed" is 1000000000'),
+    # a number, only too large: it was called "not a number, a name or true/false"
+    "a 2**70 lab setting": (doc(version=2, screen="lab:heads", lab_settings={"D": 2**70}),
+                            'the lab setting "D" is 1180591620717411303424, too large for any '
+                            "lab's control"),
     "lab settings not an object": (doc(version=2, screen="lab:scaling", lab_settings=[7]),
                                    '"lab_settings" is not a JSON object'),
     "lab setting as a list": (doc(version=2, screen="lab:scaling", lab_settings={"trials": [7]}),
