@@ -145,6 +145,10 @@ class WorkbenchScreen(Screen):
             editor.cursor_followed()
 
     def watch_view(self) -> None:
+        if self.view == "picture" and self.query_one(Heatmap).has_focus:
+            # the picture takes no keys: Q's rows pick the query as the map's did (a hidden
+            # map left the keys with nothing, ↑↓ dead until Tab or a click)
+            self.query_one("#editor-q", MatrixEditor).grid.focus()
         if self.steps is not None:
             self._show_map(self.workspace, self.steps)
 
@@ -224,10 +228,6 @@ class WorkbenchScreen(Screen):
     def _show_map(self, ws: Workspace, steps: Steps) -> None:
         box = self.query_one(Heatmap)
         title = view_title(self.view, steps.mask, steps.scale)
-        if self.view == "picture" and box.has_focus:
-            # the picture takes no keys: Q's rows pick the query as the map's did (a hidden
-            # map left the keys with nothing, ↑↓ dead until Tab or a click)
-            self.query_one("#editor-q", MatrixEditor).grid.focus()
         box.display = self.view != "picture"
         if self.view == "picture":
             picture = self._picture()
