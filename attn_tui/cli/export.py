@@ -21,6 +21,8 @@ BINARY = ("npz",)
 PRESETS = EXAMPLE_NAMES
 MASKS = ("none", "causal", "causal-after")
 SCRIPT_BACKENDS = ("numpy", "torch")
+
+
 def add_export_parser(sub: Any) -> argparse.ArgumentParser:
     """The `export` subcommand; its dests are prefixed so they never clash with the app's flags."""
     ex = sub.add_parser(
@@ -46,6 +48,9 @@ def add_export_parser(sub: Any) -> argparse.ArgumentParser:
     ex.add_argument("-o", "--output", metavar="FILE", dest="export_output",
                     help="write here (atomically) instead of to standard output; - is "
                     "standard output")
+    # a usage error found once the flags are read together is said with the parser's own
+    # usage lines, wrapped as for any other (as train does)
+    ex.set_defaults(export_parser=ex)
     return ex
 
 
@@ -66,11 +71,8 @@ def binary_to_terminal(name: str | None = None) -> bool:
         return False
 
 
-def _usage(message: str) -> int:
-    """A usage error found after parsing: said as argparse says its own (usage wrapped to the
-    terminal's width, then the error)."""
-    export = add_export_parser(argparse.ArgumentParser(prog="attn-tui").add_subparsers())
-    print(export.format_usage().rstrip(), file=sys.stderr)
+def _usage(args: argparse.Namespace, message: str) -> int:
+    args.export_parser.print_usage(sys.stderr)
     print(f"attn-tui export: error: {message}", file=sys.stderr)
     return 2
 
@@ -115,14 +117,15 @@ def run_export(args: argparse.Namespace) -> int:
     fmt, output = args.export_format, args.export_output
     for flag, value in (("--session", args.export_session), ("-o", output)):
         if value == "":
-            return _usage(f"argument {flag}: expected a file name, got an empty one")
+            return _usage(args, f"argument {flag}: expected a file name, got an empty one")
     if args.export_backend and fmt != "py":
-        return _usage(f"argument --backend: only --format py takes it (the script's array "
-                      f"library); --format {fmt} is computed the way the workspace says")
+        return _usage(args, "argument --backend: only --format py takes it (the script's "
+                      f"array library); --format {fmt} is computed the way the workspace says")
     if output == "-":  # the usual name for standard output
         output = None
     if fmt in BINARY and output is None and args.export_output != "-":
-        return _usage(f"--format {fmt} is binary; give -o FILE (or -o - for standard output)")
+        return _usage(args, f"--format {fmt} is binary; give -o FILE (or -o - for standard "
+                      "output)")
     if fmt in BINARY and binary_to_terminal(output):
         return fail(f"-o {args.export_output}: that is a terminal, where --format {fmt}'s "
                      f"binary would be drawn as junk; redirect it (> file.{fmt}) or give -o FILE")
