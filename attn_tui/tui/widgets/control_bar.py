@@ -139,6 +139,12 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     def field_named(self, key: str) -> Field:
         return next(f for f in self.fields if f.key == key)
 
+    def set_range(self, key: str, hi: float) -> None:
+        """A field whose top depends on another setting (a head of h): ↑ stops there, and a
+        value past it is refused in the same words as any other out of range."""
+        self.fields = tuple(f._replace(hi=hi) if f.key == key else f for f in self.fields)
+        self.refresh()
+
     # what differs in a bar of one line (the dimensions bar): the hint shares the fields' line
     ONE_LINE: ClassVar[bool] = False
     GAP: ClassVar[str] = "  "  # between two fields

@@ -54,7 +54,8 @@ async def test_picking_a_head() -> None:
         await run_action(pilot, "previous_head()")
         assert screen.settings.head == 4
         await run_action(pilot, "set_head(9)")
-        assert "between 1 and h = 8" in screen.message and screen.settings.head == 4
+        assert "head must be between 1 and 8; 9 is outside" in screen.message
+        assert screen.settings.head == 4
 
 
 @pytest.mark.parametrize(
@@ -103,7 +104,7 @@ async def test_heads_that_do_not_divide_d_keep_the_last_split() -> None:
         np.testing.assert_allclose(np.asarray(screen.query_one(Heatmap).steps.weights),
                                    np.asarray(_expected().heads[7].weights))
         await run_action(pilot, "set_head(9)")
-        assert "head must be between 1 and h = 8; 9 is not" in screen.message
+        assert "head must be between 1 and 8; 9 is outside" in screen.message
         await run_action(pilot, "set_heads(4)")
         assert screen.message == "" and len(_heads(pilot.app).row_labels) == 4
         assert screen.settings.head == 4
@@ -169,7 +170,7 @@ async def test_a_head_past_h_typed_is_refused_and_stays_to_mend() -> None:
         bar.field = [f.key for f in bar.fields].index("head")
         await pilot.press("1", "2", "enter")
         await settle(pilot)
-        assert "head must be between 1 and h = 8" in screen.message
+        assert "head must be between 1 and 8; 12 is outside" in screen.message
         assert bar.editing == "12" and screen.settings.head == 1
         await pilot.press("backspace", "enter")
         await settle(pilot)
@@ -242,3 +243,31 @@ async def test_after_r_a_split_refused_before_is_not_said_again() -> None:
         assert screen.settings.h == 8 and screen.standing_problem() is None
         await run_action(pilot, "set_tokens(0)")  # refused: said with nothing stale after it
         assert "split into h = 10" not in screen.message
+
+
+async def test_the_head_field_names_one_range_the_split_shown() -> None:
+    """head 70 typed was refused as "between 1 and 64" (the field's own top), head 9 as
+    "between 1 and h = 8": the range now follows the split on screen, and ↑ stops at h."""
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        bar.focus()
+        bar.field = [f.key for f in bar.fields].index("head")
+        await pilot.press("7", "0", "enter")
+        await settle(pilot)
+        assert screen.message == "head must be between 1 and 8; 70 is outside."
+        await pilot.press("escape")
+        await run_action(pilot, "set_head(8)")
+        await pilot.press("up")
+        await settle(pilot)
+        assert screen.settings.head == 8 and "head is already the largest, 8" in screen.message
+        await run_action(pilot, "set_heads(16)")
+        await run_action(pilot, "set_head(12)")
+        assert screen.settings.head == 12 and screen.message == ""
+        await run_action(pilot, "set_heads(7)")  # no split: the 16 heads stay, and the range
+        await run_action(pilot, "set_head(16)")
+        assert screen.settings.head == 16
+        assert "head must be" not in screen.message

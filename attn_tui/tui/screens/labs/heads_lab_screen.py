@@ -26,6 +26,7 @@ from attn_tui.compute.heads import HeadsResult, heads_inputs, split_heads
 from attn_tui.report.fmt import count, num
 from attn_tui.tui import bindings
 from attn_tui.tui.screens.labs.lab_screen import LabScreen, setter, toggler
+from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import Heatmap
@@ -34,7 +35,7 @@ from attn_tui.tui.widgets.text_table import TextTable
 FIELDS = (
     Field("D", "D", "int", 1, 1024, step=8, meaning="numbers per token (d_model)"),
     Field("h", "h", "int", 1, 64, meaning="heads D is split into"),
-    Field("head", "head", "int", 1, 64),
+    Field("head", "head", "int", 1, 64, meaning="the head shown, 1 … h"),
     Field("T", "T", "int", 2, 12, meaning="tokens"),
     Field("causal", "causal", "bool"),
     Field("seed", "seed", "int", 0, 2**31 - 1),
@@ -90,14 +91,6 @@ class HeadsLabScreen(LabScreen):
         """The heads on screen: an h that does not divide D leaves the last split showing."""
         return self.result.h if self.result is not None else self.settings.h
 
-    def offer(self, key: str, value: Any) -> bool:
-        shown = self._shown_h()
-        if key == "head" and isinstance(value, int) and not 1 <= value <= shown:
-            self.refuse(f"head must be between 1 and h = {shown}; {value} is not")
-            self.query_one("#controls").show(head=self.settings.head)
-            return False
-        return super().offer(key, value)
-
     def standing_problem(self) -> str | None:
         return self._standing
 
@@ -132,6 +125,7 @@ class HeadsLabScreen(LabScreen):
         self._show_head(r, min(s.head, r.h) - 1)
 
     def _show_split(self, r: HeadsResult) -> None:
+        self.query_one("#controls", ControlBar).set_range("head", r.h)
         box = self.query_one("#split-box")
         heads = "head" if r.h == 1 else "heads"
         box.border_title = f"D = {r.D} split into h = {r.h} {heads} of d_k = {r.d_k}"
