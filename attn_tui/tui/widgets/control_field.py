@@ -34,7 +34,9 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
         if self.kind == "bool":
             return "on" if value else "off"
         if self.kind == "float":
-            return f"{value:.{self.places}f}"
+            short = f"{value:.{self.places}f}"
+            # a value typed finer than the field's places is shown as typed: 0.055, not 0.06
+            return short if math.isclose(float(short), value, rel_tol=1e-9) else f"{value:.6g}"
         if self.kind == "ladder":
             return f"{value:g}"
         if isinstance(value, int):

@@ -256,3 +256,9 @@ async def test_escape_on_typing_nothing_refused_leaves_the_screens_words() -> No
         await pilot.press("5", "escape")
         await settle(pilot)
         assert bar.editing is None and screen.message == "a note of the lab's own"
+
+
+def test_a_float_typed_finer_than_the_fields_places_is_shown_as_typed() -> None:
+    # temp 0.055 was taken as 0.055 but drawn as 0.06, so the bar and the numbers disagreed
+    assert TEMP.text(0.055) == "0.055" and TEMP.text(1.23456789) == "1.23457"
+    assert TEMP.text(0.5) == "0.50" and TEMP.text(1.0 + 0.1 + 0.1) == "1.20"
