@@ -58,7 +58,11 @@ def read_block(text: str) -> Block | None:
         rows = [_tokens(r, code=True) for r in rows_text]
     else:
         if "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
-            rows = [[_unquote(t) for t in line.strip("\r\n").split("\t")] for line in lines]
+            # a tab at a row's start or end is an empty cell, as a comma there is: dropped,
+            # it moved every number after it one cell over
+            cells = [line.strip(" \r") for line in text.strip(" \r\n").splitlines()]
+            rows = [[_unquote(t.strip(" ")) for t in line.split("\t")]
+                    for line in cells if line.strip()]
         elif '"' in body and "," in body:  # quoted CSV, as spreadsheets save it: "1.5","2"
             import csv
 
