@@ -41,11 +41,17 @@ def clean(text: str) -> tuple[str, tuple[str, ...]]:
     if escapes:
         notices.append("removed " + plural(escapes, "terminal escape sequence"))
     without = _SPACES.sub(" ", without)
-    kept = "".join(ch for ch in without if unicodedata.category(ch) not in ("Cc", "Cs"))
-    dropped = len(without) - len(kept)
-    if dropped:
-        notices.append("removed " + plural(dropped, "control character"))
-    return kept, tuple(notices)
+    controls = sum(unicodedata.category(ch) == "Cc" for ch in without)
+    # a byte that is not UTF-8 reaches Python as a lone surrogate (a file name, an argument)
+    stray = sum(unicodedata.category(ch) == "Cs" for ch in without)
+    if controls:
+        notices.append("removed " + plural(controls, "control character"))
+    if stray:
+        notices.append("removed " + plural(stray, "byte") + " that " +
+                       ("is" if stray == 1 else "are") + " not UTF-8 text")
+    if controls or stray:
+        without = "".join(ch for ch in without if unicodedata.category(ch) not in ("Cc", "Cs"))
+    return without, tuple(notices)
 
 
 class Tokenizer:

@@ -82,6 +82,14 @@ def test_escape_sequences_and_control_characters_are_removed_and_reported(minilm
     )
 
 
+def test_bytes_that_are_not_utf8_are_named_as_such_not_as_control_characters() -> None:
+    # a Latin-1 é on a command line arrives as a lone surrogate (surrogateescape)
+    text = b"caf\xe9 and \xff\x01 ok".decode("utf-8", "surrogateescape")
+    assert clean(text) == ("caf and  ok", (
+        "removed 1 control character", "removed 2 bytes that are not UTF-8 text"))
+    assert clean("caf\udce9")[1] == ("removed 1 byte that is not UTF-8 text",)
+
+
 def test_clean_turns_tabs_and_newlines_into_spaces() -> None:
     assert clean("a\tb\nc\r\nd") == ("a b c  d", ())
 
