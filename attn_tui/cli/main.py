@@ -295,6 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # ctrl+c while a command loads or works: one line, no traceback
         print("\nattn-tui: stopped.", file=sys.stderr)
         return 130
+    except SystemExit as done:  # --help or --version, printed by argparse
+        if done.code in (0, None):
+            from attn_tui.core.files import write_stdout
+
+            if failed := write_stdout(""):  # into a full disk: said, not exit 0
+                return fail(failed)
+        raise
 
 
 def _main(argv: list[str] | None) -> int:
