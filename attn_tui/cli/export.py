@@ -35,7 +35,8 @@ def add_export_parser(sub: Any) -> argparse.ArgumentParser:
                     help="md, csv or tex tables; npz arrays (needs -o); py script")
     src = ex.add_mutually_exclusive_group()
     src.add_argument("--session", metavar="FILE", dest="export_session",
-                     help="a saved session (ctrl+s in the app)")
+                     help="a saved session (ctrl+s in the app); - reads it from "
+                     "standard input")
     # NAME in the usage: the choices inside the session-or-preset group made a line argparse
     # cannot break (100 columns); the help lists them
     src.add_argument("--preset", choices=PRESETS, dest="export_preset", metavar="NAME",
@@ -105,7 +106,7 @@ def _workspace(args: argparse.Namespace) -> Any:
     from attn_tui.core.session import load
 
     if args.export_session:
-        ws = load(args.export_session)[0]
+        ws = load(args.export_session, stream=True)[0]
     else:  # a preset or one of the lecture's examples, computed as `attn-tui --preset` shows it
         from attn_tui.lessons.workspaces import build
 

@@ -112,21 +112,30 @@ def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench",
 
 
 # ---- reading
-def load(path: str | os.PathLike) -> tuple[Workspace, str]:
+def load(path: str | os.PathLike, *, stream: bool = False) -> tuple[Workspace, str]:
     """(workspace, screen) from a session file, or SessionError naming the file."""
-    return load_full(path)[:2]
+    return load_full(path, stream=stream)[:2]
 
 
-def load_full(path: str | os.PathLike) -> Session:
-    """A session file, the open lab's settings too, or SessionError naming the file."""
+def load_full(path: str | os.PathLike, *, stream: bool = False) -> Session:
+    """A session file, the open lab's settings too, or SessionError naming the file.
+
+    ``stream``: for a command that reads once and ends (export), ``-`` is standard input and
+    a pipe (``<(…)``) is read; the app refuses both, as its keys come from the terminal and a
+    pipe could hold it before its first screen."""
     shown = os.fspath(path)
     full = os.path.expanduser(shown)
+    if shown == "-":
+        if not stream:
+            raise SessionError("- would be standard input, where the app reads the keyboard; "
+                               "name the session's file", shown)
+        return _parsed(_read_stdin(), "standard input")
     try:
         st = os.stat(full)
         if stat.S_ISDIR(st.st_mode):
             raise SessionError("it is a directory, not a session file", shown)
-        if not stat.S_ISREG(st.st_mode):  # a FIFO or a device would block or never end
-            raise SessionError("it is not a regular file", shown)
+        if not stat.S_ISREG(st.st_mode) and not (stream and stat.S_ISFIFO(st.st_mode)):
+            raise SessionError("it is not a regular file", shown)  # a device never ends
         if st.st_size > MAX_BYTES:
             raise SessionError(f"it is {st.st_size / 2**20:.1f} MB, and a session file is at "
                                f"most {MAX_BYTES // 2**20} MB", shown)
@@ -134,6 +143,22 @@ def load_full(path: str | os.PathLike) -> Session:
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise SessionError(os_reason(exc), shown) from exc
+    return _parsed(raw, shown)
+
+
+def _read_stdin() -> bytes:
+    import sys
+
+    if sys.stdin is None or sys.stdin.isatty():  # closed, or a person would have to type it
+        raise SessionError("standard input is " + ("closed" if sys.stdin is None else
+                           "the terminal; pipe a session into it (< file.json)"), "-")
+    try:
+        return sys.stdin.buffer.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise SessionError(os_reason(exc), "standard input") from exc
+
+
+def _parsed(raw: bytes, shown: str) -> Session:
     if len(raw) > MAX_BYTES:
         raise SessionError(f"it is larger than {MAX_BYTES // 2**20} MB", shown)
     text = decode(raw, shown)
@@ -180,7 +205,7 @@ def parse(text: str) -> tuple[Workspace, str]:
 def parse_full(text: str) -> Session:
     """The session in ``text``, checked field by field."""
     if not text.strip():
-        raise SessionError("the file is empty")
+        raise SessionError("it is empty")
     try:
         # NaN/Infinity and 1e400 are refused below, by cell; what json would pass silently,
         # a key given twice (the last one won) and 1e-400 (read as 0), is refused here

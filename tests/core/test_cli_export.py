@@ -77,6 +77,35 @@ def test_a_session_is_exported_as_saved(tmp_path: Path) -> None:
     assert best == "best,0.0550,-inf,0.0000,0.0000,0.0000,0.0000,0.0000"
 
 
+def test_a_session_is_read_from_standard_input_or_a_pipe(tmp_path: Path) -> None:
+    # "Cannot open -: no such file." and "it is not a regular file" for <(…) before
+    ws = state.set_cell(state.from_preset("mask"), "Q", 1, 1, 2.5)
+    session.save(ws, tmp_path / "s.json")
+    expected = export.export_text(ws, "md")
+    with open(tmp_path / "s.json", "rb") as f:
+        piped = subprocess.run([sys.executable, "-m", "attn_tui", "export", "--format", "md",
+                                "--session", "-"], stdin=f, capture_output=True, timeout=120)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.decode() == expected
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([sys.executable, "-m", "attn_tui", "export", "--format", "md",
+                             "--session", str(fifo)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    with open(fifo, "wb") as w:  # blocks until export opens it to read
+        w.write((tmp_path / "s.json").read_bytes())
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert out.decode() == expected
+
+
+def test_a_bad_session_from_standard_input_is_named_as_such(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "attn_tui", "export", "--format", "md",
+                           "--session", "-"], input=b"not json", capture_output=True,
+                          timeout=120)
+    one_line_error(done, "Cannot open standard input: it is not valid JSON")
+
+
 def test_npz_needs_an_output_file(tmp_path: Path) -> None:
     result = attn("export", "--format", "npz", cwd=tmp_path)
     err = result.stderr.decode()
