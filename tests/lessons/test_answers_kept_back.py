@@ -22,6 +22,18 @@ async def test_select_the_third_querys_entropy_stays_hidden_through_the_keys_of_
         assert "entropy 1.5850 bits" in screen_text(pilot.app)
 
 
+async def test_a_summary_kept_back_for_a_later_question_does_not_ask_for_an_answer():
+    # step 4 (a task) keeps back the undecided query's entropy for step 5's question, and
+    # said "kept back until you answer" with no question on screen
+    from attn_tui.tui.widgets.summary import Summary
+
+    async with lesson_app("select").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "b", "n", "down")
+        summary = pilot.app.screen.query_one(Summary)
+        assert "entropy ?: kept back for a question to come" in str(summary.render_line(1).text)
+
+
 async def test_select_keeps_back_the_weights_its_questions_ask_about_until_their_steps():
     # steps 1 and 2 showed the whole map of α: the verb query's 0.8343 beside the animal's
     # 0.8520 answered step 3, and the undecided query's three 0.3333s step 5

@@ -194,8 +194,10 @@ class WorkbenchScreen(Screen):
             ) if kept else frozenset()
             table.set_concealed(lesson_own | self._kept_in_steps)
         if kept:
+            until = ("until you answer" if self.app.tutor.asking(self)
+                     else "for a question to come")
             self.query_one(Summary).show(("output ζ = ?", "ζ = ?"),
-                                         ("entropy ?: kept back until you answer", "entropy ?"))
+                                         (f"entropy ?: kept back {until}", "entropy ?"))
             return
         out = [num_nonzero(float(x)) for x in steps.output[i][:16]]  # as the table's column sums
         zeta = vector_forms("output ζ", "ζ", out)

@@ -671,6 +671,13 @@ class LessonRunner:
         return ("The workbench would show the numbers this step keeps back: w works once "
                 "they are on screen.")
 
+    def asking(self, host: object) -> bool:
+        """Whether ``host``'s step has a question waiting for its answer (what a step keeps
+        back may instead be for a question still to come)."""
+        if self.lesson is None or self.host is not host:
+            return False
+        return self._step().question is not None and self.chosen is None
+
     def holds_back(self, host: object) -> str | None:
         """Why the learner may not change ``host``'s numbers, settings or view now: its step's
         question is open, and the change (s on "take the division away", m on "the other
