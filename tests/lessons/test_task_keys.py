@@ -206,3 +206,16 @@ async def test_ctrl_r_gives_the_keys_back_to_the_field_the_step_picked():
         assert screen.settings.h == 8 and screen.settings.D == 512
         await press(pilot, "up")
         assert screen.settings.D > 512 and screen.settings.h == 8
+
+
+async def test_ctrl_r_puts_back_the_query_the_step_is_about():
+    # select's step 4 starts on the verb query; after ↓ to 'undecided', ctrl+r said it was
+    # back at the start with the step table still on 'undecided'
+    async with lesson_app("select", at=4).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 4)
+        bench = pilot.app.workbench()
+        assert bench.workspace.selected == 1
+        await press(pilot, "down")
+        assert bench.workspace.selected == 2
+        await press(pilot, "ctrl+r")
+        assert bench.workspace.selected == 1

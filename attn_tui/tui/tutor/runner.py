@@ -47,7 +47,8 @@ SHOWING = object()  # "show me" is putting its state on the panes
 SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a training run)
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
 # step actions that only give a pane or field the keys (ctrl+r gives them again)
-POINTING = ("screen.pick_control(", "screen.focus_maps")
+# what a step points at (a field, a pane, the query its words are about): ctrl+r points again
+POINTING = ("screen.pick_control(", "screen.focus_maps", "screen.select_query(")
 # n or p pressed this long after a step began to set up is a new press, not one typed in a
 # burst with the key that started it
 SETUP_GRACE = 0.25
@@ -438,7 +439,8 @@ class LessonRunner:
 
     def _pick_again(self) -> None:
         """The field or pane the step gave the keys to, given again: after ctrl+r, ↑ changed h,
-        where the learner had moved, and not the D that the step's words and hints name."""
+        where the learner had moved, and not the D that the step's words and hints name. So is
+        the query the step's words are about (select's step 4 stayed on the one picked)."""
         for action in self._step().actions:
             if action.startswith(POINTING):
                 self.app.call_later(self.app.run_action, action)
