@@ -77,8 +77,8 @@ class Progress:
     """Reads and saves the records; ``notices`` collects one line per file it had to set aside."""
 
     # what a learner can do about a folder that takes no progress
-    MEND = (f"attn-tui keeps it and writes it once the folder takes it; quitting before then "
-            f"asks first ({DIR_ENV}, set before starting, names another folder).")
+    MEND = (f"Tasks met and answers wait to be saved (the step reached does not), and quitting "
+            f"first asks ({DIR_ENV}, set before starting, names another folder).")
 
     def __init__(self, where: Path | None) -> None:
         self.where = where

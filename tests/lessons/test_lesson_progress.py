@@ -148,9 +148,9 @@ async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once
         assert "✓ Right." in panel(app).plain
         said = [n.message for n in notifications(app) if n.title == "Progress"]
         assert len(said) == 1 and said[0].startswith("Progress not saved: read-only file system")
-        assert said[0].endswith("attn-tui keeps it and writes it once the folder takes it; "
-                                "quitting before then asks first (ATTN_TUI_DATA_DIR, set before "
-                                "starting, names another folder).")
+        assert said[0].endswith("Tasks met and answers wait to be saved (the step reached "
+                                "does not), and quitting first asks (ATTN_TUI_DATA_DIR, set "
+                                "before starting, names another folder).")
         await press(pilot, "ctrl+q")
         assert type(app.screen).__name__ == "ConfirmQuitModal"
         question = str(app.screen.query_one("#quit-question").render())
