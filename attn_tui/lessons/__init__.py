@@ -81,9 +81,14 @@ def status_words(lesson: Lesson, tasks: set[int], shown: set[int], answers: Iter
     """progress_words, then where the learner is: "finished", "at step 3", or that the kept
     progress could not be read (``see`` says where that is explained). Go to and
     `--lesson list` say the same."""
+    if unreadable:  # not "0/2 done": how much was done is not known
+        from attn_tui.core.words import plural
+
+        n_tasks = sum(s.task is not None for s in lesson.steps)
+        n_questions = sum(s.question is not None for s in lesson.steps)
+        return (f"{plural(n_tasks, 'task')} · {plural(n_questions, 'question')}"
+                " · its progress could not be read" + see)
     words = progress_words(lesson, tasks, shown, answers)
-    if unreadable:  # not 0 done: unknown
-        return words + " · its progress could not be read" + see
     if finished:
         return words + " · finished"
     if step:

@@ -182,7 +182,7 @@ def test_cli_lesson_list_marks_a_lesson_whose_progress_is_unreadable(tmp_path, c
     assert main(["--lesson", "list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     at = lines.index(next(x for x in lines if x.startswith("scale ")))
-    assert lines[at + 1].split() == ["0/2", "tasks", "·", "0/1", "answered", "·", "its",
+    assert lines[at + 1].split() == ["2", "tasks", "·", "1", "question", "·", "its",
                                      "progress", "could", "not", "be", "read", "(see", "below)"]
     assert sum("could not be read" in x for x in lines) == 1  # the others read fine
     assert any(x.startswith("Progress in lesson scale could not be used (not valid JSON)")
