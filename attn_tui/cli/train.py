@@ -266,9 +266,9 @@ def run_train(args: argparse.Namespace) -> int:
         # in a terminal the tables fit its width; in a pipe each row stays whole
         for line in alpha_tables(record, time.perf_counter() - start, width):
             out(line)
-    if out.failed:
+    if out.failed and (not args.train_save or run.step == 0):
         return fail(f"Cannot write to standard output: {out.failed}.")
-    if args.train_save:
+    if args.train_save:  # a failed standard output stopped the run: what it trained is kept
         from attn_tui.core.files import FileError, atomic_write
         from attn_tui.train.runfile import encode
 
@@ -279,7 +279,7 @@ def run_train(args: argparse.Namespace) -> int:
             else:
                 atomic_write(args.train_save, data, "save")
         except FileError as exc:
-            kept = _kept_elsewhere(data) if stream is None else None
+            kept = _kept_elsewhere(data)  # a pipe or a device that failed too
             if kept is None:
                 return fail(str(exc))
             return fail(f"{exc} The run is kept in {kept} instead: attn-tui --lab train "
@@ -289,6 +289,11 @@ def run_train(args: argparse.Namespace) -> int:
         else:
             out(f"saved {args.train_save}: attn-tui --lab train --load "
                 f"{shlex.quote(args.train_save)}")
+        if out.failed:
+            ended = ("finished" if run.done
+                     else f"stopped at step {run.step} of {config.steps}")
+            return fail(f"Cannot write to standard output: {out.failed}; the run {ended}, and "
+                        f"{args.train_save} keeps it.")
         if out.gone and not run.done:  # | head: the run stopped early, and what is kept says so
             print(f"attn-tui: standard output closed at step {run.step} of {config.steps}, "
                   f"so the run stopped there; {args.train_save} keeps it up to that step.",

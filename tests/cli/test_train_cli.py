@@ -436,3 +436,49 @@ def test_a_run_whose_save_fails_at_the_end_is_kept_in_the_temporary_folder(
     assert err.startswith(f"attn-tui: Cannot save {target}: no space left on device.")
     assert f"The run is kept in {kept} instead: attn-tui --lab train --load {kept}" in err
     assert load(str(kept)).steps_done == 12 and not target.exists()
+
+
+def test_a_save_into_a_device_that_fails_keeps_the_run_in_the_temporary_folder(
+        capsys, monkeypatch, tmp_path) -> None:
+    """--save /dev/full lost the run: only a file's save fell back to the temporary folder."""
+    pytest.importorskip("torch")
+    import tempfile
+
+    from attn_tui.train.runfile import load
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert main(["train", "--task", "previous", "--steps", "6", "--d-model", "16",
+                 "--save", "/dev/full"]) == 2
+    err = capsys.readouterr().err
+    [kept] = tmp_path.glob("attn-tui-run-*.npz")
+    assert err.startswith("attn-tui: Cannot save /dev/full: no space left on device.")
+    assert f"The run is kept in {kept} instead" in err and load(str(kept)).steps_done == 6
+
+
+def test_standard_output_failing_mid_run_stops_it_and_saves_what_it_trained(
+        capsys, monkeypatch, tmp_path) -> None:
+    """A disk that filled under `train --save run.npz > log` lost the run with the log."""
+    pytest.importorskip("torch")
+    from attn_tui.cli import train as train_cli
+    from attn_tui.train.runfile import load
+
+    real = train_cli._Out.__call__
+    lines = []
+
+    def fills_up(self, line=""):
+        lines.append(line)
+        if len(lines) > 10:  # the header, then a few checks
+            self.failed = "no space left on device"
+        real(self, line)
+
+    monkeypatch.setattr(train_cli._Out, "__call__", fills_up)
+    target = tmp_path / "run.npz"
+    assert main(["train", "--task", "previous", "--steps", "400", "--d-model", "16",
+                 "--save", str(target)]) == 2
+    err = capsys.readouterr().err
+    done = load(str(target)).steps_done
+    assert 0 < done < 400
+    assert err == (f"attn-tui: Cannot write to standard output: no space left on device; the "
+                   f"run stopped at step {done} of 400, and {target} keeps it.\n")
