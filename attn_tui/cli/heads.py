@@ -47,6 +47,11 @@ def check_heads_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
         return
     if args.heads_text is None:
         parser.error("print heads needs --text \"a sentence\"")
+    if stray := [ch for ch in args.heads_text if "\udc80" <= ch <= "\udcff"]:
+        # a Latin-1 é would be dropped, and "café" read as "caf": refused, not guessed
+        byte = stray[0].encode("utf-8", "surrogateescape")[0]
+        parser.error(f"argument --text: byte \\x{byte:02x} is not UTF-8 text; set the "
+                     "terminal to UTF-8, or convert the sentence (iconv -t UTF-8)")
     fmt = args.heads_format or "text"
     if fmt != "text" and (args.heads_layer is None or args.heads_head is None):
         parser.error(f"argument --format {fmt}: exports one head; give --layer and --head")

@@ -100,7 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
     from attn_tui.cli.train import add_train_parser
     from attn_tui.models.files import MODELS  # two dataclasses: off the flagless launch's path
 
-    ap = argparse.ArgumentParser(
+    class _Parser(argparse.ArgumentParser):  # the commands' parsers are made of its class
+        def error(self, message: str):
+            # a byte that is not UTF-8 comes in as a lone surrogate, quoted as \udcff: say
+            # \xff, as the shell's quoting and attn-tui's file messages do
+            import re
+
+            super().error(re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", message))
+
+    ap = _Parser(
         prog="attn-tui",
         description="Learn self-attention by doing it: edit Q, K and V and watch every stage "
         "of attention recompute.",

@@ -66,7 +66,10 @@ def stamp(path: str) -> tuple[int, int] | None:
 
 def short_path(path: str, room: int = 90) -> str:
     """A path as a message quotes it: a pasted page of text stays one line, its start and end
-    kept (where the folder and the extension are)."""
+    kept (where the folder and the extension are). A byte that is not UTF-8 reads as \\xff,
+    as the shell's own quoting shows it, not as the lone surrogate Python keeps it as."""
+    if any("\udc80" <= ch <= "\udcff" for ch in path):
+        path = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     if len(path) <= room:
         return path
     half = (room - 1) // 2

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from attn_tui.cli.main import parse_args
+from attn_tui.cli.main import main, parse_args
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -283,3 +283,13 @@ def test_every_example_in_help_is_taken_and_those_that_print_run(args, capsys):
     if args and args[0] == "print":
         assert main(args) == 0
         assert capsys.readouterr().out.strip()
+
+
+def test_a_byte_that_is_not_utf8_is_quoted_as_the_shell_quotes_it(capsys, tmp_path):
+    # "Cannot open /tmp/w/\udcff.json" and "unknown lesson 'x\udcff'": Python's own spelling
+    odd = b"x\xff".decode("utf-8", "surrogateescape")
+    assert main(["--session", str(tmp_path / f"{odd}.json")]) == 2
+    assert capsys.readouterr().err == f"attn-tui: Cannot open {tmp_path}/x\\xff.json: no such file.\n"
+    with pytest.raises(SystemExit):
+        main(["--lesson", odd])
+    assert "unknown lesson 'x\\xff'" in capsys.readouterr().err

@@ -281,3 +281,14 @@ def test_a_head_exported_from_torch_says_torch_as_the_text_does(capsys: Any) -> 
     assert "; torch float64" in capsys.readouterr().out.split("\n\n")[1].splitlines()[0]
     main(args)
     assert "torch float64" in capsys.readouterr().out
+
+
+def test_a_sentence_with_a_byte_that_is_not_utf8_is_refused_by_name(capsys: Any) -> None:
+    # "na\xefve" (Latin-1) was read as "nave", with a note about a removed control character
+    text = b"na\xefve".decode("utf-8", "surrogateescape")
+    with pytest.raises(SystemExit) as done:
+        main(["print", "heads", "--text", text])
+    assert done.value.code == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err == ("attn-tui print: error: argument --text: byte \\xef is not UTF-8 text; set "
+                   "the terminal to UTF-8, or convert the sentence (iconv -t UTF-8)")
