@@ -62,6 +62,14 @@ def markdown(m):
     else:
         out += ["", f"entropy of α: {table_num(m['entropy'])} bits of at most "
                     f"{table_num(m['max_entropy'])}"]
+    # an exp column of inf (or of 0 beside a weight) is the dtype's range, not α's: the
+    # softmax subtracts the row's largest score first, so α stays finite
+    if any(row[2] == float("inf") for row in m["rows"]):
+        out += ["", f"exp overflows {m['dtype']} (inf above); α is computed from "
+                    "e^(x − max), which does not"]
+    elif any(row[2] == 0 and row[3] > 0 for row in m["rows"]):
+        out += ["", f"exp underflows {m['dtype']} to 0 above; α is computed from "
+                    "e^(x − max), which does not"]
     out += ["", "Weights α: every query (rows) over every key (columns)", ""]
     head = ["query"] + [md_cell(k) for k in m["keys"]] + ["row sum"]
     out.append("| " + " | ".join(head) + " |")

@@ -193,6 +193,19 @@ def test_a_script_survives_scores_that_overflow_exp(tmp_path: Path) -> None:
     steps = parse_md(printed)[0]
     assert "inf" in [r[3] for r in steps]
     assert [r[4] for r in steps if r[0] == "sum"] == ["1.0000"]
+    # inf beside α 1.0000 was left unexplained: the file says what the screen's note says
+    assert "\nexp overflows float64 (inf above); α is computed from e^(x − max), which " \
+           "does not\n" in printed
+
+
+def test_an_exp_that_underflows_beside_a_weight_is_said(tmp_path: Path) -> None:
+    ws = state.from_preset("select")
+    for r in range(3):
+        ws = state.set_cell(ws, "Q", r, r, -1500.0)
+    ws = replace(ws, selected=2)
+    printed = run_script(export.export_script(ws), tmp_path)
+    assert printed == export.export_text(ws, "md")
+    assert "exp underflows float64 to 0 above; α is computed from e^(x − max)" in printed
 
 
 @pytest.mark.parametrize("dtype", ["float64", "bfloat16"])

@@ -996,3 +996,24 @@ async def test_a_long_sentence_left_reads_from_its_first_word():
         await pilot.press("slash")
         await pilot.pause()
         assert box.scroll_x > 0 and box.cursor_position == len(box.value)
+
+
+async def test_an_exp_that_overflows_float32_is_said_above_the_step_table(minilm: Any) -> None:
+    # twenty [MASK]s: layer 1 head 3 scores one key 110 after ÷√32, whose exp is inf in
+    # float32; the table read inf beside α 1.0000 with no word on it
+    async with model_app().run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text(" ".join(["[MASK]"] * 20))
+        await settle(pilot)
+        screen.action_pick(0, 2)
+        screen.action_set_query(19)
+        await settle(pilot)
+        steps = screen.run.head_steps(0, 2)
+        assert np.isinf(steps.exp[19]).any()
+        title = str(screen.query_one("#steps-title").render())
+        assert title.startswith(
+            "steps for query '[MASK]' (20 of 22) · exp overflows; α uses e^(x − max)")
+        screen.action_set_query(0)  # [CLS]'s row fits
+        await settle(pilot)
+        assert "overflows" not in str(screen.query_one("#steps-title").render())

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
@@ -138,13 +139,18 @@ class TokenLine(Static):
 TABLE_HINTS = (" · Tab: the table ↓", " · Tab ↓")
 
 
-def steps_title(token: str, index: int, count: int, width: int, hint: bool) -> str:
+def steps_title(token: str, index: int, count: int, width: int, hint: bool,
+                note: str = "") -> str:
     """The step table's title in ``width`` cells; with ``hint``, how to bring the table into
-    view. The hint is what a short screen needs most, so the title's words give way to it."""
+    view. The hint is what a short screen needs most, so the title's words give way to it;
+    a ``note`` on the numbers (an exp that overflows) comes before the title's other words."""
     where = f"'{token}' ({index + 1} of {count})"
     forms = (f"steps for query {where} on the head's real q, k ([ ] picks)",
              f"steps for query {where} · real q, k · [ ] picks",
              f"steps for {where} · [ ] picks", f"steps for {where}", where)
+    if note:
+        forms = (f"steps for query {where} · {note}", f"steps for {where} · {note}",
+                 f"{where} · {note}", *forms)
     for tail in TABLE_HINTS if hint else ("",):
         for text in forms:
             if cell_len(text + tail) <= width:
@@ -325,6 +331,7 @@ class ModelScreen(Screen):
         self.run_text: str | None = None  # the sentence ``run`` is for
         self.history: UndoStack[ModelChoice] = UndoStack()
         self._steps_words = ""  # the step table's title as shown
+        self._steps_note = ""  # what its numbers need said (an exp that overflows)
         self.saved_refused: list[str] = []  # said with the first maps
         self.saved_notes: list[str] = []  # what was changed in the session's values, said too
         self._saved_query: int | None = None  # a session's, until the first maps place it
@@ -541,10 +548,16 @@ class ModelScreen(Screen):
             f"{head_name(self.layer_index, self.head_index)} α  q↓ k→")
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
         self.query_one(HeadSummaryLine).show(s)
-        self.title_steps()
-        self.call_after_refresh(self.title_steps)  # once the new table is laid out
         i = self.query_index
         steps = run.head_steps(self.layer_index, self.head_index)
+        # the exp column reads inf (or 0 beside a weight) where the dtype's range ends; α is
+        # computed from e^(x − max) and does not, as the workbench's note says
+        exp, alpha = steps.exp[i], steps.weights[i]
+        self._steps_note = ("exp overflows; α uses e^(x − max)" if bool(np.isinf(exp).any())
+                            else "exp underflows; α uses e^(x − max)"
+                            if bool(((exp == 0) & (alpha > 0)).any()) else "")
+        self.title_steps()
+        self.call_after_refresh(self.title_steps)  # once the new table is laid out
         self.query_one(StepTable).show(steps, i, tuple(run.tokens))
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
 
@@ -562,7 +575,8 @@ class ModelScreen(Screen):
                   and not seen.contains_region(table.region))
         i = self.query_index
         width = title.content_region.width or self.size.width - 2
-        words = steps_title(run.tokens[i], i, len(run.tokens), width, bool(hidden))
+        words = steps_title(run.tokens[i], i, len(run.tokens), width, bool(hidden),
+                            self._steps_note)
         if words != self._steps_words:  # every scroll asks: a new title only when it changes
             self._steps_words = words
             title.update(Text(words))
