@@ -144,3 +144,14 @@ async def test_v_brings_the_map_up_from_under_a_step_table_that_fills_the_column
         await pilot.pause()
         await pilot.pause()
         assert "all queries: scores (q·k ÷ √d_k)" in screen_text(pilot.app)
+
+
+def test_a_special_token_too_wide_for_its_row_loses_its_brackets_not_its_middle():
+    # at 80×24 the real heads' picture labelled [CLS] "1 […S]", which reads as [SEP], and the
+    # same [UNK] "8 […K]" in one row and "13 …K]" in another
+    from attn_tui.tui.widgets.alpha_picture import row_name
+
+    assert row_name(0, "[CLS]", 6) == "1 CLS" and row_name(0, "[CLS]", 7) == "1 [CLS]"
+    assert row_name(7, "[UNK]", 6) == "8 UNK" and row_name(12, "[UNK]", 6) == "13 UNK"
+    assert row_name(12, "[UNK]", 5) == "13 U…"
+    assert row_name(2, "position_01", 6) == "3 p…01"  # other names keep their ends

@@ -224,6 +224,18 @@ def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:
     return out
 
 
+def row_name(index: int, token: str, width: int) -> str:
+    """A picture row's token as its number and name in ``width`` cells. A special token that
+    does not fit loses its brackets, not its middle: "1 CLS", where "1 […S]" read as [SEP].
+    The model's own pieces are lower case, so a bare "CLS" is no word of the sentence."""
+    text = token_label(index, token, " ")
+    if cell_len(text) > width and len(token) > 2 and token[0] == "[" and token[-1] == "]":
+        text = token_label(index, token[1:-1], " ")
+        if cell_len(text) > width:  # the start names it ("13 UN…"), not the end
+            return text[: max(width - 1, 0)] + "…" if width > 1 else text[:width]
+    return cut_label(text, width)
+
+
 def rows_into_view(widget: Widget, rows: Region) -> None:
     """Scroll the column ``widget`` sits in so ``rows`` (in the widget's own lines) show, and
     from the top of the widget's box (its title) when all of that fits."""
@@ -374,8 +386,8 @@ class HeadPicture(Widget):
                             for j, ch in enumerate(r)) for i, r in enumerate(rows)]
         for (first, end), row in zip(bands, rows, strict=True):
             here = first <= self.query_index < end
-            name = cut_label(token_label(first, self.tokens[first], " ") if end - first == 1
-                             else f"{first + 1}–{end}", label - 2)
+            name = (row_name(first, self.tokens[first], label - 2) if end - first == 1
+                    else cut_label(f"{first + 1}–{end}", label - 2))
             out.append("\n")
             style = Style(bold=True, reverse=True) if here else None
             out.append(f"{'▶' if here else ' '}{name}" + " " * (label - 1 - cell_len(name)), style)
