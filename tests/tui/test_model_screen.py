@@ -1017,3 +1017,27 @@ async def test_an_exp_that_overflows_float32_is_said_above_the_step_table(minilm
         screen.action_set_query(0)  # [CLS]'s row fits
         await settle(pilot)
         assert "overflows" not in str(screen.query_one("#steps-title").render())
+
+
+async def test_too_narrow_for_pictures_each_head_is_one_cell_shaded_by_how_peaked(
+        minilm: Any) -> None:
+    # at 42 columns each picture was one cell, the mean of α (1/T for every head), so all 72
+    # read █ under "every head: layers ↓, heads →"
+    from attn_tui.tui.widgets.alpha_picture import shades
+
+    async with model_app().run_test(size=(42, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        grid = screen.query_one(HeadGrid)
+        assert grid.cell_size(grid.size.width) == (1, 1)
+        assert str(screen.query_one("#grid-title").render()) == "each head: how peaked (mean max α)"
+        w = screen.run.weights
+        t = w.shape[-1]
+        peak = (w.max(axis=-1).mean(axis=-1) - 1 / t) / (1 - 1 / t)
+        rows = str(grid.render()).splitlines()[1:]
+        cells = [row[4::2] for row in rows]  # "L1 [░]░ █ …": a cell every second column
+        assert cells == ["".join(shades(peak[i].reshape(1, -1), top=1.0)) for i in range(6)]
+        assert len(set("".join(cells))) > 2
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert str(screen.query_one("#grid-title").render()) == "every head: layers ↓, heads →"

@@ -68,7 +68,10 @@ async def test_the_hint_has_a_blank_before_it_or_stays_out(width: int):
 @pytest.mark.parametrize(("lab", "width", "shown"), [
     ("precision", 60, "attn-tui — lab: precision"),  # not "…   (Esc goes bac…"
     ("precision", 120, "attn-tui — lab: precision   (Esc: workbench)"),
-    ("minilm", 60, "attn-tui — model all-MiniLM-L6-v2"),  # not "… · numpy…"
+    # not "… · numpy…"; the app's name goes before the precision (README: "the title names
+    # the precision"), as the α stands for it
+    ("minilm", 60, "model all-MiniLM-L6-v2 · numpy float32"),
+    ("minilm", 44, "model all-MiniLM-L6-v2"),
     ("scaling", 40, "lab: scaling"),  # not "attn-tui — lab: scali…": the α stands for the app
 ])
 async def test_a_title_too_long_drops_its_last_parts_before_it_is_cut(lab, width, shown):

@@ -136,6 +136,9 @@ class TokenLine(Static):
         self.update(Text(token_line(self.tokens, max(20, width))) if self.tokens else "")
 
 
+GRID_TITLE = "every head: layers ↓, heads →"
+# too narrow for pictures: one cell a head, from 1/T (every key alike) to 1 (one key only)
+GRID_TITLE_ONE_CELL = "each head: how peaked (mean max α)"
 TABLE_HINTS = (" · Tab: the table ↓", " · Tab ↓")
 
 
@@ -405,7 +408,7 @@ class ModelScreen(Screen):
                        moved=self.title_steps):
             with Horizontal(id="model-top"):
                 with Vertical(id="grid-box"):
-                    yield Static("every head: layers ↓, heads →", classes="model-title")
+                    yield Static(GRID_TITLE, id="grid-title", classes="model-title")
                     yield HeadGrid(MODEL_SHAPES.get(self.model_name, (6, 12)), id="heads")
                 with Vertical(id="head-box"):
                     yield Static(id="head-title", classes="model-title")
@@ -633,6 +636,11 @@ class ModelScreen(Screen):
         with self.history.change(self.lesson_state, merge="typing"):  # one u per sentence
             self.text = event.value
         self._start_run(event.value)
+
+    @on(HeadGrid.Condensed)
+    def _grid_condensed(self, event: HeadGrid.Condensed) -> None:
+        self.query_one("#grid-title", Static).update(
+            GRID_TITLE_ONE_CELL if event.one_cell else GRID_TITLE)
 
     @on(HeadGrid.Picked)
     def _picked(self, event: HeadGrid.Picked) -> None:

@@ -94,8 +94,16 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         def control(self) -> HeadGrid:
             return self.grid
 
+    class Condensed(Message):
+        """The pictures became one cell each, or stopped being: what a cell shows changed."""
+
+        def __init__(self, grid: HeadGrid, one_cell: bool) -> None:
+            super().__init__()
+            self.grid, self.one_cell = grid, one_cell
+
     def __init__(self, heads_shape: tuple[int, int] = (6, 12), *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.one_cell = False  # each head drawn as one cell: shaded by how peaked it is
         self.heads_shape = heads_shape  # arrows move before the first maps arrive
         self.weights: np.ndarray | None = None  # (L, H, T, T)
         self._pictures: list[list[list[str]]] = []
@@ -122,12 +130,25 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         self._pictures = []
         self.refresh(layout=True)
 
+    def on_resize(self) -> None:
+        one_cell = self.cell_size(self.size.width) == (1, 1)
+        if one_cell != self.one_cell:
+            self.one_cell = one_cell
+            self.post_message(self.Condensed(self, one_cell))
+
     def _draw_pictures(self, w: int, h: int) -> None:
         if self._drawn_for == (w, h) and self._pictures:
             return
         layers, heads = self.shape
-        self._pictures = [[shades(resample(self.weights[i, j], h, w)) for j in range(heads)]
-                          for i in range(layers)]
+        if (w, h) == (1, 1):  # a whole α in one cell is its mean, 1/T for every head
+            t = self.weights.shape[-1]
+            peak = self.weights.max(axis=-1).mean(axis=-1)  # (L, H): mean of each row's max
+            peak = (peak - 1 / t) / (1 - 1 / t) if t > 1 else np.ones_like(peak)
+            self._pictures = [[shades(peak[i, j].reshape(1, 1), top=1.0) for j in range(heads)]
+                              for i in range(layers)]
+        else:
+            self._pictures = [[shades(resample(self.weights[i, j], h, w)) for j in range(heads)]
+                              for i in range(layers)]
         self._drawn_for = (w, h)
 
     def render(self) -> Text:

@@ -48,14 +48,16 @@ class TitleBar(Widget):
         if room is None or full.cell_length <= room or not sub:
             return full
         shorter = sub.split("   ")[0]  # a hint set apart by three spaces goes first
+        content = app.format_title(title, shorter)
+        if content.cell_length <= room:
+            return content
+        # then the app's own name, which the title bar's α already stands for, before the
+        # screen's own parts ("model all-MiniLM-L6-v2 · numpy float32": the precision too)
         while True:
-            content = app.format_title(title, shorter)
+            content = Content(shorter)
             if content.cell_length <= room or " · " not in shorter:
-                break
+                return content
             shorter = shorter.rsplit(" · ", 1)[0]
-        # then the app's own name, which the title bar's α already stands for: the screen's
-        # name ("lab: scaling") is the part a learner needs
-        return content if content.cell_length <= room else Content(shorter)
 
     def render(self) -> Content:
         width = self.size.width
