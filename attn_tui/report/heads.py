@@ -29,8 +29,9 @@ def head_workspace(run: Run, layer: int, head: int, selected: int = 0) -> Worksp
     dtype = run.dtype if run.dtype in ("float32", "float64") else "float32"
     spec = MODELS.get(run.model)
     words = " ".join(run.text.split()) or " ".join(tokens[1:-1])  # as typed, not its pieces
-    source = (f"{spec.title if spec else run.model}, {head_name(layer, head)}, "
-              f"on “{words if len(words) <= 60 else words[:59] + '…'}”")
+    # the whole sentence, so an export alone can reproduce its numbers
+    cut = f" (read to its first {len(tokens)} tokens)" if run.truncated else ""
+    source = f"{spec.title if spec else run.model}, {head_name(layer, head)}, on “{words}”{cut}"
     return Workspace(source=source,
         q=m(run.q[layer, head]), k=m(run.k[layer, head]), v=m(run.v[layer, head]),
         query_tokens=tokens, key_tokens=tokens, mask="none", scale=True, backend=run.backend,

@@ -292,3 +292,14 @@ def test_a_sentence_with_a_byte_that_is_not_utf8_is_refused_by_name(capsys: Any)
     err = capsys.readouterr().err.splitlines()[-1]
     assert err == ("attn-tui print: error: argument --text: byte \\xef is not UTF-8 text; set "
                    "the terminal to UTF-8, or convert the sentence (iconv -t UTF-8)")
+
+
+def test_an_export_names_the_whole_sentence_and_that_it_was_cut(capsys: Any, tmp_path: Path) -> None:
+    # a 132-token sentence's export said "on “word0 word1 … word9…”", and nothing of the cut:
+    # the file alone could not reproduce its numbers
+    words = " ".join(f"word{i}" for i in range(70))
+    assert main(["print", "heads", "--text", words, "--layer", "1", "--head", "1",
+                 "--format", "md", "-o", str(tmp_path / "h.md")]) == 0
+    first = (tmp_path / "h.md").read_text().splitlines()[0]
+    assert first == (f"From all-MiniLM-L6-v2, layer 1 head 1, on “{words}” (read to its first "
+                     "128 tokens).")
