@@ -213,6 +213,9 @@ LABS = {
                 tooltip="the previous query token's steps", id="minilm.previous_token"),
         Binding("w", "open_in_workbench", "To workbench",
                 tooltip="open this head's real Q, K, V in the workbench, to edit", id="minilm.workbench"),
+        Binding("e", "export", "Export", show=False,
+                tooltip="export this head's steps and weights to a file (.md .csv .tex .npz "
+                ".py), as e does on the workbench", id="minilm.export"),
         Binding("u,ctrl+z", "undo", "Undo", show=False,
                 tooltip="undo the last change: a head, a query token, the sentence typed",
                 id="minilm.undo"),

@@ -4,6 +4,7 @@ step table on its real q and k, w opening it in the workbench, and the model abs
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -1041,3 +1042,28 @@ async def test_too_narrow_for_pictures_each_head_is_one_cell_shaded_by_how_peake
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert str(screen.query_one("#grid-title").render()) == "every head: layers ↓, heads →"
+
+
+async def test_e_exports_the_head_shown_as_the_workbench_would(minilm: Any, tmp_path: Path,
+                                                               monkeypatch: Any) -> None:
+    # e did nothing on the model screen: a head's export took w, then e on the workbench
+    from attn_tui.report.export import export_text
+    from attn_tui.report.heads import head_workspace
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    monkeypatch.chdir(tmp_path)
+    async with model_app().run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_pick(0, 2)
+        screen.action_set_query(3)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, FileModal)
+        await pilot.press("enter")  # the default name, attn-export.md
+        await settle(pilot)
+        assert pilot.app.screen is screen
+        expected = export_text(head_workspace(screen.run, 0, 2, 3), "md")
+        assert (tmp_path / "attn-export.md").read_text() == expected
+        assert expected.startswith("From all-MiniLM-L6-v2, layer 1 head 3, on “The cat sat")

@@ -789,6 +789,24 @@ class ModelScreen(Screen):
         with self.history.change(self.lesson_state):  # one change u undoes
             self._put(ModelChoice(**asdict(state) | {e.target: e.value for e in edits}))
 
+    def action_export(self) -> None:
+        """e: the head shown, its query's steps and its weights, to a file, as the workbench's
+        e writes them (named by the model, head and sentence)."""
+        from types import SimpleNamespace
+
+        from attn_tui.report.heads import head_workspace
+
+        if self.run is None:
+            self.say("nothing to export yet: " + ("the model is still loading"
+                                                  if self.model is None else "the model has not run"),
+                     error=True)
+            return
+        if self.app.tutor.refuses_hand_over(self) is not None:
+            self.say("e exports once the numbers this step keeps back are on screen.", error=True)
+            return
+        ws = head_workspace(self.run, self.layer_index, self.head_index, self.query_index)
+        self.app.session.export(SimpleNamespace(workspace=ws))
+
     def action_open_in_workbench(self) -> None:
         from attn_tui.report.heads import head_workspace
 
