@@ -167,7 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv = sub.add_parser(
         "serve", help="serve attn-tui in the browser (needs attn-tui[serve])",
         description="Serve attn-tui over HTTP: each browser tab gets its own app process. "
-        "There is no authentication, so it listens on this machine only unless told otherwise.",
+        "There is no authentication, so it listens on this machine only unless told otherwise. "
+        "The app's own --theme, --preset, --backend, --dtype and --no-progress go before the "
+        "word serve: attn-tui --theme nord serve.",
     )
     sv.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default: 127.0.0.1, this machine only)")
@@ -216,8 +218,12 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # after a command, said with that command's usage (export's, not the app's)
+        passed = {APP_FLAGS[d] for d in PASSED_ON.get(args.command, ())}
+        hint = (f" (the app's own flags go before the word {args.command}: attn-tui "
+                f"{' '.join(extra)} {args.command} …)"
+                if passed and any(x.split("=")[0] in passed for x in extra) else "")
         (args.commands.get(args.command) or parser).error(
-            f"unrecognized arguments: {' '.join(extra)}")
+            f"unrecognized arguments: {' '.join(extra)}{hint}")
     commands = args.commands
     del args.commands
     if args.command:
