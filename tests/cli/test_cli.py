@@ -293,3 +293,14 @@ def test_a_byte_that_is_not_utf8_is_quoted_as_the_shell_quotes_it(capsys, tmp_pa
     with pytest.raises(SystemExit):
         main(["--lesson", odd])
     assert "unknown lesson 'x\\xff'" in capsys.readouterr().err
+
+
+def test_an_app_flag_after_serve_is_refused_with_where_it_goes(capsys):
+    # "unrecognized arguments: --theme nord", and no word anywhere of attn-tui --theme nord serve
+    with pytest.raises(SystemExit) as done:
+        parse_args(["serve", "--port", "9000", "--theme", "nord"])
+    assert done.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "attn-tui serve: error: unrecognized arguments: --theme nord (the app's own flags go "
+        "before the word serve: attn-tui --theme nord serve …)")
+    assert parse_args(["--theme", "nord", "serve"]).theme == "nord"
