@@ -219,3 +219,18 @@ async def test_ctrl_r_puts_back_the_query_the_step_is_about():
         assert bench.workspace.selected == 2
         await press(pilot, "ctrl+r")
         assert bench.workspace.selected == 1
+
+
+async def test_show_me_on_the_workbench_is_no_unsaved_work_of_the_learners():
+    # h h h y, then ctrl+q asked "You have unsaved changes. Save (s) / …" about the lesson's
+    # own solution; u back to the step's start is the lesson's too, and an edit is the learner's
+    async with lesson_app("one", at=6).run_test(size=(120, 40)) as pilot:
+        await _at(pilot, 6)
+        bench = pilot.app.workbench()
+        assert not bench.dirty
+        await press(pilot, "h", "h", "h", "y")
+        assert "Done:" in _said(pilot.app) and not bench.dirty
+        await press(pilot, "u")
+        assert not bench.dirty
+        await press(pilot, *cell("3"))
+        assert bench.dirty

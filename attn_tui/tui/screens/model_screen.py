@@ -769,7 +769,7 @@ class ModelScreen(Screen):
         only u brings it back, and quitting loses it."""
         return any(t not in (self.saved_text, self.text) for t in self._replaced_texts)
 
-    def lesson_owns_state(self) -> None:
+    def lesson_owns_state(self, also: bool = False) -> None:
         self._lesson_text = self.text
 
     def lesson_replaced_work(self, work: object) -> None:

@@ -67,7 +67,9 @@ class WorkbenchScreen(Screen):
         self.file = SessionFile(session_path, workspace)
         # a lesson's: the workspace as its last step set it up, and the learner's unsaved
         # workspaces that steps replaced
-        self._lesson_baseline: Workspace | None = None
+        # a lesson's own states (a step's start, the solution "show me" put there): quitting
+        # does not ask about them
+        self._lesson_states: tuple[Workspace, ...] = ()
         self._lesson_replaced: tuple[Workspace, ...] = ()
         self._head_replaced: tuple[Workspace, ...] = ()  # ... and those a head (w) replaced
         self.steps: Steps | None = None
@@ -685,9 +687,9 @@ class WorkbenchScreen(Screen):
         numbers as a step set them up."""
         from attn_tui.core import session  # json and files: not loaded before the first frame
 
-        saved, ws, baseline = self.saved_workspace, self.workspace, self._lesson_baseline
+        saved, ws = self.saved_workspace, self.workspace
         return (saved is not None and session.is_dirty(ws, saved)
-                and (baseline is None or session.is_dirty(ws, baseline)))
+                and all(session.is_dirty(ws, own) for own in self._lesson_states))
 
     def replaced_by_lesson(self) -> bool:
         """Whether edits a lesson step replaced (the learner's, unsaved then) are still not
@@ -742,8 +744,8 @@ class WorkbenchScreen(Screen):
     def has_unsaved_work(self) -> bool:
         return self.dirty
 
-    def lesson_owns_state(self) -> None:
-        self._lesson_baseline = self.workspace
+    def lesson_owns_state(self, also: bool = False) -> None:
+        self._lesson_states = (*self._lesson_states, self.workspace) if also else (self.workspace,)
 
     def open_head(self, ws: Workspace, note: str) -> None:
         """A head from the model screen or the train lab (w) in the place of the workspace.

@@ -31,9 +31,9 @@ class LessonHost(Protocol):
         """Work quitting would lose (a lab's settings are never saved work)."""
         ...
 
-    def lesson_owns_state(self) -> None:
+    def lesson_owns_state(self, also: bool = False) -> None:
         """The state now on screen is the lesson's, not the learner's: quitting does not ask
-        about it."""
+        about it. ``also``: as well as the step's start (a solution "show me" put there)."""
         ...
 
     def lesson_replaced_work(self, work: object) -> None:

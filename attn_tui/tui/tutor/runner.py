@@ -403,6 +403,7 @@ class LessonRunner:
         self._offering = False
         self._shown_state = SHOWING  # a check the restore sets off is the shown state's
         self._restore(task.solution)
+        self.host.lesson_owns_state(also=True)  # the lesson's solution, not the learner's work
         self._shown_state = self.host.lesson_state()
         self._check()
         if self._view is not None:

@@ -273,7 +273,7 @@ class LabScreen(Screen):
     def has_unsaved_work(self) -> bool:
         return False
 
-    def lesson_owns_state(self) -> None:
+    def lesson_owns_state(self, also: bool = False) -> None:
         pass
 
     def lesson_shows(self) -> tuple[object, str]:
