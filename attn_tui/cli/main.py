@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--lesson", metavar="NAME",
                     help="open a lesson where you left it (at its first step the first time); "
                     "--lesson list shows every lesson")
+    ap.add_argument("--step", type=_int_in(1, 999), metavar="N",
+                    help="with --lesson NAME: open it at step N (1 is its first), wherever it "
+                    "was left; answers and tasks kept are kept")
     ap.add_argument("--no-progress", action="store_true",
                     help="keep no lesson progress (as ATTN_TUI_NO_PROGRESS=1 does): for a "
                     "shared class account")
@@ -200,7 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
 # what `attn-tui` alone means (the usual launch), read without argparse: importing it and
 # building the parser cost a few ms and 0.4 MiB of the first screen, to read no flags
 NO_FLAGS = {"preset": "one", "backend": "numpy", "dtype": "float64", "session": None,
-            "lab": None, "model": None, "load": None, "lesson": None, "theme": None, "no_mouse": False,
+            "lab": None, "model": None, "load": None, "lesson": None, "step": None,
+            "theme": None, "no_mouse": False,
             "no_confirm_quit": False, "no_progress": False, "progress": None, "command": None,
             "asked_dtype": None}
 
@@ -255,6 +259,9 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
     if args.progress and args.lesson == "list":
         parser.error("argument --progress: not allowed with --lesson list (--lesson NAME "
                      "clears one lesson's progress)")
+    if args.step is not None and args.lesson in (None, "list"):
+        parser.error("argument --step: it goes with --lesson NAME (attn-tui --lesson mask "
+                     "--step 4)")
     if args.lesson == "list":  # it prints and exits: a flag beside it would be ignored
         for dest, flag in APP_FLAGS.items():
             if dest not in ("lesson", "no_progress") and getattr(args, dest) not in (None, False):
@@ -283,7 +290,8 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
 # the app's own flags that a command passes on; any other given before a command is an error
 PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme", "no_progress"}}
 APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
-             "session": "--session", "lab": "--lab", "model": "--model", "load": "--load", "lesson": "--lesson", "theme": "--theme",
+             "session": "--session", "lab": "--lab", "model": "--model", "load": "--load",
+             "lesson": "--lesson", "step": "--step", "theme": "--theme",
              "no_mouse": "--no-mouse", "no_confirm_quit": "--no-confirm-quit",
              "no_progress": "--no-progress", "progress": "--progress"}
 # flags the command has its own copy of: written after the command, they mean the same thing
@@ -342,7 +350,8 @@ def _main(argv: list[str] | None) -> int:
     if args.lesson is not None:
         from attn_tui.lessons import lesson_cli
 
-        if (done := lesson_cli(args.lesson, build_parser(), args.no_progress)) is not None:
+        if (done := lesson_cli(args.lesson, build_parser(), args.no_progress,
+                               args.step)) is not None:
             return done
     return _run_app(args)
 
@@ -488,7 +497,8 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
     from attn_tui.tui.app import make_app
 
     app = make_app(preset=args.preset, backend=args.backend, dtype=args.dtype, lab=lab,
-                   workspace=workspace, lesson=args.lesson, theme=args.theme,
+                   workspace=workspace, lesson=args.lesson, lesson_step=args.step,
+                   theme=args.theme,
                    session_path=args.session, confirm_quit=not args.no_confirm_quit,
                    no_progress=args.no_progress, lab_options=lab_options,
                    asked_dtype=args.asked_dtype)

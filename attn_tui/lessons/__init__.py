@@ -129,9 +129,9 @@ def suggestion(rows: list[tuple[Lesson, str, bool]]) -> str:
 
 
 def lesson_cli(name: str, parser: argparse.ArgumentParser,
-               no_progress: bool = False) -> int | None:
-    """``--lesson list`` prints one line per lesson with its progress (0); an unknown name is a
-    usage error (2).
+               no_progress: bool = False, step: int | None = None) -> int | None:
+    """``--lesson list`` prints one line per lesson with its progress (0); an unknown name, or
+    a ``--step`` past the lesson's last, is a usage error (2).
 
     Returns None when ``name`` is a lesson the app should open.
     """
@@ -163,4 +163,7 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser,
     missing = next(entry.missing for entry in entries if entry.name == name)
     if missing:
         parser.exit(2, f"attn-tui: {missing}\n")
+    if step is not None and step > (count := len(load(name).steps)):
+        parser.error(f"argument --step: lesson {name} has {count} steps; {step} is past its "
+                     "last")
     return None

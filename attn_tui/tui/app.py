@@ -86,6 +86,7 @@ class AttnApp(App[int]):
         self.session_path = session_path
         self.confirm_quit = confirm_quit
         self.initial_lesson: str | None = None
+        self.initial_lesson_step: int | None = None
         self.closing = False  # exit() has been called
         self.reading_from_line = False  # reading a key handed back (see keys)
         self._tutor: LessonRunner | None = None
@@ -191,7 +192,7 @@ class AttnApp(App[int]):
             self.open_lab(self.initial_lab, **self.initial_lab_options)
         self._check_size()
         if self.initial_lesson:
-            self.tutor.start(self.initial_lesson)
+            self.tutor.start(self.initial_lesson, step=self.initial_lesson_step)
 
     def action_redraw(self) -> None:
         """The whole screen drawn again: a terminal's own output (ssh's ~^Z, a wall message)
@@ -561,7 +562,8 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
              lab: str | None = None, lesson: str | None = None,
              theme: str | None = None, session_path: str | None = None,
              confirm_quit: bool = True, no_progress: bool = False,
-             lab_options: dict | None = None, asked_dtype: str | None = None) -> AttnApp:
+             lab_options: dict | None = None, asked_dtype: str | None = None,
+             lesson_step: int | None = None) -> AttnApp:
     if workspace is None and preset in LECTURE_EXAMPLES:
         from attn_tui.lessons.workspaces import build  # the lecture's tensors: torch, maybe
 
@@ -573,6 +575,7 @@ def make_app(preset: str = "one", backend: str = "numpy", dtype: str = "float64"
                   session_path=session_path, confirm_quit=confirm_quit,
                   lab_options=lab_options, asked_dtype=asked_dtype)
     app.initial_lesson = lesson
+    app.initial_lesson_step = lesson_step  # 1-based, from --step
     if no_progress:
         from attn_tui.core.progress import Progress
 

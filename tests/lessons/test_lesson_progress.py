@@ -226,3 +226,35 @@ async def test_a_value_stored_only_to_ask_about_quitting_meets_no_task_until_kep
         else:  # quit anyway: the value never entered is dropped, and meets nothing
             assert not app.is_running
             assert Progress.from_env().load("one").tasks == set()
+
+
+async def test_step_opens_a_lesson_there_whatever_was_kept(progress_dir):
+    # a teacher's "everyone open mask at step 4": the lesson resumed where each learner was
+    Progress.from_env().save("mask", step=1, answer=(2, 1))  # step 3's question, answered b
+    app = make_app(lesson="mask", lesson_step=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        title = panel(app).border_title
+        assert "Step 4 of 5" in title and "opened here (--step)" in title
+        await press(pilot, "p")  # the answer kept on step 3 is still there
+        assert "✓ Right." in panel(app).plain
+    # where the learner now is is kept, as any move is
+    assert Progress.from_env().load("mask").step == 2
+
+
+def test_step_needs_a_lesson_and_a_step_it_has(capsys):
+    import pytest as _pytest
+
+    from attn_tui.cli.main import main, parse_args
+
+    assert parse_args(["--lesson", "mask", "--step", "4"]).step == 4
+    for argv, said in ((["--step", "2"], "argument --step: it goes with --lesson NAME"),
+                       (["--lesson", "list", "--step", "2"], "it goes with --lesson NAME"),
+                       (["--lesson", "mask", "--step", "0"], "0 is out of range (1-999)")):
+        with _pytest.raises(SystemExit):
+            parse_args(argv)
+        assert said in capsys.readouterr().err
+    with _pytest.raises(SystemExit) as done:
+        main(["--lesson", "mask", "--step", "9"])
+    assert done.value.code == 2
+    assert "argument --step: lesson mask has 5 steps; 9 is past its last" in capsys.readouterr().err

@@ -121,7 +121,8 @@ class LessonRunner:
         self._answer_words: tuple[str, ...] | None = None
 
     # ---- entry points: CLI, command palette, the g menu
-    def start(self, name: str, run_asked: bool = False) -> None:
+    def start(self, name: str, run_asked: bool = False, step: int | None = None) -> None:
+        """Open lesson ``name`` where it was left (``step``, from 1: there instead)."""
         from attn_tui.lessons import LessonError, load
 
         try:
@@ -135,7 +136,7 @@ class LessonRunner:
                             title="This lesson cannot be opened", severity="warning", timeout=8,
                             markup=False)
             return
-        if not run_asked and self._ask_about_run(lesson, name):
+        if not run_asked and self._ask_about_run(lesson, name, step):
             return
         self._close()
         self.app.clear_notifications()  # "Lesson closed…" would cover the panel it names
@@ -144,7 +145,9 @@ class LessonRunner:
             self._memory[name], self._done_tasks[name] = self._kept(lesson)
         k, answers = self._memory[name]
         resumed = "resumed here" if k else ""
-        if k is None:  # finished: at the first task still open, or from the top, fresh
+        if step is not None:  # --step: where it was left does not matter
+            k, resumed = min(step, len(lesson.steps)) - 1, "opened here (--step)"
+        elif k is None:  # finished: at the first task still open, or from the top, fresh
             k = next(iter(self._open_tasks(lesson)), None)
             if k is None:  # a second time through: the questions ask again
                 k, answers, resumed = 0, {}, "again from the top"
@@ -153,7 +156,7 @@ class LessonRunner:
         self._memory[name] = (k, answers)
         self._go(k, resumed=resumed)
 
-    def _ask_about_run(self, lesson: Lesson, name: str) -> bool:
+    def _ask_about_run(self, lesson: Lesson, name: str, step: int | None = None) -> bool:
         """A lesson that trains in the train lab takes the place of the run there: one that no
         file holds is asked about first, as quitting does. True: asked (the answer starts it)."""
         from attn_tui.tui.screens.labs.train_runs import drop_held_run, held_run, save_run_dialog
@@ -166,10 +169,11 @@ class LessonRunner:
 
         def answer(choice: str | None) -> None:
             if choice == "save":
-                save_run_dialog(self.app, run, then=lambda: self.start(name, run_asked=True))
+                save_run_dialog(self.app, run,
+                                then=lambda: self.start(name, run_asked=True, step=step))
             elif choice == "quit":  # let go: neither the lab nor Go to keeps it
                 drop_held_run(self.app)
-                self.start(name, run_asked=True)
+                self.start(name, run_asked=True, step=step)
 
         self.app.push_screen(ConfirmLessonModal(
             f"{run.what()} is not saved. Lesson {name} trains its own runs in the train lab, "
