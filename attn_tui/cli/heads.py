@@ -8,7 +8,7 @@ import sys
 
 from attn_tui.cli.errors import fail
 
-HEAD_FORMATS = ("text", "md", "csv", "npz")
+HEAD_FORMATS = ("text", "md", "csv", "tex", "npz")
 
 
 def add_heads_arguments(pr: argparse.ArgumentParser) -> None:
@@ -24,11 +24,12 @@ def add_heads_arguments(pr: argparse.ArgumentParser) -> None:
     pr.add_argument("--head", dest="heads_head", type=int, default=None, metavar="H",
                     help="heads: only head H (counted from 1)")
     pr.add_argument("--query", dest="heads_query", type=int, default=None, metavar="I",
-                    help="heads, with --format md/csv: the query token whose steps are shown, "
-                    "counted from 1 as the tokens are listed (default: 1, [CLS])")
+                    help="heads, with --format md, csv, tex or npz: the query token whose "
+                    "steps are shown (npz: its 'selected'), counted from 1 as the tokens are "
+                    "listed (default: 1, [CLS])")
     pr.add_argument("--format", dest="heads_format", choices=HEAD_FORMATS, default=None,
-                    help="heads: text (default), or one head (--layer and --head) as md, csv "
-                    "or npz like the workbench's export")
+                    help="heads: text (default), or one head (--layer and --head) as md, "
+                    "csv, tex or npz like the workbench's export")
     pr.add_argument("-o", "--output", dest="heads_output", metavar="FILE", default=None,
                     help="heads: write here (atomically) instead of to standard output")
 
@@ -55,8 +56,9 @@ def check_heads_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
     fmt = args.heads_format or "text"
     if fmt != "text" and (args.heads_layer is None or args.heads_head is None):
         parser.error(f"argument --format {fmt}: exports one head; give --layer and --head")
-    if args.heads_query is not None and fmt not in ("md", "csv"):
-        parser.error("argument --query: only --format md or csv shows one query's steps")
+    if args.heads_query is not None and fmt == "text":
+        parser.error("argument --query: the text format lists every query; --format md, csv, "
+                     "tex or npz shows one query's steps")
     if fmt == "npz" and args.heads_output is None:
         parser.error("argument --format npz: it is binary; give -o FILE (or -o - for "
                      "standard output)")

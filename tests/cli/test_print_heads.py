@@ -246,7 +246,8 @@ def test_npz_of_a_head_into_a_text_name_is_refused(capsys, tmp_path) -> None:
 
 
 @pytest.mark.parametrize(("name", "tail"), [
-    ("h.tex", "end the name with .md."),  # print heads writes no tex: not offered
+    ("h.py", "end the name with .md."),  # print heads writes no script: not offered
+    ("h.tex", "end the name with .md, or export tex instead."),
     ("h.csv", "end the name with .md, or export csv instead."),
 ])
 def test_a_head_exported_under_another_formats_name_offers_only_formats_it_writes(
@@ -303,3 +304,17 @@ def test_an_export_names_the_whole_sentence_and_that_it_was_cut(capsys: Any, tmp
     first = (tmp_path / "h.md").read_text().splitlines()[0]
     assert first == (f"From all-MiniLM-L6-v2, layer 1 head 1, on “{words}” (read to its first "
                      "128 tokens).")
+
+
+def test_a_head_exports_as_tex_and_query_picks_the_steps_in_every_one_query_format(
+        capsys: Any, tmp_path: Path) -> None:
+    # print heads had no tex (the workbench's e has), and --query was refused with npz, whose
+    # "selected" then always said 0
+    args = ["print", "heads", "--text", "the cat sat", "--layer", "1", "--head", "3"]
+    assert main([*args, "--format", "tex", "--query", "3"]) == 0
+    tex = capsys.readouterr().out
+    assert tex.startswith('% from all-MiniLM-L6-v2, layer 1 head 3, on "the cat sat"\n'
+                          "% steps for query 3 of 5;")
+    assert main([*args, "--format", "npz", "--query", "3", "-o", str(tmp_path / "h.npz")]) == 0
+    with np.load(tmp_path / "h.npz") as saved:
+        assert int(saved["selected"]) == 2
