@@ -1067,3 +1067,14 @@ async def test_e_exports_the_head_shown_as_the_workbench_would(minilm: Any, tmp_
         expected = export_text(head_workspace(screen.run, 0, 2, 3), "md")
         assert (tmp_path / "attn-export.md").read_text() == expected
         assert expected.startswith("From all-MiniLM-L6-v2, layer 1 head 3, on “The cat sat")
+
+
+def test_the_short_summary_says_what_its_last_word_is_where_it_fits():
+    # at 60×20 it ended "… · [SEP] 0.1661 · spread", "spread" with no word of what it was
+    from types import SimpleNamespace
+
+    s = SimpleNamespace(layer=0, head=0, entropy=3.3293, max_entropy=3.7004, previous=0.0652,
+                        next=0.0718, itself=0.1194, cls=0.1617, sep=0.1661, label="spread")
+    assert model_screen.summary_line(s, 50).endswith("[SEP] 0.1661 · mostly spread")
+    long = SimpleNamespace(**{**vars(s), "label": "previous-token"})
+    assert model_screen.summary_line(long, 38).endswith("· previous-token")  # 3 lines at most

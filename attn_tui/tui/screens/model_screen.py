@@ -173,12 +173,14 @@ def summary_line(s: Any, width: int) -> str:
     # every share the full line has (a lesson asks after "next"), in shorter words; the
     # entropy's bound goes first where three lines would not hold them
     shares = (f"prev {num(s.previous)} · next {num(s.next)} · self {num(s.itself)} · "
-              f"[CLS] {num(s.cls)} · [SEP] {num(s.sep)} · {s.label}")
+              f"[CLS] {num(s.cls)} · [SEP] {num(s.sep)}")
     name = short_head_name(s.layer, s.head)
-    text = f"{name}: entropy {num(s.entropy)}/{num(s.max_entropy)} · {shares}"
-    if _lines(text, width) > 3:
-        text = f"{name}: entropy {num(s.entropy)} · {shares}"
-    return text
+    bound, alone = (f"{name}: entropy {num(s.entropy)}/{num(s.max_entropy)} · {shares}",
+                    f"{name}: entropy {num(s.entropy)} · {shares}")
+    # "mostly" says what the last word is, where three lines hold it
+    forms = (f"{bound} · mostly {s.label}", f"{alone} · mostly {s.label}",
+             f"{alone} · {s.label}")
+    return next((f for f in forms if _lines(f, width) <= 3), forms[-1])
 
 
 class ModelBody(VerticalScroll, can_focus=False):
