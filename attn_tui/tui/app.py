@@ -72,6 +72,7 @@ class AttnApp(App[int]):
         drop_escapes_in_pastes()
         textual_compat.render_only_what_changed(self)
         textual_compat.lay_out_only_when_resized()
+        textual_compat.name_keys_without_the_unicode_database()
         textual_compat.repaint_only_what_focus_or_selection_changes()
         textual_compat.forget_gone_widgets_lines()
         textual_compat.repaint_what_a_rebuilt_map_drops()

@@ -364,6 +364,55 @@ def styled_once_on_first_show(screen: Screen, event: Any) -> None:
     event.refresh_styles = False
 
 
+# What Textual's key_to_character and format_key answer for the named keys attn-tui binds, as
+# they answer them (test_textual_compat checks each against them). Textual finds these in the
+# Unicode name database, and the lookups paged 0.7 MiB of its tables into every session's
+# memory before the first frame, to turn "left_square_bracket" into "[".
+KEY_CHARACTERS = {
+    "question_mark": "?", "escape": "\x1b", "tab": "\t", "left_square_bracket": "[",
+    "right_square_bracket": "]", "greater_than_sign": ">", "less_than_sign": "<",
+    "full_stop": ".", "slash": None, "minus": None, "plus": None, "comma": ",",
+    "enter": None, "up": None, "down": None, "left": None, "right": None, "home": None,
+    "end": None, "pageup": None, "pagedown": None, "f1": None, "backspace": "\x08",
+    "delete": "\x7f", "space": " ",
+}
+KEY_DISPLAYS = {"question_mark": "?", "left_square_bracket": "[", "right_square_bracket": "]",
+                "greater_than_sign": ">", "less_than_sign": "<", "full_stop": ".", "slash": "/",
+                "minus": "-", "plus": "+", "comma": ","}
+
+
+def name_keys_without_the_unicode_database() -> None:
+    """Textual's ``key_to_character`` (read by every screen's binding chain) and
+    ``format_key`` (the key bar's labels) answer the keys in KEY_CHARACTERS and KEY_DISPLAYS
+    from those tables, and any other key as before, once per process."""
+    import textual.app
+    import textual.screen
+
+    with _door("textual.screen.key_to_character / textual.app.format_key"):
+        from textual.keys import KEY_DISPLAY_ALIASES, REPLACED_KEYS
+
+        to_character, formatted = textual.screen.key_to_character, textual.app.format_key
+    if getattr(to_character, PATCH_MARK, False):
+        return
+
+    def key_to_character(key: str) -> str | None:
+        if key in KEY_CHARACTERS:
+            return KEY_CHARACTERS[key]
+        return to_character(key)
+
+    def format_key(key: str) -> str:
+        if key in KEY_DISPLAYS:
+            return KEY_DISPLAYS[key]
+        if len(key) == 1 and key not in KEY_DISPLAY_ALIASES and key not in REPLACED_KEYS:
+            return key  # no character's Unicode name is one letter: Textual's lookup fails
+        return formatted(key)
+
+    for patched in (key_to_character, format_key):
+        setattr(patched, PATCH_MARK, True)
+    textual.screen.key_to_character = key_to_character
+    textual.app.format_key = format_key
+
+
 def lay_out_only_when_resized() -> None:
     """A Resize lays a screen out again only when its size differs from the one it was last
     laid out at (``Screen._screen_resized``), once per process. Textual lays the whole screen

@@ -593,3 +593,45 @@ def test_a_border_title_name_that_is_gone_is_one_error(monkeypatch):
     label.__dict__.pop("_border_title", None)
     with pytest.raises(compat.TextualCompatError, match="Widget._border_title"):
         compat.border_text(label, "border_title")
+
+
+def test_the_key_tables_answer_as_textuals_own_functions_do():
+    # the binding chain and the key bar read these instead of the Unicode name database
+    from textual.keys import format_key, key_to_character
+
+    for key, character in compat.KEY_CHARACTERS.items():
+        assert key_to_character(key) == character, key
+    for key, shown in compat.KEY_DISPLAYS.items():
+        assert format_key(key) == shown, key
+    compat.name_keys_without_the_unicode_database()
+    import textual.app
+    import textual.screen
+
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789R?[]<>"
+    for key in [*letters, "enter", "escape", "tab", "ctrl+q", "f1", "shift+up", "delete"]:
+        assert textual.app.format_key(key) == format_key(key), key
+        assert textual.screen.key_to_character(key) == key_to_character(key), key
+
+
+async def test_the_first_screen_looks_no_key_up_in_the_unicode_database(monkeypatch):
+    # 0.8 MiB of the name tables paged into every session, to read "[" for left_square_bracket
+    import unicodedata
+
+    import textual.keys
+
+    from attn_tui.tui.app import make_app
+
+    asked: list[str] = []
+    real = unicodedata.lookup
+    fake = type(unicodedata)("unicodedata")
+    fake.__dict__.update({k: getattr(unicodedata, k) for k in dir(unicodedata)
+                          if not k.startswith("__")})
+    fake.lookup = lambda name: asked.append(name) or real(name)
+    monkeypatch.setattr(textual.keys, "unicodedata", fake)
+    textual.keys.format_key.cache_clear()
+    textual.keys.key_to_character.cache_clear()
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "0.3369" in str(app.screen.query_one("#heatmap").render_line(1).text)
+    assert asked == []
