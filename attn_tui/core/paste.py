@@ -46,6 +46,7 @@ def read_block(text: str) -> Block | None:
     if not body or _DECIMAL_COMMA.match(body):
         return None
     lines = [line.strip() for line in body.splitlines() if line.strip()]
+    blank = None  # a blank line between rows, outside brackets and tables
     if all(line.startswith("|") for line in lines):
         rows = _markdown_rows(lines)
     elif "[" in body:  # a printed array or a list: each innermost [...] is one row
@@ -56,14 +57,16 @@ def read_block(text: str) -> Block | None:
         # in code a comma always separates: [[1,0],[0,1]] is four numbers
         rows_text = [r for group in _ROW_IN_BRACKETS.findall(body) for r in group.split(";")]
         rows = [_tokens(r, code=True) for r in rows_text]
+    elif "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
+        # a tab at a row's start or end is an empty cell, as a comma there is, and a blank
+        # line a row of them: dropped, they moved the numbers after them
+        cells = [line.strip(" \r") for line in text.strip(" \r\n").splitlines()]
+        rows = [[_unquote(t.strip(" ")) for t in line.split("\t")] for line in cells]
     else:
-        if "\t" in body:  # spreadsheet cells: only tabs separate (a cell may be 0,5)
-            # a tab at a row's start or end is an empty cell, as a comma there is: dropped,
-            # it moved every number after it one cell over
-            cells = [line.strip(" \r") for line in text.strip(" \r\n").splitlines()]
-            rows = [[_unquote(t.strip(" ")) for t in line.split("\t")]
-                    for line in cells if line.strip()]
-        elif '"' in body and "," in body:  # quoted CSV, as spreadsheets save it: "1.5","2"
+        # in a column of numbers, a blank line is a blank cell: dropped, it moved every number
+        # after it up one (between rows of several numbers it only sets them apart)
+        blank = next((i for i, line in enumerate(body.splitlines()) if not line.strip()), None)
+        if '"' in body and "," in body:  # quoted CSV, as spreadsheets save it: "1.5","2"
             import csv
 
             rows = [[t.strip() for t in next(csv.reader([line], skipinitialspace=True))]
@@ -71,6 +74,9 @@ def read_block(text: str) -> Block | None:
         else:
             rows = [[_unquote(t) for t in _tokens(line, code=False)] for line in lines]
     rows = [r for r in rows if r]
+    if blank is not None and len(rows) >= 2 and all(len(r) == 1 for r in rows) and any(
+            parse_cell(t).ok for row in rows for t in row):
+        raise BlockError(f"row {blank + 1} is empty: fill every cell, or paste a smaller block")
     for i, row in enumerate(rows):  # an empty cell would move the numbers after it
         if "" in row:
             j = row.index("")

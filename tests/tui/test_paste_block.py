@@ -72,6 +72,11 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("0.9\t0.8\t0.7\n\t0.5\t0.4", "row 2, number 1 is empty"),
     ("\t0.5\t0.4", "number 1 is empty"),  # pasted as 0.5 0.4, one cell to the left
     ("0.5\t0.4\t", "number 3 is empty"),  # a trailing comma is refused alike
+    # a blank row, or a column's blank cell: the rows after it moved up one
+    ("0.1\t0.2\n\t\n0.3\t0.4", "row 2, number 1 is empty"),
+    ("0.1\t0.2\n\n0.3\t0.4", "row 2, number 1 is empty"),
+    ("0.1\n\n0.3", "row 2 is empty"),
+    ("1\n \n3\n4", "row 2 is empty"),
     ("1,,3\n4,5,6", "row 1, number 2 is empty"),
     (",5,6\n1,2,3", "row 1, number 1 is empty"),
     # semicolons (a decimal-comma locale's CSV) and a comma between spaces: 1 and 3 were read
