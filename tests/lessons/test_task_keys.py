@@ -234,3 +234,21 @@ async def test_show_me_on_the_workbench_is_no_unsaved_work_of_the_learners():
         assert not bench.dirty
         await press(pilot, *cell("3"))
         assert bench.dirty
+
+
+
+@pytest.mark.parametrize(("name", "k", "query"), [("select", 2, 0), ("mask", 4, 0)])
+async def test_ctrl_r_puts_back_the_query_a_step_began_on_without_naming_it(name, k, query):
+    # steps that start on the first query by default have no select_query action, and ctrl+r
+    # left the query the learner had moved to
+    async with lesson_app(name, at=k).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, k)
+        bench = pilot.app.workbench()
+        assert bench.workspace.selected == query
+        await press(pilot, "down")
+        assert bench.workspace.selected == query + 1
+        await press(pilot, "ctrl+r")
+        assert bench.workspace.selected == query
+        from attn_tui.tui.textual_compat import notifications
+
+        assert "Back at the step's start." in [str(n.message) for n in notifications(pilot.app)]

@@ -774,6 +774,9 @@ class ModelScreen(Screen):
     def lesson_owns_state(self, also: bool = False) -> None:
         self._lesson_text = self.text
 
+    def lesson_look_as(self, work: object) -> None:
+        pass  # the query is part of lesson_state: restored with it
+
     def lesson_replaced_work(self, work: object) -> None:
         assert isinstance(work, ModelChoice)
         self._replaced_texts = (*self._replaced_texts, work.text)[-20:]

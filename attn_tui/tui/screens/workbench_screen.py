@@ -744,6 +744,10 @@ class WorkbenchScreen(Screen):
     def has_unsaved_work(self) -> bool:
         return self.dirty
 
+    def lesson_look_as(self, work: object) -> None:
+        if isinstance(work, Workspace) and work.selected != self.workspace.selected:
+            self.select_query(min(work.selected, self.workspace.t_q - 1))
+
     def lesson_owns_state(self, also: bool = False) -> None:
         self._lesson_states = (*self._lesson_states, self.workspace) if also else (self.workspace,)
 

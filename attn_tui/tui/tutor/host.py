@@ -44,6 +44,11 @@ class LessonHost(Protocol):
         """The state a lesson task is checked against (``attn_tui.lessons.tasks.Live``)."""
         ...
 
+    def lesson_look_as(self, work: object) -> None:
+        """ctrl+r: what is looked at as ``work`` (from ``lesson_work``) had it, where that is no
+        part of ``lesson_state`` (the workbench's query)."""
+        ...
+
     def lesson_restore(self, state: object, edits: tuple = ()) -> None:
         """Put ``state`` (from ``lesson_state``) back on the panes, with a task's ``edits``
         (``tasks.Edit``) made on it, as one change: u undoes it where the host can undo."""

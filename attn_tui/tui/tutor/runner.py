@@ -47,8 +47,7 @@ SHOWING = object()  # "show me" is putting its state on the panes
 SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a training run)
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
 # step actions that only give a pane or field the keys (ctrl+r gives them again)
-# what a step points at (a field, a pane, the query its words are about): ctrl+r points again
-POINTING = ("screen.pick_control(", "screen.focus_maps", "screen.select_query(")
+POINTING = ("screen.pick_control(", "screen.focus_maps")
 # n or p pressed this long after a step began to set up is a new press, not one typed in a
 # burst with the key that started it
 SETUP_GRACE = 0.25
@@ -105,6 +104,7 @@ class LessonRunner:
         self._save_failed = False
         self._held = False  # see hold_checks
         self._setup: object = None  # the host's state as the current step set it up
+        self._setup_view: object = None  # and its work, the query picked too (lesson_work)
         self._keys_ahead = 0  # lesson keys put off until the keys typed before them are read
         self._own_title: str | None = None  # the host's sub-title before the lesson came
         # the current step's task: the state it started from, what the check last said, the
@@ -421,9 +421,13 @@ class LessonRunner:
             return
         if self.host is None or self._setup is None:
             return
-        at_start = self.host.lesson_state() == self._setup
-        if not at_start:
+        # the query picked is no edit (lesson_state leaves it out), but the step's words are
+        # about the one it began on: that comes back too
+        edited = self.host.lesson_state() != self._setup
+        looked_away = self.host.lesson_work() != self._setup_view
+        if edited:
             self._restore()
+        self.host.lesson_look_as(self._setup_view)
         if self._drifted():
             # the settings are the step's, not what the panes show: the train lab's run of
             # the learner's settings. Set up again, the step's actions bring its own back.
@@ -432,8 +436,9 @@ class LessonRunner:
             self._go(self.index)
             return
         self._pick_again()
-        if at_start:
-            self.app.notify("The step is at its start already.", timeout=2)
+        if not edited:  # nothing for u to undo
+            self.app.notify("Back at the step's start." if looked_away
+                            else "The step is at its start already.", timeout=2)
             return
         self.app.notify("Back at the step's start (u undoes).", timeout=3, markup=False)
         if self._view is not None and (back := _back_for_the_answer(self.host)) in self._view.note:
@@ -444,8 +449,7 @@ class LessonRunner:
 
     def _pick_again(self) -> None:
         """The field or pane the step gave the keys to, given again: after ctrl+r, ↑ changed h,
-        where the learner had moved, and not the D that the step's words and hints name. So is
-        the query the step's words are about (select's step 4 stayed on the one picked)."""
+        where the learner had moved, and not the D that the step's words and hints name."""
         for action in self._step().actions:
             if action.startswith(POINTING):
                 self.app.call_later(self.app.run_action, action)
@@ -654,7 +658,7 @@ class LessonRunner:
             if waiting is not None:
                 waiting.cancel()
         if host is not None:  # the reveal's changes are the step's, not the learner's
-            self._setup = host.lesson_state()
+            self._setup, self._setup_view = host.lesson_state(), host.lesson_work()
             self._answer_words = self._quoted()
             if was_saved:
                 host.lesson_owns_state()
@@ -811,7 +815,7 @@ class LessonRunner:
             await self._settle()
             view = replace(view, chosen=self.chosen, why=fill(q.why, self.context()))
         self._conceal(step.conceal + (q.conceal if q is not None and not answered else ()))
-        self._setup = host.lesson_state()
+        self._setup, self._setup_view = host.lesson_state(), host.lesson_work()
         self._start_words = start_words
         self._answer_words = self._quoted() if answered else None
         if was_saved or step.workspace is not None:
@@ -1005,7 +1009,7 @@ class LessonRunner:
             host.remove_class("-lesson")
             host.sub_title = self._own_title
         self.host = None
-        self._setup = None
+        self._setup = self._setup_view = None
         self._pointed = ()
         if not keep_lesson:
             self.app.workers.cancel_group(self.app, "lesson")

@@ -276,6 +276,9 @@ class LabScreen(Screen):
     def lesson_owns_state(self, also: bool = False) -> None:
         pass
 
+    def lesson_look_as(self, work: object) -> None:
+        pass  # the settings are all there is
+
     def lesson_shows(self) -> tuple[object, str]:
         """What the lab shows for its current settings (None while computing or refused), and
         why there is nothing when there is not: what a lesson's task reads."""
