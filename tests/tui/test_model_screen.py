@@ -1078,3 +1078,15 @@ def test_the_short_summary_says_what_its_last_word_is_where_it_fits():
     assert model_screen.summary_line(s, 50).endswith("[SEP] 0.1661 · mostly spread")
     long = SimpleNamespace(**{**vars(s), "label": "previous-token"})
     assert model_screen.summary_line(long, 38).endswith("· previous-token")  # 3 lines at most
+
+
+def test_the_overflow_note_gives_way_after_the_titles_own_words_not_before():
+    # with the Tab hint at 70 columns the note went first: "steps for '[MASK]' (20 of 22) ·
+    # [ ] picks · Tab: the table ↓", and inf beside α 1.0000 went unexplained again
+    note = "exp overflows; α uses e^(x − max)"
+    title = model_screen.steps_title("[MASK]", 19, 22, 70, True, note)
+    assert title == "'[MASK]' (20 of 22) · exp overflows; α uses e^(x − max) · Tab ↓"
+    assert model_screen.steps_title("[MASK]", 19, 22, 58, True, note) == (
+        "'[MASK]' (20 of 22) · exp overflows · Tab: the table ↓")
+    assert model_screen.steps_title("[MASK]", 19, 22, 38, False, note) == (
+        "'[MASK]' (20 of 22) · exp overflows")

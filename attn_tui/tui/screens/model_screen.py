@@ -151,11 +151,17 @@ def steps_title(token: str, index: int, count: int, width: int, hint: bool,
     forms = (f"steps for query {where} on the head's real q, k ([ ] picks)",
              f"steps for query {where} · real q, k · [ ] picks",
              f"steps for {where} · [ ] picks", f"steps for {where}", where)
-    if note:
-        forms = (f"steps for query {where} · {note}", f"steps for {where} · {note}",
-                 f"{where} · {note}", *forms)
-    for tail in TABLE_HINTS if hint else ("",):
-        for text in forms:
+    groups: tuple[tuple[str, ...], ...] = (forms,)
+    if note:  # "exp overflows; α uses e^(x − max)", or its first words where that is too long
+        short = note.split(";")[0]
+        groups = ((f"steps for query {where} · {note}", f"steps for {where} · {note}",
+                   f"{where} · {note}", f"{where} · {short}"), forms)
+    tails = TABLE_HINTS if hint else ("",)
+    for group in groups:
+        # the note's words before the hint's (Tab ↓ says as much); the title's own after it
+        pairs = ([(text, tail) for text in group for tail in tails] if group is not forms
+                 else [(text, tail) for tail in tails for text in group])
+        for text, tail in pairs:
             if cell_len(text + tail) <= width:
                 return text + tail
     return where + (TABLE_HINTS[-1] if hint else "")  # a long token: the line cuts it
