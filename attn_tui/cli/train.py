@@ -154,10 +154,11 @@ def _save_name_problem(name: str) -> str | None:
     return None
 
 
-def _not_npz(name: str) -> str:
+def _not_npz(path: str) -> str:
+    from attn_tui.core.files import short_path
     from attn_tui.report.export import format_for
 
-    named = format_for(name)
+    named, name = format_for(path), short_path(path)  # a byte that is not UTF-8 as \xff
     if named:
         return (f"--save {name} is named as a .{named} file, but a run is saved as .npz: end "
                 "the name with .npz.")
@@ -292,12 +293,15 @@ def run_train(args: argparse.Namespace) -> int:
         if out.failed:
             ended = ("finished" if run.done
                      else f"stopped at step {run.step} of {config.steps}")
+            kept = (f"it was written to {args.train_save}" if stream is not None  # a device
+                    else f"{args.train_save} keeps it")
             return fail(f"Cannot write to standard output: {out.failed}; the run {ended}, and "
-                        f"{args.train_save} keeps it.")
+                        f"{kept}.")
         if out.gone and not run.done:  # | head: the run stopped early, and what is kept says so
+            kept = (f"what it trained was written to {args.train_save}" if stream is not None
+                    else f"{args.train_save} keeps it up to that step")
             print(f"attn-tui: standard output closed at step {run.step} of {config.steps}, "
-                  f"so the run stopped there; {args.train_save} keeps it up to that step.",
-                  file=sys.stderr)
+                  f"so the run stopped there; {kept}.", file=sys.stderr)
     if record.diverged:
         return 1
     return 130 if interrupted() or cut else 0  # stopped by ctrl+c: `train … && next` stops too

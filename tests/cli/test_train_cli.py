@@ -482,3 +482,34 @@ def test_standard_output_failing_mid_run_stops_it_and_saves_what_it_trained(
     assert 0 < done < 400
     assert err == (f"attn-tui: Cannot write to standard output: no space left on device; the "
                    f"run stopped at step {done} of 400, and {target} keeps it.\n")
+
+
+def test_standard_output_failing_mid_run_with_a_device_to_save_to_says_it_was_written(
+        capsys, monkeypatch) -> None:
+    # "… and /dev/null keeps it": a device keeps nothing
+    pytest.importorskip("torch")
+    from attn_tui.cli import train as train_cli
+
+    real = train_cli._Out.__call__
+    lines = []
+
+    def fills_up(self, line=""):
+        lines.append(line)
+        if len(lines) > 10:
+            self.failed = "no space left on device"
+        real(self, line)
+
+    monkeypatch.setattr(train_cli._Out, "__call__", fills_up)
+    assert main(["train", "--task", "previous", "--steps", "400", "--d-model", "16",
+                 "--save", os.devnull]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attn-tui: Cannot write to standard output: no space left on device; "
+                          "the run stopped at step ")
+    assert err.endswith(f", and it was written to {os.devnull}.\n")
+
+
+def test_a_save_name_with_a_byte_that_is_not_utf8_is_quoted_as_the_shell_quotes_it(capsys):
+    odd = b"r\xff.md".decode("utf-8", "surrogateescape")
+    assert main(["train", "--save", odd]) == 2
+    assert capsys.readouterr().err == ("attn-tui: --save r\\xff.md is named as a .md file, but a "
+                                       "run is saved as .npz: end the name with .npz.\n")
