@@ -831,7 +831,7 @@ async def test_a_sentence_a_lesson_step_replaced_is_asked_about() -> None:
         await pilot.pause()
         modal = app.screen
         assert isinstance(modal, ConfirmQuitModal) and not modal.can_save
-        assert modal.question.startswith("Edits of yours that a lesson step or ctrl+r replaced")
+        assert modal.question.startswith("Edits of yours that a lesson step, ctrl+r or show me (y) replaced")
 
 
 async def test_quit_asks_about_edits_made_before_an_open(tmp_path: Path) -> None:

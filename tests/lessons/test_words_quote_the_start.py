@@ -108,7 +108,7 @@ async def test_ctrl_r_over_the_learners_edit_still_has_quit_ask_about_it():
         assert pilot.app.screen.workspace.q[0][0] == 0.1
         await press(pilot, "q")
         assert pilot.app.screen.question.startswith(
-            "Edits of yours that a lesson step or ctrl+r replaced were never saved")
+            "Edits of yours that a lesson step, ctrl+r or show me (y) replaced were never saved")
 
 
 async def test_a_head_picked_that_leaves_every_quoted_number_is_not_a_change_of_the_words():

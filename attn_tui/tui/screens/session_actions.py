@@ -382,8 +382,9 @@ class SessionController:
             return
         before_open = before_open or replaced
         if replaced:  # "u brings yours back", the lesson panel said: only while the app runs
-            what = ", or ".join(w for w, yes in (("a lesson step or ctrl+r", by_lesson),
-                                                  ("a head opened with w", by_head)) if yes)
+            what = ", or ".join(w for w, yes in (
+                ("a lesson step, ctrl+r or show me (y)", by_lesson),
+                ("a head opened with w", by_head)) if yes)
             what += "," if by_lesson and by_head else ""
             earlier = (f"Edits of yours that {what} replaced were never saved: Cancel, then u "
                        "brings them back.")
