@@ -271,3 +271,16 @@ async def test_the_head_field_names_one_range_the_split_shown() -> None:
         await run_action(pilot, "set_head(16)")
         assert screen.settings.head == 16
         assert "head must be" not in screen.message
+
+
+async def test_a_session_with_a_head_past_its_h_shows_and_keeps_the_last_head_of_the_split():
+    # {"h": 4, "head": 7}, written by hand: the map showed head 4 of 4, the bar said 7, and ↑
+    # said "head is already the largest, 7."
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("heads", lab_options={"saved": {"h": 4, "head": 7}}).run_test(
+            size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.settings.head == 4 and screen.query_one(ControlBar).values["head"] == 4
+        assert screen.query_one("#map-box").border_title.startswith("head 4 of 4:")

@@ -35,7 +35,7 @@ from attn_tui.tui.widgets.text_table import TextTable
 FIELDS = (
     Field("D", "D", "int", 1, 1024, step=8, meaning="numbers per token (d_model)"),
     Field("h", "h", "int", 1, 64, meaning="heads D is split into"),
-    Field("head", "head", "int", 1, 64, meaning="the head shown, 1 … h"),
+    Field("head", "head", "int", 1, 64, meaning="which head of the split on screen is shown"),
     Field("T", "T", "int", 2, 12, meaning="tokens"),
     Field("causal", "causal", "bool"),
     Field("seed", "seed", "int", 0, 2**31 - 1),
@@ -120,6 +120,9 @@ class HeadsLabScreen(LabScreen):
                 return
             self.result, self.computed_for, self._standing = r, inputs, None
             self._show_split(r)
+            if s.head > r.h:  # a session written by hand: {"h": 4, "head": 7}
+                self.settings = s = replace(s, head=r.h)
+                self.query_one("#controls", ControlBar).show(head=r.h)
         else:  # back to the settings shown (R, u): the split refused before no longer stands
             self._standing = None
         self._show_head(r, min(s.head, r.h) - 1)
