@@ -223,9 +223,16 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
     args, extra = parser.parse_known_args(argv)
     if extra:  # after a command, said with that command's usage (export's, not the app's)
         passed = {APP_FLAGS[d] for d in PASSED_ON.get(args.command, ())}
+        moved, i = [], 0
+        while i < len(extra):  # the app's flags among them, each with its value
+            flag = extra[i].split("=")[0]
+            if flag in passed:
+                takes = flag != "--no-progress" and "=" not in extra[i] and i + 1 < len(extra)
+                moved += extra[i:i + 1 + takes]
+                i += takes
+            i += 1
         hint = (f" (the app's own flags go before the word {args.command}: attn-tui "
-                f"{' '.join(extra)} {args.command} …)"
-                if passed and any(x.split("=")[0] in passed for x in extra) else "")
+                f"{' '.join(moved)} {args.command} …)" if moved else "")
         (args.commands.get(args.command) or parser).error(
             f"unrecognized arguments: {' '.join(extra)}{hint}")
     commands = args.commands
@@ -318,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\nattn-tui: stopped.", file=sys.stderr)
         return 130
     except SystemExit as done:  # --help or --version, printed by argparse
-        if done.code in (0, None):
+        # (to standard error when standard output is closed: then it was read)
+        if done.code in (0, None) and sys.stdout is not None:
             from attn_tui.core.files import write_stdout
 
             if failed := write_stdout(""):  # into a full disk: said, not exit 0

@@ -135,7 +135,10 @@ def load_full(path: str | os.PathLike, *, stream: bool = False) -> Session:
         if stat.S_ISDIR(st.st_mode):
             raise SessionError("it is a directory, not a session file", shown)
         if not stat.S_ISREG(st.st_mode) and not (stream and stat.S_ISFIFO(st.st_mode)):
-            raise SessionError("it is not a regular file", shown)  # a device never ends
+            # a device never ends; a pipe could hold the app before its first screen
+            raise SessionError("it is not a regular file" + (
+                " (attn-tui export --session reads a pipe)" if stat.S_ISFIFO(st.st_mode)
+                else ""), shown)
         if st.st_size > MAX_BYTES:
             raise SessionError(f"it is {st.st_size / 2**20:.1f} MB, and a session file is at "
                                f"most {MAX_BYTES // 2**20} MB", shown)
@@ -151,7 +154,8 @@ def _read_stdin() -> bytes:
 
     if sys.stdin is None or sys.stdin.isatty():  # closed, or a person would have to type it
         raise SessionError("standard input is " + ("closed" if sys.stdin is None else
-                           "the terminal; pipe a session into it (< file.json)"), "-")
+                           "the terminal: redirect a session file into it (< s.json) or pipe "
+                           "one (cat s.json |)"), "-")
     try:
         return sys.stdin.buffer.read(MAX_BYTES + 1)
     except OSError as exc:

@@ -304,3 +304,14 @@ def test_an_app_flag_after_serve_is_refused_with_where_it_goes(capsys):
         "attn-tui serve: error: unrecognized arguments: --theme nord (the app's own flags go "
         "before the word serve: attn-tui --theme nord serve …)")
     assert parse_args(["--theme", "nord", "serve"]).theme == "nord"
+    with pytest.raises(SystemExit):  # only the app's flags are moved in the hint
+        parse_args(["serve", "--theme", "nord", "--bogus"])
+    assert capsys.readouterr().err.endswith("attn-tui --theme nord serve …)\n")
+
+
+def test_version_with_standard_output_closed_is_read_on_standard_error_and_exits_0():
+    # argparse writes it there then: it was read, so no "Cannot write" and no status 2
+    done = subprocess.run([sys.executable, "-m", "attn_tui", "--version"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 0 and done.stderr.startswith("attn-tui ")
