@@ -79,7 +79,7 @@ def check_heads_flags(parser: argparse.ArgumentParser, args: argparse.Namespace)
         named = format_for(args.heads_output)
         if named is not None:  # text bytes in heads.npz: refused, as export refuses it
             other = (f", or give --format {named} with --layer and --head"
-                     if named in ("md", "csv", "npz") else "")
+                     if named in HEAD_FORMATS[1:] else "")
             parser.error(f"argument -o: {args.heads_output} is named as a .{named} file, but "
                          f"the heads print as text: end the name with .txt{other}")
 

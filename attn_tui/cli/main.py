@@ -223,16 +223,19 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
     args, extra = parser.parse_known_args(argv)
     if extra:  # after a command, said with that command's usage (export's, not the app's)
         passed = {APP_FLAGS[d] for d in PASSED_ON.get(args.command, ())}
-        moved, i = [], 0
+        moved, i, whole = [], 0, True
         while i < len(extra):  # the app's flags among them, each with its value
             flag = extra[i].split("=")[0]
             if flag in passed:
-                takes = flag != "--no-progress" and "=" not in extra[i] and i + 1 < len(extra)
+                takes = flag not in ("--no-progress",) and "=" not in extra[i]
+                value = extra[i + 1] if takes and i + 1 < len(extra) else None
+                if takes and (value is None or value.startswith("-")):
+                    whole = False  # a flag without its value: no command to suggest
                 moved += extra[i:i + 1 + takes]
                 i += takes
             i += 1
         hint = (f" (the app's own flags go before the word {args.command}: attn-tui "
-                f"{' '.join(moved)} {args.command} …)" if moved else "")
+                f"{' '.join(moved)} {args.command} …)" if moved and whole else "")
         (args.commands.get(args.command) or parser).error(
             f"unrecognized arguments: {' '.join(extra)}{hint}")
     commands = args.commands

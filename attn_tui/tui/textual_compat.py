@@ -364,21 +364,28 @@ def styled_once_on_first_show(screen: Screen, event: Any) -> None:
     event.refresh_styles = False
 
 
-# What Textual's key_to_character and format_key answer for the named keys attn-tui binds, as
-# they answer them (test_textual_compat checks each against them). Textual finds these in the
-# Unicode name database, and the lookups paged 0.7 MiB of its tables into every session's
-# memory before the first frame, to turn "left_square_bracket" into "[".
+# What Textual's key_to_character and format_key answer for every named key attn-tui binds
+# (test_textual_compat checks each against them, and that none is missing). Textual looks
+# these up in the Unicode name database, which paged about 0.8 MiB of its tables into every
+# session before the first frame, to turn "left_square_bracket" into "[".
 KEY_CHARACTERS = {
-    "question_mark": "?", "escape": "\x1b", "tab": "\t", "left_square_bracket": "[",
-    "right_square_bracket": "]", "greater_than_sign": ">", "less_than_sign": "<",
-    "full_stop": ".", "slash": None, "minus": None, "plus": None, "comma": ",",
-    "enter": None, "up": None, "down": None, "left": None, "right": None, "home": None,
-    "end": None, "pageup": None, "pagedown": None, "f1": None, "backspace": "\x08",
-    "delete": "\x7f", "space": " ",
+    "asterisk": "*", "equals_sign": "=", "greater_than_sign": ">", "less_than_sign": "<",
+    "left_square_bracket": "[", "right_square_bracket": "]", "question_mark": "?",
+    "escape": "\x1b", "space": " ", "tab": "\t", "full_stop": ".", "comma": ",",
+    "backspace": "\x08", "delete": "\x7f",
+    # named keys Textual gives no character to
+    "down": None, "up": None, "left": None, "right": None, "home": None, "end": None,
+    "pageup": None, "pagedown": None, "enter": None, "f1": None, "minus": None, "plus": None,
+    "slash": None,
 }
-KEY_DISPLAYS = {"question_mark": "?", "left_square_bracket": "[", "right_square_bracket": "]",
-                "greater_than_sign": ">", "less_than_sign": "<", "full_stop": ".", "slash": "/",
-                "minus": "-", "plus": "+", "comma": ","}
+KEY_DISPLAYS = {
+    "asterisk": "*", "equals_sign": "=", "greater_than_sign": ">", "less_than_sign": "<",
+    "left_square_bracket": "[", "right_square_bracket": "]", "question_mark": "?",
+    "minus": "-", "plus": "+", "slash": "/", "full_stop": ".", "comma": ",",
+    "down": "↓", "up": "↑", "left": "←", "right": "→", "home": "home", "end": "end",
+    "pageup": "pgup", "pagedown": "pgdn", "enter": "⏎", "escape": "esc", "f1": "f1",
+    "space": "space", "tab": "tab",
+}
 
 
 def name_keys_without_the_unicode_database() -> None:

@@ -307,6 +307,10 @@ def test_an_app_flag_after_serve_is_refused_with_where_it_goes(capsys):
     with pytest.raises(SystemExit):  # only the app's flags are moved in the hint
         parse_args(["serve", "--theme", "nord", "--bogus"])
     assert capsys.readouterr().err.endswith("attn-tui --theme nord serve …)\n")
+    for argv in (["serve", "--bogus", "--theme"], ["serve", "--theme", "--bogus"]):
+        with pytest.raises(SystemExit):  # a flag without its value: no command to suggest
+            parse_args(argv)
+        assert "go before the word" not in capsys.readouterr().err
 
 
 def test_version_with_standard_output_closed_is_read_on_standard_error_and_exits_0():

@@ -318,3 +318,10 @@ def test_a_head_exports_as_tex_and_query_picks_the_steps_in_every_one_query_form
     assert main([*args, "--format", "npz", "--query", "3", "-o", str(tmp_path / "h.npz")]) == 0
     with np.load(tmp_path / "h.npz") as saved:
         assert int(saved["selected"]) == 2
+
+
+def test_the_text_format_named_as_tex_offers_the_tex_export(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["print", "heads", "--text", "a cat", "-o", "h.tex"])
+    assert capsys.readouterr().err.rstrip().endswith(
+        "end the name with .txt, or give --format tex with --layer and --head")

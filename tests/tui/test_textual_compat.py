@@ -595,6 +595,34 @@ def test_a_border_title_name_that_is_gone_is_one_error(monkeypatch):
         compat.border_text(label, "border_title")
 
 
+def _bound_keys() -> set[str]:
+    """Every key written in a binding in attn-tui's source: Binding("a,b", …) and the
+    ("x", "action", …) of a BINDINGS list (read, not imported: importing every module would
+    load torch into this test's worker)."""
+    import ast
+    from pathlib import Path
+
+    import attn_tui
+
+    keys: set[str] = set()
+    for path in Path(attn_tui.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            first = None
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Binding"
+                    and node.args):
+                first = node.args[0]
+            elif (isinstance(node, ast.Assign)
+                  and any(getattr(t, "id", None) == "BINDINGS" for t in node.targets)
+                  and isinstance(node.value, ast.List | ast.Tuple)):
+                for item in node.value.elts:
+                    if isinstance(item, ast.Tuple) and item.elts:
+                        if isinstance(item.elts[0], ast.Constant):
+                            keys.update(str(item.elts[0].value).split(","))
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                keys.update(first.value.split(","))
+    return keys
+
+
 def test_the_key_tables_answer_as_textuals_own_functions_do():
     # the binding chain and the key bar read these instead of the Unicode name database
     from textual.keys import format_key, key_to_character
@@ -603,6 +631,10 @@ def test_the_key_tables_answer_as_textuals_own_functions_do():
         assert key_to_character(key) == character, key
     for key, shown in compat.KEY_DISPLAYS.items():
         assert format_key(key) == shown, key
+    named = {k for k in _bound_keys() if len(k) > 1 and "+" not in k}
+    assert {"left_square_bracket", "equals_sign", "f1"} <= named
+    assert named - set(compat.KEY_CHARACTERS) == set()  # a new key: add it to both tables
+    assert named - set(compat.KEY_DISPLAYS) == set()
     compat.name_keys_without_the_unicode_database()
     import textual.app
     import textual.screen
