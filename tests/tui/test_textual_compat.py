@@ -615,9 +615,9 @@ def _bound_keys() -> set[str]:
                   and any(getattr(t, "id", None) == "BINDINGS" for t in node.targets)
                   and isinstance(node.value, ast.List | ast.Tuple)):
                 for item in node.value.elts:
-                    if isinstance(item, ast.Tuple) and item.elts:
-                        if isinstance(item.elts[0], ast.Constant):
-                            keys.update(str(item.elts[0].value).split(","))
+                    if (isinstance(item, ast.Tuple) and item.elts
+                            and isinstance(item.elts[0], ast.Constant)):
+                        keys.update(str(item.elts[0].value).split(","))
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 keys.update(first.value.split(","))
     return keys
