@@ -128,7 +128,8 @@ def _latex(m: dict[str, Any]) -> str:
             for k, r in zip(m["keys"], m["rows"], strict=True)]
     total = ["sum"] + ["" if x is None else tex_num(x) for x in m["sums"]]
     # needs \usepackage{booktabs}; comments stay ASCII so any engine reads them
-    title = (f"% steps for query {m['index'] + 1} of {m['t_q']}; mask {m['mask']}; "
+    query = tex_comment(m["query"])  # named, as md names it: 'cat' (3 of 5)
+    title = (f"% steps for query '{query}' ({m['index'] + 1} of {m['t_q']}); mask {m['mask']}; "
              f"{'scaled by sqrt(d_k)' if m['scale'] else 'unscaled'}; {m['backend']} {m['dtype']}")
     out = [title] + _tabular(head, rows, total)
     if m["source"]:

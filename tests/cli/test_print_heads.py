@@ -314,7 +314,7 @@ def test_a_head_exports_as_tex_and_query_picks_the_steps_in_every_one_query_form
     assert main([*args, "--format", "tex", "--query", "3"]) == 0
     tex = capsys.readouterr().out
     assert tex.startswith('% from all-MiniLM-L6-v2, layer 1 head 3, on "the cat sat"\n'
-                          "% steps for query 3 of 5;")
+                          "% steps for query 'cat' (3 of 5);")
     assert main([*args, "--format", "npz", "--query", "3", "-o", str(tmp_path / "h.npz")]) == 0
     with np.load(tmp_path / "h.npz") as saved:
         assert int(saved["selected"]) == 2
