@@ -284,3 +284,5 @@ async def test_a_session_with_a_head_past_its_h_shows_and_keeps_the_last_head_of
         screen = pilot.app.screen
         assert screen.settings.head == 4 and screen.query_one(ControlBar).values["head"] == 4
         assert screen.query_one("#map-box").border_title.startswith("head 4 of 4:")
+        assert screen.message == ("From the session, not taken: head 7, past the split's 4 "
+                                  "heads (head 4 is shown).")

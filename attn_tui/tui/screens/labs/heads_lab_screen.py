@@ -121,6 +121,8 @@ class HeadsLabScreen(LabScreen):
             self.result, self.computed_for, self._standing = r, inputs, None
             self._show_split(r)
             if s.head > r.h:  # a session written by hand: {"h": 4, "head": 7}
+                self.saved_refused.append(f"head {s.head}, past the split's {r.h} heads "
+                                          f"(head {r.h} is shown)")
                 self.settings = s = replace(s, head=r.h)
                 self.query_one("#controls", ControlBar).show(head=r.h)
         else:  # back to the settings shown (R, u): the split refused before no longer stands
