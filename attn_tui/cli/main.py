@@ -171,8 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="serve attn-tui in the browser (needs attn-tui[serve])",
         description="Serve attn-tui over HTTP: each browser tab gets its own app process. "
         "There is no authentication, so it listens on this machine only unless told otherwise. "
-        "The app's own --theme, --preset, --backend, --dtype and --no-progress go before the "
-        "word serve: attn-tui --theme nord serve.",
+        "The app's own --theme, --preset, --backend, --dtype, --no-progress, --lesson and "
+        "--step go before the word serve: attn-tui --theme nord serve, or attn-tui --lesson "
+        "mask --step 4 serve to open every browser on that step.",
     )
     sv.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default: 127.0.0.1, this machine only)")
@@ -298,7 +299,7 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
 
 
 # the app's own flags that a command passes on; any other given before a command is an error
-PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme", "no_progress"}}
+PASSED_ON = {"serve": {"preset", "backend", "dtype", "theme", "no_progress", "lesson", "step"}}
 APP_FLAGS = {"preset": "--preset", "backend": "--backend", "dtype": "--dtype",
              "session": "--session", "lab": "--lab", "model": "--model", "load": "--load",
              "lesson": "--lesson", "step": "--step", "theme": "--theme",
@@ -430,7 +431,19 @@ def _print(section: str, backend: str, dtype: str) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from attn_tui.cli.serve import ServeError, serve
 
-    app_args = ["--preset", args.preset, "--backend", args.backend]
+    app_args = ["--backend", args.backend]
+    if args.lesson is not None:  # every browser opens the lesson (at --step N): a class on it
+        if args.lesson == "list":
+            build_parser().error("argument --lesson: list only prints; name the lesson each "
+                                 "browser opens (attn-tui --lesson mask serve)")
+        from attn_tui.lessons import lesson_cli
+
+        lesson_cli(args.lesson, build_parser(), args.no_progress, args.step)  # exits if bad
+        app_args += ["--lesson", args.lesson]
+        if args.step is not None:
+            app_args += ["--step", str(args.step)]
+    else:  # a lesson brings its own examples: --preset with it is refused
+        app_args = ["--preset", args.preset, *app_args]
     if args.asked_dtype:  # unasked, the model screen keeps its float32
         app_args += ["--dtype", args.asked_dtype]
     if args.theme:

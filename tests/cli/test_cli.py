@@ -319,3 +319,32 @@ def test_version_with_standard_output_closed_is_read_on_standard_error_and_exits
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                           preexec_fn=lambda: os.close(1))
     assert done.returncode == 0 and done.stderr.startswith("attn-tui ")
+
+
+@pytest.mark.parametrize(("argv", "app_args"), [
+    (["--theme", "nord", "serve"], ["--preset", "one", "--backend", "numpy", "--theme", "nord"]),
+    # a class on one step: every browser opens it (a lesson refuses --preset beside it)
+    (["--lesson", "mask", "--step", "4", "serve"],
+     ["--backend", "numpy", "--lesson", "mask", "--step", "4"]),
+])
+def test_serve_passes_the_apps_flags_to_every_browsers_app(monkeypatch, argv, app_args):
+    from attn_tui.cli import serve
+
+    seen = {}
+    monkeypatch.setattr(serve, "serve", lambda *a, **k: seen.update(app_args=a[4]) or 0)
+    assert main(argv) == 0
+    assert seen["app_args"] == app_args
+    parse_args(seen["app_args"])  # what each browser's app is started with is taken
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--lesson", "list", "serve"], "argument --lesson: list only prints"),
+    (["--lesson", "mask", "--step", "9", "serve"], "lesson mask has 5 steps; 9 is past its last"),
+])
+def test_serve_refuses_a_lesson_no_browser_could_open(monkeypatch, capsys, argv, said):
+    from attn_tui.cli import serve
+
+    monkeypatch.setattr(serve, "serve", lambda *a, **k: pytest.fail("served"))
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2 and said in capsys.readouterr().err

@@ -1,5 +1,6 @@
 """The hosting guide's ssh wrapper, run as written: what a learner asks for over ssh reaches
-attn-tui only as --lesson NAME, --preset NAME or --no-mouse, and anything else is one line."""
+attn-tui only as --lesson NAME, --step N, --preset NAME or --no-mouse, and anything else is
+one line."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def run(wrapper: Path, asked: str | None) -> subprocess.CompletedProcess[str]:
     ("--no-mouse", "--no-mouse|"),
     ("attn-tui --preset nanogpt --no-mouse --lesson real-heads",
      "--preset|nanogpt|--no-mouse|--lesson|real-heads|"),
+    ("attn-tui --lesson mask --step 4", "--lesson|mask|--step|4|"),
 ])
 def test_what_may_be_asked_for_reaches_attn_tui(wrapper: Path, asked, passed) -> None:
     done = run(wrapper, asked)
@@ -56,8 +58,13 @@ def test_what_may_be_asked_for_reaches_attn_tui(wrapper: Path, asked, passed) ->
 
 
 @pytest.mark.parametrize(("asked", "says"), [
-    ("cat /etc/passwd", "here you may ask for --lesson NAME, --preset NAME or --no-mouse, "
-                        "not cat"),
+    ("cat /etc/passwd", "here you may ask for --lesson NAME, --step N, --preset NAME or "
+                        "--no-mouse, not cat"),
+    ("attn-tui --lesson mask --step 0", "--step takes a number such as 4"),
+    ("attn-tui --lesson mask --step 1000", "--step takes a number such as 4"),
+    ("attn-tui --lesson mask --step '4;ls'", "--step takes a number such as 4"),
+    ("attn-tui --lesson mask --step", "--step takes a number such as 4"),
+    ("attn-tui --step mask", "--step takes a number such as 4"),
     ("attn-tui serve", "not serve"),
     ("attn-tui --lesson", "--lesson takes a name such as mask"),
     ("attn-tui --lesson ../x", "--lesson takes a name such as mask"),
