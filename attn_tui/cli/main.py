@@ -329,8 +329,11 @@ def main(argv: list[str] | None = None) -> int:
         print("\nattn-tui: stopped.", file=sys.stderr)
         return 130
     except SystemExit as done:  # --help or --version, printed by argparse
-        # (to standard error when standard output is closed: then it was read)
-        if done.code in (0, None) and sys.stdout is not None:
+        if done.code in (0, None):
+            if sys.stdout is None:  # argparse printed it to standard error, where it is read
+                if sys.stderr is None:  # both closed: printed nowhere
+                    return 2
+                raise
             from attn_tui.core.files import write_stdout
 
             if failed := write_stdout(""):  # into a full disk: said, not exit 0

@@ -348,3 +348,11 @@ def test_serve_refuses_a_lesson_no_browser_could_open(monkeypatch, capsys, argv,
     with pytest.raises(SystemExit) as done:
         main(argv)
     assert done.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_version_with_both_outputs_closed_exits_2():
+    # printed nowhere: an exit status is all a script has
+    done = subprocess.run([sys.executable, "-m", "attn_tui", "--version"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          preexec_fn=lambda: (os.close(1), os.close(2)))
+    assert done.returncode == 2
