@@ -412,10 +412,15 @@ class AttnApp(App[int]):
         entries += [(f"lab:{n}", f"{'lab ' + n:<{width}} {LABS[n].line}") for n in labs]
         now = self.tutor.lesson.name if self.tutor.lesson is not None else None
         words, nxt = self.tutor.standing(besides=now)
-        entries += [(f"lesson:{n}", f"{'lesson ' + n:<{width}} "
-                     + ("open now: " if n == now else "next: " if n == nxt else "")
-                     + t + (f" · {words[n]}" if n in words else ""))
-                    for n, t, _ in lessons]
+        for n, t, _ in lessons:
+            entries.append((f"lesson:{n}", f"{'lesson ' + n:<{width}} "
+                            + ("open now: " if n == now else "next: " if n == nxt else "")
+                            + t + (f" · {words[n]}" if n in words else "")))
+            if n == now:  # the open lesson's steps, to go back or ahead to one
+                at = self.tutor.index
+                entries += [(f"step:{n}:{k}", f"{'step ' + str(k):<{width}} "
+                             + ("here: " if k - 1 == at else "") + step.title)
+                            for k, step in enumerate(self.tutor.lesson.steps, start=1)]
         return entries
 
     def action_goto(self) -> None:
@@ -432,6 +437,9 @@ class AttnApp(App[int]):
                 self.reopen_lab(target[4:])
             elif target.startswith("lesson:"):
                 self.tutor.start(target[7:])
+            elif target.startswith("step:"):
+                _, name, k = target.split(":")
+                self.tutor.start(name, step=int(k), why="picked in Go to")
 
         self.push_screen(GotoModal(self.goto_entries()), chosen)
 

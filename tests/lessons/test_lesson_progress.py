@@ -258,3 +258,23 @@ def test_step_needs_a_lesson_and_a_step_it_has(capsys):
         main(["--lesson", "mask", "--step", "9"])
     assert done.value.code == 2
     assert "argument --step: lesson mask has 5 steps; 9 is past its last" in capsys.readouterr().err
+
+
+async def test_go_to_lists_the_open_lessons_steps_and_opens_one(progress_dir):
+    # a learner going back to step 2 pressed p, one step at a time; only --step jumped
+    app = lesson_app("mask", at=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        entries = dict(app.goto_entries())
+        steps = [t for t in entries if t.startswith("step:")]
+        assert steps == [f"step:mask:{k}" for k in range(1, 6)]
+        assert entries["step:mask:3"].split(None, 2)[2] == "here: Mask, then softmax"
+        await press(pilot, "g")
+        pilot.app.screen.dismiss("step:mask:2")
+        await settle(pilot)
+        title = panel(app).border_title
+        assert "Step 2 of 5" in title and "opened here (picked in Go to)" in title
+    no_lesson = make_app(no_progress=True)
+    async with no_lesson.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert not [t for t, _ in no_lesson.goto_entries() if t.startswith("step:")]

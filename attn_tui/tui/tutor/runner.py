@@ -121,8 +121,10 @@ class LessonRunner:
         self._answer_words: tuple[str, ...] | None = None
 
     # ---- entry points: CLI, command palette, the g menu
-    def start(self, name: str, run_asked: bool = False, step: int | None = None) -> None:
-        """Open lesson ``name`` where it was left (``step``, from 1: there instead)."""
+    def start(self, name: str, run_asked: bool = False, step: int | None = None,
+              why: str = "--step") -> None:
+        """Open lesson ``name`` where it was left (``step``, from 1: there instead, the
+        panel's edge saying ``why``)."""
         from attn_tui.lessons import LessonError, load
 
         try:
@@ -136,7 +138,7 @@ class LessonRunner:
                             title="This lesson cannot be opened", severity="warning", timeout=8,
                             markup=False)
             return
-        if not run_asked and self._ask_about_run(lesson, name, step):
+        if not run_asked and self._ask_about_run(lesson, name, step, why):
             return
         self._close()
         self.app.clear_notifications()  # "Lesson closed…" would cover the panel it names
@@ -146,7 +148,7 @@ class LessonRunner:
         k, answers = self._memory[name]
         resumed = "resumed here" if k else ""
         if step is not None:  # --step: where it was left does not matter
-            k, resumed = min(step, len(lesson.steps)) - 1, "opened here (--step)"
+            k, resumed = min(step, len(lesson.steps)) - 1, f"opened here ({why})"
         elif k is None:  # finished: at the first task still open, or from the top, fresh
             k = next(iter(self._open_tasks(lesson)), None)
             if k is None:  # a second time through: the questions ask again
@@ -156,7 +158,8 @@ class LessonRunner:
         self._memory[name] = (k, answers)
         self._go(k, resumed=resumed)
 
-    def _ask_about_run(self, lesson: Lesson, name: str, step: int | None = None) -> bool:
+    def _ask_about_run(self, lesson: Lesson, name: str, step: int | None = None,
+                       why: str = "--step") -> bool:
         """A lesson that trains in the train lab takes the place of the run there: one that no
         file holds is asked about first, as quitting does. True: asked (the answer starts it)."""
         from attn_tui.tui.screens.labs.train_runs import drop_held_run, held_run, save_run_dialog
@@ -170,10 +173,10 @@ class LessonRunner:
         def answer(choice: str | None) -> None:
             if choice == "save":
                 save_run_dialog(self.app, run,
-                                then=lambda: self.start(name, run_asked=True, step=step))
+                                then=lambda: self.start(name, True, step, why))
             elif choice == "quit":  # let go: neither the lab nor Go to keeps it
                 drop_held_run(self.app)
-                self.start(name, run_asked=True, step=step)
+                self.start(name, True, step, why)
 
         self.app.push_screen(ConfirmLessonModal(
             f"{run.what()} is not saved. Lesson {name} trains its own runs in the train lab, "
