@@ -16,8 +16,10 @@ from attn_tui.models.files import ModelDamaged
 
 MAX_TOKENS = 128  # what the model was trained on; positions beyond are never used here
 
-# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character ESC sequences
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?")
+# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character ESC sequences; and
+# CSI and OSC in their one-character C1 forms (U+009B, U+009D), as some terminals write them
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
+                      r"|\x9b[0-?]*[ -/]*[@-~]|\x9d[^\x07\x1b\x9c]*(?:\x07|\x9c|\x1b\\)?")
 _SPACES = re.compile(r"[\t\n\r\v\f]")
 
 

@@ -90,6 +90,12 @@ def test_bytes_that_are_not_utf8_are_named_as_such_not_as_control_characters() -
     assert clean("caf\udce9")[1] == ("removed 1 byte that is not UTF-8 text",)
 
 
+def test_escape_sequences_in_their_one_character_c1_forms_are_removed_whole() -> None:
+    # \x9b31m left "31m" behind, read as the tokens 31 ##m
+    assert clean("\x9b31mX and \x9d0;title\x9c ok") == (
+        "X and  ok", ("removed 2 terminal escape sequences",))
+
+
 def test_clean_turns_tabs_and_newlines_into_spaces() -> None:
     assert clean("a\tb\nc\r\nd") == ("a b c  d", ())
 
