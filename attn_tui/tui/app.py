@@ -418,8 +418,8 @@ class AttnApp(App[int]):
                             + t + (f" · {words[n]}" if n in words else "")))
             if n == now:  # the open lesson's steps, to go back or ahead to one
                 at = self.tutor.index
-                entries += [(f"step:{n}:{k}", f"{'step ' + str(k):<{width}} "
-                             + ("here: " if k - 1 == at else "") + step.title)
+                entries += [(f"step:{n}:{k}", f"{'step ' + str(k):<{width}} of {n}"
+                             + (", here" if k - 1 == at else "") + f": {step.title}")
                             for k, step in enumerate(self.tutor.lesson.steps, start=1)]
         return entries
 

@@ -268,7 +268,8 @@ async def test_go_to_lists_the_open_lessons_steps_and_opens_one(progress_dir):
         entries = dict(app.goto_entries())
         steps = [t for t in entries if t.startswith("step:")]
         assert steps == [f"step:mask:{k}" for k in range(1, 6)]
-        assert entries["step:mask:3"].split(None, 2)[2] == "here: Mask, then softmax"
+        assert entries["step:mask:3"].split(None, 2)[2] == "of mask, here: Mask, then softmax"
+        assert entries["step:mask:2"].split(None, 2)[2] == "of mask: No looking ahead"
         await press(pilot, "g")
         pilot.app.screen.dismiss("step:mask:2")
         await settle(pilot)
