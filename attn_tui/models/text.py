@@ -43,16 +43,18 @@ def clean(text: str) -> tuple[str, tuple[str, ...]]:
     if escapes:
         notices.append("removed " + plural(escapes, "terminal escape sequence"))
     without = _SPACES.sub(" ", without)
-    controls = sum(unicodedata.category(ch) == "Cc" for ch in without)
-    # a byte that is not UTF-8 reaches Python as a lone surrogate (a file name, an argument)
-    stray = sum(unicodedata.category(ch) == "Cs" for ch in without)
+    # one look at each character (this runs on every key typed into the sentence): control
+    # characters, and lone surrogates, which is how a byte that is not UTF-8 reaches Python
+    kinds = [unicodedata.category(ch) for ch in without]
+    controls, stray = kinds.count("Cc"), kinds.count("Cs")
     if controls:
         notices.append("removed " + plural(controls, "control character"))
     if stray:
         notices.append("removed " + plural(stray, "byte") + " that " +
                        ("is" if stray == 1 else "are") + " not UTF-8 text")
     if controls or stray:
-        without = "".join(ch for ch in without if unicodedata.category(ch) not in ("Cc", "Cs"))
+        without = "".join(ch for ch, kind in zip(without, kinds, strict=True)
+                          if kind not in ("Cc", "Cs"))
     return without, tuple(notices)
 
 
