@@ -56,6 +56,17 @@ class Steps:
         """Probability mass thrown away per query (non-zero only in causal-after)."""
         return 1.0 - self.row_sums
 
+    def exp_out_of_range(self, query: int) -> str | None:
+        """"overflows" where a 2-D table's exp column for ``query`` reads inf, "underflows"
+        where it reads 0 beside a weight that is not: the dtype's range, which α, computed
+        from e^(x − max), stays inside. None where every exp is as it reads."""
+        exp = self.exp[query]
+        if bool(np.isinf(exp).any()):
+            return "overflows"
+        if bool(((exp == 0) & (self.weights[query] > 0)).any()):
+            return "underflows"
+        return None
+
     def contributions(self, query: int = 0, batch: int | None = None) -> np.ndarray:
         """alpha_j * v_j for one query: (T_k, d_v); their column sums are the output."""
         w, v = self.weights, self.values

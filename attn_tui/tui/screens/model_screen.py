@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
@@ -561,12 +560,9 @@ class ModelScreen(Screen):
         self.query_one(HeadSummaryLine).show(s)
         i = self.query_index
         steps = run.head_steps(self.layer_index, self.head_index)
-        # the exp column reads inf (or 0 beside a weight) where the dtype's range ends; α is
-        # computed from e^(x − max) and does not, as the workbench's note says
-        exp, alpha = steps.exp[i], steps.weights[i]
-        self._steps_note = ("exp overflows; α uses e^(x − max)" if bool(np.isinf(exp).any())
-                            else "exp underflows; α uses e^(x − max)"
-                            if bool(((exp == 0) & (alpha > 0)).any()) else "")
+        # as the workbench's note says it: the exp column, not α, leaves the dtype's range
+        out_of_range = steps.exp_out_of_range(i)
+        self._steps_note = f"exp {out_of_range}; α uses e^(x − max)" if out_of_range else ""
         self.title_steps()
         self.call_after_refresh(self.title_steps)  # once the new table is laid out
         self.query_one(StepTable).show(steps, i, tuple(run.tokens))
@@ -800,6 +796,10 @@ class ModelScreen(Screen):
         with self.history.change(self.lesson_state):  # one change u undoes
             self._put(ModelChoice(**asdict(state) | {e.target: e.value for e in edits}))
 
+    def _say_not_ready(self, verb: str) -> None:
+        self.say(f"nothing to {verb} yet: " + ("the model is still loading" if self.model is None
+                                               else "the model has not run"), error=True)
+
     def action_export(self) -> None:
         """e: the head shown, its query's steps and its weights, to a file, as the workbench's
         e writes them (named by the model, head and sentence)."""
@@ -808,9 +808,7 @@ class ModelScreen(Screen):
         from attn_tui.report.heads import head_workspace
 
         if self.run is None:
-            self.say("nothing to export yet: " + ("the model is still loading"
-                                                  if self.model is None else "the model has not run"),
-                     error=True)
+            self._say_not_ready("export")
             return
         if self.app.tutor.refuses_hand_over(self) is not None:
             self.say("e exports once the numbers this step keeps back are on screen.", error=True)
@@ -834,8 +832,7 @@ class ModelScreen(Screen):
                 return
         run = self.run
         if run is None or bench is None:
-            self.say("nothing to open yet: " + ("the model is still loading" if self.model is None
-                                                else "the model has not run"), error=True)
+            self._say_not_ready("open")
             return
         if (refused := self.app.tutor.refuses_hand_over(self)) is not None:
             self.say(refused, error=True)

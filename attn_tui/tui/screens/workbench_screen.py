@@ -214,7 +214,8 @@ class WorkbenchScreen(Screen):
         # it would mean nothing
         lost_weight = ws.mask == "causal-after" and lost > 5e-5
         note: tuple[str, ...] = ()
-        if bool(np.isinf(steps.exp[i]).any()):  # the exp column reads inf, α beside it does not
+        out_of_range = steps.exp_out_of_range(i)
+        if out_of_range == "overflows":  # the exp column reads inf, α beside it does not
             note = (f"exp overflows {ws.dtype}; α uses e^(x − max)",
                     "exp overflows; α uses e^(x − max)")
         elif lost_weight:  # the point of that mode
@@ -222,7 +223,7 @@ class WorkbenchScreen(Screen):
             note = (f"α sums to {total}; {gone} lost (softmax came first)",
                     f"α sums to {total}; {gone} lost (softmax 1st)",
                     f"α sums to {total}; {gone} lost", f"Σα {total}; {gone} lost")
-        elif bool(((steps.exp[i] == 0) & (steps.weights[i] > 0)).any()):  # exp 0, α not
+        elif out_of_range == "underflows":  # exp 0, α not
             note = ("exp underflows to 0; α uses e^(x − max)", "exp underflows; α uses e^(x−max)")
         # the note first; the entropy beside it where the pane is wide enough for both
         beside = () if lost_weight else entropy[1:]
