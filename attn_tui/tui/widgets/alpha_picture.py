@@ -222,13 +222,26 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
 
 
 def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:
-    """The grid's first line: each head's number (from 1) over its picture where it fits with
-    a space after it, the chosen head's first; a number that would touch the one before is left
-    out (at one column a picture, 10 and 11 would read "1011")."""
+    """The grid's first line: each head's number (from 1) over its picture, with a space after
+    it. Where they do not all fit (at one column a picture, 10 and 11 would read "1011"), the
+    chosen head's number and a ruler of 1, 5, 10… as over a head's own picture; a ruler number
+    that would touch the chosen one is left out."""
+    row, spans = _place_numbers(heads, w, range(heads))
+    if len(spans) < heads:
+        row, spans = _place_numbers(heads, w, (chosen, 0, *range(4, heads, 5)))
+    out = Text("".join(row))
+    if chosen in spans:
+        out.stylize(marked, *spans[chosen])
+    return out
+
+
+def _place_numbers(heads: int, w: int, order) -> tuple[list[str], dict[int, tuple[int, int]]]:
+    """Write the numbers of the heads in ``order`` over their pictures, first come first placed;
+    also where each placed one is drawn, to mark the chosen head's column."""
     row = [" "] * (3 + heads * (w + 1))
     taken = [False] * len(row)
     spans = {}
-    for j in (chosen, *range(heads)):
+    for j in order:
         # over the picture, not its bracket
         name = str(j + 1)
         label = name.center(w + 1) if w > 1 else name.rjust(2)
@@ -239,10 +252,7 @@ def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:
         row[at:end] = name
         taken[at:end + 1] = [True] * (min(end + 1, len(row)) - at)
         spans[j] = (3 + j * (w + 1), max(end, 3 + (j + 1) * (w + 1)))  # marked: its column
-    out = Text("".join(row))
-    if chosen in spans:
-        out.stylize(marked, *spans[chosen])
-    return out
+    return row, spans
 
 
 def row_name(index: int, token: str, width: int) -> str:
