@@ -171,3 +171,15 @@ def test_real_heads_the_even_heads_are_mostly_in_layer_0_and_one_in_the_last(min
             if round(s.entropy, 4) >= 3.3]
     assert [h for h in even if h[0] == 0] == [(0, 0), (0, 1), (0, 3)]  # the hint's "most"
     assert [h for h in even if h[0] != 0] == [(5, 6)]  # the why's "layer 5 head 6"
+
+
+def test_real_heads_the_cls_count_is_the_number_of_heads_labelled_mostly_cls(minilm):
+    """Step 4 said "in 30 of its 72 heads" where 31 read "mostly: [CLS]": layer 5 head 1 gives
+    [CLS] 0.49997, written 0.5000, and the count wanted more than 0.5 unrounded."""
+    from attn_tui.lessons.tasks import MODEL_SENTENCE
+    from attn_tui.models.summary import summarise_all
+
+    run = minilm.run(MODEL_SENTENCE)
+    labelled = [(s.layer, s.head) for row in summarise_all(run.weights) for s in row
+                if s.label == "[CLS]"]
+    assert len(labelled) == 31 and (4, 0) in labelled

@@ -7,7 +7,7 @@ Actions (for keys, the command palette and lessons, as ``screen.<action>``):
 run of typing in the sentence, is one change).
 State to read: ``run`` (attn_tui.models.Run or None), ``layer_index``, ``head_index``,
 ``query_index``, ``message``, ``summary`` (the chosen head's HeadSummary), ``value_norms`` (|v| of
-each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads put over half on [CLS]).
+each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads the summary calls "mostly: [CLS]").
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from attn_tui.models import (
     shared_model,
     short_head_name,
     summarise,
+    summarise_all,
     token_label,
 )
 from attn_tui.models.text import clean
@@ -693,7 +694,8 @@ class ModelScreen(Screen):
     def cls_heads(self) -> int:
         if self.run is None:
             return 0
-        return int((self.run.weights[..., 0].mean(axis=-1) > 0.5).sum())
+        # by the summary's own rule, so a learner counting "mostly: [CLS]" lines gets this number
+        return sum(s.label == "[CLS]" for row in summarise_all(self.run.weights) for s in row)
 
     def action_query(self, step: int) -> None:
         # before the first maps (the model loading) the index is kept, and clamped on arrival
