@@ -187,6 +187,19 @@ def _cancels_typing(app, key: str) -> bool:
     return False
 
 
+def key_word(app, key: str, default: str) -> str:
+    """What the first binding of ``key`` from the focused widget up says it does (the sentence
+    box's Escape leaves it, "Done", where a cell's cancels the edit)."""
+    from textual.actions import parse
+
+    for node, bindings in textual_compat.binding_chain(app.screen):
+        for binding in bindings.key_to_bindings.get(key, ()):
+            _, action, parameters = parse(binding.action)
+            if node.check_action(action, parameters):  # a cell's Enter edits, unless typing
+                return binding.description or default
+    return default
+
+
 def bindings_checked(app, event: events.Key) -> bool:
     """For the App's key handler: True (and forgotten) if ``event``'s binding was looked up
     already, where the key was typed."""

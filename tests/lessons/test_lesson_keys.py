@@ -729,6 +729,16 @@ async def test_a_step_on_the_model_screen_says_it_replaced_the_head_not_numbers(
             in said, said
 
 
+async def test_the_panel_edge_says_escape_leaves_the_sentence_box_not_cancels_it():
+    """real-heads 7: the edge read "Esc Cancel" while a sentence was typed, and Esc kept it."""
+    async with lesson_app("real-heads", at=7).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "slash", "a", "space", "d", "o", "g")
+        assert panel(pilot.app).edge_text == "typing: ⏎ or Esc Done"
+        await press(pilot, "escape")
+        assert pilot.app.screen.text == "a dog"
+
+
 async def test_the_last_page_names_only_the_keys_that_do_something():
     # its edge said "n next · p back", and n did nothing there
     from attn_tui.lessons import load

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from attn_tui.core.words import listed
 from attn_tui.tui import textual_compat
-from attn_tui.tui.keys import takes_text
+from attn_tui.tui.keys import key_word, takes_text
 
 LETTERS = "abcd"
 # the edge's keys in fewer columns, taken in turn until they fit a narrow panel
@@ -135,14 +135,19 @@ class LessonPanel(OneClick, VerticalScroll, can_focus=False):
         textual_compat.lift_notices(self.screen, None)
 
     def _edge(self) -> None:
-        keys = ([("typing: ⏎ Set", None), ("Esc Cancel", None)] if takes_text(self.app.focused)
-                else self._keys)
+        keys = self._typing_keys() if takes_text(self.app.focused) else self._keys
         # words beyond the panel (a small window): say that shift+↑↓ brings them in
         parts = ([("⇧↑↓ more", None)] if self.max_scroll_y > 0 else []) + keys
         # the corners, a line and a blank each side (not laid out yet: called again once it is)
         shown = edge(parts, self.outer_size.width - 6)
         if shown.plain != self.edge_text:
             self.border_subtitle, self.edge_text = shown, shown.plain
+
+    def _typing_keys(self) -> list[tuple[str, None]]:
+        enter, escape = key_word(self.app, "enter", "Set"), key_word(self.app, "escape", "Cancel")
+        if enter == escape:  # the sentence box: both leave it, the sentence kept
+            return [(f"typing: ⏎ or Esc {enter}", None)]
+        return [(f"typing: ⏎ {enter}", None), (f"Esc {escape}", None)]
 
     _cap: int | None = None  # the rows the panel may take, where fewer than its CSS share
 
