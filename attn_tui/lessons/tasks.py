@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, is_dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
@@ -144,7 +145,8 @@ def fmt(x: float | None, digits: int = 2) -> str:
     if abs(x) >= 10_000:
         return f"{x:,.0f}"
     if abs(x) >= 0.01 or x == 0:
-        return f"{x:.{digits}f}"
+        # half up, as a learner rounds the panes' 0.1250 (1/8): Python's half-even wrote 0.12
+        return str(Decimal(x).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP))
     mantissa, _, power = f"{x:.{digits}g}".partition("e")  # 2.7e-5, as the tables write it
     return f"{mantissa}e{int(power)}" if power else mantissa
 

@@ -3,6 +3,7 @@ table is a LessonError naming the file, the step and the problem; evaluation rea
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, replace
 
 import pytest
@@ -283,3 +284,9 @@ def test_a_goal_met_by_a_little_shows_the_value_as_the_lab_writes_it():
     live = t.lab_live("lab:train", t.LAB_DEFAULTS["lab:train"], RunFigures(0.9982, 0.9, 0.0))
     v = t.evaluate(task, live, None)
     assert v.met and v.line() == "held-out accuracy 0.9982 · goal ≥ 0.99"
+
+
+def test_a_verdict_rounds_half_up_as_a_learner_reads_the_panes():
+    """nanogpt 2 met with 1/8 read "α(t1 → t8) 0.12" beside the panes' 0.1250: half to even."""
+    assert [t.fmt(x) for x in (0.125, 0.375, -0.125, math.log2(3), 0.8343)] == \
+        ["0.13", "0.38", "-0.13", "1.58", "0.83"]
