@@ -90,7 +90,11 @@ def open_session(path: str, lab: str | None = None) -> tuple[Any, str | None, di
         # a lab this install does not have: open the workbench rather than fail
         if lab_available(name):
             lab = name
-    return ws, lab, (saved if lab is not None and screen == f"lab:{lab}" else {}), kept
+    if screen == f"lab:{lab}":
+        return ws, lab, saved, kept
+    if saved:  # --lab opens another: the session's lab keeps its settings for Go to
+        kept = {**kept, screen[4:]: saved}
+    return ws, lab, {}, kept
 
 
 def _same_file(a: str, b: str) -> bool:

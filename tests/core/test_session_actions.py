@@ -137,6 +137,29 @@ async def test_a_sessions_lab_settings_the_lab_refuses_keep_their_defaults(tmp_p
                                   "outside.")
 
 
+async def test_a_session_opened_with_another_lab_keeps_its_own_labs_settings_for_go_to(tmp_path):
+    """`--session heads.json --lab model` showed the heads lab's defaults when Go to opened it:
+    the session's h 4 and causal mask were dropped without a word."""
+    from attn_tui.cli.export import open_session
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.screens.session_actions import restore_kept
+
+    path = tmp_path / "s.json"
+    session.save(state.from_preset("one"), path, screen="lab:heads",
+                 lab_settings={"D": 512, "h": 4, "head": 1, "T": 6, "causal": True, "seed": 0})
+    ws, lab, saved, kept = open_session(str(path), "model")
+    assert (lab, saved) == ("model", {})
+    app = make_app(workspace=ws, lab=lab, confirm_quit=False)
+    restore_kept(app, kept)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ModelLabScreen"
+        app.reopen_lab("heads")
+        await pilot.pause()
+        controls = str(app.screen.query_one("#controls").render())
+        assert "h ‹4›" in controls and "causal ‹on›" in controls, controls
+
+
 @pytest.mark.parametrize("changes", [{"steps": 200_000}, {"lr": 1e-7}, {"layers": 6},
                                      {"heads": 16, "d_model": 32}])
 async def test_train_settings_a_loaded_run_had_open_again_from_a_session(tmp_path, changes):

@@ -60,9 +60,10 @@ def kept_labs(app: App, lab: Any) -> dict[str, dict]:
 
 
 def restore_kept(app: App, kept: dict[str, dict]) -> None:
-    """A session's kept model screen, for Go to to reopen (checked then, as a session's are)."""
-    if "minilm" in kept:
-        app.left_labs["minilm"] = {"saved": dict(kept["minilm"])}
+    """A session's kept model screen, or the lab it was saved in when --lab opened another,
+    for Go to to reopen (checked then, as a session's are)."""
+    for name, settings in kept.items():
+        app.left_labs[name] = {"saved": dict(settings)}
 
 
 def _unsaved_words(bench_dirty: bool, sentence: bool) -> str:
