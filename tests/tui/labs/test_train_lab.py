@@ -327,6 +327,23 @@ async def test_a_value_typed_in_a_burst_is_set_by_its_enter_not_trained() -> Non
         assert screen.query_one("#controls").editing is None
 
 
+async def test_a_refused_value_typed_in_a_burst_stays_to_mend_as_typed_slowly() -> None:
+    """`0 Enter` in one burst dropped the 0 and closed the field, so the Esc meant to cancel
+    the edit left the lab; typed slowly, the 0 stays to mend."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        burst(app, "Right Right Right Right 0 Enter")
+        await settle(pilot)
+        bar = screen.query_one("#controls")
+        assert bar.editing == "0" and screen.settings.steps == 2000
+        assert "steps must be between 1 and 1,000,000; 0 is outside" in screen.message
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen and bar.editing is None and screen.state == "idle"
+
+
 async def test_with_ten_heads_at_80x24_the_progress_and_the_picked_head_stay_in_view() -> None:
     """Before, the run's progress line scrolled away with the heads, and ↓ picked heads below
     the window without the view following."""

@@ -253,7 +253,7 @@ class TrainLabScreen(LabScreen):
             return
         bar = self.query_one("#controls")
         if bar.editing is not None:  # the digits before it had not reached the bar
-            bar.take_typed(keep_refused=False)
+            bar.take_typed(keep_refused=True)
             return
         if self.held():  # a question that says "answer, and the lab trains"
             return
