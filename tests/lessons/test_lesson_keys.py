@@ -352,6 +352,25 @@ async def test_go_to_says_when_a_letter_matches_nothing():
         assert "lab h▏" in header and "nothing" not in header
 
 
+async def test_go_to_opens_nothing_on_enter_after_a_name_that_matches_nothing():
+    """"zzz" Enter opened the workbench, and "lesson zz" Enter lesson one: the first entries
+    of the lists the refused letters had left."""
+    from attn_tui.tui.screens.dialogs.goto_modal import GotoModal
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("l", "e", "s", "s", "o", "n", "space", "z", "z", "enter")
+        await pilot.pause()
+        modal = pilot.app.screen
+        assert isinstance(modal, GotoModal) and pilot.app.tutor.lesson is None
+        header = str(modal.query_one("#goto-header").render())
+        assert "nothing starts with 'lesson z'" in header and "↑↓ picks one" in header
+        await pilot.press("down", "enter")  # picked by hand: it opens
+        await settle(pilot)
+        assert pilot.app.tutor.lesson is not None and pilot.app.tutor.lesson.name == "select"
+
+
 async def test_a_reveal_is_not_taken_for_the_learners_edit():
     # answering step 3 of 'one' turns the division off (its reveal); n then said "Step 4
     # starts from its own numbers" although the learner had edited nothing

@@ -28,6 +28,7 @@ class GotoModal(AttnModal[str | None]):
         super().__init__()
         self.entries = entries  # (target, line shown)
         self.typed = ""  # the start of a name typed so far
+        self.missed = ""  # a name typed after it that starts nothing: Enter opens nothing then
 
     def compose_dialog(self) -> ComposeResult:
         with Vertical():
@@ -49,6 +50,16 @@ class GotoModal(AttnModal[str | None]):
         if self.closed:
             return  # a key typed after Enter: AttnModal hands it on
         char = event.character
+        if event.key == "enter" and self.missed:
+            # "zzz" Enter opened the workbench, the entry first in the list the z's left alone
+            event.stop()
+            event.prevent_default()
+            self.app.bell()
+            self._missed(self.missed, "↑↓ picks one")
+            return
+        if event.key in ("up", "down", "pageup", "pagedown", "home", "end"):
+            self.missed = ""  # an entry picked by hand: Enter opens it
+            return
         if event.key == "backspace":
             typed = self.typed[:-1]
         elif char and (char.isalpha() or char == " ") and event.key not in ("q", "escape"):
@@ -59,7 +70,7 @@ class GotoModal(AttnModal[str | None]):
         event.prevent_default()  # read here, not by a binding
         for attempt in ((typed,) if event.key == "backspace" else (typed, char.lower())):
             if self._matches(attempt) or not attempt:
-                self.typed = attempt
+                self.typed, self.missed = attempt, ""
                 choices = self.query_one(ChoiceList)
                 choices.clear_options()
                 choices.add_options(self._options(attempt))
@@ -70,7 +81,11 @@ class GotoModal(AttnModal[str | None]):
                     else self.HEADER)
                 return
         self.app.bell()  # heard in few terminals over SSH: the header says it too
+        self.missed = typed
+        self._missed(typed, "Backspace" if self.typed else "")
+
+    def _missed(self, typed: str, mend: str) -> None:
         shown = f" {self.typed}▏" if self.typed else ""
         self.query_one("#goto-header", Static).update(
             f"[b]Go to[/b]{shown}  [$text-warning]nothing starts with '{typed}'[/]  "
-            + ("(Backspace, or Escape cancels)" if self.typed else "(Escape cancels)"))
+            + (f"({mend}, or Escape cancels)" if mend else "(Escape cancels)"))
