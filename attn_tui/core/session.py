@@ -91,6 +91,8 @@ def to_json(ws: Workspace, screen: str = "workbench",
 def name_problem(path: str | os.PathLike) -> str | None:
     """Why ``path`` may not name a session, whatever is on disk there; None if it may."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
+    if os.path.basename(os.fspath(path)).lower() == ".json":
+        return "give the file a name before .json (.json alone would be a hidden file)"
     if ext in NOT_SESSION_NAMES:  # as export and train --save refuse a name of another kind
         return (f"it is named as a {ext} file, but a session is JSON: end the name with .json "
                 "(the export dialog, e, writes the other kinds)")

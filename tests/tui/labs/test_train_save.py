@@ -117,6 +117,26 @@ async def test_e_before_training_says_why_and_while_training_pauses_then_asks(
         assert load(str(tmp_path / "mid.npz")).steps_done == 5
 
 
+async def test_a_name_typed_without_an_ending_is_saved_as_npz(tmp_path: Path) -> None:
+    """"run1" was refused ("end the name with .npz") where a session's "mine" saves mine.json."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 10)
+        await pilot.press("e")
+        await pilot.pause()
+        await _type_path(pilot, tmp_path / "run1")
+        assert not isinstance(app.screen, FileModal)
+        assert load(str(tmp_path / "run1.npz")).steps_done == 10 and not (tmp_path / "run1").exists()
+
+
+def test_a_session_named_only_json_is_refused():
+    from attn_tui.core.session import name_problem
+
+    assert name_problem("/tmp/.JSON") == ("give the file a name before .json (.json alone would "
+                                          "be a hidden file)")
+    assert name_problem("/tmp/x.json") is None
+
+
 async def test_a_name_that_is_not_npz_is_refused_and_the_dialog_stays(tmp_path: Path) -> None:
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:

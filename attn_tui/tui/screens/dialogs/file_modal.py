@@ -191,9 +191,11 @@ class FileModal(AttnModal[str | None]):
         """The path a name typed stands for, with the dialog's suffix if it has no ending of
         its own (v1.2's .2 is none). A file that exists is the one named: the session's own
         file from before names had endings, saved again, is not written beside itself."""
-        ending = os.path.splitext(os.path.basename(path))[1]
+        base = os.path.basename(path)
+        ending = os.path.splitext(base)[1]
         if (not self.suffix or not path or path.endswith(("/", os.sep))
                 or (ending and not ending[1:].isdigit())
+                or base.lower() == self.suffix  # ".npz" alone: its check asks for a name
                 or os.path.exists(os.path.expanduser(path))):
             return path
         return path + self.suffix

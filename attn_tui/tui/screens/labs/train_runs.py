@@ -126,7 +126,7 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
 
     title = "Save the training run (.npz)" + (", then quit" if then is not None else "")
     app.push_screen(FileModal(title, f"train-{held.task}.npz", submit=write, writes=True,
-                              check=name_problem, kind="run"), done)
+                              check=name_problem, kind="run", suffix=".npz"), done)
 
 
 def _quoted(path: str) -> str:
