@@ -205,7 +205,8 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 f.kind, f"←→ field  ↑↓ step  PgUp/PgDn ×2 ÷2  {typing}")
             if f.meaning:  # "h" alone says little to a newcomer: said first, where it fits
                 return (f"{f.label}: {f.meaning} · {keys_here}",
-                        f"{f.label}: {f.meaning} · ←→ ↑↓ PgUp/PgDn, or type", keys_here)
+                        f"{f.label}: {f.meaning} · ←→ ↑↓ PgUp/PgDn, or type",
+                        f"{f.label}: {f.meaning} · ←→ ↑↓, or type", keys_here)
             return (keys_here,)
         return ("Tab here (or press c) to change the controls",)
 

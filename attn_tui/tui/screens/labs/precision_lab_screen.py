@@ -43,7 +43,8 @@ from attn_tui.tui.widgets.text_table import TextTable
 
 def fields(backends: tuple[str, ...]) -> tuple[Field, ...]:
     return (
-        Field("multiplier", "scores ×", "ladder", 0.001, 100_000, choices=MULTIPLIERS),
+        Field("multiplier", "scores ×", "ladder", 0.001, 100_000, choices=MULTIPLIERS,
+              meaning="every score multiplied by this"),
         Field("seed", "seed", "int", 0, 2**31 - 1),
         Field("backend", "backend", "choice", choices=backends),
     )

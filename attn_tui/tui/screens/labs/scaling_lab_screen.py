@@ -38,9 +38,11 @@ from attn_tui.tui.widgets.series_plot import SeriesPlot
 from attn_tui.tui.widgets.text_table import TextTable
 
 FIELDS = (
-    Field("d_k", "top d_k", "pow2", 1, 4096),  # the sweep's largest: rows go down from it
-    Field("keys", "keys", "int", 2, 64),
-    Field("trials", "trials", "int", 1, 500, step=10),
+    Field("d_k", "top d_k", "pow2", 1, 4096,  # the sweep's largest: rows go down from it
+          meaning="the last row's d_k; each row above is ÷4"),
+    Field("keys", "keys", "int", 2, 64, meaning="keys each random query scores"),
+    Field("trials", "trials", "int", 1, 500, step=10,
+          meaning="random draws averaged in each row"),
     Field("seed", "seed", "int", 0, 2**31 - 1),
     Field("scale", "÷√d_k", "bool"),
     Field("temperature", "temp", "float", 0.05, 20, step=0.1, places=2,

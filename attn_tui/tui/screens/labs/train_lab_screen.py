@@ -63,8 +63,9 @@ FIELDS = (
     Field("heads", "h", "int", *LIMITS["heads"], meaning="heads in each layer"),
     Field("d_model", "D", "int", *LIMITS["d_model"], step=8,
           meaning="numbers per token (d_model)"),
-    Field("steps", "steps", "int", *LIMITS["steps"], step=100),
-    Field("lr", "lr", "ladder", MIN_LR, MAX_LR, choices=LR_STEPS),
+    Field("steps", "steps", "int", *LIMITS["steps"], step=100, meaning="training steps to run"),
+    Field("lr", "lr", "ladder", MIN_LR, MAX_LR, choices=LR_STEPS,
+          meaning="learning rate: the size of each step"),
     Field("seed", "seed", "int", *LIMITS["seed"]),
 )
 PLOT_EVERY = 4  # reports per redraw of the loss and accuracy plot
