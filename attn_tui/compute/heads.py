@@ -51,14 +51,14 @@ class HeadsResult:
         """(what, shape) from the input to the output, for one head and for all."""
         T, D, h, d = self.T, self.D, self.h, self.d_k
         return [
-            ("X, the tokens", f"{T} x {D}"),
-            ("W^Q, W^K, W^V", f"{D} x {D} each"),
-            ("Q_i, K_i, V_i (head i)", f"{T} x {d}  (columns {d} wide)"),
-            ("weights α_i", f"{T} x {T}"),
-            ("head i output", f"{T} x {d}"),
-            (f"concat of {h} head{'s' if h != 1 else ''}", f"{T} x ({h} x {d}) = {T} x {D}"),
-            ("W^O", f"{D} x {D}"),
-            ("output", f"{T} x {D}"),
+            ("X, the tokens", f"{T} × {D}"),
+            ("W^Q, W^K, W^V", f"{D} × {D} each"),
+            ("Q_i, K_i, V_i (head i)", f"{T} × {d}  (columns {d} wide)"),
+            ("weights α_i", f"{T} × {T}"),
+            ("head i output", f"{T} × {d}"),
+            (f"concat of {h} head{'s' if h != 1 else ''}", f"{T} × ({h} × {d}) = {T} × {D}"),
+            ("W^O", f"{D} × {D}"),
+            ("output", f"{T} × {D}"),
         ]
 
 

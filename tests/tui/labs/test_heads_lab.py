@@ -33,7 +33,7 @@ async def test_defaults() -> None:
         assert screen.query_one("#split-box").border_title == (
             "D = 512 split into h = 8 heads of d_k = 64")
         shapes = str(screen.query_one("#shapes").render())
-        assert "6 x (8 x 64) = 6 x 512" in shapes
+        assert "6 × (8 × 64) = 6 × 512" in shapes
         params = str(screen.query_one("#params-note").render())
         assert "4 D² = 1,048,576" in params and "8 × 131,072 = 1,048,576" in params
         np.testing.assert_allclose(screen.query_one(Heatmap).steps.weights, r.heads[0].weights)
@@ -286,3 +286,13 @@ async def test_a_session_with_a_head_past_its_h_shows_and_keeps_the_last_head_of
         assert screen.query_one("#map-box").border_title.startswith("head 4 of 4:")
         assert screen.message == ("From the session, not taken: head 7, past the split's 4 "
                                   "heads (head 4 is shown).")
+
+
+async def test_a_head_one_column_wide_is_said_in_the_singular() -> None:
+    """D = 8 split 8 ways read "d_k = 1 columns … fills columns 3 … 3 of the concat"."""
+    async with lab_app("heads").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_width(8)")
+        await run_action(pilot, "set_head(3)")
+        note = " ".join(str(pilot.app.screen.query_one("#head-note").render()).split())
+        assert "own d_k = 1 column of Q, K, V" in note and "fills column 3 of the concat" in note

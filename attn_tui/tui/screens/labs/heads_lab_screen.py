@@ -159,13 +159,13 @@ class HeadsLabScreen(LabScreen):
             table.move_cursor(i, table.cursor_col, quiet=True)
         table.set_highlights(frozenset({(i, 1)}))
         box = self.query_one("#map-box")
-        box.border_title = f"head {i + 1} of {r.h}: weights α ({r.T} x {r.T})"
+        box.border_title = f"head {i + 1} of {r.h}: weights α ({r.T} × {r.T})"
         box.border_subtitle = "causal mask" if r.mask != "none" else "no mask"
         self.query_one("#head-note", Static).update(
             f"mean entropy {num(r.mean_entropy(i))} bits of at most "
             f"{num(float(np.mean(steps.max_entropy)))}. Each head has its own d_k = {r.d_k} "
-            f"columns of Q, K, V, so its own weights; its output ({r.T} x {r.d_k}) fills "
-            f"columns {i * r.d_k + 1} … {(i + 1) * r.d_k} of the concat.")
+            f"{'column' if r.d_k == 1 else 'columns'} of Q, K, V, so its own weights; its output "
+            f"({r.T} × {r.d_k}) fills {columns(i * r.d_k + 1, (i + 1) * r.d_k)} of the concat.")
 
     @on(GridView.CursorMoved, "#heads-table")
     def _head_picked(self, event: GridView.CursorMoved) -> None:
@@ -186,3 +186,8 @@ class HeadsLabScreen(LabScreen):
 
     def action_previous_head(self) -> None:
         self.offer("head", (self.settings.head - 2) % self._shown_h() + 1)
+
+
+def columns(first: int, last: int) -> str:
+    """"column 3", or "columns 1 … 8": a head of d_k 1 filled "columns 1 … 1"."""
+    return f"column {first}" if first == last else f"columns {first} … {last}"
