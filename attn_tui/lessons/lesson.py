@@ -92,7 +92,10 @@ class Lesson:
             from attn_tui.compute.backend import INSTALL_TORCH, torch_available
 
             if not torch_available():
-                return f"lesson {self.name} replays the lecture's torch tensors, and {INSTALL_TORCH}"
+                trains = any(step.screen == "lab:train" for step in self.steps)
+                does = ("trains a tiny transformer with torch" if trains
+                        else "replays the lecture's torch tensors")
+                return f"lesson {self.name} {does}, and {INSTALL_TORCH}"
         if "minilm" in self.needs:
             from attn_tui.models.files import MINILM, ModelUnavailable, locate, require_readers
 

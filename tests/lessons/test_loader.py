@@ -222,6 +222,12 @@ def test_without_torch_the_lecture_lesson_says_it_needs_torch_instead_of_misteac
     assert done.stderr.strip() == ("attn-tui: lesson nanogpt replays the lecture's torch "
                                    "tensors, and torch is not installed; install it with: "
                                    "pip install 'attn-tui[torch]'")
+    # the learning lesson trains a model: it had been said to replay the lecture's tensors
+    done = subprocess.run([sys.executable, "-c", NO_TORCH.format(argv="['--lesson', 'learning']")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stderr.strip() == ("attn-tui: lesson learning trains a tiny transformer with "
+                                   "torch, and torch is not installed; install it with: "
+                                   "pip install 'attn-tui[torch]'")
     done = subprocess.run([sys.executable, "-c", NO_TORCH.format(argv="['--lesson', 'list']")],
                           capture_output=True, text=True, timeout=120)
     lines = dict(line.split(None, 1) for line in done.stdout.splitlines())
