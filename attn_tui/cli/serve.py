@@ -102,6 +102,15 @@ def app_command(app_args: list[str]) -> str:
     return "exec " + shlex.join([sys.executable, "-m", "attn_tui", *app_args])
 
 
+def _without_step(app_args: list[str]) -> list[str]:
+    """The app's words for a learner's later sessions: ``--step N`` puts each learner on that
+    step once, and a reload resumes where they are."""
+    if "--step" not in app_args:
+        return app_args
+    at = app_args.index("--step")
+    return app_args[:at] + app_args[at + 2:]
+
+
 def default_max_starting() -> int:
     """App processes started at once: one per core (each start is mostly CPU)."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
@@ -149,7 +158,8 @@ def make_server(host: str, port: int, max_sessions: int, app_args: list[str],
     # must be the proxy's address, not the one this process listens on
     listening = default_public_url(host, port)
     public_url = check_public_url(public_url) if public_url else listening
-    return SessionServer(app_command(app_args), host=host, port=port, public_url=public_url,
+    return SessionServer(app_command(app_args), resume_command=app_command(_without_step(app_args)),
+                         host=host, port=port, public_url=public_url,
                          max_sessions=max_sessions,
                          max_starting=max_starting or default_max_starting(),
                          listening=listening, learners=learners)

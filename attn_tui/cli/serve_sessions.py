@@ -205,7 +205,7 @@ class SessionServer(Server):
 
     def __init__(self, command: str, *, host: str, port: int, public_url: str,
                  max_sessions: int, max_starting: int, listening: str,
-                 learners: Path | None = None) -> None:
+                 learners: Path | None = None, resume_command: str | None = None) -> None:
         super().__init__(command, host=host, port=port, title="attn-tui", public_url=public_url,
                          statics_path=STATIC_DIR, templates_path=PAGE_DIR)
         if not self.console.is_terminal:
@@ -214,6 +214,9 @@ class SessionServer(Server):
 
             self.console = Console(soft_wrap=True, highlight=False)
         self.learners = learners  # None: the sessions share the server's files and progress
+        # a learner's sessions after their first (a reload): without --step, so they resume
+        self.resume_command = resume_command or command
+        self.placed: set[str] = set()  # learners whose first session this server started
         self.max_sessions = max_sessions
         self.live = 0
         self.queue = StartQueue(max_starting)
@@ -316,9 +319,12 @@ class SessionServer(Server):
             await self.queue.enter(show_place)
         except (ConnectionResetError, asyncio.CancelledError):
             return  # the tab went away while it waited
-        folder = None
+        folder, command = None, self.command
         if self.learners is not None:  # a browser without the cookie: a folder of its own
             name = learner_of(request.cookies) or secrets.token_hex(16)
+            if name in self.placed:
+                command = self.resume_command
+            self.placed.add(name)
             try:
                 folder = learner_folder(self.learners, name)
             except OSError as exc:
@@ -341,7 +347,7 @@ class SessionServer(Server):
             else:
                 await websocket.close()
 
-        session = Session(self.command, write_bytes=websocket.send_bytes,
+        session = Session(command, write_bytes=websocket.send_bytes,
                           write_str=websocket.send_str, close=app_quit,
                           download_manager=self.download_manager, debug=self.debug,
                           folder=folder)

@@ -15,7 +15,7 @@ import time
 import urllib.request
 
 import pytest
-from serving import FIRST_ALPHA, answers, children, closing, first_screen
+from serving import FIRST_ALPHA, answers, children, closing, end_group, first_screen, wait_listening
 
 pytest.importorskip("textual_serve")
 
@@ -634,5 +634,41 @@ def test_a_class_stopped_as_a_whole_tells_every_tab_why(how):
         assert told == [(1001, "attn-tui was stopped on the server. Reload the page once it "
                                "is back.")] * 3
         assert proc.wait(timeout=30) == 0
+    finally:
+        end_group(proc)
+
+
+def test_step_puts_each_learner_on_it_once_and_a_reload_resumes(tmp_path):
+    """`attn-tui --lesson mask --step 2 serve` sent a learner back to step 2 on every reload."""
+    import aiohttp
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "attn_tui", "--lesson", "mask", "--step", "2",
+                             "serve", "--port", str(port), "--learners", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        wait_listening(port, proc)
+
+        async def opens(http, learner: str, shows: bytes, key: str | None = None) -> bool:
+            ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws?width=100&height=30",
+                                       headers={"Cookie": f"attn_tui_learner={learner}"})
+            drawn = b""
+            while shows not in drawn:
+                msg = await asyncio.wait_for(ws.receive(), timeout=30)
+                if msg.type != aiohttp.WSMsgType.BINARY:
+                    return False
+                drawn += msg.data
+            moved = key is None or await answers(ws, key, b"Step 3 of 5")
+            await ws.close()
+            return moved
+
+        async def scenario():
+            async with aiohttp.ClientSession() as http:
+                return [await opens(http, "a" * 32, b"Step 2 of 5", "n"),
+                        await opens(http, "a" * 32, b"Step 3 of 5"),  # the reload: resumed
+                        await opens(http, "b" * 32, b"Step 2 of 5")]  # another learner
+
+        assert asyncio.run(scenario()) == [True, True, True]
     finally:
         end_group(proc)
