@@ -27,11 +27,13 @@ def terminal_problem(environ: Mapping[str, str] | None = None, stdin: TextIO | N
     screen = sys.__stderr__ if screen is None else screen
     if environ.get("TEXTUAL_DRIVER"):  # `attn-tui serve` runs the app on the web driver
         return None
+    # a learner behind the hosting guide's ForceCommand can run nothing but the app
+    ssh = "over ssh, `ssh -t` asks for a terminal; " if environ.get("SSH_CONNECTION") else ""
     if not _is_terminal(stdin):
-        return f"standard input is not a terminal, so there are no keys to read; {PLAIN}"
+        return f"standard input is not a terminal, so there are no keys to read; {ssh}{PLAIN}"
     if not _is_terminal(screen):
         return ("standard error is not a terminal, and the app draws there "
-                f"(redirect standard output instead, if anything); {PLAIN}")
+                f"(redirect standard output instead, if anything); {ssh}{PLAIN}")
     if environ.get("TERM", "").lower() == "dumb":
         return ("TERM=dumb: this terminal cannot move the cursor, which the app needs; use "
                 f"a terminal emulator (e.g. TERM=xterm-256color), or {PLAIN}")

@@ -49,6 +49,9 @@ def run(wrapper: Path, asked: str | None) -> subprocess.CompletedProcess[str]:
     ("attn-tui --preset nanogpt --no-mouse --lesson real-heads",
      "--preset|nanogpt|--no-mouse|--lesson|real-heads|"),
     ("attn-tui --lesson mask --step 4", "--lesson|mask|--step|4|"),
+    # the lessons' names: an unknown one is refused naming them, and list (it prints, then the
+    # session ends) was refused
+    ("attn-tui --lesson list", "--lesson|list|"),
 ])
 def test_what_may_be_asked_for_reaches_attn_tui(wrapper: Path, asked, passed) -> None:
     done = run(wrapper, asked)
@@ -71,7 +74,7 @@ def test_what_may_be_asked_for_reaches_attn_tui(wrapper: Path, asked, passed) ->
     ("attn-tui --preset '*'", "--preset takes a name such as mask"),
     ("attn-tui --session /etc/shadow", "not --session"),
     ("attn-tui --lesson --no-mouse", "--lesson takes a name such as mask"),
-    ("attn-tui --lesson list", "--lesson takes a name such as mask"),  # it would print, then end
+    ("attn-tui --preset list", "--preset takes a name such as mask"),
 ])
 def test_anything_else_is_one_line_and_nothing_runs(wrapper: Path, asked, says) -> None:
     done = run(wrapper, asked)

@@ -54,6 +54,13 @@ def test_each_problem_is_named(environ, stdin, screen, says):
     assert said is not None and says in said
 
 
+def test_over_ssh_without_a_terminal_it_says_ssh_t():
+    """`ssh -T` was told to use `print all` or `export`, which a ForceCommand account cannot."""
+    said = problem({**GOOD, "SSH_CONNECTION": "10.0.0.2 50000 10.0.0.1 22"}, Stream(tty=False))
+    assert said is not None and "over ssh, `ssh -t` asks for a terminal" in said
+    assert "ssh -t" not in problem(GOOD, Stream(tty=False))
+
+
 def test_the_web_driver_of_serve_is_never_refused():
     assert problem({"TERM": "dumb", "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver"},
                    Stream(tty=False), Stream(tty=False, encoding="ascii")) is None
