@@ -70,11 +70,11 @@ hosting-packages:
 		|| { echo "make: installing $(HOSTING_PACKAGES) needs apt-get as root" >&2; exit 1; }; \
 	fi
 
-# the browser side of hosting on loopback: serve's own tests, twenty tabs at once, and
-# docs/hosting.md's HAProxy in front of two serve instances (make test runs these too, skipping
-# the HAProxy one where haproxy is missing)
+# hosting on loopback: serve's own tests, twenty tabs at once, docs/hosting.md's HAProxy in front
+# of two serve instances, and its SSH set-up through a real sshd and a throwaway account (make
+# test runs these too, skipping, and saying so, where haproxy, sshd or root are missing)
 test-hosting: $(VENV)/.installed-test hosting-packages
-	$(BIN)/python -m pytest -p no:cacheprovider tests/hosting tests/cli/test_serve.py tests/cli/test_serve_queue.py
+	$(BIN)/python -m pytest -p no:cacheprovider tests/hosting tests/cli/test_serve.py tests/cli/test_serve_queue.py tests/cli/test_ssh_wrapper.py
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python scripts/screenshots.py

@@ -79,9 +79,11 @@ def processes_of(uid: int) -> list[int]:
 class ClassHost:
     """Call ``open()`` then use ``ssh_argv()``; ``close()`` always."""
 
-    def __init__(self, sshd: str | None = None) -> None:
+    def __init__(self, sshd: str | None = None, force_command: str | None = None) -> None:
         if sshd:
             TOOLS["sshd"] = sshd
+        # what the Match block forces: this checkout's attn-tui, or a wrapper around it
+        self.force_command = force_command or f"{sys.executable} -m attn_tui"
         self.undo: list = []
         self.user = f"attnb{os.getpid()}"
         self.uid: int | None = None
@@ -113,7 +115,7 @@ class ClassHost:
         keys = self.tmp / "authorized_keys"
         keys.write_text((self.tmp / "client.pub").read_text())
         keys.chmod(0o644)
-        command = f"{sys.executable} -m attn_tui"
+        command = self.force_command
         config = self.tmp / "sshd_config"
         config.write_text(
             f"Port {self.port}\nListenAddress 127.0.0.1\nHostKey {self.tmp / 'host'}\n"
