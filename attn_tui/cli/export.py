@@ -21,6 +21,7 @@ BINARY = ("npz",)
 PRESETS = EXAMPLE_NAMES
 MASKS = ("none", "causal", "causal-after")
 SCRIPT_BACKENDS = ("numpy", "torch")
+DTYPES = ("float64", "float32")
 
 
 def add_export_parser(sub: Any) -> argparse.ArgumentParser:
@@ -44,8 +45,11 @@ def add_export_parser(sub: Any) -> argparse.ArgumentParser:
     ex.add_argument("--mask", choices=MASKS, dest="export_mask",
                     help="override the mask mode")
     ex.add_argument("--backend", choices=SCRIPT_BACKENDS, dest="export_backend",
-                    help="for --format py: the script's array library (default: the "
-                    "workspace's)")
+                    help="the array library the tables are computed with, and a py "
+                    "script's (default: the session's; numpy for a preset)")
+    ex.add_argument("--dtype", choices=DTYPES, dest="export_dtype",
+                    help="floating-point precision (default: the session's; float64 for a "
+                    "preset)")
     ex.add_argument("-o", "--output", metavar="FILE", dest="export_output",
                     help="write here (atomically) instead of to standard output; - is "
                     "standard output")
@@ -115,7 +119,10 @@ def _workspace(args: argparse.Namespace) -> Any:
         from attn_tui.lessons.workspaces import build
 
         ws = replace(build(args.export_preset or "one"), backend="numpy", dtype="float64")
-    return replace(ws, mask=args.export_mask) if args.export_mask else ws
+    # as the app's --backend and --dtype override a session's
+    given = {"mask": args.export_mask, "backend": args.export_backend,
+             "dtype": args.export_dtype}
+    return replace(ws, **{k: v for k, v in given.items() if v})
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -123,9 +130,6 @@ def run_export(args: argparse.Namespace) -> int:
     for flag, value in (("--session", args.export_session), ("-o", output)):
         if value == "":
             return _usage(args, f"argument {flag}: expected a file name, got an empty one")
-    if args.export_backend and fmt != "py":
-        return _usage(args, "argument --backend: only --format py takes it (the script's "
-                      f"array library); --format {fmt} is computed the way the workspace says")
     if output == "-":  # the usual name for standard output
         output = None
     if fmt in BINARY and output is None and args.export_output != "-":
@@ -142,6 +146,9 @@ def run_export(args: argparse.Namespace) -> int:
 
     try:
         ws = _workspace(args)
+        if ws.backend == "numpy" and ws.dtype in ("float16", "bfloat16"):
+            return fail(f"numpy has no {ws.dtype}, which the session computes in: add --dtype "
+                        "float32 (or float64), or --backend torch")
         if output:
             export.export_file(ws, output, fmt, args.export_backend, streams=True)
             return 0

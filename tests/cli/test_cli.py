@@ -50,7 +50,7 @@ def test_version_and_help_list_every_command():
         ["--lesson", "mask", "export", "--format", "md"],
         # empty file names, and a flag that only one format reads
         ["--session", ""], ["export", "--format", "md", "--session", ""],
-        ["export", "--format", "md", "-o", ""], ["export", "--format", "md", "--backend", "torch"],
+        ["export", "--format", "md", "-o", ""], ["export", "--format", "md", "--dtype", "float16"],
     ],
 )
 def test_bad_flags_get_usage_and_exit_2(args):

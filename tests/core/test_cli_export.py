@@ -77,6 +77,36 @@ def test_a_session_is_exported_as_saved(tmp_path: Path) -> None:
     assert best == "best,0.0550,-inf,0.0000,0.0000,0.0000,0.0000,0.0000"
 
 
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("fmt", ["md", "npz"])
+def test_backend_and_dtype_override_the_workspaces_for_every_format(tmp_path, backend, fmt):
+    """float32 tables took a session file saved for them: --backend was for py alone, and
+    there was no --dtype."""
+    if backend == "torch":
+        pytest.importorskip("torch")
+    result = attn("export", "--format", fmt, "--preset", "select", "--backend", backend,
+                  "--dtype", "float32", "-o", f"x.{fmt}", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    ws = replace(state.from_preset("select"), backend=backend, dtype="float32")
+    if fmt == "md":
+        written = (tmp_path / "x.md").read_text()
+        assert written == export.export_text(ws, "md")
+        assert f"÷√d_k; {backend} float32" in written.splitlines()[0]
+    else:
+        with np.load(tmp_path / "x.npz") as stages:
+            assert stages["weights"].dtype == np.float32
+
+
+def test_a_numpy_export_of_a_half_precision_session_names_both_ways_out(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    session.save(replace(state.from_preset("one"), backend="torch", dtype="bfloat16"),
+                 tmp_path / "s.json")
+    one_line_error(attn("export", "--format", "md", "--session", "s.json", "--backend", "numpy",
+                        cwd=tmp_path),
+                   "numpy has no bfloat16, which the session computes in: add --dtype float32 "
+                   "(or float64), or --backend torch")
+
+
 def test_a_session_is_read_from_standard_input_or_a_pipe(tmp_path: Path) -> None:
     # "Cannot open -: no such file." and "it is not a regular file" for <(…) before
     ws = state.set_cell(state.from_preset("mask"), "Q", 1, 1, 2.5)
