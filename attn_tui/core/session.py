@@ -22,7 +22,7 @@ from attn_tui.core.files import FileError, atomic_write, os_reason
 from attn_tui.core.labs import SCREENS
 from attn_tui.core.presets import EXAMPLE_NAMES
 from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
-from attn_tui.core.words import plural
+from attn_tui.core.words import json_short, plural
 
 FORMAT = "attn-tui-session"
 # 2 adds "lab_settings", 3 "kept"; a file is written as the lowest version that holds it
@@ -333,8 +333,7 @@ def _keys(d: dict, expected: tuple[str, ...], where: str) -> None:
 
 
 def _short(x: Any) -> str:
-    text = json.dumps(x) if not isinstance(x, float) else repr(x)
-    return text if len(text) <= 40 else text[:37] + "…"
+    return json_short(x)
 
 
 def _workspace(w: dict) -> Workspace:

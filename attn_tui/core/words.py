@@ -1,6 +1,8 @@
-"""Words for counts, shared by every layer that writes for a reader (core and up)."""
+"""Words for counts and values, shared by every layer that writes for a reader (core and up)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -11,3 +13,15 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 def listed(items: list[str]) -> str:
     """a; a and b; a, b and c: items in a sentence."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def json_short(x: Any, width: int = 40) -> str:
+    """A value read from a JSON file, written as the file has it (true, not Python's True)
+    and cut to ``width`` with a string's closing quote kept: "xxxx…", not "xxxx…."""
+    import json  # only on a refusal: the first screen loads this module, and no json
+
+    # \u escapes: a refused name may hold what a terminal would act on (\u202e, \x9b)
+    text = json.dumps(x) if not isinstance(x, float) else repr(x)
+    if len(text) <= width:
+        return text
+    return text[:width - 2] + '…"' if isinstance(x, str) else text[:width - 1] + "…"

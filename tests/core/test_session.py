@@ -174,6 +174,9 @@ BAD_TEXT = {
                             "K row 2 has 1 number but row 1 has 3"),
     "label not text": (doc(ws__query_tokens=["a", 2, "c"]), "not a list of token names"),
     "label with newline": (doc(ws__key_tokens=["a", "b\nc", "d"]), "a token name is one line"),
+    # cut, with its closing quote: it read "xxxx… : a token name"
+    "label too long": (doc(ws__key_tokens=["a", "x" * 300, "d"]),
+                       f'has the name "{"x" * 37}…": a token name'),
     "NaN": (good_text.replace("5.0", "NaN", 1), "row 1, column 1 is nan"),
     "Infinity": (good_text.replace("5.0", "-Infinity", 1), "row 1, column 1 is -inf"),
     "overflowing literal": (good_text.replace("5.0", "1e400", 1), "finite numbers"),

@@ -11,6 +11,7 @@ import math
 from typing import Any, NamedTuple
 
 from attn_tui.core.parse import parse_cell
+from attn_tui.core.words import json_short
 
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
 
@@ -71,8 +72,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     def _quoted(self, value: Any) -> str:
         """A refused number: whole numbers in full (2,147,483,648), others short (1e+09)."""
         if isinstance(value, bool) or not isinstance(value, int | float):
-            text = repr(value)  # from a session file: a name, a list
-            return text if len(text) <= 40 else text[:39] + "…"
+            return json_short(value)  # from a session file: true, a name, a list
         if isinstance(value, int) and abs(value) >= 10**15:  # not all 300 digits of 10**300
             return f"a {len(str(abs(value)))}-digit number"
         return self.text(value) if isinstance(value, int) else f"{value:g}"

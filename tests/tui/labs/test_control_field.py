@@ -156,10 +156,12 @@ def test_values_from_a_session_file_are_refused_in_one_short_line():
     value, error = seed.check(1e308)
     assert value is None and error.endswith("; a 309-digit number is outside")
     switch = Field("scale", "÷√d_k", "bool")
-    assert switch.check("false") == (None, "÷√d_k: 'false' is not on or off (true or false)")
+    assert switch.check("false") == (None, '÷√d_k: "false" is not on or off (true or false)')
     assert switch.check(False) == (False, None) and switch.check(1) == (True, None)
     task = Field("task", "task", "choice", choices=("sort", "reverse"))
-    assert task.check("x" * 500)[1] == f"task: '{'x' * 38}… is not one of sort, reverse"
+    # as the file writes it, its closing quote kept: it read "'xxx…" and "True"
+    assert task.check("x" * 500)[1] == f'task: "{"x" * 37}…" is not one of sort, reverse'
+    assert Field("keys", "keys", "int", 2, 64).check(True)[1] == "keys: true is not a number"
 
 
 @pytest.mark.parametrize(("lab", "key", "minus"), [("train", "lr", "minus"),
