@@ -155,7 +155,7 @@ class PrecisionLabScreen(LabScreen):
             flagged=frozenset(flagged))
         box = self.query_one("#dtype-box")
         box.border_title = f"one attention (6 tokens, d_k = 8) in every precision, on {s.backend}"
-        box.border_subtitle = "largest |difference| from float64; › marks inf, nan and NO"
+        box.border_subtitle = "largest |difference| from float64; › marks inf, nan and an α not finite"
         self.query_one("#dtype-caption", Static).update(Text("\n".join([*reasons, (
             "Significant digits: about 16 in float64, 7 in float32, 3 in float16, 2 in bfloat16, "
             "and the differences follow. Q is multiplied too, so they grow with the scores.")])))
