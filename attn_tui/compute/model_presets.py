@@ -74,7 +74,7 @@ def _transformer_base() -> ModelPreset:
     V, D, L, h, H = 37000, 512, 6, 8, 2048
     decoder_layer = 8 * D * D + (2 * D * H + H + D) + 6 * D  # self- and cross-attention, 3 norms
     return ModelPreset(
-        "transformer-base", "the original Transformer, base (encoder + decoder)", V, D, L, h, H,
+        "transformer-base", "Transformer base (encoder + decoder)", V, D, L, h, H,
         "about 65 million (the paper's rounded figure)",
         extras=(
             (f"decoder: {L} layers, 2 attention blocks each", L * decoder_layer),
