@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import importlib
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -180,10 +181,12 @@ class AttnApp(App[int]):
     def on_mount(self) -> None:
         if not self.is_headless and not self.is_web:  # a browser's has no terminal to restore
             self._exit_cleanly_on_sigterm()
+            self._rescue_on_hangup()
         if not gc.isenabled():  # the launcher paused the cycle collector for start-up
             self.screen.call_after_refresh(resume_gc)
             self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
         self.call_after_refresh(textual_compat.warn_on_version_mismatch, self)
+        self.call_after_refresh(self._tell_of_rescues)
         self._say_if_the_theme_fades()
         self.theme_changed_signal.subscribe(self, lambda _: self._say_if_the_theme_fades())
         # back from a suspend (SIGTSTP, then fg): the terminal shows the shell's screen or a
@@ -212,10 +215,54 @@ class AttnApp(App[int]):
         def stopped() -> None:
             loop.remove_signal_handler(signal.SIGTERM)  # a second SIGTERM ends it at once
             self.stopped_by = signal.SIGTERM
+            self.rescue()
             self.exit(return_code=128 + signal.SIGTERM)
 
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
             loop.add_signal_handler(signal.SIGTERM, stopped)
+
+    def _rescue_on_hangup(self) -> None:
+        """The terminal hung up (the SSH connection dropped): unsaved work is rescued, then the
+        process ends by the signal as before. There is no terminal left to give back."""
+        import asyncio
+        import signal
+
+        def hung_up() -> None:
+            self.rescue()
+            signal.signal(signal.SIGHUP, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGHUP)
+
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, hung_up)
+
+    def rescue(self) -> str | None:
+        """Unsaved work written to a file of its own as the app ends by no choice of the
+        learner's (see SessionController.rescue); its path, or None."""
+        return self.session.rescue(self.workbench())
+
+    def _tell_of_rescues(self) -> None:
+        """Once: the session before ended with unsaved edits, kept in a file (see rescue)."""
+        if self.progress.where is None:  # nothing is kept here, and so nothing was
+            return
+        from attn_tui.core import rescue
+        from attn_tui.core.files import OWN_FOLDER_ENV
+
+        found = rescue.untold()
+        if not found:
+            return
+        how = ("ctrl+o opens it" if os.environ.get(OWN_FOLDER_ENV)
+               else "ctrl+o opens it, or attn-tui --session with its name")
+        first = ("A session ended (the connection dropped, or the tab closed) before its edits "
+                 if len(found) == 1 else f"{len(found)} sessions ended before their edits ")
+        self.notify(f"{first}were saved. They are kept in {found[-1]}"
+                    f"{' (the latest)' if len(found) > 1 else ''}: {how}.",
+                    title="Unsaved edits kept", timeout=15, markup=False)
+        rescue.mark_told()
+
+    def on_exit_app(self) -> None:
+        # the browser's tab closed, or the server stopped it: ExitApp without exit() first
+        if not self.closing:
+            self.rescue()
 
     def _say_if_the_theme_fades(self) -> None:
         """A light theme in a 16-colour terminal: grey on white, yellow on white. Say which

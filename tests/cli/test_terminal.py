@@ -157,3 +157,47 @@ def test_sigterm_gives_the_terminal_back_then_ends_by_the_signal(tmp_path):
     after = out[sent_at:]
     for restored in (b"\x1b[?1049l", b"\x1b[?1000l", b"\x1b[?25h"):  # screen, mouse, cursor
         assert restored in after
+
+
+@pytest.mark.parametrize("sig", [1, 15])  # SIGHUP: the ssh connection dropped; SIGTERM: kill
+def test_unsaved_edits_are_rescued_when_the_app_is_ended_from_outside(tmp_path, sig):
+    """A dropped ssh connection ended the app at once: edits not saved with ctrl+s were lost
+    without a word. They are written to a session file of their own, and the next start says
+    where (tests/tui/test_rescue.py)."""
+    from attn_tui.core import session
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env.update(TERM="xterm-256color", ATTN_TUI_DATA_DIR=str(tmp_path), COLUMNS="80", LINES="24")
+    main, sub = os.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "attn_tui"], stdin=sub, stdout=sub,
+                                stderr=sub, env=env, close_fds=True, start_new_session=True)
+    finally:
+        os.close(sub)
+    out, deadline, typed, sent = b"", time.monotonic() + 60, None, False
+    try:
+        while time.monotonic() < deadline:  # read on after the signal: it writes as it ends
+            if select.select([main], [], [], 0.2)[0]:
+                if not (chunk := os.read(main, 65536)):
+                    break
+                out += chunk
+            if typed is None and b"workbench" in out:
+                typed = len(out)
+                os.write(main, b"7\r")
+            elif not sent and typed is not None and b"3.0800" in out[typed:]:  # q1 = 7
+                proc.send_signal(sig)
+                sent = True
+            if proc.poll() is not None:
+                break
+    except OSError:  # EIO: the app has gone and the pty is closed
+        pass
+    try:
+        assert sent, out[-400:]
+        assert proc.wait(timeout=20) == -sig  # ended by the signal, as before
+    finally:
+        os.close(main)
+        if proc.poll() is None:
+            proc.kill()
+    rescued = list((tmp_path / "unsaved").glob("unsaved-*.json"))
+    assert len(rescued) == 1, out[-400:]
+    assert session.load(rescued[0])[0].q[0] == (7.0, 0.2, 0.3)

@@ -338,6 +338,36 @@ class SessionController:
             yield SystemCommand(f"Copy: tables as {name}", "To the clipboard, through the "
                                 "terminal (works over SSH)", lambda f=fmt: self.copy(bench, f))
 
+    def rescue(self, bench: SessionHost | None) -> str | None:
+        """The app ends without the learner's choice (the connection dropped, the tab closed,
+        the server stopped): unsaved session work, as quitting would ask about it, written to
+        a session file of its own (see core.rescue); its path, or None. Never raises: there
+        is no one left to tell."""
+        from attn_tui.core import rescue, session
+
+        if bench is None or self.app.progress.where is None:  # nothing is kept here
+            return None
+        try:
+            bench.settle_edits()  # a value being typed, as Enter stores it; a refused one is lost
+            lab = open_lab(self.app)
+            lab_dirty = lab is not None and lab.has_unsaved_work()
+            if not (bench.dirty or lab_dirty or unsaved_left_sentence(self.app, lab)):
+                return None
+            settings = {}
+            if isinstance(lab, KeepsSettings):
+                bar = lab.query("#controls")
+                if bar:
+                    bar.first().take_typed(keep_refused=False)
+                lab.settle_edits()
+                settings = lab.session_settings()
+            path = rescue.new_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            session.save(bench.workspace, path, screen=open_screen(self.app),
+                         lab_settings=settings, kept=kept_labs(self.app, lab))
+            return str(path)
+        except Exception:  # the app is ending: a rescue that fails must not stop that
+            return None
+
     def quit_or_ask(self, bench: SessionHost | None, confirm: bool = True) -> None:
         """Quit, unless work would be lost: unsaved edits, a value still being typed, edits made
         before an open, a sentence typed on the model screen, a training run not saved, or a
