@@ -251,3 +251,37 @@ def on_backend(ws: Workspace, backend: str) -> tuple[Workspace, str | None]:
 
 def next_mask(mask: str) -> str:
     return MASKS[(MASKS.index(mask) + 1) % len(MASKS)]
+
+
+def change_words(before: Workspace, after: Workspace) -> str:
+    """What differs from ``before`` to ``after``, in a few words, for undo and redo to say
+    what they took back: "Q who d1 0.1 → 7", "mask causal → none", "T 3 → 4"."""
+    parts = []
+    for name, a, b in (("T", before.t_k, after.t_k), ("queries", before.t_q, after.t_q),
+                       ("d_k", before.d_k, after.d_k), ("d_v", before.d_v, after.d_v)):
+        if a != b:
+            parts.append(f"{name} {a} → {b}")
+    if not parts:  # the same sizes: which cells
+        for name, a, b, rows in (("Q", before.q, after.q, after.query_tokens),
+                                 ("K", before.k, after.k, after.key_tokens),
+                                 ("V", before.v, after.v, after.key_tokens)):
+            cells = [(i, j) for i, row in enumerate(a) for j, x in enumerate(row)
+                     if x != b[i][j]]
+            if len(cells) == 1:
+                i, j = cells[0]
+                parts.append(f"{name} {rows[i]} d{j + 1} {a[i][j]:g} → {b[i][j]:g}")
+            elif cells:
+                parts.append(f"{len(cells)} cells of {name}")
+        if (before.query_tokens, before.key_tokens) != (after.query_tokens, after.key_tokens):
+            parts.append("token names")
+    for name, a, b in (("mask", before.mask, after.mask),
+                       ("÷√d_k", "on" if before.scale else "off", "on" if after.scale else "off"),
+                       ("backend", before.backend, after.backend),
+                       ("dtype", before.dtype, after.dtype), ("seed", before.seed, after.seed)):
+        if a != b:
+            parts.append(f"{name} {a} → {b}")
+    if before.selected != after.selected and not parts:
+        names = after.query_tokens
+        was = names[before.selected] if before.selected < len(names) else before.selected + 1
+        parts.append(f"query {was} → {names[after.selected]}")
+    return ", ".join(parts[:3]) + (" …" if len(parts) > 3 else "") if parts else "nothing seen"

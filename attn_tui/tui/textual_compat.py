@@ -249,13 +249,15 @@ def hide_notices_under(screen: Screen) -> None:
                 mine.styles.margin = rack.styles.margin
 
 
-def dismiss_notices(app: App, severity: str = "information", title: str | None = None) -> None:
-    """Take down the notices of one severity (and ``title``, if given) now
-    (``App._unnotify``), keeping the others."""
+def dismiss_notices(app: App, severity: str = "information", title: str | None = None,
+                    starts: tuple[str, ...] = ()) -> None:
+    """Take down the notices of one severity (and ``title``, and a message with one of the
+    ``starts``, if given) now (``App._unnotify``), keeping the others."""
     with _door("App._unnotify"):
         unnotify = app._unnotify
     gone = [n for n in notifications(app)
-            if n.severity == severity and (title is None or n.title == title)]
+            if n.severity == severity and (title is None or n.title == title)
+            and (not starts or str(n.message).startswith(starts))]
     for i, notice in enumerate(gone):
         unnotify(notice, refresh=i == len(gone) - 1)
 

@@ -17,3 +17,17 @@ def test_a_heads_source_says_edited_once_its_numbers_are_not_the_heads():
     assert with_source_kept(edited, set_cell(edited, "K", 0, 0, 2.0)).source == edited.source
     assert with_source_kept(head, state.from_preset("mask")).source == ""
     assert with_source_kept(head, state.add_row(head, "K")).source == head.source + EDITED
+
+
+def test_change_words_say_what_an_undo_takes_back():
+    """u and U changed the panes without a word: with several kinds of change on the stack,
+    the learner could not tell which one went."""
+    ws = state.from_preset("one")
+    edited = state.set_cell(ws, "Q", 0, 0, 7.0)
+    assert state.change_words(edited, ws) == "Q who d1 7 → 0.1"
+    assert state.change_words(ws, replace(ws, mask="causal", scale=False)) == \
+        "mask none → causal, ÷√d_k on → off"
+    assert state.change_words(ws, state.resize(ws, t=4)) == "T 3 → 4"
+    both = state.set_cell(state.set_cell(ws, "K", 0, 0, 1.0), "K", 1, 1, 1.0)
+    assert state.change_words(ws, both) == "2 cells of K"
+    assert state.change_words(ws, ws) == "nothing seen"

@@ -1035,3 +1035,17 @@ async def test_a_masked_scaled_column_too_narrow_for_plus_mask_still_names_the_d
         steps = replace(table.steps, d_k=32)  # as a real head's: √32 = 5.66
         table.show(steps, table.query_index, table.row_labels[:-1])
         assert table.col_labels[1] == "÷5.66"
+
+
+async def test_undo_and_redo_say_what_they_took_back_one_notice_at_a_time():
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("7", "enter", "m", "u")
+        await pilot.pause()
+        assert [str(n.message) for n in notifications(app)] == ["Undid: mask causal → none."]
+        await pilot.press("u")
+        await pilot.pause()
+        assert [str(n.message) for n in notifications(app)] == ["Undid: Q who d1 7 → 0.1."]
+        await pilot.press("U")
+        await pilot.pause()
+        assert [str(n.message) for n in notifications(app)] == ["Redid: Q who d1 0.1 → 7."]

@@ -603,8 +603,10 @@ class WorkbenchScreen(Screen):
         if not self._undo:
             self.notify("Nothing to undo.", timeout=2)
             return
+        before = self.workspace
         self._redo.append((self.workspace, self.file))
         self._restore(*self._undo.pop())
+        self._say_put_back("Undid", before)
 
     def action_redo(self) -> None:
         if self.held():
@@ -612,8 +614,18 @@ class WorkbenchScreen(Screen):
         if not self._redo:
             self.notify("Nothing to redo.", timeout=2)
             return
+        before = self.workspace
         self._undo.append((self.workspace, self.file))
         self._restore(*self._redo.pop())
+        self._say_put_back("Redid", before)
+
+    def _say_put_back(self, verb: str, before: Workspace) -> None:
+        """Which change u or U took back: with several kinds on the stack, the panes alone did
+        not tell ("Undid: mask causal → none")."""
+        # one at a time: u u u stacked three notices over the tables
+        textual_compat.dismiss_notices(self.app, starts=("Undid: ", "Redid: "))
+        self.notify(f"{verb}: {state.change_words(before, self.workspace)}.", timeout=2,
+                    markup=False)
 
     def unsaved_before_open(self) -> bool:
         from attn_tui.core import session  # json and files: not loaded before the first frame
