@@ -296,3 +296,18 @@ async def test_a_head_one_column_wide_is_said_in_the_singular() -> None:
         await run_action(pilot, "set_head(3)")
         note = " ".join(str(pilot.app.screen.query_one("#head-note").render()).split())
         assert "own d_k = 1 column of Q, K, V" in note and "fills column 3 of the concat" in note
+
+
+async def test_undo_says_which_control_it_put_back() -> None:
+    from attn_tui.tui.textual_compat import notifications
+
+    app = lab_app("heads")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_heads(4)")
+        await pilot.press("u")
+        await settle(pilot)
+        assert [str(n.message) for n in notifications(app)] == ["Undid: h 4 → 8."]
+        await pilot.press("U")
+        await settle(pilot)
+        assert [str(n.message) for n in notifications(app)] == ["Redid: h 8 → 4."]

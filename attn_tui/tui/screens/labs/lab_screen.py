@@ -358,8 +358,19 @@ class LabScreen(Screen):
             self.notify(f"Nothing to {what}.", timeout=2)
             return
         self.say("")
+        before = asdict(self.settings)
         self.settings = settings
-        self.query_one(ControlBar).show(**asdict(self.settings))
+        bar = self.query_one(ControlBar)
+        bar.show(**asdict(self.settings))
+        # which change it took back, in the bar's own words: "Undid: h 4 → 8"
+        after = asdict(self.settings)
+        changed = [f"{f.label} {f.text(before[f.key])} → {f.text(after[f.key])}"
+                   for f in bar.fields if f.key in before and before[f.key] != after[f.key]]
+        if changed:
+            textual_compat.dismiss_notices(self.app, starts=("Undid: ", "Redid: "))
+            verb = "Undid" if what == "undo" else "Redid"
+            self.notify(f"{verb}: {', '.join(changed[:3])}{' …' if len(changed) > 3 else ''}.",
+                        timeout=2, markup=False)
 
     def action_back(self) -> None:
         # two quick Escapes can both reach this screen before the first pop lands: only the
