@@ -51,6 +51,12 @@ def full_message(max_sessions: int) -> str:
             "Try again when someone leaves.")
 
 
+def _not_health_checks(record: logging.LogRecord) -> bool:
+    """The access log without the load balancer's checks of /health."""
+    line = getattr(record, "first_request_line", "")
+    return not (isinstance(line, str) and line.split(" ")[1:2] == ["/health"])
+
+
 def learner_of(cookies) -> str | None:
     """The learner a browser's cookie names, or None (none, or not one this server gave)."""
     name = cookies.get(LEARNER_COOKIE, "")
@@ -240,6 +246,8 @@ class SessionServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        app.router.add_get("/health", self.handle_health, name="health")
+        logging.getLogger("aiohttp.access").addFilter(_not_health_checks)
         app.on_response_prepare.append(_name_the_download)
         static = app.router["static"]
         if hasattr(static, "_show_index"):  # no listing of the folder's files at /static/
@@ -260,6 +268,14 @@ class SessionServer(Server):
         self.console.print(f"attn-tui serving on {where} "
                            f"(at most {plural(self.max_sessions, 'session')}; Ctrl+C stops)",
                            highlight=False)
+
+    async def handle_health(self, request: web.Request) -> web.Response:
+        """For a load balancer's check (HAProxy's httpchk): 200 while a new tab would get a
+        session, 503 when it would get the full page; not written to the log, which checks
+        every 2 s had filled."""
+        if self.live >= self.max_sessions:
+            return web.Response(status=503, text="full\n", headers={"Retry-After": "30"})
+        return web.Response(text=f"ok: {self.live} of {self.max_sessions} sessions\n")
 
     def full_page(self) -> web.Response:
         page = (PAGE_DIR / "full.html").read_text(encoding="utf-8")

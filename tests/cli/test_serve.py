@@ -89,6 +89,32 @@ def test_to_a_file_the_log_is_one_line_per_event(server):
     assert not any(x.startswith(" ") or x != x.rstrip() for x in lines)
 
 
+def test_health_answers_whether_a_new_tab_would_get_a_session_and_stays_out_of_the_log(server):
+    """HAProxy checked / every 2 s, and each check was a line of the log: 121 of 134."""
+    import aiohttp
+
+    proc, port = server("--max-sessions", "1")
+    base = f"http://127.0.0.1:{port}"
+
+    async def scenario():
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{base}/health") as room:
+                free = (room.status, await room.text())
+            ws = await http.ws_connect(f"{base}/ws?width=80&height=24")
+            assert FIRST_ALPHA in await first_screen(ws)
+            async with http.get(f"{base}/health") as full:
+                taken = (full.status, await full.text(), full.headers.get("Retry-After"))
+            await ws.close()
+            return free, taken
+
+    free, taken = asyncio.run(scenario())
+    assert free == (200, "ok: 0 of 1 sessions\n")
+    assert taken == (503, "full\n", "30")
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=15)
+    assert "/health" not in out and '"GET /ws' in out
+
+
 def test_a_busy_port_is_one_clear_line(server):
     _, port = server()
     done = subprocess.run([sys.executable, "-m", "attn_tui", "serve", "--port", str(port)],
