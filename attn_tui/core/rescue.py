@@ -1,14 +1,16 @@
 """Where a session's unsaved work goes when the app ends without the learner choosing to (the
-SSH connection dropped, the browser tab closed, the server stopped), and how the next start
-finds it to say so once.
+SSH connection dropped, the browser tab closed, a `kill` or the server stopped it), and how the
+next start finds it to say so once.
 
 A rescued session is an ordinary session file: ``unsaved-YYYYmmdd-HHMMSS.json`` in the data
 folder's ``unsaved/``, or in the learner's own files folder under `attn-tui serve`, where ctrl+o
-lists it. A marker file's time says which ones the learner has been told of.
+lists it. Each rescue adds its file's name to a list in the data folder, which the next start
+reads, tells and clears: a file saved later under such a name is not taken for a rescue.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -17,7 +19,7 @@ from attn_tui.core.files import OWN_FOLDER_ENV
 from attn_tui.core.progress import data_folder
 
 PREFIX = "unsaved-"
-TOLD = ".unsaved-told"  # in the data folder: its time is that of the last notice
+PENDING = ".unsaved-to-tell"  # in the data folder: one rescued file's path a line
 
 
 def folder() -> Path:
@@ -25,37 +27,44 @@ def folder() -> Path:
     return Path(own) if own else data_folder() / "unsaved"
 
 
-def new_path(now: float | None = None) -> Path:
-    """A name of its own for a rescue made now (a second one in the same second gets -2)."""
+def reserve(now: float | None = None) -> Path:
+    """A new, empty file of its own for a rescue made now, made so that two sessions ending
+    in the same second never take the same name (the second gets -2). OSError if the folder
+    cannot take it."""
     where = folder()
+    where.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
-    path, n = where / f"{PREFIX}{stamp}.json", 1
-    while path.exists():
-        n += 1
-        path = where / f"{PREFIX}{stamp}-{n}.json"
-    return path
+    for n in range(1, 1000):
+        path = where / f"{PREFIX}{stamp}{'' if n == 1 else f'-{n}'}.json"
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(f"{where}: no free name for {PREFIX}{stamp}")
+
+
+def to_tell(path: Path) -> None:
+    """Note ``path`` for the next start to tell of (one line, appended whole)."""
+    pending = data_folder() / PENDING
+    fd = os.open(pending, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
+    try:
+        os.write(fd, os.fsencode(str(path)) + b"\n")
+    finally:
+        os.close(fd)
 
 
 def untold() -> list[Path]:
-    """Rescued sessions made since the learner was last told of one, oldest first."""
+    """Rescued sessions not told of yet that are still there, oldest first."""
     try:
-        since = (data_folder() / TOLD).stat().st_mtime
-    except (OSError, RuntimeError):
-        since = 0.0
-    try:
-        found = [(entry.stat().st_mtime, Path(entry.path)) for entry in os.scandir(folder())
-                 if entry.name.startswith(PREFIX) and entry.name.endswith(".json")]
+        lines = (data_folder() / PENDING).read_bytes().splitlines()
     except (OSError, RuntimeError):
         return []
-    return [path for mtime, path in sorted(found) if mtime > since]
+    paths = [Path(os.fsdecode(line)) for line in lines if line.strip()]
+    return [path for path in dict.fromkeys(paths) if path.is_file()]
 
 
-def mark_told() -> None:
+def told() -> None:
     """The learner has been told of every rescue so far."""
-    try:
-        marker = data_folder() / TOLD
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-        os.utime(marker)
-    except (OSError, RuntimeError):
-        pass  # told again next time: better than not at all
+    with contextlib.suppress(OSError, RuntimeError):  # told again next time, then
+        (data_folder() / PENDING).unlink()

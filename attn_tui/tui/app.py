@@ -227,13 +227,16 @@ class AttnApp(App[int]):
         import asyncio
         import signal
 
+        loop = asyncio.get_running_loop()
+
         def hung_up() -> None:
+            loop.remove_signal_handler(signal.SIGHUP)  # a second hang-up ends it at once
             self.rescue()
             signal.signal(signal.SIGHUP, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGHUP)
 
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
-            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, hung_up)
+            loop.add_signal_handler(signal.SIGHUP, hung_up)
 
     def rescue(self) -> str | None:
         """Unsaved work written to a file of its own as the app ends by no choice of the
@@ -241,23 +244,28 @@ class AttnApp(App[int]):
         return self.session.rescue(self.workbench())
 
     def _tell_of_rescues(self) -> None:
-        """Once: the session before ended with unsaved edits, kept in a file (see rescue)."""
+        """Once: a session before this one ended with unsaved edits, kept in a file (rescue)."""
         if self.progress.where is None:  # nothing is kept here, and so nothing was
             return
         from attn_tui.core import rescue
         from attn_tui.core.files import OWN_FOLDER_ENV
 
         found = rescue.untold()
-        if not found:
-            return
-        how = ("ctrl+o opens it" if os.environ.get(OWN_FOLDER_ENV)
-               else "ctrl+o opens it, or attn-tui --session with its name")
-        first = ("A session ended (the connection dropped, or the tab closed) before its edits "
-                 if len(found) == 1 else f"{len(found)} sessions ended before their edits ")
-        self.notify(f"{first}were saved. They are kept in {found[-1]}"
-                    f"{' (the latest)' if len(found) > 1 else ''}: {how}.",
-                    title="Unsaved edits kept", timeout=15, markup=False)
-        rescue.mark_told()
+        if found:
+            latest = found[-1]
+            if os.environ.get(OWN_FOLDER_ENV):  # in a browser: a name in the learner's files
+                where, how = latest.name, "ctrl+o opens it"
+            else:
+                home = os.path.expanduser("~")
+                where = str(latest)
+                if home not in ("", "/", "~") and where.startswith(home + os.sep):
+                    where = "~" + where[len(home):]
+                how = "ctrl+o or --session opens it"
+            more = f" (the latest of {len(found)})" if len(found) > 1 else ""
+            self.notify(f"A session ended before its edits were saved. They are in\n{where}"
+                        f"{more}: {how}.", title="Unsaved edits kept", timeout=15,
+                        markup=False)
+        rescue.told()
 
     def on_exit_app(self) -> None:
         # the browser's tab closed, or the server stopped it: ExitApp without exit() first

@@ -51,7 +51,8 @@ async def test_where_no_progress_is_kept_nothing_is_rescued(data):
     assert rescued(data) == []
 
 
-async def test_the_next_start_says_where_the_edits_are_once(data):
+async def test_the_next_start_says_where_the_edits_are_once(data, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(data.parent))  # the path is said from ~
     await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
     [path] = rescued(data)
     for told in (True, False):
@@ -61,8 +62,58 @@ async def test_the_next_start_says_where_the_edits_are_once(data):
             said = [str(n.message) for n in notifications(app) if n.title == "Unsaved edits kept"]
             assert bool(said) is told
             if told:
-                assert said[0] == (f"A session ended (the connection dropped, or the tab "
-                                   f"closed) before its edits were saved. They are kept in "
-                                   f"{path}: ctrl+o opens it, or attn-tui --session with its "
-                                   f"name.")
+                where = "~/" + str(path.relative_to(data.parent))
+                assert said[0] == ("A session ended before its edits were saved. They are in\n"
+                                   f"{where}: ctrl+o or --session opens it.")
     assert rescue.untold() == []
+
+
+async def test_a_rescued_file_saved_again_is_not_told_of_again(data):
+    """untold() went by the files' times: a rescued file the learner opened and saved with
+    ctrl+s was told of again, as if another session had ended."""
+    await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
+    [path] = rescued(data)
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+    session.save(session.load(path)[0], path)  # newer now
+    assert rescue.untold() == []
+
+
+def test_two_sessions_ending_in_the_same_second_keep_a_file_each(data):
+    """Both took the name of that second, and the second rescue replaced the first."""
+    first, second = rescue.reserve(now=1e9), rescue.reserve(now=1e9)
+    assert first != second and first.exists() and second.exists()
+    assert second.name == first.name.replace(".json", "-2.json")
+
+
+async def test_a_value_typed_at_a_hang_up_is_kept_but_meets_no_task(data):
+    """A hang-up while 10 was typed into the task's cell counted the task as met, which
+    quitting (it drops the value) never did."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "lessons"))
+    from lesson_pilot import lesson_app, settle
+
+    app = lesson_app("one", at=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("right", "right", "1", "0")
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    assert app.progress.load("one").tasks == frozenset()
+    [path] = rescued(data)
+    assert session.load(path)[0].q[0][2] == 10.0
+
+
+async def test_in_a_browser_the_notice_names_the_file_alone(data, tmp_path, monkeypatch):
+    """It gave the server's full path, the learner's cookie among its folders."""
+    own = tmp_path / "learner" / "files"
+    own.mkdir(parents=True)
+    monkeypatch.setenv("ATTN_TUI_OWN_FOLDER", str(own))
+    await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
+    [path] = own.glob("unsaved-*.json")
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved edits kept"]
+    assert said.endswith(f"They are in\n{path.name}: ctrl+o opens it.")

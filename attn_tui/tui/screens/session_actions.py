@@ -6,6 +6,7 @@ through ``SessionHost``; the workbench's ``SessionFile`` is in session_file.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any, Protocol
 
@@ -340,15 +341,21 @@ class SessionController:
 
     def rescue(self, bench: SessionHost | None) -> str | None:
         """The app ends without the learner's choice (the connection dropped, the tab closed,
-        the server stopped): unsaved session work, as quitting would ask about it, written to
-        a session file of its own (see core.rescue); its path, or None. Never raises: there
-        is no one left to tell."""
+        a kill or the server stopped it): the unsaved work on the panes, as quitting would
+        ask about it, written to a session file of its own (see core.rescue) for the next
+        start to tell of; its path, or None. Edits that a lesson step or an open replaced are
+        in the undo history only, which ends with the app. Never raises: no one is left to
+        tell."""
         from attn_tui.core import rescue, session
 
         if bench is None or self.app.progress.where is None:  # nothing is kept here
             return None
+        path = None
         try:
-            bench.settle_edits()  # a value being typed, as Enter stores it; a refused one is lost
+            # a value being typed is kept as Enter stores it, but meets no task: quitting
+            # would have dropped it
+            self.app.tutor.hold_checks()
+            bench.settle_edits()  # a refused one is lost
             lab = open_lab(self.app)
             lab_dirty = lab is not None and lab.has_unsaved_work()
             if not (bench.dirty or lab_dirty or unsaved_left_sentence(self.app, lab)):
@@ -360,12 +367,16 @@ class SessionController:
                     bar.first().take_typed(keep_refused=False)
                 lab.settle_edits()
                 settings = lab.session_settings()
-            path = rescue.new_path()
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path = rescue.reserve()
             session.save(bench.workspace, path, screen=open_screen(self.app),
                          lab_settings=settings, kept=kept_labs(self.app, lab))
+            rescue.to_tell(path)
             return str(path)
         except Exception:  # the app is ending: a rescue that fails must not stop that
+            if path is not None:  # the name it reserved, left empty
+                with contextlib.suppress(OSError):
+                    if path.stat().st_size == 0:
+                        path.unlink()
             return None
 
     def quit_or_ask(self, bench: SessionHost | None, confirm: bool = True) -> None:
