@@ -369,6 +369,19 @@ async def test_go_to_opens_nothing_on_enter_after_a_name_that_matches_nothing():
         await pilot.press("down", "enter")  # picked by hand: it opens
         await settle(pilot)
         assert pilot.app.tutor.lesson is not None and pilot.app.tutor.lesson.name == "select"
+    # Backspace after a miss takes the miss back, not a letter that matched: "s z ⌫" had
+    # emptied the filter, and Enter opened the workbench
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("l", "e", "s", "s", "o", "n", "space", "s", "z", "backspace")
+        await pilot.pause()
+        modal = pilot.app.screen
+        assert modal.typed == "lesson s" and not modal.missed
+        assert "Go to lesson s▏" in str(modal.query_one("#goto-header").render())
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.tutor.lesson is not None and pilot.app.tutor.lesson.name == "select"
 
 
 async def test_a_reveal_is_not_taken_for_the_learners_edit():

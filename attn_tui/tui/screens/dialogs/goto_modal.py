@@ -60,6 +60,16 @@ class GotoModal(AttnModal[str | None]):
         if event.key in ("up", "down", "pageup", "pagedown", "home", "end"):
             self.missed = ""  # an entry picked by hand: Enter opens it
             return
+        if event.key == "backspace" and self.missed:
+            # the letter refused was never taken: Backspace takes back the refusal, not a
+            # letter of the name that matched ("s z ⌫" had emptied the filter)
+            event.stop()
+            event.prevent_default()
+            self.missed = ""
+            self.query_one("#goto-header", Static).update(
+                f"[b]Go to[/b] {self.typed}▏  (Enter opens, Escape cancels)" if self.typed
+                else self.HEADER)
+            return
         if event.key == "backspace":
             typed = self.typed[:-1]
         elif char and (char.isalpha() or char == " ") and event.key not in ("q", "escape"):
