@@ -104,8 +104,9 @@ def app_command(app_args: list[str]) -> str:
 
 def _without_step(app_args: list[str]) -> list[str]:
     """The app's words for a learner's later sessions: ``--step N`` puts each learner on that
-    step once, and a reload resumes where they are."""
-    if "--step" not in app_args:
+    step once, and a reload resumes where they are. Where nothing is kept there is nothing to
+    resume: every session opens on the step."""
+    if "--step" not in app_args or "--no-progress" in app_args:
         return app_args
     at = app_args.index("--step")
     return app_args[:at] + app_args[at + 2:]

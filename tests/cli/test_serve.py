@@ -698,3 +698,14 @@ def test_step_puts_each_learner_on_it_once_and_a_reload_resumes(tmp_path):
         assert asyncio.run(scenario()) == [True, True, True]
     finally:
         end_group(proc)
+
+
+def test_without_progress_every_session_opens_on_the_step():
+    """With --no-progress a reload dropped --step and so opened the lesson at step 1: there
+    is nothing kept to resume from."""
+    from attn_tui.cli.serve import make_server
+
+    kept = make_server("127.0.0.1", 0, 2, ["--lesson", "mask", "--step", "4"])
+    assert "--step" in kept.command and "--step" not in kept.resume_command
+    none = make_server("127.0.0.1", 0, 2, ["--lesson", "mask", "--step", "4", "--no-progress"])
+    assert none.resume_command == none.command
