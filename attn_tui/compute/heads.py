@@ -53,7 +53,7 @@ class HeadsResult:
         return [
             ("X, the tokens", f"{T} × {D}"),
             ("W^Q, W^K, W^V", f"{D} × {D} each"),
-            ("Q_i, K_i, V_i (head i)", f"{T} × {d}  (columns {d} wide)"),
+            ("Q_i, K_i, V_i (head i)", f"{T} × {d}  ({d} column{'s' if d != 1 else ''} wide)"),
             ("weights α_i", f"{T} × {T}"),
             ("head i output", f"{T} × {d}"),
             (f"concat of {h} head{'s' if h != 1 else ''}", f"{T} × ({h} × {d}) = {T} × {D}"),

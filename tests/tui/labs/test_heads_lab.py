@@ -296,6 +296,7 @@ async def test_a_head_one_column_wide_is_said_in_the_singular() -> None:
         await run_action(pilot, "set_head(3)")
         note = " ".join(str(pilot.app.screen.query_one("#head-note").render()).split())
         assert "own d_k = 1 column of Q, K, V" in note and "fills column 3 of the concat" in note
+        assert "6 × 1  (1 column wide)" in str(pilot.app.screen.query_one("#shapes").render())
 
 
 async def test_undo_says_which_control_it_put_back() -> None:
