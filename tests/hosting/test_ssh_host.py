@@ -58,10 +58,11 @@ def host():
         assert made.close() == []
 
 
-def in_a_terminal(argv: list[str], shows: bytes, then: bytes = b"", timeout: float = 60):
+def in_a_terminal(argv: list[str], shows: bytes, then: bytes = b"", timeout: float = 60,
+                  hang_up_on: bytes = b""):
     """Run ``argv`` on an 80×24 pty until it shows ``shows``, type ``then`` and wait for it to
-    end, or with nothing to type kill it there: (what it showed, its exit status, or None if
-    it was killed or had not ended in time)."""
+    end, or with nothing to type (or once it shows ``hang_up_on`` after) kill it there: (what
+    it showed, its exit status, or None if it was killed or had not ended in time)."""
     pid, fd = pty.fork()
     if pid == 0:
         try:
@@ -70,7 +71,7 @@ def in_a_terminal(argv: list[str], shows: bytes, then: bytes = b"", timeout: flo
             os.execvpe(argv[0], argv, env)
         finally:
             os._exit(127)
-    seen, typed, deadline = b"", False, time.monotonic() + timeout
+    seen, typed, deadline, at = b"", False, time.monotonic() + timeout, 0
     status = None
     try:
         while time.monotonic() < deadline:
@@ -79,7 +80,10 @@ def in_a_terminal(argv: list[str], shows: bytes, then: bytes = b"", timeout: flo
                     deadline = 0
                     break
                 os.write(fd, then)
-                typed = True
+                typed, at = True, len(seen)
+            elif typed and hang_up_on and hang_up_on in seen[at:]:
+                deadline = 0
+                break
             ready, _, _ = select.select([fd], [], [], 0.5)
             if ready:
                 try:
@@ -142,3 +146,14 @@ def test_without_a_terminal_the_learner_is_told_to_ask_for_one(host):
     assert done.returncode == 2
     assert "over ssh, `ssh -t` asks for a terminal" in done.stderr, done.stderr
     assert until_gone(host) == []
+
+
+def test_edits_not_saved_when_the_connection_drops_are_kept_for_the_next_login(host):
+    seen, status = in_a_terminal(host.ssh_argv(), b"0.3369", then=b"7\r", hang_up_on=b"3.0800")
+    assert b"3.0800" in seen and status is None  # typed, then the connection dropped
+    assert until_gone(host) == []
+    kept = host.tmp / "home" / ".local" / "share" / "attn-tui" / "unsaved"
+    [rescued] = kept.glob("unsaved-*.json")
+    assert b'[7.0, 0.2, 0.3]' in rescued.read_bytes()
+    seen, status = in_a_terminal(host.ssh_argv(), b"Unsaved edits kept", then=b"\x11")
+    assert b"Unsaved edits kept" in seen and status == 0
