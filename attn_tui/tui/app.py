@@ -254,13 +254,14 @@ class AttnApp(App[int]):
         if found:
             latest = found[-1]
             if os.environ.get(OWN_FOLDER_ENV):  # in a browser: a name in the learner's files
-                where, how = latest.name, "ctrl+o opens it"
+                where = self.session.rescued = latest.name
+                how = "ctrl+o offers it"
             else:
                 home = os.path.expanduser("~")
-                where = str(latest)
+                where = self.session.rescued = str(latest)
                 if home not in ("", "/", "~") and where.startswith(home + os.sep):
                     where = "~" + where[len(home):]
-                how = "ctrl+o or --session opens it"
+                how = "ctrl+o offers it (or --session)"
             more = f" (the latest of {len(found)})" if len(found) > 1 else ""
             self.notify(f"A session ended before its edits were saved. They are in\n{where}"
                         f"{more}: {how}.", title="Unsaved edits kept", timeout=15,

@@ -128,6 +128,7 @@ class SessionController:
         # the last file each kind of export went to, offered again: a quick e Enter wrote to
         # attn-export.md in the folder attn-tui started in, wherever the one before went
         self._exported: dict[tuple[str, str | None], str] = {}
+        self.rescued: str | None = None  # the rescue the start told of: ctrl+o offers it
 
     def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False,
              then: Any = None, then_words: str = "quit") -> None:
@@ -269,8 +270,10 @@ class SessionController:
         if (yours := own_files(".json")) is not None:  # in a browser: the learner's folder
             title += (f" (yours: {', '.join(yours)})" if yours
                       else " (you have saved none yet: ctrl+s saves one)")
-        self.app.push_screen(FileModal(title, bench.session_path or DEFAULT_SESSION,
-                                       submit=read), done)
+        # the rescued session the start told of, until a session is open (its long name wraps
+        # in the notice: offered here, it need not be typed)
+        offered = bench.session_path or self.rescued or DEFAULT_SESSION
+        self.app.push_screen(FileModal(title, offered, submit=read), done)
 
     def _typed_sentence(self) -> bool:
         """A sentence typed on the model screen that no session holds: on it, or left with Esc."""
