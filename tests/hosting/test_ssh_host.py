@@ -112,6 +112,18 @@ def in_a_terminal(argv: list[str], shows: bytes, then: bytes = b"", timeout: flo
     return seen, status
 
 
+def over_ssh(argv: list[str], shows: bytes, **how):
+    """in_a_terminal, tried again when sshd dropped the connection before the session began
+    (kex_exchange_identification: a busy loopback sshd does so now and then under a full
+    suite's load; what is tested starts after it)."""
+    for _ in range(3):
+        seen, status = in_a_terminal(argv, shows, **how)
+        if status != 255 or b"kex_exchange_identification" not in seen:
+            break
+        time.sleep(0.5)  # before trying again, as a learner would
+    return seen, status
+
+
 def until_gone(host, timeout: float = 15) -> list[int]:
     deadline = time.monotonic() + timeout
     while host.sessions_pids() and time.monotonic() < deadline:
@@ -120,13 +132,13 @@ def until_gone(host, timeout: float = 15) -> list[int]:
 
 
 def test_a_learner_lands_in_the_app_and_quitting_ends_the_session(host):
-    seen, status = in_a_terminal(host.ssh_argv(), b"0.3369", then=b"\x11")  # ctrl+q
+    seen, status = over_ssh(host.ssh_argv(), b"0.3369", then=b"\x11")  # ctrl+q
     assert b"0.3369" in seen and status == 0
     assert until_gone(host) == []
 
 
 def test_a_lesson_and_step_asked_for_reach_the_app_and_a_hang_up_leaves_nothing(host):
-    seen, status = in_a_terminal([*host.ssh_argv(), "attn-tui", "--lesson", "mask",
+    seen, status = over_ssh([*host.ssh_argv(), "attn-tui", "--lesson", "mask",
                                   "--step", "2"], b"Step 2 of 5", timeout=30)
     assert b"Step 2 of 5" in seen
     assert status is None  # killed there: a dropped connection
@@ -134,7 +146,7 @@ def test_a_lesson_and_step_asked_for_reach_the_app_and_a_hang_up_leaves_nothing(
 
 
 def test_anything_else_asked_for_is_one_line(host):
-    seen, status = in_a_terminal([*host.ssh_argv(), "cat", "/etc/passwd"], b"never")
+    seen, status = over_ssh([*host.ssh_argv(), "cat", "/etc/passwd"], b"never")
     assert status == 2 and b"root:" not in seen
     assert b"here you may ask for --lesson NAME, --step N, --preset NAME or --no-mouse, " \
            b"not cat" in seen
@@ -149,11 +161,11 @@ def test_without_a_terminal_the_learner_is_told_to_ask_for_one(host):
 
 
 def test_edits_not_saved_when_the_connection_drops_are_kept_for_the_next_login(host):
-    seen, status = in_a_terminal(host.ssh_argv(), b"0.3369", then=b"7\r", hang_up_on=b"3.0800")
+    seen, status = over_ssh(host.ssh_argv(), b"0.3369", then=b"7\r", hang_up_on=b"3.0800")
     assert b"3.0800" in seen and status is None  # typed, then the connection dropped
     assert until_gone(host) == []
     kept = host.tmp / "home" / ".local" / "share" / "attn-tui" / "unsaved"
     [rescued] = kept.glob("unsaved-*.json")
     assert b'[7.0, 0.2, 0.3]' in rescued.read_bytes()
-    seen, status = in_a_terminal(host.ssh_argv(), b"Unsaved edits kept", then=b"\x11")
+    seen, status = over_ssh(host.ssh_argv(), b"Unsaved edits kept", then=b"\x11")
     assert b"Unsaved edits kept" in seen and status == 0
