@@ -15,3 +15,12 @@ def says_too_small(screen: object) -> bool:
     been imported: the check does not import it.)"""
     module = sys.modules.get("attn_tui.tui.screens.too_small_screen")
     return module is not None and isinstance(screen, module.TooSmallScreen)
+
+
+def say_put_back(app, undo: bool, what: str) -> None:
+    """u or U: which change it took back ("Undid: h 4 → 8"), one notice at a time (u u u
+    stacked three notices over the tables)."""
+    from attn_tui.tui import textual_compat
+
+    textual_compat.dismiss_notices(app, starts=("Undid: ", "Redid: "))
+    app.notify(f"{'Undid' if undo else 'Redid'}: {what}.", timeout=2, markup=False)

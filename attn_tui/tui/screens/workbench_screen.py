@@ -25,6 +25,7 @@ from attn_tui.core.state import set_cell as state_cell
 from attn_tui.report.fmt import num, num_nonzero
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import take_once
+from attn_tui.tui.screens import say_put_back
 from attn_tui.tui.screens.session_file import SessionFile
 from attn_tui.tui.widgets.dims_bar import DimsBar
 from attn_tui.tui.widgets.grid_view import GridView
@@ -606,7 +607,7 @@ class WorkbenchScreen(Screen):
         before = self.workspace
         self._redo.append((self.workspace, self.file))
         self._restore(*self._undo.pop())
-        self._say_put_back("Undid", before)
+        say_put_back(self.app, True, state.change_words(before, self.workspace))
 
     def action_redo(self) -> None:
         if self.held():
@@ -617,15 +618,8 @@ class WorkbenchScreen(Screen):
         before = self.workspace
         self._undo.append((self.workspace, self.file))
         self._restore(*self._redo.pop())
-        self._say_put_back("Redid", before)
-
-    def _say_put_back(self, verb: str, before: Workspace) -> None:
-        """Which change u or U took back: with several kinds on the stack, the panes alone did
-        not tell ("Undid: mask causal → none")."""
-        # one at a time: u u u stacked three notices over the tables
-        textual_compat.dismiss_notices(self.app, starts=("Undid: ", "Redid: "))
-        self.notify(f"{verb}: {state.change_words(before, self.workspace)}.", timeout=2,
-                    markup=False)
+        # with several kinds of change on the stack, the panes alone did not tell which went
+        say_put_back(self.app, False, state.change_words(before, self.workspace))
 
     def unsaved_before_open(self) -> bool:
         from attn_tui.core import session  # json and files: not loaded before the first frame

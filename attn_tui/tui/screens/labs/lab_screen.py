@@ -30,6 +30,7 @@ from attn_tui.core.labs import lab_of_module
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import take_once
 from attn_tui.tui.roles import FollowsCursor
+from attn_tui.tui.screens import say_put_back
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
@@ -367,10 +368,8 @@ class LabScreen(Screen):
         changed = [f"{f.label} {f.text(before[f.key])} → {f.text(after[f.key])}"
                    for f in bar.fields if f.key in before and before[f.key] != after[f.key]]
         if changed:
-            textual_compat.dismiss_notices(self.app, starts=("Undid: ", "Redid: "))
-            verb = "Undid" if what == "undo" else "Redid"
-            self.notify(f"{verb}: {', '.join(changed[:3])}{' …' if len(changed) > 3 else ''}.",
-                        timeout=2, markup=False)
+            say_put_back(self.app, what == "undo",
+                         ", ".join(changed[:3]) + (" …" if len(changed) > 3 else ""))
 
     def action_back(self) -> None:
         # two quick Escapes can both reach this screen before the first pop lands: only the
