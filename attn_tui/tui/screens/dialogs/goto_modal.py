@@ -66,9 +66,7 @@ class GotoModal(AttnModal[str | None]):
             event.stop()
             event.prevent_default()
             self.missed = ""
-            self.query_one("#goto-header", Static).update(
-                f"[b]Go to[/b] {self.typed}▏  (Enter opens, Escape cancels)" if self.typed
-                else self.HEADER)
+            self._show_typed()
             return
         if event.key == "backspace":
             typed = self.typed[:-1]
@@ -85,14 +83,16 @@ class GotoModal(AttnModal[str | None]):
                 choices.clear_options()
                 choices.add_options(self._options(attempt))
                 choices.highlighted = 0
-                shown = f" {attempt}▏" if attempt else ""
-                self.query_one("#goto-header", Static).update(
-                    f"[b]Go to[/b]{shown}  (Enter opens, Escape cancels)" if attempt
-                    else self.HEADER)
+                self._show_typed()
                 return
         self.app.bell()  # heard in few terminals over SSH: the header says it too
         self.missed = typed
         self._missed(typed, "Backspace" if self.typed else "")
+
+    def _show_typed(self) -> None:
+        self.query_one("#goto-header", Static).update(
+            f"[b]Go to[/b] {self.typed}▏  (Enter opens, Escape cancels)" if self.typed
+            else self.HEADER)
 
     def _missed(self, typed: str, mend: str) -> None:
         shown = f" {self.typed}▏" if self.typed else ""
