@@ -30,7 +30,7 @@ def outside_own_folder(path: str) -> str | None:
     return None
 
 
-def own_files(ending: str, most: int = 8) -> list[str] | None:
+def own_files(ending: str | tuple[str, ...], most: int = 8) -> list[str] | None:
     """In a session kept to one folder, the names there ending in ``ending``, newest first
     (a browser has no file list of its own to pick from); None elsewhere."""
     folder = os.environ.get(OWN_FOLDER_ENV)

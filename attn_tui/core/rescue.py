@@ -4,7 +4,8 @@ next start finds it to say so once.
 
 A rescued session is an ordinary session file: ``unsaved-YYYYmmdd-HHMMSS.json`` in the data
 folder's ``unsaved/``, or in the learner's own files folder under `attn-tui serve`, where ctrl+o
-lists it. Each rescue adds its file's name to a list in the data folder, which the next start
+lists it. An unsaved training run goes beside it as ``unsaved-YYYYmmdd-HHMMSS.npz``, the file e
+in the train lab writes. Each rescue adds its file's name to a list in the data folder, which the next start
 reads, tells and clears: a file saved later under such a name is not taken for a rescue.
 """
 
@@ -27,15 +28,15 @@ def folder() -> Path:
     return Path(own) if own else data_folder() / "unsaved"
 
 
-def reserve(now: float | None = None) -> Path:
-    """A new, empty file of its own for a rescue made now, made so that two sessions ending
-    in the same second never take the same name (the second gets -2). OSError if the folder
-    cannot take it."""
+def reserve(suffix: str = ".json", now: float | None = None) -> Path:
+    """A new, empty file of its own for a rescue made now (a session, or a training run's
+    .npz), made so that two sessions ending in the same second never take the same name (the
+    second gets -2). OSError if the folder cannot take it."""
     where = folder()
     where.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     for n in range(1, 1000):
-        path = where / f"{PREFIX}{stamp}{'' if n == 1 else f'-{n}'}.json"
+        path = where / f"{PREFIX}{stamp}{'' if n == 1 else f'-{n}'}{suffix}"
         try:
             os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
         except FileExistsError:

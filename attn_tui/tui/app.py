@@ -90,6 +90,8 @@ class AttnApp(App[int]):
         self.initial_lesson: str | None = None
         self.initial_lesson_step: int | None = None
         self.closing = False  # exit() has been called
+        self._ending = None  # a signal's rescue, then the end: kept so the task is not lost
+        self._rescuing = None  # the one rescue, which every way of ending awaits
         self.reading_from_line = False  # reading a key handed back (see keys)
         self._tutor: LessonRunner | None = None
         self._progress: Progress | None = None
@@ -212,11 +214,14 @@ class AttnApp(App[int]):
 
         loop = asyncio.get_running_loop()
 
+        async def rescue_then_exit() -> None:
+            await self.rescue()
+            self.exit(return_code=128 + signal.SIGTERM)
+
         def stopped() -> None:
             loop.remove_signal_handler(signal.SIGTERM)  # a second SIGTERM ends it at once
             self.stopped_by = signal.SIGTERM
-            self.rescue()
-            self.exit(return_code=128 + signal.SIGTERM)
+            self._ending = loop.create_task(rescue_then_exit())
 
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
             loop.add_signal_handler(signal.SIGTERM, stopped)
@@ -229,49 +234,75 @@ class AttnApp(App[int]):
 
         loop = asyncio.get_running_loop()
 
-        def hung_up() -> None:
-            loop.remove_signal_handler(signal.SIGHUP)  # a second hang-up ends it at once
-            self.rescue()
+        async def rescue_then_end() -> None:
+            await self.rescue()
             signal.signal(signal.SIGHUP, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGHUP)
+
+        def hung_up() -> None:
+            loop.remove_signal_handler(signal.SIGHUP)  # a second hang-up ends it at once
+            self._ending = loop.create_task(rescue_then_end())
 
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
             loop.add_signal_handler(signal.SIGHUP, hung_up)
 
-    def rescue(self) -> str | None:
-        """Unsaved work written to a file of its own as the app ends by no choice of the
-        learner's (see SessionController.rescue); its path, or None."""
-        return self.session.rescue(self.workbench())
+    async def rescue(self) -> list[str]:
+        """Unsaved work written to files of its own as the app ends by no choice of the
+        learner's (see SessionController.rescue); their paths. Done once: a hang-up can also
+        end the terminal's input, and the second way of ending waits for the first's files."""
+        if self._rescuing is None:
+            import asyncio
+
+            self._rescuing = asyncio.get_running_loop().create_task(
+                self.session.rescue(self.workbench()))
+        return await self._rescuing
 
     def _tell_of_rescues(self) -> None:
-        """Once: a session before this one ended with unsaved edits, kept in a file (rescue)."""
+        """Once: a session before this one ended with unsaved work, kept in files (rescue)."""
         if self.progress.where is None:  # nothing is kept here, and so nothing was
             return
         from attn_tui.core import rescue
         from attn_tui.core.files import OWN_FOLDER_ENV
+        from attn_tui.tui.screens.session_actions import RESCUE_TITLES
 
         found = rescue.untold()
         if found:
-            latest = found[-1]
-            if os.environ.get(OWN_FOLDER_ENV):  # in a browser: a name in the learner's files
-                where = self.session.rescued = latest.name
-                how = "ctrl+o offers it"
+            in_browser = bool(os.environ.get(OWN_FOLDER_ENV))
+            # the latest of each kind: one ending leaves a session, a run or both
+            latest = [kind[-1] for kind in ([p for p in found if p.suffix != ".npz"],
+                                            [p for p in found if p.suffix == ".npz"]) if kind]
+            # in a browser, a name in the learner's own files; else the path, from ~
+            offered = [p.name if in_browser else str(p) for p in latest]
+            self.session.rescued = list(offered)
+            self.session.told_of = tuple(offered)
+            home = os.path.expanduser("~")
+            if not in_browser and home not in ("", "/", "~"):
+                offered = ["~" + p[len(home):] if p.startswith(home + os.sep) else p
+                           for p in offered]
+            more = len(found) - len(latest)
+            edits, run_kept, both = RESCUE_TITLES
+            if len(latest) == 2:
+                title = both
+                said = ("A session ended before its edits and its training run were saved. "
+                        "They are in\n" + "\n".join(offered)
+                        + (f"\n(and {more} earlier)" if more else "")
+                        + "\nctrl+o offers each in turn.")
             else:
-                home = os.path.expanduser("~")
-                where = self.session.rescued = str(latest)
-                if home not in ("", "/", "~") and where.startswith(home + os.sep):
-                    where = "~" + where[len(home):]
-                how = "ctrl+o offers it (or --session)"
-            more = f" (the latest of {len(found)})" if len(found) > 1 else ""
-            self.notify(f"A session ended before its edits were saved. They are in\n{where}"
-                        f"{more}: {how}.", title="Unsaved edits kept", timeout=15,
-                        markup=False)
+                run = latest[0].suffix == ".npz"
+                title = run_kept if run else edits
+                said = (("A training run ended before it was saved. It is in\n" if run else
+                         "A session ended before its edits were saved. They are in\n")
+                        + offered[0] + (f" (the latest of {len(found)})" if more else "")
+                        + ": ctrl+o offers it" + ("" if in_browser else
+                                                  " (or --lab train --load)" if run else
+                                                  " (or --session)") + ".")
+            self.notify(said, title=title, timeout=15, markup=False)
         rescue.told()
 
-    def on_exit_app(self) -> None:
+    async def on_exit_app(self) -> None:
         # the browser's tab closed, or the server stopped it: ExitApp without exit() first
         if not self.closing:
-            self.rescue()
+            await self.rescue()
 
     def _say_if_the_theme_fades(self) -> None:
         """A light theme in a 16-colour terminal: grey on white, yellow on white. Say which

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import select
 import subprocess
 import sys
@@ -201,3 +202,52 @@ def test_unsaved_edits_are_rescued_when_the_app_is_ended_from_outside(tmp_path, 
     rescued = list((tmp_path / "unsaved").glob("unsaved-*.json"))
     assert len(rescued) == 1, out[-400:]
     assert session.load(rescued[0])[0].q[0] == (7.0, 0.2, 0.3)
+
+
+@pytest.mark.parametrize("sig", [1, 15])
+def test_a_run_training_when_the_app_is_ended_from_outside_is_kept_and_the_app_ends(tmp_path,
+                                                                                   sig):
+    """The run's worker hands each step's news to the event loop: a rescue that waited on the
+    run there would have waited for ever, and the process with it (tests/tui/labs/
+    test_train_reopen.py has the rest)."""
+    pytest.importorskip("torch")
+    from attn_tui.train.runfile import load
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env.update(TERM="xterm-256color", ATTN_TUI_DATA_DIR=str(tmp_path), COLUMNS="80", LINES="24")
+    main, sub = os.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "attn_tui", "--lab", "train"], stdin=sub,
+                                stdout=sub, stderr=sub, env=env, close_fds=True,
+                                start_new_session=True)
+    finally:
+        os.close(sub)
+    out, deadline, pressed, sent = b"", time.monotonic() + 90, None, False
+    try:
+        while time.monotonic() < deadline:
+            if select.select([main], [], [], 0.2)[0]:
+                if not (chunk := os.read(main, 65536)):
+                    break
+                out += chunk
+            if pressed is None and b"lab: train" in out:
+                pressed = len(out)
+                os.write(main, b"\r")  # trains the lab's sort run: 2,000 steps
+            elif not sent and pressed is not None and re.search(rb"step [1-9]\d*/2000",
+                                                                out[pressed:]):
+                proc.send_signal(sig)
+                sent = True
+            if proc.poll() is not None:
+                break
+    except OSError:  # EIO: the app has gone and the pty is closed
+        pass
+    try:
+        assert sent, out[-400:]
+        assert proc.wait(timeout=20) == -sig
+    finally:
+        os.close(main)
+        if proc.poll() is None:
+            proc.kill()
+    [path] = (tmp_path / "unsaved").glob("unsaved-*.npz")
+    record = load(str(path))
+    assert 0 < record.steps_done < 2000 and record.resume
+    assert not list((tmp_path / "unsaved").glob("*.json"))  # the workbench had no edits

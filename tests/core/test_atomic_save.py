@@ -204,15 +204,16 @@ async def test_a_browser_sessions_open_dialog_names_the_sessions_in_its_folder(t
         await pilot.press("ctrl+o")
         await pilot.pause()
         title = str(app.screen.query_one("#file-title", Static).render())
-        assert title == "Open session (you have saved none yet: ctrl+s saves one)"
+        assert title == ("Open a session or a training run (you have saved none yet: ctrl+s "
+                         "saves one)")
         await pilot.press("escape")
-        for i, name in enumerate(("old.json", "new.json", "notes.md")):
+        for i, name in enumerate(("old.json", "run.npz", "new.json", "notes.md")):
             (tmp_path / name).write_text("{}")
             os.utime(tmp_path / name, (time.time() + i, time.time() + i))
         await pilot.press("ctrl+o")
         await pilot.pause()
         title = str(app.screen.query_one("#file-title", Static).render())
-        assert title == "Open session (yours: new.json, old.json)"
+        assert title == "Open a session or a training run (yours: new.json, run.npz, old.json)"
 
 
 def test_a_link_into_a_missing_folder_names_that_folder(tmp_path: Path) -> None:

@@ -48,6 +48,34 @@ def open_lab(app: App) -> Any:
                  and lab_of_module(type(s).__module__) == screen[4:]), None)
 
 
+def _is_zip(path: str) -> bool:
+    """Whether ``path`` is a regular file that begins as a zip (a .npz) does."""
+    import os
+    import stat
+
+    full = os.path.expanduser(path)
+    try:
+        if not stat.S_ISREG(os.stat(full).st_mode):  # a FIFO would hold the dialog
+            return False
+        with open(full, "rb") as f:
+            return f.read(4) == b"PK\x03\x04"
+    except OSError:  # the session's reading says why, in its words
+        return False
+
+
+# the start's notice of rescued work: a session's edits, a training run, or both
+RESCUE_TITLES = ("Unsaved edits kept", "Unsaved run kept", "Unsaved work kept")
+RUN_WAIT_STEP, RUN_WAITS = 0.02, 150  # a training step and its report: 3 s at most
+
+
+def _unreserve(path: Any) -> None:
+    """A rescue's name reserved and left empty by a failure is given back."""
+    if path is not None:
+        with contextlib.suppress(OSError):
+            if path.stat().st_size == 0:
+                path.unlink()
+
+
 def kept_labs(app: App, lab: Any) -> dict[str, dict]:
     """What a session keeps of the model screen left with Esc (not the one open): its
     sentence, head and query, as Go to would reopen them."""
@@ -128,7 +156,9 @@ class SessionController:
         # the last file each kind of export went to, offered again: a quick e Enter wrote to
         # attn-export.md in the folder attn-tui started in, wherever the one before went
         self._exported: dict[tuple[str, str | None], str] = {}
-        self.rescued: str | None = None  # the rescue the start told of: ctrl+o offers it
+        # the rescues the start told of (a session, a run): ctrl+o offers each until opened
+        self.rescued: list[str] = []
+        self.told_of: tuple[str, ...] = ()
 
     def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False,
              then: Any = None, then_words: str = "quit") -> None:
@@ -213,16 +243,20 @@ class SessionController:
                                        suffix=".json"), done)
 
     def open(self, bench: SessionHost) -> None:
-        """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone."""
+        """ctrl+o: a bad file leaves the workspace exactly as it was; a good one can be undone.
+        A training run saved as .npz (e in the train lab) opens in the train lab, as
+        --lab train --load does: over SSH or in a browser there is no command line for that."""
         from attn_tui.core import session
         from attn_tui.tui.screens.dialogs.file_modal import DEFAULT_SESSION, FileModal
         from attn_tui.tui.screens.labs.train_runs import drop_held_run, held_run
 
-        opened: list[session.Session] = []
+        opened: list[Any] = []  # the last file read: a Session, or a run's RunRecord
         warned: list[str] = []  # a path whose open was said to replace a typed sentence
         warned_run: list[str] = []  # ... or a training run
 
         def read(path: str) -> str | None:
+            if _is_zip(path):  # what attn-tui writes as a zip is a .npz: a run, or an export
+                return read_run(path)
             try:
                 found = session.load_full(path)
             except session.SessionError as exc:
@@ -242,8 +276,42 @@ class SessionController:
             opened.append(found)
             return None
 
+        def read_run(path: str) -> str | None:
+            from attn_tui.core.files import FileError
+            from attn_tui.core.labs import lab_available
+            from attn_tui.train.runfile import load
+
+            try:
+                record = load(path)
+            except FileError as exc:
+                return str(exc)
+            if not lab_available("train"):
+                return ("It is a saved training run, and the train lab that shows one needs "
+                        "torch, which is not installed: pip install 'attn-tui[torch]'.")
+            run = held_run(self.app)
+            if run is not None and run.unsaved and path not in warned_run:
+                warned_run.append(path)
+                return (f"{run.what()} is not saved, and the run you open takes its place. "
+                        "Enter again opens it anyway; Escape keeps the run (e in the lab "
+                        "saves it).")
+            opened.append(record)
+            return None
+
         def done(path: str | None) -> None:
             if path is None:
+                return
+            if path in self.rescued:  # offered no more: the next rescued file is, if any
+                self.rescued.remove(path)
+                if not self.rescued:  # the notice that told of them has done its work
+                    for title in RESCUE_TITLES:
+                        textual_compat.dismiss_notices(self.app, title=title)
+            if not isinstance(opened[-1], session.Session):
+                record = opened[-1]
+                drop_held_run(self.app)  # as the dialog said: the run it had goes
+                self.app.open_lab("train", record=record)
+                c = record.config
+                self.app.notify(f"Opened {path}: the {c.task} run, step {record.steps_done} of "
+                                f"{c.steps}.", timeout=4, markup=False)
                 return
             from attn_tui.compute import torch_available
             from attn_tui.core.labs import lab_available
@@ -266,13 +334,14 @@ class SessionController:
 
         from attn_tui.core.files import own_files
 
-        title = "Open session"
-        if (yours := own_files(".json")) is not None:  # in a browser: the learner's folder
+        title = "Open a session or a training run"
+        if (yours := own_files((".json", ".npz"))) is not None:  # in a browser: the learner's
             title += (f" (yours: {', '.join(yours)})" if yours
                       else " (you have saved none yet: ctrl+s saves one)")
-        # the rescued session the start told of, until a session is open (its long name wraps
-        # in the notice: offered here, it need not be typed)
-        offered = bench.session_path or self.rescued or DEFAULT_SESSION
+        # a rescue the start told of, until it is opened (its long name wraps in the notice:
+        # offered here, it need not be typed); a session the learner chose comes first
+        chosen = bench.session_path if bench.session_path not in self.told_of else None
+        offered = chosen or next(iter(self.rescued), None) or bench.session_path or DEFAULT_SESSION
         self.app.push_screen(FileModal(title, offered, submit=read), done)
 
     def _typed_sentence(self) -> bool:
@@ -331,7 +400,7 @@ class SessionController:
                             lambda: self.save(bench))
         yield SystemCommand("Session: save as…", "Save the workspace to a new file",
                             lambda: self.save(bench, ask=True))
-        yield SystemCommand("Session: open…", "Open a saved workspace (ctrl+o)",
+        yield SystemCommand("Session: open…", "Open a saved workspace or training run (ctrl+o)",
                             lambda: self.open(bench))
         if not on_bench:
             return
@@ -342,22 +411,29 @@ class SessionController:
             yield SystemCommand(f"Copy: tables as {name}", "To the clipboard, through the "
                                 "terminal (works over SSH)", lambda f=fmt: self.copy(bench, f))
 
-    def rescue(self, bench: SessionHost | None) -> str | None:
+    async def rescue(self, bench: SessionHost | None) -> list[str]:
         """The app ends without the learner's choice (the connection dropped, the tab closed,
-        a kill or the server stopped it): the unsaved work on the panes, as quitting would
-        ask about it, written to a session file of its own (see core.rescue) for the next
-        start to tell of; its path, or None. Edits that a lesson step or an open replaced are
-        in the undo history only, which ends with the app. Never raises: no one is left to
-        tell."""
+        a kill or the server stopped it): the unsaved work, as quitting would ask about it,
+        written to files of its own (see core.rescue) for the next start to tell of: the
+        panes' to a session file, an unsaved training run to a .npz. Their paths. Edits that
+        a lesson step or an open replaced are in the undo history only, which ends with the
+        app. Never raises: no one is left to tell."""
+        if self.app.progress.where is None:  # nothing is kept here
+            return []
+        # a value being typed is kept as Enter stores it, but meets no task: quitting would
+        # have dropped it
+        with contextlib.suppress(Exception):
+            self.app.tutor.hold_checks()
+        written = [self._rescue_session(bench), await self._rescue_run()]
+        return [str(path) for path in written if path is not None]
+
+    def _rescue_session(self, bench: SessionHost | None) -> Any:
         from attn_tui.core import rescue, session
 
-        if bench is None or self.app.progress.where is None:  # nothing is kept here
+        if bench is None:
             return None
         path = None
         try:
-            # a value being typed is kept as Enter stores it, but meets no task: quitting
-            # would have dropped it
-            self.app.tutor.hold_checks()
             bench.settle_edits()  # a refused one is lost
             lab = open_lab(self.app)
             lab_dirty = lab is not None and lab.has_unsaved_work()
@@ -374,12 +450,41 @@ class SessionController:
             session.save(bench.workspace, path, screen=open_screen(self.app),
                          lab_settings=settings, kept=kept_labs(self.app, lab))
             rescue.to_tell(path)
-            return str(path)
+            return path
         except Exception:  # the app is ending: a rescue that fails must not stop that
-            if path is not None:  # the name it reserved, left empty
-                with contextlib.suppress(OSError):
-                    if path.stat().st_size == 0:
-                        path.unlink()
+            _unreserve(path)
+            return None
+
+    async def _rescue_run(self) -> Any:
+        """The train lab's run, open or left with Esc, when quitting would ask about it. One
+        still training is paused, and taken at the step it reaches: its worker hands each
+        step's news to this thread, so the wait lets the event loop turn."""
+        import asyncio
+
+        from attn_tui.core import rescue
+        from attn_tui.core.files import atomic_write
+        from attn_tui.train.runfile import encode
+        from attn_tui.tui.screens.labs.train_runs import held_run
+
+        path = None
+        try:
+            held = held_run(self.app)
+            if held is None or not held.unsaved:
+                return None
+            held.when_paused(lambda: None)  # asks a training worker to stop after its step
+            for _ in range(RUN_WAITS):
+                if not held.busy():
+                    break
+                await asyncio.sleep(RUN_WAIT_STEP)
+            else:  # a step that will not end: the app ends without the run, not never
+                return None
+            data = encode(held.take())
+            path = rescue.reserve(".npz")
+            atomic_write(str(path), data, "save")
+            rescue.to_tell(path)
+            return path
+        except Exception:  # as for the session: the app is ending whatever happens here
+            _unreserve(path)
             return None
 
     def quit_or_ask(self, bench: SessionHost | None, confirm: bool = True) -> None:

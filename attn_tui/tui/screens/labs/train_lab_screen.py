@@ -663,7 +663,8 @@ class TrainLabScreen(LabScreen):
                        self.saved_step == steps or self.lessons_run,
                        self.state == "diverged" or (self.record is not None
                                                     and self.record.diverged),
-                       self._record_to_save, self._saved_at, self.when_paused)
+                       self._record_to_save, self._saved_at, self.when_paused,
+                       lambda: self.run is not None and self.run.stepping.locked())
 
     def when_paused(self, then) -> None:
         """``then()`` once no worker steps this lab's run: at once, or when a pause lands (and

@@ -31,6 +31,9 @@ class HeldRun:
     mark_saved: Callable[[int], None]
     # runs its argument once no worker steps the run: at once, or when a pause lands
     when_paused: Callable[[Callable[[], None]], None] = lambda then: then()
+    # a worker is in a step of the run (take() would wait for it): a lab left with Esc may
+    # still be finishing one
+    busy: Callable[[], bool] = lambda: False
 
     @property
     def unsaved(self) -> bool:
@@ -63,7 +66,7 @@ def held_run(app: Any) -> HeldRun | None:
         return HeldRun(run.config.task, run.step, run.config.steps, False,
                        left.get("saved_step") == run.step or left.get("lessons", False),
                        run.diverged,
-                       run.record_now, lambda n: mark("saved_step", n))
+                       run.record_now, lambda n: mark("saved_step", n), busy=run.stepping.locked)
     record: RunRecord = left["record"]
     return HeldRun(record.config.task, record.steps_done, record.config.steps, False,
                    left.get("saved_step") == record.steps_done or left.get("lessons", False),

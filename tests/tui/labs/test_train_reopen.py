@@ -1,0 +1,248 @@
+"""A saved training run reopened with ctrl+o, as `--lab train --load` does (over SSH or in a
+browser there is no command line to give it), and an unsaved run rescued to a .npz when the
+app ends by no choice of the learner's, told of at the next start and offered by ctrl+o."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lab_pilot import lab_app, settle
+from pilot_wait import until
+from textual import messages
+from textual.widgets import Input
+from train_pilot import enter_now, hold_after, small_run, trained
+
+from attn_tui.core import rescue
+from attn_tui.train.runfile import load
+from attn_tui.tui.app import make_app
+from attn_tui.tui.screens.dialogs.file_modal import FileModal
+from attn_tui.tui.textual_compat import notifications
+
+pytest.importorskip("torch")
+
+
+@pytest.fixture
+def data(progress_dir: Path) -> Path:
+    return progress_dir.parent
+
+
+def _rescued(data: Path, ending: str) -> list[Path]:
+    return sorted((data / "unsaved").glob(f"unsaved-*{ending}"))
+
+
+async def _open(pilot, path: Path | None = None) -> FileModal:
+    """ctrl+o, then Enter on ``path`` (or on what the dialog offers, kept as ``offered``)."""
+    await pilot.press("ctrl+o")
+    await pilot.pause()
+    modal = pilot.app.screen
+    assert isinstance(modal, FileModal)
+    if path is not None:
+        modal.query_one(Input).value = str(path)
+    modal.offered = modal.query_one(Input).value
+    await pilot.press("enter")
+    await settle(pilot)
+    return modal
+
+
+def _error(modal: FileModal) -> str:
+    return str(modal.query_one("#file-error").render())
+
+
+async def _saved_run(tmp_path: Path, steps: int = 20) -> tuple[Path, list[float]]:
+    """A run trained in the lab and saved with e, as a learner does."""
+    app = lab_app("train")
+    path = tmp_path / "run.npz"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, steps)
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one(Input).value = str(path)
+        await pilot.press("enter")
+        await settle(pilot)
+        losses = list(app.screen.losses)
+    return path, losses
+
+
+async def test_ctrl_o_on_the_workbench_opens_a_saved_run_in_the_train_lab(tmp_path, data):
+    path, losses = await _saved_run(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        title = str(app.screen.query_one("#file-title").render())
+        assert title == "Open a session or a training run"
+        await pilot.press("escape")
+        await _open(pilot, path)
+        lab = app.screen
+        assert type(lab).__name__ == "TrainLabScreen"
+        assert lab.state == "loaded" and lab.losses == losses and lab.settings.task == "previous"
+        assert notifications(app)[-1].message == (
+            f"Opened {path}: the previous run, step 20 of 20.")
+        # it is the file's: quitting asks about no run
+        assert lab.held_run().unsaved is False
+        assert app.workbench().dirty is False
+
+
+async def test_a_run_opened_over_an_unsaved_one_asks_first_and_escape_keeps_it(tmp_path):
+    path, _ = await _saved_run(tmp_path, steps=20)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 30)
+        lab = app.screen
+        modal = await _open(pilot, path)
+        assert app.screen is modal
+        assert _error(modal).startswith(
+            "✗ The previous run in the train lab (step 30) is not saved, and the run you open "
+            "takes its place. Enter again opens it anyway; Escape keeps the run")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is lab and lab.held_run().steps == 30
+        await _open(pilot, path)
+        await pilot.press("enter")  # Enter again: as it said
+        await settle(pilot)
+        opened = app.screen
+        assert opened is not lab and opened.held_run().steps == 20
+        assert "train" not in app.left_labs  # the run it replaced is not kept for Go to
+
+
+async def test_other_zips_and_a_missing_torch_are_refused_in_the_dialog(tmp_path, monkeypatch):
+    stages = tmp_path / "attn-stages.npz"
+    np.savez(stages, q=np.zeros((2, 2)), k=np.zeros((2, 2)), v=np.zeros((2, 2)),
+             weights=np.zeros((2, 2)))
+    path, _ = await _saved_run(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await _open(pilot, stages)
+        assert app.screen is modal
+        assert _error(modal) == (
+            f"✗ Cannot open {stages}: it is an export of the workbench's stages (Q, K, V, α), "
+            "not a saved training run; e in the train lab or attn-tui train --save writes one.")
+        import attn_tui.core.labs as labs
+
+        monkeypatch.setattr(labs, "lab_available", lambda name: name != "train")
+        modal.query_one(Input).value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert _error(modal) == (
+            "✗ It is a saved training run, and the train lab that shows one needs torch, which "
+            "is not installed: pip install 'attn-tui[torch]'.")
+        assert app.workbench().dirty is False
+
+
+async def test_a_tab_closed_on_an_unsaved_run_leaves_it_in_a_npz_that_ctrl_o_reopens(
+        data, monkeypatch):
+    monkeypatch.setenv("HOME", str(data.parent))
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 30)
+        losses = list(app.screen.losses)
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    assert _rescued(data, ".json") == []  # the workbench had nothing unsaved
+    [path] = _rescued(data, ".npz")
+    record = load(str(path))
+    assert record.losses.tolist() == losses and record.steps_done == 30
+
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved run kept"]
+        where = "~/" + str(path.relative_to(data.parent))
+        assert said == ("A training run ended before it was saved. It is in\n"
+                        f"{where}: ctrl+o offers it (or --lab train --load).")
+        modal = await _open(pilot)  # offered: Enter alone
+        assert modal.offered == str(path)
+        lab = app.screen
+        assert type(lab).__name__ == "TrainLabScreen" and lab.losses == losses
+        # opened, the notice has done its work: it no longer covers the lab's maps
+        assert all(n.title != "Unsaved run kept" for n in notifications(app))
+    assert rescue.untold() == []
+
+
+async def test_a_hang_up_while_it_trains_keeps_the_run_at_the_step_it_reached(data,
+                                                                             monkeypatch):
+    reached, release = hold_after(12, monkeypatch)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 200)
+        enter_now(pilot)
+        await until(pilot, reached.is_set, "the worker at step 12")
+        release.set()  # it trains on while the app ends: the rescue takes the step it reached
+        written = await app.rescue()
+        await pilot.pause()
+    [path] = written
+    record = load(path)
+    assert 12 <= record.steps_done < 200 and len(record.losses) == record.steps_done
+    assert record.resume  # it can train on from there
+
+
+async def test_an_edited_workbench_and_an_unsaved_run_leave_two_files_offered_in_turn(data):
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        await pilot.press("escape")  # the run is left in the lab, for Go to
+        await settle(pilot)
+        await pilot.press("7", "enter")
+        await pilot.pause()
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    [kept] = _rescued(data, ".json")
+    [run] = _rescued(data, ".npz")
+
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved work kept"]
+        assert said == ("A session ended before its edits and its training run were saved. "
+                        f"They are in\n{kept}\n{run}\nctrl+o offers each in turn.")
+        def told() -> bool:
+            return any(n.title == "Unsaved work kept" for n in notifications(app))
+
+        modal = await _open(pilot)
+        assert modal.offered == str(kept)
+        assert app.workbench().workspace.q[0][0] == 7.0
+        assert told()  # it names the run too, not opened yet
+        modal = await _open(pilot)  # the session is open now: the run is offered next
+        assert modal.offered == str(run)
+        assert app.screen.held_run().steps == 20
+        assert not told()
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("ctrl+o")  # both opened: the session's own file again
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == str(kept)
+
+
+async def test_a_saved_run_and_quitting_by_choice_leave_no_run_file(data, tmp_path):
+    app = lab_app("train", confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        app.exit()  # "Quit anyway"
+        await pilot.pause()
+    path, _ = await _saved_run(tmp_path)  # saved, then the tab closes
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot, path)
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    assert _rescued(data, ".npz") == []
+
+
+async def test_two_ways_of_ending_at_once_leave_one_file_of_each(data):
+    """A hang-up can end the terminal's input too: each way of ending rescued, and the second
+    wrote the same work again (or, waiting for nothing, ended the process before the first's
+    run was written)."""
+    import asyncio
+
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("7", "enter")
+        await pilot.pause()
+        first, second = await asyncio.gather(app.rescue(), app.rescue())
+    assert first == second and len(first) == 2
+    assert len(_rescued(data, ".json")) == 1 and len(_rescued(data, ".npz")) == 1
