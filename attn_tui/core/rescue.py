@@ -12,6 +12,7 @@ reads, tells and clears: a file saved later under such a name is not taken for a
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import time
 from pathlib import Path
@@ -28,20 +29,29 @@ def folder() -> Path:
     return Path(own) if own else data_folder() / "unsaved"
 
 
-def reserve(suffix: str = ".json", now: float | None = None) -> Path:
-    """A new, empty file of its own for a rescue made now (a session, or a training run's
-    .npz), made so that two sessions ending in the same second never take the same name (the
-    second gets -2). OSError if the folder cannot take it."""
+def reserve(suffixes: tuple[str, ...] = (".json",), now: float | None = None) -> list[Path]:
+    """New, empty files of their own for a rescue made now, one per suffix (a session, a
+    training run's .npz), sharing one name, so that the files of one ending go together and
+    two sessions ending in the same second never take the same name (the second gets -2).
+    OSError if the folder cannot take them."""
     where = folder()
+    if where.exists() and not where.is_dir():  # mkdir would say only "file exists"
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(where))
     where.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     for n in range(1, 1000):
-        path = where / f"{PREFIX}{stamp}{'' if n == 1 else f'-{n}'}{suffix}"
+        stem = f"{PREFIX}{stamp}{'' if n == 1 else f'-{n}'}"
+        made: list[Path] = []
         try:
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            for suffix in suffixes:
+                path = where / f"{stem}{suffix}"
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+                made.append(path)
         except FileExistsError:
+            for path in made:  # this name is another ending's: give back what was taken
+                path.unlink(missing_ok=True)
             continue
-        return path
+        return made
     raise FileExistsError(f"{where}: no free name for {PREFIX}{stamp}")
 
 
@@ -56,7 +66,8 @@ def to_tell(path: Path) -> None:
 
 
 def untold() -> list[Path]:
-    """Rescued sessions not told of yet that are still there, oldest first."""
+    """Rescued files not told of yet that are still there, oldest first (those of one ending
+    share a stem; see ``endings``)."""
     try:
         lines = (data_folder() / PENDING).read_bytes().splitlines()
     except (OSError, RuntimeError):
@@ -69,3 +80,12 @@ def told() -> None:
     """The learner has been told of every rescue so far."""
     with contextlib.suppress(OSError, RuntimeError):  # told again next time, then
         (data_folder() / PENDING).unlink()
+
+
+def endings(paths: list[Path]) -> list[list[Path]]:
+    """``paths`` (oldest first) by the ending that left them, latest ending first; in each,
+    the session before the run."""
+    by_stem: dict[Path, list[Path]] = {}
+    for path in paths:
+        by_stem.setdefault(path.with_suffix(""), []).append(path)
+    return [sorted(files, key=lambda p: p.suffix == ".npz") for files in reversed(by_stem.values())]

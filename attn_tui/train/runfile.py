@@ -57,8 +57,9 @@ def save(record: RunRecord, path: str) -> None:
     atomic_write(path, encode(record), "save")
 
 
-def encode(record: RunRecord) -> bytes:
-    """The bytes of the .npz file ``save`` writes."""
+def encode(record: RunRecord, compress: bool = True) -> bytes:
+    """The bytes of the .npz file ``save`` writes; uncompressed, several times larger and
+    many times quicker to make (a rescue, as the app is made to end, cannot wait)."""
     arrays = {f.name: getattr(record, f.name) for f in fields(record)
               if f.name not in ("config", "weights", "diverged", "resume", "resume_problem")}
     arrays.update({f"r:{name}": a for name, a in record.resume.items()})
@@ -66,7 +67,7 @@ def encode(record: RunRecord) -> bytes:
                                             "diverged": record.diverged}))
     arrays.update({f"w:{name}": a for name, a in record.weights.items()})
     buf = io.BytesIO()
-    np.savez_compressed(buf, **arrays)
+    (np.savez_compressed if compress else np.savez)(buf, **arrays)
     return buf.getvalue()
 
 
@@ -94,6 +95,9 @@ def load(path: str) -> RunRecord:
         if f'"{SESSION_FORMAT}"'.encode() in head:  # the file a learner saved with ctrl+s
             raise FileError("it is an attn-tui session, not a saved training run; "
                             "attn-tui --session opens it", path) from exc
+        if head.startswith(b"PK\x03\x04"):  # a zip, as a .npz is: damaged or cut short
+            raise FileError("it is a zip that is damaged or cut short (not a readable .npz)",
+                            path) from exc
         raise FileError("it is not a saved training run (not a readable .npz)", path) from exc
     if "meta" not in data:  # another .npz: the workbench's export of its stages, say
         what = ("an export of the workbench's stages (Q, K, V, α)" if {"q", "k", "v", "weights"}

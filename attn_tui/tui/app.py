@@ -267,37 +267,44 @@ class AttnApp(App[int]):
 
         found = rescue.untold()
         if found:
+            latest, *before = rescue.endings(found)
             in_browser = bool(os.environ.get(OWN_FOLDER_ENV))
-            # the latest of each kind: one ending leaves a session, a run or both
-            latest = [kind[-1] for kind in ([p for p in found if p.suffix != ".npz"],
-                                            [p for p in found if p.suffix == ".npz"]) if kind]
-            # in a browser, a name in the learner's own files; else the path, from ~
-            offered = [p.name if in_browser else str(p) for p in latest]
-            self.session.rescued = list(offered)
-            self.session.told_of = tuple(offered)
+            # in a browser, a name in the learner's own files; else the path, said from ~
+            offered = [p.name if in_browser else str(p)
+                       for p in [*latest, *(p for ending in before for p in ending)]]
+            self.session.rescued = offered  # ctrl+o offers each in turn, the latest first
             home = os.path.expanduser("~")
-            if not in_browser and home not in ("", "/", "~"):
-                offered = ["~" + p[len(home):] if p.startswith(home + os.sep) else p
-                           for p in offered]
-            more = len(found) - len(latest)
+            named = [p if in_browser or home in ("", "/", "~")
+                     or not p.startswith(home + os.sep) else "~" + p[len(home):]
+                     for p in offered[:len(latest)]]
             edits, run_kept, both = RESCUE_TITLES
             if len(latest) == 2:
-                title = both
-                said = ("A session ended before its edits and its training run were saved. "
-                        "They are in\n" + "\n".join(offered)
-                        + (f"\n(and {more} earlier)" if more else "")
-                        + "\nctrl+o offers each in turn.")
+                title, said = both, ("attn-tui ended before your edits and the training run "
+                                     "were saved. They are kept in")
+            elif latest[0].suffix == ".npz":
+                title, said = run_kept, ("attn-tui ended before the training run was saved. It "
+                                         "is kept, paused, in")
             else:
-                run = latest[0].suffix == ".npz"
-                title = run_kept if run else edits
-                said = (("A training run ended before it was saved. It is in\n" if run else
-                         "A session ended before its edits were saved. They are in\n")
-                        + offered[0] + (f" (the latest of {len(found)})" if more else "")
-                        + ": ctrl+o offers it" + ("" if in_browser else
-                                                  " (or --lab train --load)" if run else
-                                                  " (or --session)") + ".")
+                title, said = edits, "attn-tui ended before your edits were saved. They are kept in"
+            said += "\n" + "\n".join(named)
+            if more := len(offered) - len(latest):
+                said += f"\n(and {more} more kept before)"
+            said += "\nctrl+o offers " + ("it." if len(offered) == 1 else "each in turn.")
             self.notify(said, title=title, timeout=15, markup=False)
         rescue.told()
+
+    def rescue_report(self) -> list[str]:
+        """For the terminal given back after a kill: where the unsaved work went, or why it
+        could not be kept (the screen that would have said so is gone)."""
+        if self._rescuing is None or not self._rescuing.done() or self._rescuing.cancelled():
+            return []
+        try:
+            paths = self._rescuing.result()
+        except Exception:  # SessionController.rescue means never to raise
+            paths = []
+        kept = [f"unsaved work kept in {path}; ctrl+o offers it at the next start"
+                for path in paths]
+        return kept + self.session.rescue_problems
 
     async def on_exit_app(self) -> None:
         # the browser's tab closed, or the server stopped it: ExitApp without exit() first

@@ -202,6 +202,10 @@ def test_unsaved_edits_are_rescued_when_the_app_is_ended_from_outside(tmp_path, 
     rescued = list((tmp_path / "unsaved").glob("unsaved-*.json"))
     assert len(rescued) == 1, out[-400:]
     assert session.load(rescued[0])[0].q[0] == (7.0, 0.2, 0.3)
+    if sig == 15:  # the terminal is given back, and told where the edits went
+        after = out[out.rindex(b"\x1b[?1049l"):].decode()
+        assert f"attn-tui: unsaved work kept in {rescued[0]}; ctrl+o offers it at the next " \
+               "start" in after.replace("\r\n", "\n").replace("\n", "")
 
 
 @pytest.mark.parametrize("sig", [1, 15])

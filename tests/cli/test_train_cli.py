@@ -113,8 +113,8 @@ def test_a_damaged_load_file_is_one_line_and_exit_2(capsys, tmp_path) -> None:
     bad.write_bytes(b"PK\x03\x04 not really a zip")
     assert main(["--lab", "train", "--load", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err == (f"attn-tui: Cannot open {bad}: it is not a saved training run (not a "
-                   "readable .npz).\n")
+    assert err == (f"attn-tui: Cannot open {bad}: it is a zip that is damaged or cut short "
+                   "(not a readable .npz).\n")
 
 
 def test_without_torch_the_train_lab_says_what_to_install(capsys, monkeypatch) -> None:

@@ -63,8 +63,8 @@ async def test_the_next_start_says_where_the_edits_are_once(data, monkeypatch, t
             assert bool(said) is told
             if told:
                 where = "~/" + str(path.relative_to(data.parent))
-                assert said[0] == ("A session ended before its edits were saved. They are in\n"
-                                   f"{where}: ctrl+o offers it (or --session).")
+                assert said[0] == ("attn-tui ended before your edits were saved. They are "
+                                   f"kept in\n{where}\nctrl+o offers it.")
                 # its long name wraps in the notice: the open dialog offers it whole
                 await pilot.press("ctrl+o")
                 await pilot.pause()
@@ -88,9 +88,19 @@ async def test_a_rescued_file_saved_again_is_not_told_of_again(data):
 
 def test_two_sessions_ending_in_the_same_second_keep_a_file_each(data):
     """Both took the name of that second, and the second rescue replaced the first."""
-    first, second = rescue.reserve(now=1e9), rescue.reserve(now=1e9)
+    [first], [second] = rescue.reserve(now=1e9), rescue.reserve(now=1e9)
     assert first != second and first.exists() and second.exists()
     assert second.name == first.name.replace(".json", "-2.json")
+
+
+def test_the_files_of_one_ending_share_a_name_another_endings_never_do(data):
+    """Each kind took its own -2: one app's edits were told of as going with another's run."""
+    [alone] = rescue.reserve((".npz",), now=1e9)
+    edits, run = rescue.reserve((".json", ".npz"), now=1e9)
+    assert (alone.name, edits.name, run.name) == (
+        alone.name, alone.name.replace(".npz", "-2.json"), alone.name.replace(".npz", "-2.npz"))
+    assert not alone.with_suffix(".json").exists()  # taken, then given back
+    assert rescue.endings([alone, edits, run]) == [[edits, run], [alone]]
 
 
 async def test_a_value_typed_at_a_hang_up_is_kept_but_meets_no_task(data):
@@ -123,4 +133,4 @@ async def test_in_a_browser_the_notice_names_the_file_alone(data, tmp_path, monk
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
         [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved edits kept"]
-    assert said.endswith(f"They are in\n{path.name}: ctrl+o offers it.")
+    assert said.endswith(f"They are kept in\n{path.name}\nctrl+o offers it.")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
 
 from textual.app import App, SystemCommand
 
@@ -66,6 +67,21 @@ def _is_zip(path: str) -> bool:
 # the start's notice of rescued work: a session's edits, a training run, or both
 RESCUE_TITLES = ("Unsaved edits kept", "Unsaved run kept", "Unsaved work kept")
 RUN_WAIT_STEP, RUN_WAITS = 0.02, 150  # a training step and its report: 3 s at most
+
+
+class _Saving(NamedTuple):
+    """``session.save``'s arguments but the path, taken from the panes."""
+
+    workspace: Workspace
+    screen: str
+    lab_settings: dict
+    kept: dict
+
+    def __call__(self, path: Any) -> None:
+        from attn_tui.core import session
+
+        session.save(self.workspace, path, screen=self.screen, lab_settings=self.lab_settings,
+                     kept=self.kept)
 
 
 def _unreserve(path: Any) -> None:
@@ -156,9 +172,9 @@ class SessionController:
         # the last file each kind of export went to, offered again: a quick e Enter wrote to
         # attn-export.md in the folder attn-tui started in, wherever the one before went
         self._exported: dict[tuple[str, str | None], str] = {}
-        # the rescues the start told of (a session, a run): ctrl+o offers each until opened
+        # the rescues the start told of (sessions, runs): ctrl+o offers each until opened
         self.rescued: list[str] = []
-        self.told_of: tuple[str, ...] = ()
+        self.rescue_problems: list[str] = []  # what a rescue as the app ended could not keep
 
     def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False,
              then: Any = None, then_words: str = "quit") -> None:
@@ -255,7 +271,8 @@ class SessionController:
         warned_run: list[str] = []  # ... or a training run
 
         def read(path: str) -> str | None:
-            if _is_zip(path):  # what attn-tui writes as a zip is a .npz: a run, or an export
+            # what attn-tui writes as a zip is a .npz: a run, or an export
+            if path.lower().endswith(".npz") or _is_zip(path):
                 return read_run(path)
             try:
                 found = session.load_full(path)
@@ -277,6 +294,7 @@ class SessionController:
             return None
 
         def read_run(path: str) -> str | None:
+            from attn_tui.compute import torch_available
             from attn_tui.core.files import FileError
             from attn_tui.core.labs import lab_available
             from attn_tui.train.runfile import load
@@ -285,7 +303,7 @@ class SessionController:
                 record = load(path)
             except FileError as exc:
                 return str(exc)
-            if not lab_available("train"):
+            if not (lab_available("train") and torch_available()):
                 return ("It is a saved training run, and the train lab that shows one needs "
                         "torch, which is not installed: pip install 'attn-tui[torch]'.")
             run = held_run(self.app)
@@ -338,10 +356,9 @@ class SessionController:
         if (yours := own_files((".json", ".npz"))) is not None:  # in a browser: the learner's
             title += (f" (yours: {', '.join(yours)})" if yours
                       else " (you have saved none yet: ctrl+s saves one)")
-        # a rescue the start told of, until it is opened (its long name wraps in the notice:
-        # offered here, it need not be typed); a session the learner chose comes first
-        chosen = bench.session_path if bench.session_path not in self.told_of else None
-        offered = chosen or next(iter(self.rescued), None) or bench.session_path or DEFAULT_SESSION
+        # each rescue the start told of, until it is opened (its long name wraps in the
+        # notice, which goes after a while: offered here, it need not be typed)
+        offered = next(iter(self.rescued), None) or bench.session_path or DEFAULT_SESSION
         self.app.push_screen(FileModal(title, offered, submit=read), done)
 
     def _typed_sentence(self) -> bool:
@@ -415,77 +432,101 @@ class SessionController:
         """The app ends without the learner's choice (the connection dropped, the tab closed,
         a kill or the server stopped it): the unsaved work, as quitting would ask about it,
         written to files of its own (see core.rescue) for the next start to tell of: the
-        panes' to a session file, an unsaved training run to a .npz. Their paths. Edits that
-        a lesson step or an open replaced are in the undo history only, which ends with the
-        app. Never raises: no one is left to tell."""
+        panes' to a session file, an unsaved training run to a .npz of the same name. Their
+        paths; what could not be kept is in ``rescue_problems``. Edits that a lesson step or
+        an open replaced are in the undo history only, which ends with the app. Never raises:
+        no one may be left to tell."""
+        import asyncio
+
+        from attn_tui.core import rescue
+        from attn_tui.core.files import atomic_write, os_reason
+
         if self.app.progress.where is None:  # nothing is kept here
             return []
         # a value being typed is kept as Enter stores it, but meets no task: quitting would
         # have dropped it
         with contextlib.suppress(Exception):
             self.app.tutor.hold_checks()
-        written = [self._rescue_session(bench), await self._rescue_run()]
-        return [str(path) for path in written if path is not None]
+        keep = []  # (suffix, what, write(path)) for each file to write
+        with contextlib.suppress(Exception):  # the panes as they are: nothing else will be
+            if (saving := self._session_to_keep(bench)) is not None:
+                keep.append((".json", "edits", saving))
+        record = await self._run_to_keep()
+        if record is not None:
+            async def write_run(path: Path) -> None:  # off the event loop: it may be large
+                from attn_tui.train.runfile import encode
 
-    def _rescue_session(self, bench: SessionHost | None) -> Any:
-        from attn_tui.core import rescue, session
+                data = await asyncio.to_thread(encode, record, False)
+                await asyncio.to_thread(atomic_write, str(path), data, "save")
 
+            keep.append((".npz", "training run", write_run))
+        if not keep:
+            return []
+        try:
+            paths = rescue.reserve(tuple(suffix for suffix, _, _ in keep))
+        except OSError as exc:
+            self.rescue_problems += [f"could not keep the unsaved {what} in "
+                                     f"{rescue.folder()}: {os_reason(exc, True)}"
+                                     for _, what, _ in keep]
+            return []
+        written = []
+        for (_, what, write), path in zip(keep, paths, strict=True):
+            try:
+                if asyncio.iscoroutine(done := write(path)):
+                    await done
+                rescue.to_tell(path)
+                written.append(str(path))
+            except Exception as exc:  # the app is ending: a rescue that fails must not stop it
+                _unreserve(path)
+                self.rescue_problems.append(f"could not keep the unsaved {what}: {exc}")
+        return written
+
+    def _session_to_keep(self, bench: SessionHost | None) -> tuple | None:
+        """What ``session.save`` writes of the panes (the workspace, then its keywords as a
+        dict), or None when nothing there would be lost."""
         if bench is None:
             return None
-        path = None
-        try:
-            bench.settle_edits()  # a refused one is lost
-            lab = open_lab(self.app)
-            lab_dirty = lab is not None and lab.has_unsaved_work()
-            if not (bench.dirty or lab_dirty or unsaved_left_sentence(self.app, lab)):
-                return None
-            settings = {}
-            if isinstance(lab, KeepsSettings):
-                bar = lab.query("#controls")
-                if bar:
-                    bar.first().take_typed(keep_refused=False)
-                lab.settle_edits()
-                settings = lab.session_settings()
-            path = rescue.reserve()
-            session.save(bench.workspace, path, screen=open_screen(self.app),
-                         lab_settings=settings, kept=kept_labs(self.app, lab))
-            rescue.to_tell(path)
-            return path
-        except Exception:  # the app is ending: a rescue that fails must not stop that
-            _unreserve(path)
+        bench.settle_edits()  # a refused one is lost
+        lab = open_lab(self.app)
+        lab_dirty = lab is not None and lab.has_unsaved_work()
+        if not (bench.dirty or lab_dirty or unsaved_left_sentence(self.app, lab)):
             return None
+        settings = {}
+        if isinstance(lab, KeepsSettings):
+            bar = lab.query("#controls")
+            if bar:
+                bar.first().take_typed(keep_refused=False)
+            lab.settle_edits()
+            settings = lab.session_settings()
+        return _Saving(bench.workspace, open_screen(self.app), settings,
+                       kept_labs(self.app, lab))
 
-    async def _rescue_run(self) -> Any:
-        """The train lab's run, open or left with Esc, when quitting would ask about it. One
-        still training is paused, and taken at the step it reaches: its worker hands each
-        step's news to this thread, so the wait lets the event loop turn."""
+    async def _run_to_keep(self) -> Any:
+        """The train lab's run, open or left with Esc, when quitting would ask about it, as a
+        RunRecord; None for none. One still training is paused and taken at the step it
+        reaches: its worker hands each step's news to this thread, so the wait lets the event
+        loop turn."""
         import asyncio
 
-        from attn_tui.core import rescue
-        from attn_tui.core.files import atomic_write
-        from attn_tui.train.runfile import encode
         from attn_tui.tui.screens.labs.train_runs import held_run
 
-        path = None
         try:
             held = held_run(self.app)
             if held is None or not held.unsaved:
                 return None
+            if held.training:  # the screen is still there after a kill: say why it waits
+                self.app.notify("attn-tui is ending: keeping the unsaved training run in a "
+                                "file first.", timeout=10, markup=False)
             held.when_paused(lambda: None)  # asks a training worker to stop after its step
             for _ in range(RUN_WAITS):
                 if not held.busy():
-                    break
+                    return held.take()
                 await asyncio.sleep(RUN_WAIT_STEP)
-            else:  # a step that will not end: the app ends without the run, not never
-                return None
-            data = encode(held.take())
-            path = rescue.reserve(".npz")
-            atomic_write(str(path), data, "save")
-            rescue.to_tell(path)
-            return path
-        except Exception:  # as for the session: the app is ending whatever happens here
-            _unreserve(path)
-            return None
+            self.rescue_problems.append("could not keep the unsaved training run: its "
+                                        "training step did not end")
+        except Exception as exc:
+            self.rescue_problems.append(f"could not keep the unsaved training run: {exc}")
+        return None
 
     def quit_or_ask(self, bench: SessionHost | None, confirm: bool = True) -> None:
         """Quit, unless work would be lost: unsaved edits, a value still being typed, edits made

@@ -119,9 +119,9 @@ async def test_other_zips_and_a_missing_torch_are_refused_in_the_dialog(tmp_path
         assert _error(modal) == (
             f"✗ Cannot open {stages}: it is an export of the workbench's stages (Q, K, V, α), "
             "not a saved training run; e in the train lab or attn-tui train --save writes one.")
-        import attn_tui.core.labs as labs
+        import attn_tui.compute
 
-        monkeypatch.setattr(labs, "lab_available", lambda name: name != "train")
+        monkeypatch.setattr(attn_tui.compute, "torch_available", lambda: False)
         modal.query_one(Input).value = str(path)
         await pilot.press("enter")
         await pilot.pause()
@@ -150,8 +150,8 @@ async def test_a_tab_closed_on_an_unsaved_run_leaves_it_in_a_npz_that_ctrl_o_reo
         await pilot.pause()
         [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved run kept"]
         where = "~/" + str(path.relative_to(data.parent))
-        assert said == ("A training run ended before it was saved. It is in\n"
-                        f"{where}: ctrl+o offers it (or --lab train --load).")
+        assert said == ("attn-tui ended before the training run was saved. It is kept, "
+                        f"paused, in\n{where}\nctrl+o offers it.")
         modal = await _open(pilot)  # offered: Enter alone
         assert modal.offered == str(path)
         lab = app.screen
@@ -195,8 +195,9 @@ async def test_an_edited_workbench_and_an_unsaved_run_leave_two_files_offered_in
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
         [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved work kept"]
-        assert said == ("A session ended before its edits and its training run were saved. "
-                        f"They are in\n{kept}\n{run}\nctrl+o offers each in turn.")
+        assert said == ("attn-tui ended before your edits and the training run were saved. "
+                        f"They are kept in\n{kept}\n{run}\nctrl+o offers each in turn.")
+        assert kept.with_suffix("") == run.with_suffix("")  # one ending: one name
         def told() -> bool:
             return any(n.title == "Unsaved work kept" for n in notifications(app))
 
@@ -246,3 +247,58 @@ async def test_two_ways_of_ending_at_once_leave_one_file_of_each(data):
         first, second = await asyncio.gather(app.rescue(), app.rescue())
     assert first == second and len(first) == 2
     assert len(_rescued(data, ".json")) == 1 and len(_rescued(data, ".npz")) == 1
+
+
+async def test_the_rescued_file_is_offered_until_opened_though_a_session_is_named(data,
+                                                                                 tmp_path):
+    """With --session (or after ctrl+s) ctrl+o offered the session's own file, while the
+    notice, still up, said it offered the rescued run; once it went, nothing named the run."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    [run] = _rescued(data, ".npz")
+    mine = tmp_path / "mine.json"
+    from attn_tui.core import session, state
+
+    session.save(state.from_preset("mask"), mine)
+    app = make_app(session_path=str(mine))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        modal = await _open(pilot)
+        assert modal.offered == str(run)
+        await pilot.press("escape")  # the lab it opened: back to the workbench
+        await settle(pilot)
+        modal = await _open(pilot)  # opened now: the session's own file is offered again
+        assert modal.offered == str(mine)
+
+
+async def test_a_npz_that_is_no_zip_is_named_as_no_run_not_as_no_session(tmp_path):
+    """It was read as a session: "it is not valid JSON", in a dialog about runs too."""
+    path = tmp_path / "notes.npz"
+    path.write_text("some notes")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await _open(pilot, path)
+        assert _error(modal) == (f"✗ Cannot open {path}: it is not a saved training run (not a "
+                                 "readable .npz).")
+
+
+async def test_work_that_cannot_be_kept_is_said_once_the_terminal_is_back(data):
+    """A rescue that failed (here: unsaved/ is a file) said nothing; after a kill the terminal
+    is given back, and the command line prints why (the app's rescue_report)."""
+    (data / "unsaved").write_text("in the way")
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("7", "enter")
+        await pilot.pause()
+        assert await app.rescue() == []
+    where = data / "unsaved"
+    assert app.rescue_report() == [
+        f"could not keep the unsaved {what} in {where}: a part of its path is a file, not a "
+        "folder" for what in ("edits", "training run")]
+    assert where.read_text() == "in the way"
