@@ -44,6 +44,22 @@ def own_files(ending: str | tuple[str, ...], most: int = 8) -> list[str] | None:
     return [e.name for e in found[:most]]
 
 
+ZIP_MAGIC = b"PK\x03\x04"  # how a zip begins, and so a .npz: a training run, or an export
+
+
+def begins_as_zip(path: str) -> bool:
+    """Whether ``path`` is a regular file that begins as a zip does (a FIFO would hold the
+    reader, so it is not opened); False when it cannot be read."""
+    full = os.path.expanduser(path)
+    try:
+        if not stat.S_ISREG(os.stat(full).st_mode):
+            return False
+        with open(full, "rb") as f:
+            return f.read(len(ZIP_MAGIC)) == ZIP_MAGIC
+    except (OSError, ValueError):
+        return False
+
+
 class FileError(ValueError):
     """str() is one sentence: "Cannot <verb> <path>: <reason>." (or the reason alone)."""
 

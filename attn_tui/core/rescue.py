@@ -21,6 +21,7 @@ from attn_tui.core.files import OWN_FOLDER_ENV
 from attn_tui.core.progress import data_folder
 
 PREFIX = "unsaved-"
+KINDS = (".json", ".npz")  # what a rescue writes: a session, a training run
 PENDING = ".unsaved-to-tell"  # in the data folder: one rescued file's path a line
 
 
@@ -41,6 +42,8 @@ def reserve(suffixes: tuple[str, ...] = (".json",), now: float | None = None) ->
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     for n in range(1, 1000):
         stem = f"{PREFIX}{stamp}{'' if n == 1 else f'-{n}'}"
+        if any((where / f"{stem}{kind}").exists() for kind in KINDS if kind not in suffixes):
+            continue  # another ending's file: one name, one ending
         made: list[Path] = []
         try:
             for suffix in suffixes:
@@ -53,6 +56,13 @@ def reserve(suffixes: tuple[str, ...] = (".json",), now: float | None = None) ->
             continue
         return made
     raise FileExistsError(f"{where}: no free name for {PREFIX}{stamp}")
+
+
+def give_back(path: Path) -> None:
+    """A name ``reserve`` took and nothing was written to (the file still empty) is freed."""
+    with contextlib.suppress(OSError):
+        if path.stat().st_size == 0:
+            path.unlink()
 
 
 def to_tell(path: Path) -> None:

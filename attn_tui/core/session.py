@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from attn_tui.compute.attend import MASKS
 from attn_tui.compute.backend import DTYPES_BY_BACKEND
-from attn_tui.core.files import FileError, atomic_write, os_reason
+from attn_tui.core.files import ZIP_MAGIC, FileError, atomic_write, os_reason
 from attn_tui.core.labs import SCREENS
 from attn_tui.core.presets import EXAMPLE_NAMES
 from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
@@ -182,7 +182,7 @@ BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
 
 def decode(raw: bytes, shown: str) -> str:
     """A session file's text: UTF-8, or UTF-16 or UTF-32 marked by a byte-order mark."""
-    if raw.startswith(b"PK\x03\x04"):  # a zip: what attn-tui writes as one is a .npz
+    if raw.startswith(ZIP_MAGIC):  # a zip: what attn-tui writes as one is a .npz
         raise SessionError("it is a zip archive, as a .npz is (a saved training run, or an "
                            "export), not a session; attn-tui --lab train --load opens a run",
                            shown)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from attn_tui.core.files import FileError, atomic_write, os_reason
+from attn_tui.core.files import ZIP_MAGIC, FileError, atomic_write, os_reason
 from attn_tui.core.session import FORMAT as SESSION_FORMAT
 from attn_tui.train.config import VOCAB, TrainConfig, TrainConfigError
 
@@ -95,7 +95,7 @@ def load(path: str) -> RunRecord:
         if f'"{SESSION_FORMAT}"'.encode() in head:  # the file a learner saved with ctrl+s
             raise FileError("it is an attn-tui session, not a saved training run; "
                             "attn-tui --session opens it", path) from exc
-        if head.startswith(b"PK\x03\x04"):  # a zip, as a .npz is: damaged or cut short
+        if head.startswith(ZIP_MAGIC):  # a zip, as a .npz is: damaged or cut short
             raise FileError("it is a zip that is damaged or cut short (not a readable .npz)",
                             path) from exc
         raise FileError("it is not a saved training run (not a readable .npz)", path) from exc

@@ -90,7 +90,7 @@ class AttnApp(App[int]):
         self.initial_lesson: str | None = None
         self.initial_lesson_step: int | None = None
         self.closing = False  # exit() has been called
-        self._ending = None  # a signal's rescue, then the end: kept so the task is not lost
+        self._endings: list = []  # each signal's rescue, then the end: kept, or lost to the GC
         self._rescuing = None  # the one rescue, which every way of ending awaits
         self.reading_from_line = False  # reading a key handed back (see keys)
         self._tutor: LessonRunner | None = None
@@ -218,10 +218,17 @@ class AttnApp(App[int]):
             await self.rescue()
             self.exit(return_code=128 + signal.SIGTERM)
 
+        def again() -> None:
+            # a second kill while the rescue waits or writes ends the app now, terminal given
+            # back all the same (a file being written is finished as the process ends); a
+            # third ends it at once
+            loop.remove_signal_handler(signal.SIGTERM)
+            self.exit(return_code=128 + signal.SIGTERM)
+
         def stopped() -> None:
-            loop.remove_signal_handler(signal.SIGTERM)  # a second SIGTERM ends it at once
+            loop.add_signal_handler(signal.SIGTERM, again)
             self.stopped_by = signal.SIGTERM
-            self._ending = loop.create_task(rescue_then_exit())
+            self._endings.append(loop.create_task(rescue_then_exit()))
 
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
             loop.add_signal_handler(signal.SIGTERM, stopped)
@@ -241,15 +248,16 @@ class AttnApp(App[int]):
 
         def hung_up() -> None:
             loop.remove_signal_handler(signal.SIGHUP)  # a second hang-up ends it at once
-            self._ending = loop.create_task(rescue_then_end())
+            self._endings.append(loop.create_task(rescue_then_end()))
 
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
             loop.add_signal_handler(signal.SIGHUP, hung_up)
 
     async def rescue(self) -> list[str]:
         """Unsaved work written to files of its own as the app ends by no choice of the
-        learner's (see SessionController.rescue); their paths. Done once: a hang-up can also
-        end the terminal's input, and the second way of ending waits for the first's files."""
+        learner's (see SessionController.rescue); their paths. Done once: a hang-up and a
+        closing (ExitApp), or a hang-up and a kill, can come together, and the second waits
+        for the first's files."""
         if self._rescuing is None:
             import asyncio
 
@@ -273,10 +281,9 @@ class AttnApp(App[int]):
             offered = [p.name if in_browser else str(p)
                        for p in [*latest, *(p for ending in before for p in ending)]]
             self.session.rescued = offered  # ctrl+o offers each in turn, the latest first
-            home = os.path.expanduser("~")
-            named = [p if in_browser or home in ("", "/", "~")
-                     or not p.startswith(home + os.sep) else "~" + p[len(home):]
-                     for p in offered[:len(latest)]]
+            from attn_tui.tui.screens.dialogs.file_modal import full_path
+
+            named = [p if in_browser else full_path(p) or p for p in offered[:len(latest)]]
             edits, run_kept, both = RESCUE_TITLES
             if len(latest) == 2:
                 title, said = both, ("attn-tui ended before your edits and the training run "
@@ -288,7 +295,7 @@ class AttnApp(App[int]):
                 title, said = edits, "attn-tui ended before your edits were saved. They are kept in"
             said += "\n" + "\n".join(named)
             if more := len(offered) - len(latest):
-                said += f"\n(and {more} more kept before)"
+                said += f"\n(and {more} more file{'s' if more > 1 else ''} kept before)"
             said += "\nctrl+o offers " + ("it." if len(offered) == 1 else "each in turn.")
             self.notify(said, title=title, timeout=15, markup=False)
         rescue.told()

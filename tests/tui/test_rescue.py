@@ -101,6 +101,8 @@ def test_the_files_of_one_ending_share_a_name_another_endings_never_do(data):
         alone.name, alone.name.replace(".npz", "-2.json"), alone.name.replace(".npz", "-2.npz"))
     assert not alone.with_suffix(".json").exists()  # taken, then given back
     assert rescue.endings([alone, edits, run]) == [[edits, run], [alone]]
+    [later] = rescue.reserve((".json",), now=1e9)  # beside -2's pair, and alone's run
+    assert later.name == alone.name.replace(".npz", "-3.json")
 
 
 async def test_a_value_typed_at_a_hang_up_is_kept_but_meets_no_task(data):

@@ -7,8 +7,7 @@ through ``SessionHost``; the workbench's ``SessionFile`` is in session_file.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, Protocol
 
 from textual.app import App, SystemCommand
@@ -49,24 +48,11 @@ def open_lab(app: App) -> Any:
                  and lab_of_module(type(s).__module__) == screen[4:]), None)
 
 
-def _is_zip(path: str) -> bool:
-    """Whether ``path`` is a regular file that begins as a zip (a .npz) does."""
-    import os
-    import stat
-
-    full = os.path.expanduser(path)
-    try:
-        if not stat.S_ISREG(os.stat(full).st_mode):  # a FIFO would hold the dialog
-            return False
-        with open(full, "rb") as f:
-            return f.read(4) == b"PK\x03\x04"
-    except OSError:  # the session's reading says why, in its words
-        return False
-
-
 # the start's notice of rescued work: a session's edits, a training run, or both
 RESCUE_TITLES = ("Unsaved edits kept", "Unsaved run kept", "Unsaved work kept")
-RUN_WAIT_STEP, RUN_WAITS = 0.02, 150  # a training step and its report: 3 s at most
+# a training step and its report, which a rescue waits for: a step of the lab's largest model
+# takes over a second here; `attn-tui serve` ends an app that takes 10 s to stop
+RUN_WAIT_STEP, RUN_WAITS = 0.02, 400
 
 
 class _Saving(NamedTuple):
@@ -84,12 +70,47 @@ class _Saving(NamedTuple):
                      kept=self.kept)
 
 
-def _unreserve(path: Any) -> None:
-    """A rescue's name reserved and left empty by a failure is given back."""
-    if path is not None:
-        with contextlib.suppress(OSError):
-            if path.stat().st_size == 0:
-                path.unlink()
+def _same_file(path: str, paths: list[str]) -> str | None:
+    """The one of ``paths`` that names the file ``path`` does (typed as ~/…, or relative)."""
+    import os
+
+    def real(p: str) -> str:
+        return os.path.realpath(os.path.expanduser(p))
+
+    return next((p for p in paths if real(p) == real(path)), None)
+
+
+def _unsaved_run(app: App) -> Any:
+    """The train lab's run, open or left with Esc, when quitting would ask about it: a
+    HeldRun, or None."""
+    from attn_tui.tui.screens.labs.train_runs import held_run
+
+    held = held_run(app)
+    return held if held is not None and held.unsaved else None
+
+
+async def _paused(held: Any) -> None:
+    """Once no worker steps ``held``: one training is asked to stop after its step. The
+    worker hands each step's news to the event loop, so this waits without blocking it."""
+    import asyncio
+
+    held.when_paused(lambda: None)
+    for _ in range(RUN_WAITS):
+        if not held.busy():
+            return
+        await asyncio.sleep(RUN_WAIT_STEP)
+    raise TimeoutError(f"its training step did not end within {RUN_WAIT_STEP * RUN_WAITS:.0f} s")
+
+
+def _write_run(record: Callable[[], Any], path: Any) -> None:
+    """``record()`` written to ``path``, uncompressed (many times quicker to make), and
+    noted for the next start."""
+    from attn_tui.core import rescue
+    from attn_tui.core.files import atomic_write
+    from attn_tui.train.runfile import encode
+
+    atomic_write(str(path), encode(record(), compress=False), "save")
+    rescue.to_tell(path)
 
 
 def kept_labs(app: App, lab: Any) -> dict[str, dict]:
@@ -263,16 +284,18 @@ class SessionController:
         A training run saved as .npz (e in the train lab) opens in the train lab, as
         --lab train --load does: over SSH or in a browser there is no command line for that."""
         from attn_tui.core import session
+        from attn_tui.core.files import begins_as_zip
         from attn_tui.tui.screens.dialogs.file_modal import DEFAULT_SESSION, FileModal
         from attn_tui.tui.screens.labs.train_runs import drop_held_run, held_run
 
         opened: list[Any] = []  # the last file read: a Session, or a run's RunRecord
         warned: list[str] = []  # a path whose open was said to replace a typed sentence
         warned_run: list[str] = []  # ... or a training run
+        loaded: dict[str, Any] = {}  # a run read, by path: a large one takes a while
 
         def read(path: str) -> str | None:
             # what attn-tui writes as a zip is a .npz: a run, or an export
-            if path.lower().endswith(".npz") or _is_zip(path):
+            if path.lower().endswith(".npz") or begins_as_zip(path):
                 return read_run(path)
             try:
                 found = session.load_full(path)
@@ -299,10 +322,11 @@ class SessionController:
             from attn_tui.core.labs import lab_available
             from attn_tui.train.runfile import load
 
-            try:
-                record = load(path)
+            try:  # read once: Enter again after a question opens what was read
+                record = loaded[path] if path in warned_run else load(path)
             except FileError as exc:
                 return str(exc)
+            loaded[path] = record
             if not (lab_available("train") and torch_available()):
                 return ("It is a saved training run, and the train lab that shows one needs "
                         "torch, which is not installed: pip install 'attn-tui[torch]'.")
@@ -318,8 +342,8 @@ class SessionController:
         def done(path: str | None) -> None:
             if path is None:
                 return
-            if path in self.rescued:  # offered no more: the next rescued file is, if any
-                self.rescued.remove(path)
+            if (rescued := _same_file(path, self.rescued)) is not None:
+                self.rescued.remove(rescued)  # offered no more: the next rescued file is
                 if not self.rescued:  # the notice that told of them has done its work
                     for title in RESCUE_TITLES:
                         textual_compat.dismiss_notices(self.app, title=title)
@@ -432,14 +456,15 @@ class SessionController:
         """The app ends without the learner's choice (the connection dropped, the tab closed,
         a kill or the server stopped it): the unsaved work, as quitting would ask about it,
         written to files of its own (see core.rescue) for the next start to tell of: the
-        panes' to a session file, an unsaved training run to a .npz of the same name. Their
-        paths; what could not be kept is in ``rescue_problems``. Edits that a lesson step or
-        an open replaced are in the undo history only, which ends with the app. Never raises:
-        no one may be left to tell."""
+        panes' to a session file at once, then an unsaved training run, paused, to a .npz of
+        the same name. Their paths; what could not be kept is in ``rescue_problems``. Edits
+        that a lesson step or an open replaced are in the undo history only, which ends with
+        the app. Raises nothing but a cancellation (a second kill), which leaves no empty
+        file behind."""
         import asyncio
 
         from attn_tui.core import rescue
-        from attn_tui.core.files import atomic_write, os_reason
+        from attn_tui.core.files import os_reason
 
         if self.app.progress.where is None:  # nothing is kept here
             return []
@@ -447,43 +472,52 @@ class SessionController:
         # have dropped it
         with contextlib.suppress(Exception):
             self.app.tutor.hold_checks()
-        keep = []  # (suffix, what, write(path)) for each file to write
+        saving = held = None
         with contextlib.suppress(Exception):  # the panes as they are: nothing else will be
-            if (saving := self._session_to_keep(bench)) is not None:
-                keep.append((".json", "edits", saving))
-        record = await self._run_to_keep()
-        if record is not None:
-            async def write_run(path: Path) -> None:  # off the event loop: it may be large
-                from attn_tui.train.runfile import encode
-
-                data = await asyncio.to_thread(encode, record, False)
-                await asyncio.to_thread(atomic_write, str(path), data, "save")
-
-            keep.append((".npz", "training run", write_run))
-        if not keep:
+            saving = self._session_to_keep(bench)
+        with contextlib.suppress(Exception):
+            held = _unsaved_run(self.app)
+        kinds = {".json": "edits"} if saving is not None else {}
+        if held is not None:
+            kinds[".npz"] = "training run"
+        if not kinds:
             return []
         try:
-            paths = rescue.reserve(tuple(suffix for suffix, _, _ in keep))
+            paths = dict(zip(kinds, rescue.reserve(tuple(kinds)), strict=True))
         except OSError as exc:
-            self.rescue_problems += [f"could not keep the unsaved {what} in "
-                                     f"{rescue.folder()}: {os_reason(exc, True)}"
-                                     for _, what, _ in keep]
+            self.rescue_problems += [f"could not keep the unsaved {what} in {rescue.folder()}: "
+                                     f"{os_reason(exc, True)}" for what in kinds.values()]
             return []
         written = []
-        for (_, what, write), path in zip(keep, paths, strict=True):
-            try:
-                if asyncio.iscoroutine(done := write(path)):
-                    await done
-                rescue.to_tell(path)
-                written.append(str(path))
-            except Exception as exc:  # the app is ending: a rescue that fails must not stop it
-                _unreserve(path)
-                self.rescue_problems.append(f"could not keep the unsaved {what}: {exc}")
+        try:
+            for suffix, path in paths.items():
+                try:
+                    if suffix == ".json":
+                        saving(path)
+                        rescue.to_tell(path)
+                    else:
+                        # the screen is still there after a kill: say why it waits
+                        self.app.notify("attn-tui is ending: keeping the unsaved training run "
+                                        "in a file first.", timeout=10, markup=False)
+                        await _paused(held)
+                        # off the event loop (the held-out check and the file may take
+                        # seconds), in one thread: a second kill cancels this task, and the
+                        # process waits for the thread, so the file is whole and told of
+                        await asyncio.to_thread(_write_run, held.record, path)
+                    written.append(str(path))
+                except Exception as exc:  # the app is ending: a failure must not stop that
+                    rescue.give_back(path)
+                    self.rescue_problems.append(f"could not keep the unsaved {kinds[suffix]}: "
+                                                f"{exc}")
+        except BaseException:  # cancelled: the names not written are given back
+            for path in paths.values():
+                rescue.give_back(path)
+            raise
         return written
 
-    def _session_to_keep(self, bench: SessionHost | None) -> tuple | None:
-        """What ``session.save`` writes of the panes (the workspace, then its keywords as a
-        dict), or None when nothing there would be lost."""
+    def _session_to_keep(self, bench: SessionHost | None) -> _Saving | None:
+        """What of the panes a session file would keep, to be written; None when nothing
+        there would be lost."""
         if bench is None:
             return None
         bench.settle_edits()  # a refused one is lost
@@ -500,33 +534,6 @@ class SessionController:
             settings = lab.session_settings()
         return _Saving(bench.workspace, open_screen(self.app), settings,
                        kept_labs(self.app, lab))
-
-    async def _run_to_keep(self) -> Any:
-        """The train lab's run, open or left with Esc, when quitting would ask about it, as a
-        RunRecord; None for none. One still training is paused and taken at the step it
-        reaches: its worker hands each step's news to this thread, so the wait lets the event
-        loop turn."""
-        import asyncio
-
-        from attn_tui.tui.screens.labs.train_runs import held_run
-
-        try:
-            held = held_run(self.app)
-            if held is None or not held.unsaved:
-                return None
-            if held.training:  # the screen is still there after a kill: say why it waits
-                self.app.notify("attn-tui is ending: keeping the unsaved training run in a "
-                                "file first.", timeout=10, markup=False)
-            held.when_paused(lambda: None)  # asks a training worker to stop after its step
-            for _ in range(RUN_WAITS):
-                if not held.busy():
-                    return held.take()
-                await asyncio.sleep(RUN_WAIT_STEP)
-            self.rescue_problems.append("could not keep the unsaved training run: its "
-                                        "training step did not end")
-        except Exception as exc:
-            self.rescue_problems.append(f"could not keep the unsaved training run: {exc}")
-        return None
 
     def quit_or_ask(self, bench: SessionHost | None, confirm: bool = True) -> None:
         """Quit, unless work would be lost: unsaved edits, a value still being typed, edits made

@@ -29,6 +29,7 @@ import numpy as np
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -387,7 +388,9 @@ class TrainLabScreen(LabScreen):
             self._tell(self._stopped, ticket, self._snapshot(run), run.done)
 
     def _tell(self, callback, *args) -> None:
-        with contextlib.suppress(RuntimeError):  # the app is closing: nobody is left to tell
+        # the app is closing: nobody is left to tell (RuntimeError once its loop has gone;
+        # NoMatches while its screens are being taken down, still on the stack)
+        with contextlib.suppress(RuntimeError, NoMatches):
             self.app.call_from_thread(callback, *args)
 
     @staticmethod
@@ -664,7 +667,9 @@ class TrainLabScreen(LabScreen):
                        self.state == "diverged" or (self.record is not None
                                                     and self.record.diverged),
                        self._record_to_save, self._saved_at, self.when_paused,
-                       lambda: self.run is not None and self.run.stepping.locked())
+                       lambda: self.run is not None and self.run.stepping.locked(),
+                       lambda: self.record if self.record is not None
+                       else self.run.record_now())
 
     def when_paused(self, then) -> None:
         """``then()`` once no worker steps this lab's run: at once, or when a pause lands (and

@@ -34,6 +34,12 @@ class HeldRun:
     # a worker is in a step of the run (take() would wait for it): a lab left with Esc may
     # still be finishing one
     busy: Callable[[], bool] = lambda: False
+    # the record as take() gives it, touching no screen: for a thread (a rescue) to call
+    record: Callable[[], RunRecord] | None = None
+
+    def __post_init__(self) -> None:
+        if self.record is None:
+            self.record = self.take
 
     @property
     def unsaved(self) -> bool:
