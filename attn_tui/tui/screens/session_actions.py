@@ -488,11 +488,12 @@ class SessionController:
             self.rescue_problems += [f"could not keep the unsaved {what} in {rescue.folder()}: "
                                      f"{os_reason(exc, True)}" for what in kinds.values()]
             return []
-        written = []
+        written, begun = [], []  # begun: a file whose writing started (and will finish)
         try:
             for suffix, path in paths.items():
                 try:
                     if suffix == ".json":
+                        begun.append(path)
                         saving(path)
                         rescue.to_tell(path)
                     else:
@@ -501,17 +502,21 @@ class SessionController:
                                         "in a file first.", timeout=10, markup=False)
                         await _paused(held)
                         # off the event loop (the held-out check and the file may take
-                        # seconds), in one thread: a second kill cancels this task, and the
-                        # process waits for the thread, so the file is whole and told of
-                        await asyncio.to_thread(_write_run, held.record, path)
+                        # seconds), in one thread: a second kill cancels this task, not the
+                        # thread's work (shielded), and the process waits for the thread as it
+                        # ends, so the file is whole and told of
+                        begun.append(path)
+                        await asyncio.shield(asyncio.get_running_loop().run_in_executor(
+                            None, _write_run, held.record, path))
                     written.append(str(path))
                 except Exception as exc:  # the app is ending: a failure must not stop that
                     rescue.give_back(path)
                     self.rescue_problems.append(f"could not keep the unsaved {kinds[suffix]}: "
                                                 f"{exc}")
-        except BaseException:  # cancelled: the names not written are given back
+        except BaseException:  # cancelled: the names no writing was begun for are given back
             for path in paths.values():
-                rescue.give_back(path)
+                if path not in begun:
+                    rescue.give_back(path)
             raise
         return written
 

@@ -362,3 +362,45 @@ async def test_the_rescued_file_typed_as_the_notice_shows_it_counts_as_opened(da
         assert app.screen.held_run().steps == 20
         assert all(n.title != "Unsaved run kept" for n in notifications(app))
         assert app.session.rescued == []
+
+
+async def test_a_second_kill_while_the_run_is_written_leaves_it_whole_and_told_of(
+        data, monkeypatch):
+    """Cancelled once its writing has begun (a second kill), the rescue's thread still
+    writes the file whole, and the next start tells of it."""
+    import asyncio
+    import threading
+
+    import attn_tui.train.runfile as runfile
+
+    began, go_on = threading.Event(), threading.Event()
+    encode = runfile.encode
+
+    def slow_encode(record, compress=True):
+        began.set()
+        go_on.wait(10)
+        return encode(record, compress)
+
+    monkeypatch.setattr(runfile, "encode", slow_encode)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        task = asyncio.get_running_loop().create_task(app.rescue())
+        await until(pilot, began.is_set, "the run's writing begun")
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        go_on.set()
+    [path] = _rescued(data, ".npz")
+    await until_written(path)
+    assert load(str(path)).steps_done == 20 and rescue.untold() == [path]
+
+
+async def until_written(path: Path) -> None:
+    import asyncio
+
+    for _ in range(500):
+        if path.stat().st_size > 0 and rescue.untold():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{path} was not written")
