@@ -181,3 +181,30 @@ async def test_step_2s_left_and_right_walk_the_frames_after_a_run_trained_at_ste
         before = screen.settings
         await press(pilot, "left")
         assert screen.settings == before and screen.frame is not None
+
+
+async def test_the_lessons_run_left_with_go_to_is_there_when_the_lesson_is_picked_up():
+    """Step 7's run, trained, then g workbench and g lesson learning: the lesson came back on
+    step 7 in a lab opened afresh ("Enter trains"), its run gone, though the notice on leaving
+    had said g picks the lesson up there."""
+    import sys
+
+    sys.path.insert(0, "tests/tui/labs")
+    from lab_pilot import run_action
+
+    app = lesson_app("learning", at=7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "a")  # answered: Enter trains
+        await run_action(pilot, "set_steps(40)")
+        await press(pilot, "enter")
+        await settle(pilot)
+        lab = pilot.app.screen
+        assert lab.state == "done" and lab.step == 40
+        losses = list(lab.losses)
+        for target in ("workbench", "lesson learning"):
+            await press(pilot, "g", *target, "enter")
+            await settle(pilot)
+        back = pilot.app.screen
+        assert pilot.app.tutor.lesson.name == "learning" and pilot.app.tutor.index == 6
+        assert back is not lab and back.step == 40 and back.losses == losses

@@ -874,7 +874,11 @@ class LessonRunner:
             # a lesson starts in a lab afresh, as it does from anywhere else: a run left on
             # screen would stand in the lesson's first step as if the lesson had trained it
             held = here and self.host is None and isinstance(app.screen, HoldsRun)
-            if not here or (held and app.screen.held_run() is not None):
+            if not here and app.left_labs.get(screen[4:], {}).get("lessons"):
+                # the lesson's own run, left with the lesson (Go to): back as it was, as the
+                # notice on leaving promised
+                app.reopen_lab(screen[4:])
+            elif not here or (held and app.screen.held_run() is not None):
                 app.open_lab(screen[4:])
             host = app.screen
         assert host is not None
