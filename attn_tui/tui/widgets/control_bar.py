@@ -328,10 +328,14 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     async def read_own_key(self, event: events.Key) -> bool:
         f = self.current
         if self.editing is None:
+            # a digit, a point or a sign begins a number; so does any other character that
+            # is no key here (x, a letter of "two"), to be refused with a reason on Enter: it
+            # did nothing at all, without a word
+            unbound = (event.is_printable and event.character is not None
+                       and event.character.strip() != ""
+                       and event.key not in self.screen.active_bindings)
             if f.kind not in ("bool", "choice") and event.character and (
-                event.character.isdigit() or event.character == "." or (
-                    event.character in SIGNS and event.key not in self.screen.active_bindings)
-            ):
+                event.character.isdigit() or event.character == "." or unbound):
                 event.stop()
                 event.prevent_default()
                 if self._held():

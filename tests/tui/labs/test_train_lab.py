@@ -844,3 +844,22 @@ async def test_new_settings_on_a_finished_run_kept_on_leaving_ask_before_replaci
         assert back.state == "loaded" and back.record is old
         assert back.message.endswith("is not saved: e saves it. Enter again trains the new "
                                      "settings in its place.")
+
+
+async def test_a_letter_typed_first_into_a_number_is_refused_with_a_reason() -> None:
+    """x on L did nothing and said nothing, while 5x was refused in words; keys of the lab
+    (e saves, w hands a head over) keep their meaning."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        bar = screen.query_one("#controls")
+        await pilot.press("right", "x")  # L
+        assert bar.editing == "x"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert bar.editing == "x" and screen.settings.layers == 2
+        assert "'x' is not a whole number" in screen.message
+        await pilot.press("escape")
+        await settle(pilot)
+        assert bar.editing is None and app.screen is screen
