@@ -623,7 +623,8 @@ async def test_a_loaded_diverged_run_says_so_on_one_line_at_80x24() -> None:
     async with lab_app("train", lab_options={"record": record}).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         status = str(pilot.app.screen.query_one("#train-status").render())
-        assert status.endswith("· acc 0.0000 · diverged") and "e11" in status
+        # its last held-out check came before the loss blew up, and says so
+        assert status.endswith("· acc 0.0000 at step 2 · diverged") and "e11" in status
         assert pilot.app.screen.query_one("#train-status").size.height == 1
 
 
@@ -863,3 +864,27 @@ async def test_a_letter_typed_first_into_a_number_is_refused_with_a_reason() -> 
         await pilot.press("escape")
         await settle(pilot)
         assert bar.editing is None and app.screen is screen
+
+
+async def test_an_accuracy_checked_steps_ago_says_at_which_step(monkeypatch) -> None:
+    """Checked 20 times a run, the accuracy at step 756 of 20,000 was step 0's, shown as if
+    it were now's beside a loss near 0: a newcomer read it as no learning."""
+    reached, release = hold_after(13, monkeypatch)
+    app = lab_app("train")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await small_run(pilot, 200)  # checks every 10 steps
+        screen = app.screen
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 13")
+        enter_now(pilot)
+        await until(pilot, lambda: screen._pause_asked, "the pause asked")
+        release.set()
+        await until(pilot, lambda: screen.state == "paused", "the pause")
+        status = str(screen.query_one("#train-status").render())
+        assert screen.step == 13 and screen.evals[-1][0] == 10
+        acc = screen.evals[-1][1]
+        assert f"· acc {acc:.4f} at step 10 · paused" in status
+        await pilot.press("enter")  # on to the end: the last check is the last step's
+        await settle(pilot)
+        assert screen.state == "done"
+        assert " at step" not in str(screen.query_one("#train-status").render())

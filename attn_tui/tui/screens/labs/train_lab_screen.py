@@ -533,8 +533,13 @@ class TrainLabScreen(LabScreen):
             # a run goes on with the settings it started with, whatever the bar says now
             changed = " · settings changed"
             long = ": Enter pauses, Enter again trains them"
+        # held-out accuracy is checked 20 times a run: between two checks it is an older
+        # step's, and says which (at step 756 of 20,000 it was step 0's, and read as "not
+        # learning" beside a loss near 0)
+        checked = self.evals[-1][0] if self.evals else self.step
         figures = (f"{self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
-                   f"acc {num(acc) if self.evals else '–'}")
+                   f"acc {num(acc) if self.evals else '–'}"
+                   + (f" at step {checked}" if checked != self.step else ""))
         # at 80 columns the whole took two lines beside the progress bar; what Enter would do
         # is kept (the last form wraps rather than drop it), in the key bar's ⏎ if need be
         self.query_one("#train-status", FittedLine).show(
