@@ -41,7 +41,7 @@ SOLVE = {
     # the step puts the bar's cursor on lr (hint 2 said ↓ while the bar had no focus, and
     # c then ↓ changed the task); then Enter trains
     ("learning", 4): [*["down"] * 3, "enter"],
-    ("learning", 6): [*["up"] * 7, "enter"],
+    ("learning", 6): [*["up"] * 9, "enter"],  # 3e-3 to 100 on lr's 1-3-10 ladder
 }
 # (lesson, step): keys that reach the goal by a route the task forbids, and the rule said
 FORBIDDEN = {
@@ -55,7 +55,7 @@ FORBIDDEN = {
     ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
     ("nanogpt", 9): (["s"], "÷√d_k must stay on"),  # unscaled, t4 already has 0.68
     ("real-heads", 5): (["up", "up", *["right"] * 7], "layer must stay 5"),  # as the screen names it
-    ("learning", 6): ([*["up"] * 7, "right", "up", "enter"], "seed must stay 0"),
+    ("learning", 6): ([*["up"] * 9, "right", "up", "enter"], "seed must stay 0"),
 }
 TASKS = [(n, k) for n in names() for k, s in enumerate(load(n).steps, start=1) if s.task]
 

@@ -55,7 +55,8 @@ from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.fitted_line import FittedLine
 from attn_tui.tui.widgets.line_plot import LinePlot
 
-LR_STEPS = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 10.0, 100.0, 1000.0)
+LR_STEPS = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0,
+            1000.0)
 # the ranges `train` and a saved run take: a run loaded from a file, kept in a session,
 # must open again ("steps must be between 1 and 100,000" refused a 200,000-step run's)
 FIELDS = (
@@ -67,7 +68,8 @@ FIELDS = (
     Field("steps", "steps", "int", *LIMITS["steps"], step=100, meaning="training steps to run"),
     Field("lr", "lr", "ladder", MIN_LR, MAX_LR, choices=LR_STEPS,
           meaning="learning rate: the size of each step"),
-    Field("seed", "seed", "int", *LIMITS["seed"]),
+    Field("seed", "seed", "int", *LIMITS["seed"],
+          meaning="the weights' and batches' draws: same seed, same run"),
 )
 PLOT_EVERY = 4  # reports per redraw of the loss and accuracy plot
 TELL_EVERY = 0.25  # seconds between the worker's reports: each redraws the plot and maps
