@@ -90,7 +90,9 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
         for node in self.ancestors:
             if isinstance(node, Widget) and node.allow_vertical_scroll:
                 view = node.scrollable_content_region
-                if top < view.y:
+                if self.picked < per_row:  # the first row: from the top, the pane's title too
+                    node.scroll_to(y=0, animate=False)
+                elif top < view.y:
                     node.scroll_relative(y=top - view.y, animate=False)
                 elif bottom > view.bottom:
                     node.scroll_relative(y=min(bottom - view.bottom, top - view.y),

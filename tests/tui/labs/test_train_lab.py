@@ -10,7 +10,7 @@ import pytest
 from key_burst import burst
 from lab_pilot import lab_app, run_action, settle
 from pilot_wait import until
-from screen_text import screen_text
+from screen_text import screen_lines, screen_text
 from textual import events
 from train_pilot import enter_now, hold_after, small_run, trained
 
@@ -888,3 +888,27 @@ async def test_an_accuracy_checked_steps_ago_says_at_which_step(monkeypatch) -> 
         await settle(pilot)
         assert screen.state == "done"
         assert " at step" not in str(screen.query_one("#train-status").render())
+
+
+async def test_a_loaded_run_opens_with_its_maps_title_in_sight_and_keeps_it_after_a_resize(
+        ) -> None:
+    """The maps, focused at the opening, scrolled their pane's title (the step and the
+    task's pattern) out of sight at 80×24; a resize put it out of sight too."""
+    run = Run(default_config("induction", steps=4))
+    run.advance()
+    app = lab_app("train", lab_options={"record": run.record()})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.focused is app.screen.query_one(AlphaMaps)
+
+        def title_shown() -> bool:
+            return any("α per head at step 4" in line for line in screen_lines(app))
+
+        assert title_shown()
+        for size in ((60, 20), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+        assert title_shown()
+        await pilot.press("down", "up")  # another head, then the first again
+        await settle(pilot)
+        assert title_shown()

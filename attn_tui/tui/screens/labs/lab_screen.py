@@ -162,7 +162,9 @@ class LabScreen(Screen):
     def on_mount(self) -> None:
         self.title = "attn-tui"
         self.sub_title = f"lab: {lab_of_module(type(self).__module__)}   (Esc: workbench)"
-        self.first_focus().focus()
+        # the lab opens at its top: focused with a scroll, the train lab's maps (a loaded
+        # run's) scrolled their pane's title, with the step and the pattern, out of sight
+        self.set_focus(self.first_focus(), scroll_visible=False)
         if self.fallback:
             self.say(self.fallback, error=True)
         if self.saved:
