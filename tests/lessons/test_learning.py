@@ -208,3 +208,35 @@ async def test_the_lessons_run_left_with_go_to_is_there_when_the_lesson_is_picke
         back = pilot.app.screen
         assert pilot.app.tutor.lesson.name == "learning" and pilot.app.tutor.index == 6
         assert back is not lab and back.step == 40 and back.losses == losses
+
+
+async def test_the_status_line_says_enter_trains_only_when_it_does():
+    """Before step 5's answer the line said 'settings changed: Enter trains them', and Enter
+    said 'Answer first'; while a value was typed on the bar it said 'Enter trains', and Enter
+    set the value."""
+    import sys
+
+    sys.path.insert(0, "tests/tui/labs")
+    from lab_pilot import lab_app
+
+    app = lesson_app("learning", at=5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        lab = pilot.app.screen
+        status = str(lab.query_one("#train-status").render())
+        assert "answer first, then Enter trains" in status
+        assert "Enter trains them" not in status
+    app = lab_app("train")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        lab = pilot.app.screen
+
+        def status() -> str:
+            return str(lab.query_one("#train-status").render())
+
+        assert status().endswith("· Enter trains")
+        await press(pilot, "right", "-", "3")  # typing into L
+        assert lab.query_one("#controls").is_typing
+        assert status().endswith("· not trained")
+        await press(pilot, "escape")  # the typing dropped: Enter trains again
+        assert status().endswith("· Enter trains")

@@ -171,6 +171,9 @@ class TrainLabScreen(LabScreen):
         yield Static(id="train-note", classes="lab-text")
 
     def on_mount(self) -> None:  # LabScreen.on_mount runs too (Textual calls each class's)
+        # what Enter does, on the status line, changes with a lesson's open question and a
+        # value being typed on the bar: both refresh the bindings
+        self.bindings_updated_signal.subscribe(self, self._enter_may_mean_another_thing)
         if not torch_available():
             self.say(INSTALL_TORCH_TRAIN, error=True)
         elif self.state == "paused":
@@ -188,6 +191,7 @@ class TrainLabScreen(LabScreen):
         return self.query_one(AlphaMaps) if self.frames else super().first_focus()
 
     def on_unmount(self) -> None:
+        self.bindings_updated_signal.unsubscribe(self)
         self.workers.cancel_node(self)  # leaving the lab stops the run at its next step
         if not self.keep_on_leaving:  # let go by the learner (see train_runs.drop_held_run)
             return
@@ -467,9 +471,17 @@ class TrainLabScreen(LabScreen):
         self.tokens = r.tokens
 
     # ---- drawing
-    def _draw(self, plot: bool = True) -> None:
-        c = self.run.config if self.run is not None else (
+    def _enter_may_mean_another_thing(self, _screen) -> None:
+        with contextlib.suppress(NoMatches):  # the lab being taken down
+            self._draw_status(self._shown())
+
+    def _shown(self) -> TrainConfig:
+        """The settings of the run shown: the run's, the record's, or the bar's."""
+        return self.run.config if self.run is not None else (
             self.record.config if self.record is not None else self.settings)
+
+    def _draw(self, plot: bool = True) -> None:
+        c = self._shown()
         shown = self.frame if self.frame is not None else len(self.frames) - 1
         maps = self.query_one(AlphaMaps)
         heads = c.layers * c.heads
@@ -524,6 +536,14 @@ class TrainLabScreen(LabScreen):
         if self.state in ("paused", "done", "diverged") and self.step and \
                 self.saved_step == self.step:
             words += ", saved"
+        # Enter is not for training now: a lesson's question waits for its answer, or the bar
+        # takes the value being typed (its own line says so)
+        answer_first = self.app.tutor.holds_back(self) is not None
+        typing = self.query_one(ControlBar).is_typing
+        if answer_first or typing:
+            hint = ""
+            if words == "Enter trains":
+                words = "answer first, then Enter trains" if answer_first else "not trained"
         changed = long = ""
         if self._settings_changed(c):
             # the run shown is of settings since changed on the bar: its accuracy is not theirs;
@@ -535,6 +555,8 @@ class TrainLabScreen(LabScreen):
             # a run goes on with the settings it started with, whatever the bar says now
             changed = " · settings changed"
             long = ": Enter pauses, Enter again trains them"
+        if answer_first or typing:
+            long = ""
         # held-out accuracy is checked 20 times a run: between two checks it is an older
         # step's, and says which (at step 756 of 20,000 it was step 0's, and read as "not
         # learning" beside a loss near 0)
