@@ -46,23 +46,32 @@ async def _open(pilot, path: Path | None = None) -> FileModal:
     return modal
 
 
+async def _run_left_then_an_edit(pilot) -> None:
+    """A run of 20 steps trained and left in the lab with Esc (kept for Go to), then an
+    unsaved edit on the workbench: both are work a rescue keeps."""
+    await trained(pilot, 20)
+    await pilot.press("escape")
+    await settle(pilot)
+    await pilot.press("7", "enter")
+    await pilot.pause()
+
+
 def _error(modal: FileModal) -> str:
     return str(modal.query_one("#file-error").render())
 
 
 async def _saved_run(tmp_path: Path, steps: int = 20) -> tuple[Path, list[float]]:
-    """A run trained in the lab and saved with e, as a learner does."""
-    app = lab_app("train")
+    """A small run saved as the lab's e saves one (tests/tui/labs/test_train_save.py tries e
+    itself): made without an app, the dearest part of these tests."""
+    from attn_tui.train import default_config
+    from attn_tui.train.runfile import save
+    from attn_tui.train.trainer import Run
+
+    run = Run(default_config("previous", d_model=16, steps=steps))
+    run.advance()
     path = tmp_path / "run.npz"
-    async with app.run_test(size=(80, 24)) as pilot:
-        await trained(pilot, steps)
-        await pilot.press("e")
-        await pilot.pause()
-        app.screen.query_one(Input).value = str(path)
-        await pilot.press("enter")
-        await settle(pilot)
-        losses = list(app.screen.losses)
-    return path, losses
+    save(run.record_now(), str(path))
+    return path, list(run.losses)
 
 
 async def test_ctrl_o_on_the_workbench_opens_a_saved_run_in_the_train_lab(tmp_path, data):
@@ -186,11 +195,7 @@ async def test_a_rescue_while_it_trains_keeps_the_run_at_the_step_it_reached(dat
 async def test_an_edited_workbench_and_an_unsaved_run_leave_two_files_offered_in_turn(data):
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await trained(pilot, 20)
-        await pilot.press("escape")  # the run is left in the lab, for Go to
-        await settle(pilot)
-        await pilot.press("7", "enter")
-        await pilot.pause()
+        await _run_left_then_an_edit(pilot)
         app.post_message(messages.ExitApp())
         await pilot.pause()
     [kept] = _rescued(data, ".json")
@@ -244,11 +249,7 @@ async def test_two_ways_of_ending_at_once_leave_one_file_of_each(data):
 
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await trained(pilot, 20)
-        await pilot.press("escape")
-        await settle(pilot)
-        await pilot.press("7", "enter")
-        await pilot.pause()
+        await _run_left_then_an_edit(pilot)
         hang_up = asyncio.get_running_loop().create_task(app.rescue())
         await asyncio.sleep(0)
         app.post_message(messages.ExitApp())
@@ -331,11 +332,7 @@ async def test_work_that_cannot_be_kept_is_said_once_the_terminal_is_back(data):
     (data / "unsaved").write_text("in the way")
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await trained(pilot, 20)
-        await pilot.press("escape")
-        await settle(pilot)
-        await pilot.press("7", "enter")
-        await pilot.pause()
+        await _run_left_then_an_edit(pilot)
         assert await app.rescue() == []
     where = data / "unsaved"
     assert app.rescue_report() == [
