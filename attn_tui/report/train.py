@@ -75,6 +75,14 @@ def diverged_words(losses: list[float], step: int, lr: float) -> str:
     return f"{what}: the learning rate {lr:g} is too large."
 
 
+def frames_kept_words(frame_steps: list[int]) -> str:
+    """What a diverged run keeps to look at: "the frames up to step 400 are kept", or, when
+    it broke before a second frame, "the frame at step 0 is kept"."""
+    if len(frame_steps) == 1:
+        return f"the frame at step {frame_steps[0]} is kept"
+    return f"the frames up to step {frame_steps[-1]} are kept"
+
+
 def _example_line(r: RunRecord) -> str:
     """The example sequence as the model reads it, and the token it only predicts, if any."""
     read = " ".join(r.tokens)
@@ -95,7 +103,7 @@ def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list
     out = [""]
     if r.diverged:
         out.append(f" {diverged_words(list(r.losses), r.steps_done, c.lr)} Training stopped; "
-                   f"the frames up to step {int(r.frame_steps[-1])} are kept.")
+                   f"{frames_kept_words([int(s) for s in r.frame_steps])}.")
     else:
         acc = r.accuracy[-1] if len(r.accuracy) else math.nan
         checked = int(r.eval_steps[-1]) if len(r.eval_steps) else r.steps_done

@@ -605,8 +605,8 @@ async def test_a_diverged_run_left_with_esc_comes_back_with_go_to() -> None:
         assert back is not screen and back.settings.lr == 1000
         assert len(back.frames) == frames
         np.testing.assert_array_equal(back.losses, losses)  # the last one nan in both
-        assert back.message.startswith("The loss became nan at step 5: the learning rate "
-                                       "1000 is too large. Its frames up to step")
+        assert back.message == ("The loss became nan at step 5: the learning rate 1000 is too "
+                                "large. The frames up to step 4 are kept (←→).")
         assert "diverged" in str(back.query_one("#train-status").render())
 
 
@@ -912,3 +912,11 @@ async def test_a_loaded_run_opens_with_its_maps_title_in_sight_and_keeps_it_afte
         await pilot.press("down", "up")  # another head, then the first again
         await settle(pilot)
         assert title_shown()
+
+
+def test_a_run_that_broke_before_its_second_frame_keeps_the_frame_not_the_frames() -> None:
+    """'Stopped; the frames up to step 0 are kept': there was one."""
+    from attn_tui.report.train import frames_kept_words
+
+    assert frames_kept_words([0]) == "the frame at step 0 is kept"
+    assert frames_kept_words([0, 4]) == "the frames up to step 4 are kept"

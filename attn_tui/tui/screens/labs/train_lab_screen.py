@@ -35,7 +35,7 @@ from textual.worker import get_current_worker
 
 from attn_tui.compute import torch_available
 from attn_tui.report.fmt import fit, num
-from attn_tui.report.train import diverged_words
+from attn_tui.report.train import diverged_words, frames_kept_words
 from attn_tui.train.config import (
     INSTALL_TORCH_TRAIN,
     LIMITS,
@@ -180,8 +180,9 @@ class TrainLabScreen(LabScreen):
             self.say(f"Paused at step {self.step}, where you left it: Enter trains on.")
         elif self.state == "loaded" and self.record is not None and self.record.diverged:
             r = self.record
-            self.say(f"{diverged_words(list(r.losses), r.steps_done, r.config.lr)} Its frames "
-                     f"up to step {int(r.frame_steps[-1])} are kept (←→).", error=True)
+            kept = frames_kept_words([int(s) for s in r.frame_steps])
+            self.say(f"{diverged_words(list(r.losses), r.steps_done, r.config.lr)} "
+                     f"{kept[:1].upper()}{kept[1:]} (←→).", error=True)
         elif self.state == "loaded" and self.record is not None and self.record.resume_problem:
             self.say(f"This run cannot train on: {self.record.resume_problem}. Enter trains it "
                      "anew from step 0.", error=True)
@@ -450,8 +451,9 @@ class TrainLabScreen(LabScreen):
         keep_bar = bar.has_focus and (self._enter_on_bar or bar.editing is not None)
         if diverged:
             words = diverged_words(self.losses, self.step, self.run.config.lr)
-            self.say(f"{words} Stopped; the frames up to step {self.frames[-1][0]} are kept "
-                     f"({'f, then ←→' if keep_bar else '←→'}).", error=True)
+            kept = frames_kept_words([at for at, _ in self.frames])
+            self.say(f"{words} Stopped; {kept} ({'f, then ←→' if keep_bar else '←→'}).",
+                     error=True)
         if not keep_bar:
             # ←→ scrub from here; c goes back to the controls. A learner on the bar keeps it:
             # a digit typed next must not become a command on the maps
