@@ -25,9 +25,6 @@ from attn_tui.tui.roles import HoldsForQuestion, SettlesEdits, StepsFields
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.editor_message import EditorMessage
 
-# a sign begins a typed value too, so "-5" is read, and refused, instead of the 5 alone being
-# set; unless minus is a key here (the dimensions bar's −1, the precision lab's scores ×↓)
-SIGNS = "-−"
 # keys that edit the typed text (or do nothing to it) while a value is typed; any other key
 # that is not a character keeps its meaning
 TYPING_KEYS = frozenset({"escape", "ctrl+z", "enter", "backspace", "left", "right", "up",
@@ -328,9 +325,10 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
     async def read_own_key(self, event: events.Key) -> bool:
         f = self.current
         if self.editing is None:
-            # a digit, a point or a sign begins a number; so does any other character that
-            # is no key here (x, a letter of "two"), to be refused with a reason on Enter: it
-            # did nothing at all, without a word
+            # a digit or a point begins a number; so does any other character that is no key
+            # here (a sign, so that "-5" is refused whole rather than 5 set; a letter, so that
+            # Enter says why it is not a number), while minus stays a key where it is one (the
+            # dimensions bar's −1, the precision lab's scores ×↓)
             unbound = (event.is_printable and event.character is not None
                        and event.character.strip() != ""
                        and event.key not in self.screen.active_bindings)

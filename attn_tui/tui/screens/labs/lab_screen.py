@@ -162,8 +162,8 @@ class LabScreen(Screen):
     def on_mount(self) -> None:
         self.title = "attn-tui"
         self.sub_title = f"lab: {lab_of_module(type(self).__module__)}   (Esc: workbench)"
-        # the lab opens at its top: focused with a scroll, the train lab's maps (a loaded
-        # run's) scrolled their pane's title, with the step and the pattern, out of sight
+        # the lab opens at its top: a focus that scrolled would put the pane's title above a
+        # focused widget (the train lab's maps: their step and pattern) out of sight
         self.set_focus(self.first_focus(), scroll_visible=False)
         if self.fallback:
             self.say(self.fallback, error=True)

@@ -559,9 +559,8 @@ class TrainLabScreen(LabScreen):
             long = ": Enter pauses, Enter again trains them"
         if answer_first or typing:
             long = ""
-        # held-out accuracy is checked 20 times a run: between two checks it is an older
-        # step's, and says which (at step 756 of 20,000 it was step 0's, and read as "not
-        # learning" beside a loss near 0)
+        # held-out accuracy is checked 20 times a run: between two checks the figure is an
+        # older step's, and says which
         checked = self.evals[-1][0] if self.evals else self.step
         figures = (f"{self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
                    f"acc {num(acc) if self.evals else '–'}"
