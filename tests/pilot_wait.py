@@ -61,6 +61,10 @@ def _screen_update_due() -> bool:
         return False
     if app._resize_event is not None:
         return True
+    if not screen._message_queue.empty():
+        # handed on (a Resize) but not yet read: a slice under load can pass without the
+        # screen's turn, and a test read its breakpoint classes from before the resize
+        return True
     if app._batch_count or not screen.is_current:
         return False  # the timer would not update it either
     return bool(screen._layout_required or screen._scroll_required or screen._repaint_required
