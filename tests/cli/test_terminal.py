@@ -9,6 +9,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -177,6 +178,33 @@ def _app_in_pty(data, *args: str, own_terminal: bool = False) -> tuple[subproces
     return proc, main
 
 
+def _type_then_end(proc: subprocess.Popen, main: int, ready: bytes, keys: bytes,
+                   reached: Callable[[bytes], object], end: Callable[[], object],
+                   seconds: float = 60) -> tuple[bytes, bool]:
+    """Read the app's pty: once ``ready`` is drawn, type ``keys``; once what was drawn after
+    them has ``reached``, ``end()`` it (a signal; True back: the pty was closed, and reading
+    stops). Reads on until the app has gone. (All it drew, whether ``end`` was called.)"""
+    out, deadline, typed, ended = b"", time.monotonic() + seconds, None, False
+    try:
+        while time.monotonic() < deadline:
+            if select.select([main], [], [], 0.2)[0]:
+                if not (chunk := os.read(main, 65536)):
+                    break
+                out += chunk
+            if typed is None and ready in out:
+                typed = len(out)
+                os.write(main, keys)
+            elif not ended and typed is not None and reached(out[typed:]):
+                ended = True
+                if end():
+                    break
+            if proc.poll() is not None:
+                break
+    except OSError:  # EIO: the app has gone and the pty is closed
+        pass
+    return out, ended
+
+
 @pytest.mark.parametrize("sig", [1, 15])  # SIGHUP: the ssh connection dropped; SIGTERM: kill
 def test_unsaved_edits_are_rescued_when_the_app_is_ended_from_outside(tmp_path, sig):
     """A dropped ssh connection ended the app at once: edits not saved with ctrl+s were lost
@@ -185,23 +213,9 @@ def test_unsaved_edits_are_rescued_when_the_app_is_ended_from_outside(tmp_path, 
     from attn_tui.core import session
 
     proc, main = _app_in_pty(tmp_path)
-    out, deadline, typed, sent = b"", time.monotonic() + 60, None, False
-    try:
-        while time.monotonic() < deadline:  # read on after the signal: it writes as it ends
-            if select.select([main], [], [], 0.2)[0]:
-                if not (chunk := os.read(main, 65536)):
-                    break
-                out += chunk
-            if typed is None and b"workbench" in out:
-                typed = len(out)
-                os.write(main, b"7\r")
-            elif not sent and typed is not None and b"3.0800" in out[typed:]:  # q1 = 7
-                proc.send_signal(sig)
-                sent = True
-            if proc.poll() is not None:
-                break
-    except OSError:  # EIO: the app has gone and the pty is closed
-        pass
+    # q1 = 7 shows as 3.0800; read on after the signal: the app writes as it ends
+    out, sent = _type_then_end(proc, main, b"workbench", b"7\r", lambda seen: b"3.0800" in seen,
+                               lambda: proc.send_signal(sig))
     try:
         assert sent, out[-400:]
         assert proc.wait(timeout=20) == -sig  # ended by the signal, as before
@@ -238,34 +252,23 @@ def test_a_run_training_when_the_app_is_ended_from_outside_is_kept_and_the_app_e
     from attn_tui.train.runfile import load
 
     proc, main = _app_in_pty(tmp_path, "--lab", "train", own_terminal=True)
-    out, deadline, pressed, sent = b"", time.monotonic() + 90, None, False
-    closed = False
+
+    def end() -> bool:
+        if sig == "hang-up":  # the connection drops: the terminal's other side goes
+            os.close(main)
+            return True
+        proc.send_signal(sig)
+        return False
+
+    # Enter trains the lab's sort run (2,000 steps); it ends once a step has been taken
+    out, ended = _type_then_end(proc, main, b"lab: train", b"\r",
+                                lambda seen: re.search(rb"step [1-9]\d*/2000", seen), end,
+                                seconds=90)
     try:
-        while time.monotonic() < deadline:
-            if select.select([main], [], [], 0.2)[0]:
-                if not (chunk := os.read(main, 65536)):
-                    break
-                out += chunk
-            if pressed is None and b"lab: train" in out:
-                pressed = len(out)
-                os.write(main, b"\r")  # trains the lab's sort run: 2,000 steps
-            elif not sent and pressed is not None and re.search(rb"step [1-9]\d*/2000",
-                                                                out[pressed:]):
-                if sig == "hang-up":  # the connection drops: the terminal's other side goes
-                    os.close(main)
-                    closed = True
-                    break
-                proc.send_signal(sig)
-                sent = True
-            if proc.poll() is not None:
-                break
-    except OSError:  # EIO: the app has gone and the pty is closed
-        pass
-    try:
-        assert sent or closed, out[-400:]
-        assert proc.wait(timeout=20) == -(1 if closed else sig)
+        assert ended, out[-400:]
+        assert proc.wait(timeout=20) == -(1 if sig == "hang-up" else sig)
     finally:
-        if not closed:
+        if sig != "hang-up":
             os.close(main)
         if proc.poll() is None:
             proc.kill()
