@@ -12,7 +12,7 @@ from lab_pilot import lab_app, run_action, settle
 from pilot_wait import until
 from screen_text import screen_lines, screen_text
 from textual import events
-from train_pilot import enter_now, hold_after, small_run, trained
+from train_pilot import enter_now, hold_after, paused_where_held, small_run, trained
 
 from attn_tui.train import default_config
 from attn_tui.tui.textual_compat import app_exception, notifications
@@ -874,12 +874,7 @@ async def test_an_accuracy_checked_steps_ago_says_at_which_step(monkeypatch) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await small_run(pilot, 200)  # checks every 10 steps
         screen = app.screen
-        await pilot.press("enter")
-        await until(pilot, reached.is_set, "the worker at step 13")
-        enter_now(pilot)
-        await until(pilot, lambda: screen._pause_asked, "the pause asked")
-        release.set()
-        await until(pilot, lambda: screen.state == "paused", "the pause")
+        await paused_where_held(pilot, reached, release)
         status = str(screen.query_one("#train-status").render())
         assert screen.step == 13 and screen.evals[-1][0] == 10
         acc = screen.evals[-1][1]

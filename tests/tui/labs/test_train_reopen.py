@@ -46,6 +46,19 @@ async def _open(pilot, path: Path | None = None) -> FileModal:
     return modal
 
 
+async def _rescued_run(data: Path, steps: int = 20) -> tuple[Path, list[float]]:
+    """A run trained in the lab, unsaved as the tab closes (ExitApp): its rescued file, and
+    the losses the lab showed."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, steps)
+        losses = list(app.screen.losses)
+        app.post_message(messages.ExitApp())
+        await pilot.pause()
+    [path] = _rescued(data, ".npz")
+    return path, losses
+
+
 async def _run_left_then_an_edit(pilot) -> None:
     """A run of 20 steps trained and left in the lab with Esc (kept for Go to), then an
     unsaved edit on the workbench: both are work a rescue keeps."""
@@ -143,14 +156,8 @@ async def test_other_zips_and_a_missing_torch_are_refused_in_the_dialog(tmp_path
 async def test_a_tab_closed_on_an_unsaved_run_leaves_it_in_a_npz_that_ctrl_o_reopens(
         data, monkeypatch):
     monkeypatch.setenv("HOME", str(data.parent))
-    app = lab_app("train")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await trained(pilot, 30)
-        losses = list(app.screen.losses)
-        app.post_message(messages.ExitApp())
-        await pilot.pause()
+    path, losses = await _rescued_run(data, steps=30)
     assert _rescued(data, ".json") == []  # the workbench had nothing unsaved
-    [path] = _rescued(data, ".npz")
     record = load(str(path))
     assert record.losses.tolist() == losses and record.steps_done == 30
 
@@ -294,12 +301,7 @@ async def test_the_rescued_file_is_offered_until_opened_though_a_session_is_name
                                                                                  tmp_path):
     """With --session (or after ctrl+s) ctrl+o offered the session's own file, while the
     notice, still up, said it offered the rescued run; once it went, nothing named the run."""
-    app = lab_app("train")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await trained(pilot, 20)
-        app.post_message(messages.ExitApp())
-        await pilot.pause()
-    [run] = _rescued(data, ".npz")
+    run, _ = await _rescued_run(data)
     mine = tmp_path / "mine.json"
     from attn_tui.core import session, state
 
@@ -346,12 +348,7 @@ async def test_the_rescued_file_typed_as_the_notice_shows_it_counts_as_opened(da
     """The notice writes the path from ~; typed that way, it was not known for the rescued
     file: the notice stayed, and ctrl+o went on offering it."""
     monkeypatch.setenv("HOME", str(data.parent))
-    app = lab_app("train")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await trained(pilot, 20)
-        app.post_message(messages.ExitApp())
-        await pilot.pause()
-    [run] = _rescued(data, ".npz")
+    run, _ = await _rescued_run(data)
     app = make_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()

@@ -12,7 +12,7 @@ from lab_pilot import lab_app, settle
 from pilot_wait import until
 from screen_text import screen_lines
 from textual.widgets import Input
-from train_pilot import enter_now, hold_after, small_run, trained
+from train_pilot import hold_after, paused_where_held, small_run, trained
 
 from attn_tui.train import default_config
 from attn_tui.train.runfile import encode, load
@@ -71,12 +71,7 @@ async def test_a_paused_run_is_saved_with_a_frame_at_the_step_it_paused_at(
     async with app.run_test(size=(80, 24)) as pilot:
         await small_run(pilot, 200, "set_width(8)")  # a frame every 4 steps, a check every 10
         screen = app.screen
-        await pilot.press("enter")
-        await until(pilot, reached.is_set, "the worker at step 13")
-        enter_now(pilot)
-        await until(pilot, lambda: screen._pause_asked, "the pause asked")
-        release.set()
-        await until(pilot, lambda: screen.state == "paused", "the pause")
+        await paused_where_held(pilot, reached, release)
         assert screen.step == 13 and screen.frames[-1][0] == 12
         await pilot.press("e")
         await pilot.pause()

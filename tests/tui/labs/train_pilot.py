@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from lab_pilot import run_action, settle
+from pilot_wait import until
 from textual import events
 
 
@@ -42,3 +43,14 @@ def hold_after(step: int, monkeypatch) -> tuple[threading.Event, threading.Event
 
     monkeypatch.setattr(Run, "_one_step", held_step)
     return reached, release
+
+
+async def paused_where_held(pilot, reached: threading.Event, release: threading.Event) -> None:
+    """Enter trains; once the worker is held (``hold_after``), Enter pauses the run there."""
+    screen = pilot.app.screen
+    await pilot.press("enter")
+    await until(pilot, reached.is_set, "the worker at the held step")
+    enter_now(pilot)
+    await until(pilot, lambda: screen._pause_asked, "the pause asked")
+    release.set()
+    await until(pilot, lambda: screen.state == "paused", "the pause")
