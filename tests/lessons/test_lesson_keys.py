@@ -12,6 +12,14 @@ from attn_tui.tui.textual_compat import notifications, visible_region
 from attn_tui.tui.tutor.panel import LessonPanel
 
 
+async def _in_go_to(pilot, *keys: str) -> None:
+    """g, then ``keys`` typed into Go to."""
+    await pilot.press("g")
+    await pilot.pause()
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
 async def test_escape_leaves_the_lesson_and_keeps_its_workspace():
     async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -323,10 +331,7 @@ async def test_an_answers_feedback_stays_in_view_when_the_terminal_shrinks():
 
 async def test_go_to_picks_an_entry_by_its_typed_name():
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press("m", "a", "s", "k")  # "m" alone is the model lab; "mask" the lesson
-        await pilot.pause()
+        await _in_go_to(pilot, "m", "a", "s", "k")  # "m" alone is the model lab; "mask" the lesson
         options = pilot.app.screen.query_one("OptionList")
         assert options.get_option_at_index(options.highlighted).id == "lesson:mask"
         await pilot.press("s", "c", "a", "l", "e")  # a new start: "s…" is scaling, then scale
@@ -340,10 +345,7 @@ async def test_go_to_picks_an_entry_by_its_typed_name():
 async def test_go_to_says_when_a_letter_matches_nothing():
     """"lab x" kept "lab", rang a bell few terminals sound over SSH, and showed nothing."""
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press("l", "a", "b", "space", "x")
-        await pilot.pause()
+        await _in_go_to(pilot, "l", "a", "b", "space", "x")
         header = str(pilot.app.screen.query_one("#goto-header").render())
         assert "Go to lab ▏" in header and "nothing starts with 'lab x'" in header
         await pilot.press("h")  # a letter that matches: the note goes
@@ -358,10 +360,7 @@ async def test_go_to_opens_nothing_on_enter_after_a_name_that_matches_nothing():
     from attn_tui.tui.screens.dialogs.goto_modal import GotoModal
 
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press("l", "e", "s", "s", "o", "n", "space", "z", "z", "enter")
-        await pilot.pause()
+        await _in_go_to(pilot, "l", "e", "s", "s", "o", "n", "space", "z", "z", "enter")
         modal = pilot.app.screen
         assert isinstance(modal, GotoModal) and pilot.app.tutor.lesson is None
         header = str(modal.query_one("#goto-header").render())
@@ -372,10 +371,7 @@ async def test_go_to_opens_nothing_on_enter_after_a_name_that_matches_nothing():
     # Backspace after a miss takes the miss back, not a letter that matched: "s z ⌫" had
     # emptied the filter, and Enter opened the workbench
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press("l", "e", "s", "s", "o", "n", "space", "s", "z", "backspace")
-        await pilot.pause()
+        await _in_go_to(pilot, "l", "e", "s", "s", "o", "n", "space", "s", "z", "backspace")
         modal = pilot.app.screen
         assert modal.typed == "lesson s" and not modal.missed
         assert "Go to lesson s▏" in str(modal.query_one("#goto-header").render())
@@ -439,10 +435,7 @@ async def test_the_params_lesson_hides_each_answer_until_its_question():
 
 async def test_go_to_also_matches_the_line_as_shown_and_backspace_takes_a_letter_back():
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press("l", "e", "s", "s", "o", "n", "space", "m")
-        await pilot.pause()
+        await _in_go_to(pilot, "l", "e", "s", "s", "o", "n", "space", "m")
         options = pilot.app.screen.query_one("OptionList")
         assert options.get_option_at_index(options.highlighted).id == "lesson:mask"
         await pilot.press("backspace", "backspace")  # "lesson": the first lesson
