@@ -5,8 +5,9 @@ next start finds it to say so once.
 A rescued session is an ordinary session file: ``unsaved-YYYYmmdd-HHMMSS.json`` in the data
 folder's ``unsaved/``, or in the learner's own files folder under `attn-tui serve`, where ctrl+o
 lists it. An unsaved training run goes beside it as ``unsaved-YYYYmmdd-HHMMSS.npz``, the file e
-in the train lab writes. Each rescue adds its file's name to a list in the data folder, which the next start
-reads, tells and clears: a file saved later under such a name is not taken for a rescue.
+in the train lab writes. Each rescue adds its file's name to a list in the data folder, which
+the next start reads, tells and clears: a file saved later under such a name is not taken for
+a rescue.
 """
 
 from __future__ import annotations
@@ -98,4 +99,5 @@ def endings(paths: list[Path]) -> list[list[Path]]:
     by_stem: dict[Path, list[Path]] = {}
     for path in paths:
         by_stem.setdefault(path.with_suffix(""), []).append(path)
-    return [sorted(files, key=lambda p: p.suffix == ".npz") for files in reversed(by_stem.values())]
+    return [sorted(files, key=lambda p: p.suffix == ".npz")
+            for files in reversed(by_stem.values())]
