@@ -143,13 +143,20 @@ class ClassHost:
         self._wait_listening()
 
     def _let_traverse(self, setfacl: str) -> None:
-        """The account must reach the interpreter and this checkout: grant it (and only it)
-        passage through any directory on the way that others cannot enter, e.g. /root."""
+        """The account must reach the interpreter and read this checkout: grant it (and only
+        it) passage through any directory on the way that others cannot enter, e.g. /root,
+        and reading of the checkout where others may not read it."""
         dirs: set[Path] = set()
         for target in (Path(os.path.realpath(sys.executable)), ROOT, Path(sys.prefix)):
             dirs.update(p for p in target.parents if not os.stat(p).st_mode & 0o001)
-        for d in sorted(dirs):
-            _run(setfacl, "-m", f"u:{self.user}:x", str(d))
+        grants = {d: "x" for d in dirs}
+        # the checkout itself is read, not only passed through: Python lists a folder on its
+        # path to find a module there, and a clone in `mktemp -d`'s folder (mode 700) gave
+        # "No module named attn_tui"
+        if os.stat(ROOT).st_mode & 0o005 != 0o005:
+            grants[ROOT] = "rx"
+        for d, perms in sorted(grants.items()):
+            _run(setfacl, "-m", f"u:{self.user}:{perms}", str(d))
             self.undo.append(lambda d=d: self._take_back(setfacl, d))
 
     def _take_back(self, setfacl: str, d: Path) -> None:
