@@ -626,7 +626,7 @@ class AttnApp(App[int]):
             yield SystemCommand("Redo", "Put back what undo took (U)", screen.action_redo)
         if isinstance(screen, SavesRun):
             yield SystemCommand("Save the training run (.npz)",
-                                "Losses, frames and weights: --lab train --load reopens it (e)",
+                                "Losses, frames and weights: ctrl+o reopens it (e)",
                                 screen.action_save_run)
         # the screen's own keys, found by name too; the workbench's that have commands of
         # their own below (Copy the step table, Scaling, Backend, Export) once

@@ -232,8 +232,7 @@ LABS = {
         Binding("w", "to_workbench", "Head → workbench",
                 tooltip="open the chosen head's real Q, K, V (causal) in the workbench, to edit", id="train.workbench"),
         Binding("e", "save_run", "Save run",
-                tooltip="save the run (losses, frames, weights) as .npz: --lab train --load "
-                "reopens it", id="train.save_run"),
+                tooltip="save the run (losses, frames, weights) as .npz: ctrl+o reopens it", id="train.save_run"),
         Binding("R", "reset", "Defaults", tooltip="this task's default settings",
                 id="train.reset"),
     ],

@@ -53,8 +53,7 @@ async def test_e_saves_a_finished_run_that_load_reopens_and_quit_then_asks_nothi
         assert app.screen is screen
         assert str(screen.query_one("#train-status").render()).endswith("· done, saved")
         said = notifications(app)[-1].message
-        assert said == (f"Saved the run (30 steps) to {tmp_path / 'prev.npz'}: attn-tui --lab "
-                        f"train --load {tmp_path / 'prev.npz'} reopens it.")
+        assert said == f"Saved the run (30 steps) to {tmp_path / 'prev.npz'}: ctrl+o reopens it."
         record = load(str(tmp_path / "prev.npz"))
         assert record.losses.tolist() == screen.losses and record.config == screen.settings
         await pilot.press("q")
@@ -141,7 +140,7 @@ async def test_a_name_that_is_not_npz_is_refused_and_the_dialog_stays(tmp_path: 
         modal = await _type_path(pilot, tmp_path / "run.md")
         assert app.screen is modal
         assert str(modal.query_one("#file-error").render()) == (
-            "✗ A run is saved as .npz (--lab train --load reopens it): end the name with .npz.")
+            "✗ A run is saved as .npz (ctrl+o reopens it): end the name with .npz.")
         assert not (tmp_path / "run.md").exists()
         # said before "already exists": replacing notes.txt would not have been a run
         (tmp_path / "notes.txt").write_text("notes")

@@ -94,7 +94,7 @@ def name_problem(path: str) -> str | None:
     if os.path.isdir(os.path.expanduser(path)) or path.endswith(("/", os.sep)):
         return f"{path} is a folder: add a file name ending in .npz."
     if not path.lower().endswith(".npz"):
-        return "A run is saved as .npz (--lab train --load reopens it): end the name with .npz."
+        return "A run is saved as .npz (ctrl+o reopens it): end the name with .npz."
     if os.path.basename(path).lower() == ".npz":
         return "Give the file a name before .npz (.npz alone would be a hidden file)."
     return None
@@ -128,17 +128,11 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
             return
         # what follows (quitting, a lesson) waits for the browser to fetch the file
         copy = to_the_browser(app, path, then=then)
-        # in a browser there is no command line to reopen it from
-        reopen = "" if copy else f": attn-tui --lab train --load {_quoted(path)} reopens it"
-        app.notify(f"Saved the run ({written[-1].steps_done} steps) to {path}{reopen}.{copy}",
+        # ctrl+o, not --load: over SSH or in a browser there is no command line
+        app.notify(f"Saved the run ({written[-1].steps_done} steps) to {path}: ctrl+o reopens "
+                   f"it.{copy}",
                    timeout=6, markup=False)
 
     title = "Save the training run (.npz)" + (", then quit" if then is not None else "")
     app.push_screen(FileModal(title, f"train-{held.task}.npz", submit=write, writes=True,
                               check=name_problem, kind="run", suffix=".npz"), done)
-
-
-def _quoted(path: str) -> str:
-    import shlex
-
-    return shlex.quote(os.path.expanduser(path))
