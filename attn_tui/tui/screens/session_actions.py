@@ -7,7 +7,7 @@ through ``SessionHost``; the workbench's ``SessionFile`` is in session_file.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, NamedTuple, Protocol
 
 from textual.app import App, SystemCommand
@@ -293,7 +293,7 @@ class SessionController:
         warned_run: list[str] = []  # ... or a training run
         loaded: dict[str, Any] = {}  # a run read, by path: a large one takes a while
 
-        def read(path: str) -> str | None:
+        def read(path: str) -> str | None | Awaitable[str | None]:
             # what attn-tui writes as a zip is a .npz: a run, or an export
             if path.lower().endswith(".npz") or begins_as_zip(path):
                 return read_run(path)
@@ -316,17 +316,28 @@ class SessionController:
             opened.append(found)
             return None
 
-        def read_run(path: str) -> str | None:
-            from attn_tui.compute import torch_available
+        def read_run(path: str) -> str | None | Awaitable[str | None]:
+            if path in warned_run:  # read once: Enter again after a question opens what was read
+                return take_run(path, loaded[path])
+            return reading(path)
+
+        async def reading(path: str) -> str | None:
+            import asyncio
+
             from attn_tui.core.files import FileError
-            from attn_tui.core.labs import lab_available
             from attn_tui.train.runfile import load
 
-            try:  # read once: Enter again after a question opens what was read
-                record = loaded[path] if path in warned_run else load(path)
+            try:  # off the event loop: a rescued run of the largest model is 300 MB
+                record = await asyncio.to_thread(load, path)
             except FileError as exc:
                 return str(exc)
             loaded[path] = record
+            return take_run(path, record)
+
+        def take_run(path: str, record: Any) -> str | None:
+            from attn_tui.compute import torch_available
+            from attn_tui.core.labs import lab_available
+
             if not (lab_available("train") and torch_available()):
                 return ("It is a saved training run, and the train lab that shows one needs "
                         "torch, which is not installed: pip install 'attn-tui[torch]'.")

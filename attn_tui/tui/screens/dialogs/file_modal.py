@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from weakref import WeakKeyDictionary
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
@@ -85,9 +88,15 @@ class FileModal(AttnModal[str | None]):
 
     ``submit`` (optional) is called with the path on Enter and returns None when it worked or a
     one-line error; on an error the modal stays open with the typed path, so it can be fixed.
+    It may return an awaitable of that instead (a large file read or written off the event
+    loop): the dialog says it works on the file until it is done, and a write cannot be
+    cancelled halfway (Escape waits for it).
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    # the words are clicks too: a mouse user has no key to press
+    HINT = ("[@click=screen.accept_typed]Enter accepts[/], "
+            "[@click=screen.dismiss(None)]Escape cancels[/]")
     DEFAULT_CSS = """
     FileModal { align: center middle; }
     FileModal > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%;
@@ -99,7 +108,7 @@ class FileModal(AttnModal[str | None]):
     """
 
     def __init__(self, title: str, path: str = DEFAULT_SESSION, *, error: str | None = None,
-                 submit: Callable[[str], str | None] | None = None,
+                 submit: Callable[[str], str | None | Awaitable[str | None]] | None = None,
                  writes: bool = False, own_file: str | None = None,
                  check: Callable[[str], str | None] | None = None, kind: str = "",
                  suffix: str = "") -> None:
@@ -119,6 +128,7 @@ class FileModal(AttnModal[str | None]):
         self.writes = writes
         self._replace_ok = own_file
         self._error_for: str | None = None  # the name the error shown is about
+        self._working_on: str | None = None  # the path an awaited submit reads or writes
 
     def compose_dialog(self) -> ComposeResult:
         with Vertical():
@@ -128,10 +138,7 @@ class FileModal(AttnModal[str | None]):
             yield PathInput(value=self.path, placeholder="a file path", id="file-path")
             yield Static("", id="file-error", markup=False)
             yield Static("", id="file-where", markup=False)
-            # the words are clicks too: a mouse user has no key to press
-            yield Static("[@click=screen.accept_typed]Enter accepts[/], "
-                         "[@click=screen.dismiss(None)]Escape cancels[/]", id="file-hint",
-                         markup=True)
+            yield Static(self.HINT, id="file-hint", markup=True)
 
     def set_aside(self) -> None:
         """Close as Escape does, keeping a name typed here for the next dialog of this kind:
@@ -214,9 +221,40 @@ class FileModal(AttnModal[str | None]):
             self.show_error(f"{short_path(path)} already exists. Enter again replaces it; "
                             "or change the name.")
             return
+        if self._working_on is not None:  # Enter again while the file is read or written
+            return
         if self.submit is not None:
             error = self.submit(path)
+            if inspect.isawaitable(error):
+                self._working_on = path
+                self._show_working()
+                self.run_worker(self._finish(path, error), group="file-submit")
+                return
             if error:
                 self.show_error(error)
                 return
         self.dismiss(path)
+
+    async def _finish(self, path: str, outcome: Awaitable[str | None]) -> None:
+        try:
+            error = await outcome
+        finally:  # cancelled too (Escape while reading): the dialog is going
+            self._working_on = None
+        if error:
+            self.query_one("#file-hint", Static).update(self.HINT)
+            self.show_error(error)
+        else:
+            self.dismiss(path)
+
+    def _show_working(self) -> None:
+        verb = "Writing" if self.writes else "Reading"
+        self.query_one("#file-hint", Static).update(Text(  # a path is not markup
+            f"{verb} {short_path(self._working_on or '')} …" + (
+                "" if self.writes else " (Escape cancels)")))
+
+    def dismiss(self, result=None):
+        if self._working_on is not None and self.writes:
+            # half a file is worse than none: the write ends first, then the dialog
+            self._show_working()
+            return AwaitComplete()
+        return super().dismiss(result)

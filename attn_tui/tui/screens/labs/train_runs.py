@@ -113,10 +113,12 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
 
     written: list[RunRecord] = []
 
-    def write(path: str) -> str | None:
+    async def write(path: str) -> str | None:
+        import asyncio
+
         record = held.take()
-        try:
-            atomic_write(path, encode(record), "save")
+        try:  # off the event loop: the largest model compresses for about 10 s
+            await asyncio.to_thread(lambda: atomic_write(path, encode(record), "save"))
         except FileError as exc:
             return str(exc)
         written.append(record)

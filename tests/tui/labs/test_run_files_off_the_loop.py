@@ -1,0 +1,118 @@
+"""A training run's file is written (e) and read (ctrl+o) off the event loop: the largest
+model's run compresses for about 10 s and an uncompressed rescue is 300 MB, and the screen
+stood frozen meanwhile. The dialog says what it waits for; a read can be cancelled, a write
+not (half a file is worse than none)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from lab_pilot import lab_app, settle
+from pilot_wait import until
+from textual.widgets import Input
+from train_pilot import trained
+
+from attn_tui.train import runfile
+from attn_tui.tui.app import make_app
+from attn_tui.tui.screens.dialogs.file_modal import FileModal
+from attn_tui.tui.textual_compat import notifications
+
+pytest.importorskip("torch")
+
+HELD_AT_MOST = 20.0  # a test that fails must not hang: the held file call goes on after this
+
+
+def _held(monkeypatch, name: str) -> tuple[threading.Event, threading.Event]:
+    """Hold runfile.``name`` (run in a worker thread) until released: (reached, release)."""
+    reached, release = threading.Event(), threading.Event()
+    real = getattr(runfile, name)
+
+    def held(*args, **kwargs):
+        reached.set()
+        release.wait(HELD_AT_MOST)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runfile, name, held)
+    return reached, release
+
+
+def _hint(modal: FileModal) -> str:
+    return str(modal.query_one("#file-hint").render())
+
+
+async def _enter_path(pilot, path: Path) -> FileModal:
+    modal = pilot.app.screen
+    assert isinstance(modal, FileModal)
+    modal.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await pilot.pause()
+    return modal
+
+
+async def test_e_writes_the_run_while_the_dialog_says_so_and_escape_waits_for_it(
+        tmp_path: Path, monkeypatch) -> None:
+    reached, release = _held(monkeypatch, "encode")
+    path = tmp_path / "slow.npz"
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        lab = app.screen
+        await pilot.press("e")
+        await pilot.pause()
+        modal = await _enter_path(pilot, path)
+        await until(pilot, reached.is_set, "the write to begin", seconds=10)
+        await pilot.press("escape", "enter")  # neither cancels the write nor starts another
+        await pilot.pause()
+        assert app.screen is modal
+        assert _hint(modal) == f"Writing {path} …"
+        assert not path.exists()
+        release.set()
+        await until(pilot, lambda: app.screen is lab, "the dialog to close", seconds=10)
+        assert notifications(app)[-1].message == \
+            f"Saved the run (20 steps) to {path}: ctrl+o reopens it."
+        assert runfile.load(str(path)).steps_done == 20
+        assert lab.held_run().unsaved is False
+
+
+async def test_ctrl_o_reads_a_run_while_the_dialog_says_so_and_escape_cancels_it(
+        tmp_path: Path, monkeypatch) -> None:
+    from attn_tui.train import default_config
+    from attn_tui.train.trainer import Run
+
+    run = Run(default_config("previous", d_model=16, steps=10))
+    run.advance()
+    path = tmp_path / "run.npz"
+    runfile.save(run.record_now(), str(path))
+    reached, release = _held(monkeypatch, "load")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        bench = app.screen
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        modal = await _enter_path(pilot, path)
+        await until(pilot, reached.is_set, "the read to begin", seconds=10)
+        assert app.screen is modal
+        assert _hint(modal) == f"Reading {path} … (Escape cancels)"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is bench
+        release.set()
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert app.screen is bench  # the run read after all does not open
+        assert not [n for n in notifications(app) if n.message.startswith("Opened")]
+
+        reached.clear()
+        release.clear()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await _enter_path(pilot, path)
+        await until(pilot, reached.is_set, "the second read to begin", seconds=10)
+        release.set()
+        await until(pilot, lambda: type(app.screen).__name__ == "TrainLabScreen",
+                    "the train lab", seconds=30)
+        await settle(pilot)
+        assert app.screen.state == "loaded" and app.screen.step == 10
+        assert notifications(app)[-1].message == f"Opened {path}: the previous run, step 10 of 10."
