@@ -102,7 +102,7 @@ def run_heads(args: argparse.Namespace) -> int:
     try:
         run = model.run(args.heads_text, backend=args.print_backend,
                         dtype=args.print_dtype or "float32")
-    except (EmptySentence, BackendUnavailable) as exc:
+    except (EmptySentence, BackendUnavailable, ModelDamaged) as exc:  # damage a sentence finds
         return fail(str(exc))
     if args.heads_query is not None and not 1 <= args.heads_query <= len(run.tokens):
         return fail(f"--query {args.heads_query} is out of range: the sentence has "

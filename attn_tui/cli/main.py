@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     import argparse
 
 PRESETS = EXAMPLE_NAMES
+MODEL_LABS = ("minilm",)  # the model screen is a lab of its model's name
 BACKENDS = ("numpy", "torch")
 DTYPES = ("float64", "float32")
 
@@ -494,13 +495,13 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
 
         if not torch_available():
             return fail(INSTALL_TORCH)
-    if getattr(args, "model", None):  # before any terminal set-up: one line, exit 2
-        from attn_tui.models.files import ModelUnavailable, locate, require_readers, spec_for
+    asked_model = getattr(args, "model", None) or (args.lab if args.lab in MODEL_LABS else None)
+    if asked_model:  # before any terminal set-up: one line, exit 2
+        from attn_tui.models import ModelDamaged, ModelUnavailable, shared_model
 
-        try:
-            require_readers()
-            locate(spec_for(args.model))
-        except ModelUnavailable as exc:
+        try:  # loaded once: the screen's own load finds it read (a truncated copy says so here)
+            shared_model(asked_model)
+        except (ModelUnavailable, ModelDamaged) as exc:
             return fail(str(exc))
     lab_options = {"saved": saved} if saved else {}
     if lab == "train":

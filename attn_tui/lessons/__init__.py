@@ -160,7 +160,7 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser,
     if name not in {entry.name for entry in entries}:
         parser.error(f"argument --lesson: unknown lesson {name!r} (choose from "
                      f"{', '.join(entry.name for entry in entries)}, or list)")
-    missing = next(entry.missing for entry in entries if entry.name == name)
+    missing = load(name).cannot_run()
     if missing:
         parser.exit(2, f"attn-tui: {missing}\n")
     if step is not None and step > (count := len(load(name).steps)):

@@ -106,6 +106,20 @@ class Lesson:
                 return f"lesson {self.name} runs a trained model, and {exc}"
         return None
 
+    def cannot_run(self) -> str | None:
+        """As ``missing``, and for a lesson on the model, its files read as well (once per
+        process): a damaged copy is said before the lesson starts, not in its unfilled words.
+        Listing lessons asks only ``missing``, which reads nothing."""
+        if (missing := self.missing()) is not None or "minilm" not in self.needs:
+            return missing
+        from attn_tui.models import ModelDamaged, shared_model
+
+        try:
+            shared_model("minilm")
+        except ModelDamaged as exc:
+            return f"lesson {self.name} runs a trained model, and its {exc}"
+        return None
+
     @property
     def needs_words(self) -> str:
         """What the lesson needs, for "(needs …)" beside its name."""

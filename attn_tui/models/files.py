@@ -69,6 +69,13 @@ MODELS = {MINILM.name: MINILM}
 ALIASES = {"all-minilm-l6-v2": "minilm", "all-MiniLM-L6-v2": "minilm"}
 
 
+def missing_words(path: Path) -> str:
+    """Why a model file that should be at ``path`` cannot be read there."""
+    if path.is_dir():
+        return f"{path.name} in {path.parent} is a folder, not a file"
+    return f"{path.name} is missing from {path.parent}"
+
+
 def spec_for(name: str) -> ModelSpec:
     key = ALIASES.get(name, name)
     if key not in MODELS:

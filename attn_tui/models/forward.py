@@ -16,6 +16,7 @@ import numpy as np
 
 from attn_tui.compute import attend, namespace
 from attn_tui.compute.backend import resolve_dtype, to_backend, to_numpy
+from attn_tui.models.files import ModelDamaged
 from attn_tui.models.weights import Layer, Weights
 
 # Numerical Recipes' Chebyshev fit of erfc (fractional error below 1.2e-7 everywhere): the Array
@@ -144,15 +145,16 @@ def forward(
         q = split(linear(x, p["wq"], p["bq"], xp))
         k = split(linear(x, p["wk"], p["bk"], xp))
         v = split(linear(x, p["wv"], p["bv"], xp))
+        qs.append(to_numpy(q))
+        ks.append(to_numpy(k))
+        vs.append(to_numpy(v))
+        _finite(f"layer {i + 1}'s queries, keys or values", qs[-1], ks[-1], vs[-1])
         # the heads are attend's batch; the stages of one head are computed again when shown
         heads_out = attend(q, k, v, backend=backend, dtype=dtype, every_stage=False)
         context = to_backend(xp, heads_out.output, dt)
         context = xp.reshape(xp.permute_dims(context, (1, 0, 2)), (t, heads * d_head))
         x = layer_norm(x + linear(context, p["wo"], p["bo"], xp), p["ln1_g"], p["ln1_b"], c.eps, xp)
         alphas.append(heads_out.weights)
-        qs.append(to_numpy(q))
-        ks.append(to_numpy(k))
-        vs.append(to_numpy(v))
         if i < last:
             x = feed_forward(x, p)
             hidden.append(to_numpy(x))
@@ -162,8 +164,17 @@ def forward(
         if prepared.layers:
             x = feed_forward(x, prepared.layers[last])
             hidden.append(to_numpy(x))
+            _finite(f"layer {last + 1}'s outputs", hidden[-1])
         pooled = xp.mean(x, axis=0)
         norm = xp.sqrt(xp.sum(pooled * pooled))
         embedding = to_numpy(pooled / xp.maximum(norm, xp.asarray(1e-12, dtype=dt)))
     return Forward(weights=np.stack(alphas), q=np.stack(qs), k=np.stack(ks), v=np.stack(vs),
                    hidden=np.stack(hidden) if full else None, embedding=embedding)
+
+
+def _finite(what: str, *arrays: np.ndarray) -> None:
+    """A trained model's numbers are finite for any sentence; weights that overflow them are a
+    damaged file, said as such (attend's own refusal reads as if about the learner's Q)."""
+    if not all(np.isfinite(a).all() for a in arrays):
+        raise ModelDamaged(f"model.safetensors is damaged: {what} are not finite numbers "
+                           "(nan or inf) for this sentence")

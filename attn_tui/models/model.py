@@ -91,8 +91,10 @@ class Model:
         key = (backend, dtype)
         if key not in self._prepared:
             self._prepared[key] = prepare(self.weights, backend, dtype)
-        out = forward(self.weights, self._prepared[key], list(tokens.ids), backend=backend,
-                      dtype=dtype, full=full)
+        # damaged weights overflow: forward says so as ModelDamaged, with no warning printed
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = forward(self.weights, self._prepared[key], list(tokens.ids), backend=backend,
+                          dtype=dtype, full=full)
         return Run(
             tokens=list(tokens.tokens), ids=list(tokens.ids), weights=out.weights, q=out.q,
             k=out.k, v=out.v, hidden=out.hidden, embedding=out.embedding, text=tokens.text,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attn_tui.core.words import plural
-from attn_tui.models.files import ModelDamaged
+from attn_tui.models.files import ModelDamaged, missing_words
 
 MAX_TOKENS = 128  # what the model was trained on; positions beyond are never used here
 
@@ -65,7 +65,7 @@ class Tokenizer:
         from tokenizers import Tokenizer as HFTokenizer
 
         if not path.is_file():
-            raise ModelDamaged(f"{path.name} is missing from {path.parent}")
+            raise ModelDamaged(missing_words(path))
         try:
             self._tok = HFTokenizer.from_file(str(path))
         except Exception as exc:  # tokenizers raises a plain Exception for a bad file

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from attn_tui.models.files import ModelDamaged
+from attn_tui.models.files import ModelDamaged, missing_words
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def read_weights(path: Path, config: Config) -> Weights:
     from safetensors import safe_open
 
     if not path.is_file():
-        raise ModelDamaged(f"{path.name} is missing from {path.parent}")
+        raise ModelDamaged(missing_words(path))
     try:
         handle = safe_open(str(path), framework="numpy")
         names = set(handle.keys())

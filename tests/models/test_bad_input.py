@@ -228,3 +228,32 @@ def test_a_word_embedding_the_file_cannot_give_is_a_one_line_reason(minilm: Any)
     with pytest.raises(ModelDamaged) as info:
         broken.word_rows([101, 102])
     assert str(info.value) == "model.safetensors cannot be read: Input/output error"
+
+
+def _poisoned(minilm: Any, tmp_path: Path, change: Any) -> Any:
+    """A model read from a copy whose weights ``change`` edits (a full 90 MB copy)."""
+    folder = _copy_model(minilm, tmp_path)
+    _save(folder, minilm, change)
+    return load_model("minilm", folder=folder)
+
+
+def test_weights_that_overflow_the_queries_are_a_damaged_file_not_the_learners_q(
+        minilm: Any, tmp_path: Path) -> None:
+    name = "encoder.layer.0.attention.self.query.weight"
+
+    def overflow(t: dict[str, np.ndarray]) -> None:
+        t[name] = np.full_like(t[name], 3e38)
+
+    model = _poisoned(minilm, tmp_path, overflow)  # finite, so reading it passes
+    with pytest.raises(ModelDamaged) as caught:
+        model.run("The cat sat.")
+    assert str(caught.value) == (
+        "model.safetensors is damaged: layer 1's queries, keys or values are not finite "
+        "numbers (nan or inf) for this sentence")
+
+
+def test_a_folder_where_the_weights_file_should_be_is_said_as_such(
+        minilm: Any, tmp_path: Path) -> None:
+    folder = _copy_model(minilm, tmp_path)
+    (folder / "model.safetensors").mkdir()
+    assert _one_line_damage(folder) == f"model.safetensors in {folder} is a folder, not a file"

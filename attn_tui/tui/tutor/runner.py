@@ -133,7 +133,7 @@ class LessonRunner:
             self.app.notify(str(exc), title="This lesson cannot be opened", severity="error",
                             markup=False)
             return
-        if (missing := lesson.missing()) is not None:
+        if (missing := lesson.cannot_run()) is not None:
             self.app.notify(missing[0].upper() + missing[1:] + ".",
                             title="This lesson cannot be opened", severity="warning", timeout=8,
                             markup=False)
