@@ -112,3 +112,13 @@ def minilm() -> Any:
     from attn_tui.models import load_model
 
     return load_model("minilm")
+
+
+@pytest.fixture(autouse=True)
+def _answers_read_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot answers a question a few ms after it comes up, faster than anyone reads; the
+    guard against answers typed before a question could be read is tested on its own
+    (tests/lessons/test_read_first.py)."""
+    from attn_tui.tui.tutor import runner
+
+    monkeypatch.setattr(runner, "ANSWER_GUARD", 0.0)

@@ -52,6 +52,10 @@ POINTING = ("screen.pick_control(", "screen.focus_maps")
 # burst with the key that started it
 SETUP_GRACE = 0.25
 REVEAL_SAID_AFTER = 0.25  # an answer's reveal still running then is said, not left silent
+# an answer (or n, skipping it) this soon after a question came up was typed before it could
+# be read: "nan" typed into a cell not yet open went on a step, answered a) and went on again
+READ_FIRST = 0.4
+ANSWER_GUARD = READ_FIRST  # (the tests' own Pilot keys come faster than any reader)
 
 
 def _back_for_the_answer(host: LessonHost) -> str:
@@ -59,10 +63,14 @@ def _back_for_the_answer(host: LessonHost) -> str:
             "at a time.")
 
 
-def _answer_first(q) -> str:
-    """"Answer first (a, b or c)", with the question's own letters."""
+def _letters(q) -> str:
+    """"a, b or c", with the question's own letters."""
     *most, last = q.letters
-    return f"Answer first ({', '.join(most)} or {last})"
+    return f"{', '.join(most)} or {last}"
+
+
+def _answer_first(q) -> str:
+    return f"Answer first ({_letters(q)})"
 
 
 def _as_sentence(words: str) -> str:
@@ -90,6 +98,7 @@ class LessonRunner:
         self._view: PanelView | None = None
         self._busy = False
         self._busy_since = 0.0  # when the step now setting up began to
+        self._asked: tuple[str, int, float] | None = None  # (lesson, step, when) of a question
         self._refusal_told = -1.0  # the _busy_since of the step whose refusal was said
         self._pending: str | None = None  # an answer key pressed while the step was setting up
         self._pointed: tuple = ()  # the marks the step last brought into view
@@ -584,8 +593,12 @@ class LessonRunner:
         if self._put_off("n", "n"):
             return
         assert self.lesson is not None
-        self._moving_on()
         q, note = self._step().question, ""
+        if (q is not None and self.chosen is None and not self.done
+                and self._read_first("n did not skip it", "then answer it, or press n again "
+                                     "to skip it")):
+            return
+        self._moving_on()
         if q is not None and self.chosen is None and not self.done:
             view = self._view
             choices = view.choices if view is not None and view.choices else q.choices
@@ -629,6 +642,13 @@ class LessonRunner:
             return
         if self.chosen is not None:
             return
+        if self._read_first(f"{letter} was not taken as its answer",
+                            f"then press {_letters(q)}"):
+            return
+        # what the notices said ("Answer first", "only just come up") no longer holds, and
+        # they would cover the panes the answer's words quote
+        textual_compat.dismiss_notices(self.app, starts=(
+            "Answer first", f"Step {self.index + 1}'s question had only just come up"))
         self.chosen = LETTERS.index(letter)
         self._answers()[self.index] = self.chosen
         self._save(answer=(self.index, self.chosen))
@@ -995,11 +1015,26 @@ class LessonRunner:
             view = replace(view, goal=step.task.goal, task_why=step.task.why)
         return view
 
+    def _read_first(self, not_taken: str, then: str) -> bool:
+        """True, said in a notice, if the open question came up too lately to have been read:
+        the key was typed with the one that brought it (n a, or a word typed into a cell
+        before it was open), or while its step set up."""
+        asked = self._asked
+        if asked is None or time.monotonic() - asked[2] >= ANSWER_GUARD:
+            return False
+        self.app.notify(f"Step {self.index + 1}'s question had only just come up, so "
+                        f"{not_taken}: read it, {then}.", timeout=4, markup=False)
+        return True
+
     def _show(self, view: PanelView, at_end: bool = False) -> None:
         from attn_tui.tui.tutor.panel import LessonPanel
 
         view = replace(view, drifted=self._drifted())
         self._view = view
+        if not (view.prompt and view.chosen is None and not view.busy and not view.done):
+            self._asked = None
+        elif self._asked is None or self._asked[:2] != (view.lesson, view.k):
+            self._asked = (view.lesson, view.k, time.monotonic())  # shown anew: from now
         if self.host is not None:
             for panel in self.host.query(LessonPanel):
                 panel.show(view, at_end=at_end)
