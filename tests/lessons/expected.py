@@ -85,9 +85,9 @@ def steps() -> dict[str, dict[int, list[str]]]:
             2: [f"{pr.counts[k]:,}" for k in ("feed_forward", "layer_norms", "layer")],
             3: [f"d_k = D / h = {pr.d_k}"],
             4: [f"{pr.counts[k]:,}" for k in ("layers", "embeddings", "total")],
-            # every row but n's own answers the step's question (n / 4 too: 0.06x is 1/16):
+            # every row but n's own answers the step's question (n / 4 too: 0.06× is 1/16):
             # hidden ("?") until it is answered; the token counts stay
-            5: [x for n, n2, ratio in pr.lengths for x in (str(n), f"{n2:,}", f"{ratio:.2f}x")
+            5: [x for n, n2, ratio in pr.lengths for x in (str(n), f"{n2:,}", f"{ratio:.2f}×")
                 if n == 512] + [str(n) for n, _, _ in pr.lengths],  # n = 512: the chapter's
         },
         "nanogpt": {
@@ -128,7 +128,7 @@ REVEALS: dict[tuple[str, int], list[str]] = {
     ("scale", 2): [f4(row.entropy_scaled) for row in A.scaling.rows],
     ("mask", 3): [f4(A.mask.first_row_sum), "causal-after"],
     ("params", 3): ["h = 16", f"{A.params.counts['attention']:,}", "d_k = 32"],
-    ("params", 5): [x for n, n2, ratio in A.params.lengths for x in (f"{n2:,}", f"{ratio:.2f}x")],
+    ("params", 5): [x for n, n2, ratio in A.params.lengths for x in (f"{n2:,}", f"{ratio:.2f}×")],
     ("nanogpt", 4): ["0.2500"],
     ("nanogpt", 5): ["float64", "prints True"],
     ("nanogpt", 6): ["1.0000"],

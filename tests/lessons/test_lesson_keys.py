@@ -281,12 +281,12 @@ async def test_what_answers_a_question_is_hidden_until_it_is_answered():
         assert shares.display
         await press(pilot, "n", "n")  # step 5: four times n
         table = pilot.app.screen.query_one("#cost-table")
-        # every row but n = 512's: n / 4 gives it away too (0.06x is 1/16)
+        # every row but n = 512's: n / 4 gives it away too (0.06× is 1/16)
         assert [table.render_line(y).text.split()[1] for y in (1, 3, 4, 5)] == ["?"] * 4
         assert table.render_line(2).text.split()[1] == "›262,144"  # the row the step marks
-        assert "16.00x" not in shown(pilot.app)
+        assert "16.00×" not in shown(pilot.app)
         await press(pilot, "c")
-        assert "16.00x" in shown(pilot.app) and not table.concealed
+        assert "16.00×" in shown(pilot.app) and not table.concealed
         await press(pilot, "escape")  # leaving the lesson hides nothing
         assert shares.display and not pilot.app.screen.query(".-concealed")
 
@@ -427,7 +427,7 @@ async def test_the_params_lesson_hides_each_answer_until_its_question():
         for _ in range(2):  # steps 1 and 2: both answers hidden
             assert not lab.query_one("#shares").display
             row_2048 = lab.query_one("#cost-table").render_line(3).text  # line 0: the header
-            assert "2048" in row_2048 and "16.00x" not in row_2048 and "?" in row_2048
+            assert "2048" in row_2048 and "16.00×" not in row_2048 and "?" in row_2048
             await press(pilot, "n")
         await press(pilot, "b")  # step 3 answered: its line shows, step 5's rows stay hidden
         assert lab.query_one("#shares").display and lab.query_one("#cost-table").concealed

@@ -33,7 +33,7 @@ def test_scaling_lab(snap_compare, size):
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_model_lab(snap_compare, size):
     """The chapter's count: 1,048,576 / 2,099,712 / 2,048 per layer, total 44,502,016; the
-    n² table 16,384 … 1,073,741,824 (0.06x … 4096.00x); the preset note below or beside."""
+    n² table 16,384 … 1,073,741,824 (0.06× … 4096.00×); the preset note below or beside."""
     assert snap_compare(lab_app("model"), terminal_size=size, run_before=_then())
 
 

@@ -37,7 +37,7 @@ async def test_defaults_are_the_chapters_count() -> None:
         c = _costs(pilot.app)
         assert list(c.row_labels) == ["128", "512", "2048", "8192", "32768"]
         assert c.column(0) == ["16,384", "262,144", "4,194,304", "67,108,864", "1,073,741,824"]
-        assert c.column(1) == ["0.06x", "1.00x", "16.00x", "256.00x", "4096.00x"]
+        assert c.column(1) == ["0.06×", "1.00×", "16.00×", "256.00×", "4096.00×"]
         shares = str(pilot.app.screen.query_one("#shares").render())
         assert "d_k = D / h = 512 / 8 = 64" in shares
         assert "44,502,016" in _note(pilot.app)
@@ -91,7 +91,7 @@ async def test_sequence_length_sets_the_cost_table() -> None:
         await run_action(pilot, "set_tokens(1024)")
         c = _costs(pilot.app)
         assert list(c.row_labels) == ["256", "1024", "4096", "16384", "65536"]
-        assert c.column(1)[1] == "1.00x" and c.column(0)[1] == "1,048,576"
+        assert c.column(1)[1] == "1.00×" and c.column(0)[1] == "1,048,576"
 
 
 async def test_heads_that_do_not_divide_d_keep_the_last_numbers() -> None:

@@ -148,7 +148,7 @@ class ModelLabScreen(LabScreen):
              share(c.feed_forward, c.layer, "layer")),
             ("layer norms", "4 D", c.layer_norms, share(c.layer_norms, c.layer, "layer")),
             ("one layer", "sum of the above", c.layer, ""),
-            (f"all {c.L} layers", "L x layer", c.layers, share(c.layers, c.total, "total")),
+            (f"all {c.L} layers", "L × layer", c.layers, share(c.layers, c.total, "total")),
             ("embeddings", "V D", c.embeddings, share(c.embeddings, c.total, "total")),
             ("total", "", c.total, ""),
         ]
@@ -170,7 +170,7 @@ class ModelLabScreen(LabScreen):
         cells = []
         for t in lengths:
             cost, ratio = sequence_cost(t, reference=n)
-            cells.append((big(cost), f"{ratio:.2f}x", big(cost * c.h * c.L)))
+            cells.append((big(cost), f"{ratio:.2f}×", big(cost * c.h * c.L)))
         self.query_one("#cost-table", TextTable).show(
             [str(t) for t in lengths], ("n² per head", f"vs n = {n}", "n² h L"), cells,
             row_styles={lengths.index(n): "total"} if n in lengths else None,
