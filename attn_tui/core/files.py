@@ -92,6 +92,20 @@ def short_path(path: str, room: int = 90) -> str:
     return f"{path[:half]}…{path[-half:]}"
 
 
+def private_folders(folder: str | os.PathLike) -> None:
+    """``mkdir -p folder``, each folder it makes readable by its owner alone: attn-tui's own
+    files (progress with its answers, rescued work) sit in a home that a class's server often
+    lets other accounts list (a 755 home, umask 022). A folder already there keeps its mode."""
+    missing = []
+    here = os.path.abspath(folder)
+    while not os.path.lexists(here) and os.path.dirname(here) != here:
+        missing.append(here)
+        here = os.path.dirname(here)
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # made meanwhile, by another attn-tui
+            os.mkdir(path, 0o700)
+
+
 def atomic_write(path: str | os.PathLike, data: bytes, verb: str = "write",
                  streams: bool = False) -> None:
     """Replace ``path`` with ``data`` all at once: a crash leaves the old file or the new one.

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from attn_tui.core.files import FileError, atomic_write
+from attn_tui.core.files import FileError, atomic_write, private_folders
 
 VERSION = 1
 APP = "attn-tui"
@@ -164,7 +164,7 @@ class Progress:
         if unusable is not None:  # said already if a lesson's progress was read
             return None if "" in self._bad else f"Progress not saved: {unusable}."
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_folders(path.parent)
             with _locked(path.parent / ".lock"):
                 now, problem = _read(path)
                 if problem is not None and path.exists():

@@ -18,7 +18,7 @@ import os
 import time
 from pathlib import Path
 
-from attn_tui.core.files import OWN_FOLDER_ENV
+from attn_tui.core.files import OWN_FOLDER_ENV, private_folders
 from attn_tui.core.progress import data_folder
 
 PREFIX = "unsaved-"
@@ -39,7 +39,7 @@ def reserve(suffixes: tuple[str, ...] = (".json",), now: float | None = None) ->
     where = folder()
     if where.exists() and not where.is_dir():  # mkdir would say only "file exists"
         raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(where))
-    where.mkdir(parents=True, exist_ok=True)
+    private_folders(where)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     for n in range(1, 1000):
         stem = f"{PREFIX}{stamp}{'' if n == 1 else f'-{n}'}"

@@ -318,3 +318,37 @@ def test_a_full_disk_is_said_as_one_reason_not_two_sentences(progress_dir, monke
     monkeypatch.setattr(progress, "atomic_write", full)
     said = Progress(progress_dir).save("one", task=1)
     assert said == f"Progress not saved: no space left on device ({progress_dir / 'one.json'})."
+
+
+def test_the_folders_attn_tui_makes_for_its_own_files_are_its_owners_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # on a class's server a home made with umask 022 lets every account list it: students
+    # read each other's answers (progress) and rescued work
+    from attn_tui.core import rescue
+
+    data = tmp_path / "home" / ".local" / "share" / "attn-tui"
+    monkeypatch.setenv("ATTN_TUI_DATA_DIR", str(data))
+    (tmp_path / "home").mkdir(mode=0o755)
+    old = os.umask(0o022)
+    try:
+        assert Progress.from_env().save("select", step=1) is None
+        [kept] = rescue.reserve()
+    finally:
+        os.umask(old)
+    modes = {p.relative_to(tmp_path).as_posix(): oct(p.stat().st_mode & 0o777)
+             for p in (tmp_path / "home", *sorted(tmp_path.glob("home/**/")))}
+    assert modes == {"home": "0o755", "home/.local": "0o700", "home/.local/share": "0o700",
+                     "home/.local/share/attn-tui": "0o700",
+                     "home/.local/share/attn-tui/progress": "0o700",
+                     "home/.local/share/attn-tui/unsaved": "0o700"}
+    assert kept.parent == data / "unsaved"
+
+
+def test_a_data_folder_already_there_keeps_its_mode(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)
+    monkeypatch.setenv("ATTN_TUI_DATA_DIR", str(data))
+    assert Progress.from_env().save("select", step=1) is None
+    assert oct(data.stat().st_mode & 0o777) == "0o755"
+    assert oct((data / "progress").stat().st_mode & 0o777) == "0o700"
