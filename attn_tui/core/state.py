@@ -13,6 +13,7 @@ import numpy as np
 from attn_tui.compute.attend import MASKS
 from attn_tui.compute.backend import DTYPES_BY_BACKEND
 from attn_tui.core.presets import PRESETS
+from attn_tui.core.words import as_typed
 
 Matrix = tuple[tuple[float, ...], ...]
 
@@ -269,7 +270,8 @@ def change_words(before: Workspace, after: Workspace) -> str:
                      if x != b[i][j]]
             if len(cells) == 1:
                 i, j = cells[0]
-                parts.append(f"{name} {rows[i]} d{j + 1} {a[i][j]:g} → {b[i][j]:g}")
+                parts.append(f"{name} {rows[i]} d{j + 1} {as_typed(a[i][j])} → "
+                             f"{as_typed(b[i][j])}")
             elif cells:
                 parts.append(f"{len(cells)} cells of {name}")
         if (before.query_tokens, before.key_tokens) != (after.query_tokens, after.key_tokens):

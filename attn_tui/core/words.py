@@ -15,6 +15,16 @@ def listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def as_typed(x: float) -> str:
+    """A value as a learner types one: the shortest decimal that reads back as ``x`` (1e-320,
+    not %g's 9.99989e-321 of a subnormal; 1000000, not 1e+06; 0.1; -2), or six digits when
+    that is long (a fraction typed: 1/3 is 0.333333)."""
+    text = repr(float(x))
+    if text.endswith(".0"):
+        text = text[:-2]
+    return (text if len(text) <= 10 else f"{x:g}").replace("e+", "e")
+
+
 def json_short(x: Any, width: int = 40) -> str:
     """A value read from a JSON file, written as the file has it (true, not Python's True)
     and cut to ``width`` with a string's closing quote kept: "xxxx…", not "xxxx…."""

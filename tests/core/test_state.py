@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from attn_tui.core import state
 from attn_tui.core.state import EDITED, set_cell, with_source_kept
 
@@ -28,6 +30,15 @@ def test_change_words_say_what_an_undo_takes_back():
     assert state.change_words(ws, replace(ws, mask="causal", scale=False)) == \
         "mask none → causal, ÷√d_k on → off"
     assert state.change_words(ws, state.resize(ws, t=4)) == "T 3 → 4"
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    (1e-320, "1e-320"),  # %g wrote the subnormal's stored value, 9.99989e-321
+    (1e6, "1000000"),  # not 1e+06
+    (-2.0, "-2"), (1 / 3, "0.333333"), (-1e300, "-1e300")])
+def test_change_words_write_a_cell_as_it_was_typed(typed: float, said: str) -> None:
+    ws = state.from_preset("one")
+    assert state.change_words(ws, state.set_cell(ws, "Q", 0, 0, typed)) == f"Q who d1 0.1 → {said}"
     both = state.set_cell(state.set_cell(ws, "K", 0, 0, 1.0), "K", 1, 1, 1.0)
     assert state.change_words(ws, both) == "2 cells of K"
     assert state.change_words(ws, ws) == "nothing seen"
