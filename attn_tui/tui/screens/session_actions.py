@@ -476,6 +476,7 @@ class SessionController:
 
         from attn_tui.core import rescue
         from attn_tui.core.files import os_reason
+        from attn_tui.tui.screens.labs.train_runs import run_written
 
         if self.app.progress.where is None:  # nothing is kept here
             return []
@@ -511,6 +512,10 @@ class SessionController:
                         # the screen is still there after a kill: say why it waits
                         self.app.notify("attn-tui is ending: keeping the unsaved training run "
                                         "in a file first.", timeout=10, markup=False)
+                        await run_written(self.app, RUN_WAIT_STEP * RUN_WAITS)
+                        if _unsaved_run(self.app) is None:  # e was writing it: in its file now
+                            rescue.give_back(path)
+                            continue
                         await _paused(held)
                         # off the event loop (the held-out check and the file may take
                         # seconds), in one thread: a second kill cancels this task, not the
@@ -566,6 +571,9 @@ class SessionController:
         if asking(self.app):
             return  # q pressed again while asking (on the question, or on a screen over it)
         if isinstance(self.app.screen, FileModal):
+            if self.app.screen.writing:  # asked once the file is whole (and said saved)
+                self.app.screen.after_work(lambda: self.quit_or_ask(bench, confirm))
+                return
             # ctrl+q in a file dialog closes it, as Escape does, keeping a name typed there:
             # left open under the question, its Save would open a second dialog over the first
             self.app.screen.set_aside()

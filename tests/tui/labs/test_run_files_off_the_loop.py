@@ -66,7 +66,7 @@ async def test_e_writes_the_run_while_the_dialog_says_so_and_escape_waits_for_it
         await pilot.press("escape", "enter")  # neither cancels the write nor starts another
         await pilot.pause()
         assert app.screen is modal
-        assert _hint(modal) == f"Writing {path} …"
+        assert _hint(modal) == f"Writing {path} … (a moment: Escape waits for it)"
         assert not path.exists()
         release.set()
         await until(pilot, lambda: app.screen is lab, "the dialog to close", seconds=10)
@@ -116,3 +116,67 @@ async def test_ctrl_o_reads_a_run_while_the_dialog_says_so_and_escape_cancels_it
         await settle(pilot)
         assert app.screen.state == "loaded" and app.screen.step == 10
         assert notifications(app)[-1].message == f"Opened {path}: the previous run, step 10 of 10."
+
+
+async def _writing(pilot, path: Path, reached: threading.Event) -> FileModal:
+    """A trained run's e, then Enter on ``path``: its write held (see _held) as it begins."""
+    await trained(pilot, 20)
+    await pilot.press("e")
+    await pilot.pause()
+    modal = await _enter_path(pilot, path)
+    await until(pilot, reached.is_set, "the write to begin", seconds=10)
+    return modal
+
+
+async def test_ctrl_q_while_the_run_is_written_asks_nothing_until_it_is_then_quits(
+        tmp_path: Path, monkeypatch) -> None:
+    # the question opened over the writing dialog and called the run "not saved"; once the
+    # file was written the dialog, no longer on top, never closed nor said so
+    reached, release = _held(monkeypatch, "encode")
+    path = tmp_path / "slow.npz"
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await _writing(pilot, path, reached)
+        assert modal.query_one(Input).disabled  # the name being written is not typed over
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.screen is modal and app.is_running
+        release.set()
+        await until(pilot, lambda: not app.is_running, "the app to quit", seconds=10)
+    assert app.return_code == 0
+    assert runfile.load(str(path)).steps_done == 20
+
+
+async def test_a_write_that_ends_under_the_too_small_screen_closes_its_dialog_after(
+        tmp_path: Path, monkeypatch) -> None:
+    reached, release = _held(monkeypatch, "encode")
+    path = tmp_path / "slow.npz"
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await _writing(pilot, path, reached)
+        lab = app.screen_stack[-2]
+        await pilot.resize_terminal(30, 8)
+        await until(pilot, lambda: app.screen is not modal, '"too small" on top', seconds=10)
+        release.set()
+        await settle(pilot)  # the write's worker is done, under "too small"
+        assert path.exists() and app.screen is not modal
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: app.screen is lab, "the dialog to close", seconds=10)
+        assert notifications(app)[-1].message == \
+            f"Saved the run (20 steps) to {path}: ctrl+o reopens it."
+        assert lab.held_run().unsaved is False
+
+
+async def test_a_kill_while_e_writes_the_run_waits_for_its_file_and_keeps_no_second(
+        tmp_path: Path, monkeypatch, progress_dir: Path) -> None:
+    reached, release = _held(monkeypatch, "encode")
+    path = tmp_path / "slow.npz"
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _writing(pilot, path, reached)
+        threading.Timer(0.3, release.set).start()  # the write ends while the rescue waits
+        written = await app.rescue()
+        await pilot.pause()
+    assert written == []
+    assert runfile.load(str(path)).steps_done == 20
+    assert not list((progress_dir.parent / "unsaved").glob("*.npz"))

@@ -129,6 +129,8 @@ class FileModal(AttnModal[str | None]):
         self._replace_ok = own_file
         self._error_for: str | None = None  # the name the error shown is about
         self._working_on: str | None = None  # the path an awaited submit reads or writes
+        self._written: str | None = None  # written while another screen was on top
+        self._after_work: list[Callable[[], object]] = []  # see after_work
 
     def compose_dialog(self) -> ComposeResult:
         with Vertical():
@@ -207,7 +209,22 @@ class FileModal(AttnModal[str | None]):
             return path
         return path + self.suffix
 
+    @property
+    def writing(self) -> bool:
+        return self._working_on is not None and self.writes
+
+    def after_work(self, then: Callable[[], object]) -> None:
+        """``then()`` once the file being read or written is done and the dialog has closed
+        (or stays, saying why the file could not be written); at once if none is: ctrl+q
+        during a write asks its question after it, when the file is whole."""
+        if self._working_on is None:
+            then()
+        else:
+            self._after_work.append(then)
+
     def accept(self, typed: str) -> None:
+        if self._working_on is not None:  # Enter again while the file is read or written
+            return
         path = self.named(typed.strip())
         if not path:
             self.show_error("Type a file name first.")
@@ -221,13 +238,12 @@ class FileModal(AttnModal[str | None]):
             self.show_error(f"{short_path(path)} already exists. Enter again replaces it; "
                             "or change the name.")
             return
-        if self._working_on is not None:  # Enter again while the file is read or written
-            return
         if self.submit is not None:
             error = self.submit(path)
             if inspect.isawaitable(error):
                 self._working_on = path
                 self._show_working()
+                self.query_one("#file-path", Input).disabled = True  # the name is taken
                 self.run_worker(self._finish(path, error), group="file-submit")
                 return
             if error:
@@ -241,20 +257,35 @@ class FileModal(AttnModal[str | None]):
         finally:  # cancelled too (Escape while reading): the dialog is going
             self._working_on = None
         if error:
+            then, self._after_work = self._after_work, []
+            box = self.query_one("#file-path", Input)
+            box.disabled = False
             self.query_one("#file-hint", Static).update(self.HINT)
             self.show_error(error)
-        else:
-            self.dismiss(path)
+            self.app.call_later(box.focus)
+            for each in then:  # on the dialog as it stands, with its error
+                self.app.call_later(each)
+        elif self.app.screen is self:
+            self.dismiss(path)  # what waited for the file runs once the dialog is gone
+        else:  # under the too-small screen: dismissed when it is back on top
+            self._written = path
+
+    def on_screen_resume(self) -> None:
+        if self._written is not None:
+            self.dismiss(self._written)
+
+    def on_unmount(self) -> None:
+        for each in self._after_work:
+            self.app.call_later(each)
 
     def _show_working(self) -> None:
-        verb = "Writing" if self.writes else "Reading"
+        name = short_path(self._working_on or "")
         self.query_one("#file-hint", Static).update(Text(  # a path is not markup
-            f"{verb} {short_path(self._working_on or '')} …" + (
-                "" if self.writes else " (Escape cancels)")))
+            f"Writing {name} … (a moment: Escape waits for it)" if self.writes
+            else f"Reading {name} … (Escape cancels)"))
 
     def dismiss(self, result=None):
-        if self._working_on is not None and self.writes:
-            # half a file is worse than none: the write ends first, then the dialog
+        if self.writing:  # half a file is worse than none: the write ends first
             self._show_working()
             return AwaitComplete()
         return super().dismiss(result)

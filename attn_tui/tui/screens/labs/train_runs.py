@@ -8,10 +8,12 @@ frames and all."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from attn_tui.train.runfile import RunRecord
 from attn_tui.tui.roles import HoldsRun
@@ -100,6 +102,19 @@ def name_problem(path: str) -> str | None:
     return None
 
 
+_WRITING: WeakKeyDictionary = WeakKeyDictionary()  # the App's run being written by e, if any
+
+
+async def run_written(app: Any, within: float) -> None:
+    """Once the run e is writing (if any) is in its file, or ``within`` seconds have passed."""
+    import asyncio
+
+    job = _WRITING.get(app)
+    if job is not None:
+        with contextlib.suppress(Exception):  # failed or too slow: the rescue keeps it
+            await asyncio.wait_for(asyncio.shield(job), within)
+
+
 def save_run_dialog(app: Any, held: HeldRun, then: Callable[[], None] | None = None) -> None:
     """Pause the run if it trains, ask for a .npz name and write the run there; ``then`` runs
     once it is written."""
@@ -117,12 +132,24 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
         import asyncio
 
         record = held.take()
-        try:  # off the event loop: the largest model compresses for about 10 s
-            await asyncio.to_thread(lambda: atomic_write(path, encode(record), "save"))
+        # off the event loop: the largest model compresses for about 10 s. Shielded, and
+        # known to a rescue (a kill meanwhile), which waits for it rather than keep the run
+        # a second time
+        job = asyncio.ensure_future(
+            asyncio.to_thread(lambda: atomic_write(path, encode(record), "save")))
+
+        def saved(job: asyncio.Future) -> None:  # whoever awaits it, and even if none does
+            _WRITING.pop(app, None)
+            if not job.cancelled() and job.exception() is None:
+                written.append(record)
+                held.mark_saved(record.steps_done)
+
+        job.add_done_callback(saved)
+        _WRITING[app] = job
+        try:
+            await asyncio.shield(job)
         except FileError as exc:
             return str(exc)
-        written.append(record)
-        held.mark_saved(record.steps_done)
         return None
 
     def done(path: str | None) -> None:
