@@ -90,3 +90,19 @@ async def test_the_answer_first_notice_goes_with_the_answer(clock: Clock) -> Non
         await settle(pilot)
         assert app.tutor.chosen == 1
         assert not [n for n in notifications(app) if n.message.startswith("Answer first")]
+
+
+async def test_a_question_read_before_is_not_guarded_again_after_p(clock: Clock) -> None:
+    app = lesson_app("select", at=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        clock.now += 1.0
+        await pilot.press("n")  # skipped, read: its answer is given on step 4
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        assert app.tutor.index == 2
+        await pilot.press("n")  # at once: the learner has read this one
+        await settle(pilot)
+        assert app.tutor.index == 3
+        assert not [n for n in notifications(app) if "only just come up" in n.message]

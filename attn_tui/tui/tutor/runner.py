@@ -99,8 +99,8 @@ class LessonRunner:
         self._busy = False
         self._busy_since = 0.0  # when the step now setting up began to
         self._asked: tuple[str, int, float] | None = None  # (lesson, step, when) of a question
+        self._seen_questions: set[tuple[str, int]] = set()  # read once: p then n is no burst
         self._refusal_told = -1.0  # the _busy_since of the step whose refusal was said
-        self._pending: str | None = None  # an answer key pressed while the step was setting up
         self._pointed: tuple = ()  # the marks the step last brought into view
         self._kept_back = False  # the step hides some of its host's numbers
         self._restoring = False  # the step's start is being put back (ctrl+r, "show me")
@@ -637,8 +637,8 @@ class LessonRunner:
             self.app.notify("This step asks no question, so a added a token, as it does "
                             "outside a lesson (u undoes).", timeout=4, markup=False)
             raise SkipAction  # the key goes on to the editor
-        if self._busy:  # pressed while the step sets up: kept for it
-            self._pending = letter
+        if self._busy:  # typed before the question could be read (see _read_first)
+            self.say_getting_ready(letter)
             return
         if self.chosen is not None:
             return
@@ -780,7 +780,7 @@ class LessonRunner:
         self._shown_state, self._start_words, self._answer_words = None, None, None
         if self.host is not None:  # a value Enter sent just before n is the learner's
             self.host.settle_edits()
-        self._busy, self._pending = True, None
+        self._busy = True
         self._busy_since = time.monotonic()
         # a callable, not a coroutine: a step the app never gets to start (n typed just before
         # q) then leaves no "coroutine was never awaited" warning on the terminal at exit
@@ -865,9 +865,6 @@ class LessonRunner:
         # after the panel has its height: then scroll
         self._point(q.reveal_highlight or step.highlight if answered else step.highlight)
         self.app.refresh_bindings()
-        pending, self._pending = self._pending, None
-        if pending is not None and not answered:
-            await self.answer(pending)
 
     async def _host_for(self, screen: str) -> LessonHost:
         self._switching = True
@@ -1018,7 +1015,7 @@ class LessonRunner:
     def _read_first(self, not_taken: str, then: str) -> bool:
         """True, said in a notice, if the open question came up too lately to have been read:
         the key was typed with the one that brought it (n a, or a word typed into a cell
-        before it was open), or while its step set up."""
+        before it was open). Only the first time it shows: p, then n back to it, is no burst."""
         asked = self._asked
         if asked is None or time.monotonic() - asked[2] >= ANSWER_GUARD:
             return False
@@ -1033,8 +1030,9 @@ class LessonRunner:
         self._view = view
         if not (view.prompt and view.chosen is None and not view.busy and not view.done):
             self._asked = None
-        elif self._asked is None or self._asked[:2] != (view.lesson, view.k):
-            self._asked = (view.lesson, view.k, time.monotonic())  # shown anew: from now
+        elif (view.lesson, view.k) not in self._seen_questions:  # from when it first shows
+            self._seen_questions.add((view.lesson, view.k))
+            self._asked = (view.lesson, view.k, time.monotonic())
         if self.host is not None:
             for panel in self.host.query(LessonPanel):
                 panel.show(view, at_end=at_end)
