@@ -443,7 +443,8 @@ def _serve(args: argparse.Namespace) -> int:
                                  "browser opens (attn-tui --lesson mask serve)")
         from attn_tui.lessons import lesson_cli
 
-        lesson_cli(args.lesson, build_parser(), args.no_progress, args.step)  # exits if bad
+        # exits if bad; the model a lesson runs is read by each learner's process, not here
+        lesson_cli(args.lesson, build_parser(), args.no_progress, args.step, read_files=False)
         app_args += ["--lesson", args.lesson]
         if args.step is not None:
             app_args += ["--step", str(args.step)]
@@ -495,6 +496,7 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
 
         if not torch_available():
             return fail(INSTALL_TORCH)
+    # asked for by name; a session saved there opens even so (its workbench is in it too)
     asked_model = getattr(args, "model", None) or (args.lab if args.lab in MODEL_LABS else None)
     if asked_model:  # before any terminal set-up: one line, exit 2
         from attn_tui.models import ModelDamaged, ModelUnavailable, shared_model

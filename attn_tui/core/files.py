@@ -97,12 +97,12 @@ def private_folders(folder: str | os.PathLike) -> None:
     files (progress with its answers, rescued work) sit in a home that a class's server often
     lets other accounts list (a 755 home, umask 022). A folder already there keeps its mode."""
     missing = []
-    here = os.path.abspath(folder)
-    while not os.path.lexists(here) and os.path.dirname(here) != here:
+    here = os.fspath(folder)  # as given: abspath would take new/../x as x, new never made
+    while here and not os.path.lexists(here) and os.path.dirname(here) != here:
         missing.append(here)
         here = os.path.dirname(here)
     for path in reversed(missing):
-        with contextlib.suppress(FileExistsError):  # made meanwhile, by another attn-tui
+        with contextlib.suppress(FileExistsError):  # new/.. once new is made; or made meanwhile
             os.mkdir(path, 0o700)
 
 

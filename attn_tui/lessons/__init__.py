@@ -129,11 +129,14 @@ def suggestion(rows: list[tuple[Lesson, str, bool]]) -> str:
 
 
 def lesson_cli(name: str, parser: argparse.ArgumentParser,
-               no_progress: bool = False, step: int | None = None) -> int | None:
+               no_progress: bool = False, step: int | None = None,
+               read_files: bool = True) -> int | None:
     """``--lesson list`` prints one line per lesson with its progress (0); an unknown name, or
     a ``--step`` past the lesson's last, is a usage error (2).
 
-    Returns None when ``name`` is a lesson the app should open.
+    Returns None when ``name`` is a lesson the app should open. ``read_files=False``: what it
+    needs is looked for, not read (serve, whose server would keep a model loaded all its life
+    that only each learner's own process uses).
     """
     try:
         entries = catalog()
@@ -160,7 +163,8 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser,
     if name not in {entry.name for entry in entries}:
         parser.error(f"argument --lesson: unknown lesson {name!r} (choose from "
                      f"{', '.join(entry.name for entry in entries)}, or list)")
-    missing = load(name).cannot_run()
+    lesson = load(name)
+    missing = lesson.cannot_run() if read_files else lesson.missing()
     if missing:
         parser.exit(2, f"attn-tui: {missing}\n")
     if step is not None and step > (count := len(load(name).steps)):

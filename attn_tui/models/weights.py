@@ -85,8 +85,8 @@ def read_config(path: Path) -> Config:
             vocab=int(raw["vocab_size"]), positions=int(raw["max_position_embeddings"]),
             eps=float(raw.get("layer_norm_eps", 1e-12)),
         )
-    except FileNotFoundError:
-        raise ModelDamaged(f"{path.name} is missing from {path.parent}") from None
+    except (FileNotFoundError, IsADirectoryError):
+        raise ModelDamaged(missing_words(path)) from None
     except KeyError as exc:  # str() of it is the bare key, quoted
         raise ModelDamaged(f"{path.name} cannot be read: it has no {exc.args[0]}") from None
     except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:

@@ -396,3 +396,17 @@ def test_a_word_embedding_damaged_in_the_file_is_one_line_and_exit_2(
     assert captured.out == ""
     assert captured.err == ("attn-tui: model.safetensors is damaged: a word embedding is not a "
                             "number\n")
+
+
+def test_serve_on_the_model_lesson_leaves_the_model_to_each_learners_process(
+        monkeypatch: Any) -> None:
+    # the server had kept the model it checked loaded all its life (60 MB → 158 MB)
+    import attn_tui.models.model
+
+    shared: dict = {}
+    monkeypatch.setattr(attn_tui.models.model, "_shared", shared)
+    served: list = []
+    monkeypatch.setattr("attn_tui.cli.serve.serve", lambda *a, **k: served.append(a[4]) or 0)
+    assert main(["--lesson", "real-heads", "serve"]) == 0
+    assert served and "real-heads" in served[0]
+    assert shared == {}

@@ -352,3 +352,17 @@ def test_a_data_folder_already_there_keeps_its_mode(tmp_path: Path,
     assert Progress.from_env().save("select", step=1) is None
     assert oct(data.stat().st_mode & 0o777) == "0o755"
     assert oct((data / "progress").stat().st_mode & 0o777) == "0o700"
+
+
+@pytest.mark.parametrize("given", ["new/../data", "rel"])
+def test_a_data_folder_named_with_dot_dot_or_relatively_is_made_as_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    from attn_tui.core import rescue
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ATTN_TUI_DATA_DIR", given)
+    assert Progress.from_env().save("select", step=1) is None
+    [kept] = rescue.reserve()
+    where = tmp_path / given.split("/")[-1]
+    assert (where / "progress" / "select.json").exists()
+    assert kept.resolve().parent == (where / "unsaved").resolve()
