@@ -136,6 +136,23 @@ class TokenLine(Static):
         self.update(Text(token_line(self.tokens, max(20, width))) if self.tokens else "")
 
 
+class HeadTitle(Static):
+    """The large picture's title, with the key to its shades where the column has room."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.named = ""  # "layer 1 head 1"
+
+    def show(self, named: str) -> None:
+        self.named = named
+        self.refresh()
+
+    def render(self) -> str:
+        short = f"{self.named} α  q↓ k→" if self.named else ""
+        full = f"{short} · each row to its max"  # as the workbench's picture says it
+        return full if short and len(full) <= self.size.width else short
+
+
 GRID_TITLE = "every head: layers ↓, heads →"
 # too narrow for pictures: one cell a head, from 1/T (every key alike) to 1 (one key only)
 GRID_TITLE_ONE_CELL = "each head: how peaked (mean max α)"
@@ -419,7 +436,7 @@ class ModelScreen(Screen):
                     yield Static(GRID_TITLE, id="grid-title", classes="model-title")
                     yield HeadGrid(MODEL_SHAPES.get(self.model_name, (6, 12)), id="heads")
                 with Vertical(id="head-box"):
-                    yield Static(id="head-title", classes="model-title")
+                    yield HeadTitle(id="head-title", classes="model-title")
                     yield HeadPicture(id="head")
             with Vertical(id="steps-box"):  # a lesson that points at the table shows its title
                 yield Static(id="steps-title")
@@ -555,8 +572,7 @@ class ModelScreen(Screen):
         grid.at_layer, grid.at_head = self.layer_index, self.head_index
         alpha = run.weights[self.layer_index, self.head_index]
         self.summary = s = summarise(alpha, self.layer_index, self.head_index)
-        self.query_one("#head-title", Static).update(
-            f"{head_name(self.layer_index, self.head_index)} α  q↓ k→")
+        self.query_one(HeadTitle).show(head_name(self.layer_index, self.head_index))
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
         self.query_one(HeadSummaryLine).show(s)
         i = self.query_index

@@ -242,7 +242,7 @@ class WorkbenchScreen(Screen):
             fits = max(6, self.app.size.height - 10)
             picture.show(np.asarray(steps.weights, dtype=np.float64), list(ws.query_tokens),
                          ws.selected, max_rows=fits, hidden=box.concealed_in("picture"))
-            # not as the model screen shades a head (against its largest weight): say so
+            # said: the train lab's maps shade by fixed levels (█ ≥ .75), this by row
             set_border_text(picture, subtitle="each row to its max · v: change view")
             set_border_text(picture, f"all queries: {title}")
             return

@@ -392,13 +392,13 @@ class HeadPicture(Widget):
             picture = np.array([picture[a:b].mean(axis=0) for a, b in bands])
         if keys < t:
             picture = resample(picture, len(bands), keys)
-        if self.max_rows is None:
-            rows = shades(picture)
-        else:  # each row against its own largest weight, and blank where it is exactly 0
-            # (a masked key): a row spread over 200 keys still shows, and so does the triangle
-            rows = ["".join(" " if x == 0 else ch for x, ch in zip(r, shades(r[None])[0],
-                                                                     strict=True))
-                    for r in picture]
+        # each row against its own largest weight: a query's favourite key is █ however
+        # spread its row (against the head's largest, a row of 0.27 and 0.32 read as faint)
+        rows = [shades(r[None])[0] for r in picture]
+        if self.max_rows is not None:  # the workbench's map: a masked key (exactly 0) blank,
+            # so a row spread over 200 keys still shows, and so does the triangle
+            rows = ["".join(" " if x == 0 else ch for x, ch in zip(r, row, strict=True))
+                    for r, row in zip(picture, rows, strict=True)]
         out = Text(no_wrap=True, overflow="crop")
         width = self.size.width
         if keys == t:
