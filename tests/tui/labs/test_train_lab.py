@@ -206,6 +206,25 @@ async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
         assert screen.losses == expected.losses
 
 
+async def test_a_paused_run_left_comes_back_on_the_frame_walked_back_to(monkeypatch) -> None:
+    # the head came back, the frame not: frame 38 of 41 picked, back on 41 of 41
+    reached, release = hold_after(40, monkeypatch)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 120)
+        screen = pilot.app.screen
+        await paused_where_held(pilot, reached, release)
+        assert screen.state == "paused" and len(screen.frames) > 3
+        screen.scrub(-2)
+        picked = screen.frame
+        assert picked == len(screen.frames) - 3
+        pilot.app.pop_screen()  # Esc
+        await pilot.pause()
+        pilot.app.reopen_lab("train")
+        await settle(pilot)
+        back = pilot.app.screen
+        assert back is not screen and back.state == "paused" and back.frame == picked
+
+
 async def test_esc_mid_run_keeps_the_run_paused_and_enter_trains_it_on(monkeypatch) -> None:
     # Esc at step 329 of 2,000, then g, lab train: "0% step 0/2000", the run thrown away.
     # The worker is held after step 40 until the lab has been left, so Esc lands mid-run.

@@ -150,6 +150,8 @@ class TrainLabScreen(LabScreen):
             self.step, self.losses, self.evals, self.frames, _ = self._snapshot(run)
             self.tokens = _tokens(run.example.tolist())
             self.head = min(max(0, head), run.config.layers * run.config.heads - 1)
+            if frame is not None and 0 <= frame < len(self.frames):  # one walked back to
+                self.frame = frame
 
     def default_settings(self) -> TrainConfig:
         # R keeps the task on the bar and puts back its own defaults (sort's, as the lab opens)
@@ -201,6 +203,7 @@ class TrainLabScreen(LabScreen):
             # kept as it is, paused: Esc in the middle of a run, or after pausing it, lost the
             # run (its worker may still be finishing a step; the next one waits, see _train)
             self.app.left_labs["train"] = {"run": self.run, "head": self.head,
+                                           "frame": self.frame,
                                            "saved_step": self.saved_step,
                                            "lessons": self.lessons_run}
         elif self.state not in ("loading", "running"):  # no worker is changing the run
