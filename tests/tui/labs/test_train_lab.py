@@ -206,6 +206,24 @@ async def test_enter_pauses_and_resumes_the_same_run(monkeypatch) -> None:
         assert screen.losses == expected.losses
 
 
+async def test_settings_that_cannot_train_promise_nothing_and_ask_nothing() -> None:
+    # the line said "Enter trains them", Enter asked about the unsaved run they would replace,
+    # and only a third Enter said that D did not split into the heads
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 30, "set_heads(2)")
+        screen = pilot.app.screen
+        assert screen.state == "done" and screen.held_run().unsaved
+        await run_action(pilot, "set_width(15)")
+        status = str(screen.query_one("#train-status").render())
+        assert status.endswith("settings changed: they cannot train as they are"), status
+        problem = screen.standing_problem()
+        assert problem.startswith("d_model 15 does not split into 2 heads")
+        for _ in range(2):
+            await pilot.press("enter")
+            await settle(pilot)
+            assert screen.message == problem and screen.state == "done" and screen.step == 30
+
+
 async def test_a_paused_run_left_comes_back_on_the_frame_walked_back_to(monkeypatch) -> None:
     # the head came back, the frame not: frame 38 of 41 picked, back on 41 of 41
     reached, release = hold_after(40, monkeypatch)

@@ -269,6 +269,12 @@ class TrainLabScreen(LabScreen):
             return
         if self.held():  # a question that says "answer, and the lab trains"
             return
+        problem = self.standing_problem()
+        if problem and self.state not in ("loading", "running"):  # (Enter still pauses a run)
+            # neither "Enter again trains them" nor a question about the run they would
+            # replace: settings that cannot train replace nothing
+            self.say(problem, error=True)
+            return
         held = self.held_run()
         # asked once per settings, and never of a lesson's runs, which are its exercises
         ask = (held is not None and self._replace_asked != self.settings
@@ -560,6 +566,11 @@ class TrainLabScreen(LabScreen):
             # a run goes on with the settings it started with, whatever the bar says now
             changed = " · settings changed"
             long = ": Enter pauses, Enter again trains them"
+        if self.standing_problem():  # the line under the controls says why
+            if changed:
+                long = ": they cannot train as they are"
+            elif words == "Enter trains":
+                words = "these settings cannot train"
         if answer_first or typing:
             long = ""
         # held-out accuracy is checked 20 times a run: between two checks the figure is an
