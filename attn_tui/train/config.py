@@ -41,11 +41,13 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          "after '>', each token looks at the next digit in order", 2, 2, 48, 2000, 3e-3, 0.95,
          "after '>', digits in order"),
     Task("induction", "eight distinct digits, then the same eight again",
-         # not always the very token after it: layer 1 moves each token's neighbour into its
-         # position, and layer 2 reads the one that holds it (seed 0: one or two further on)
-         "in layer 2, just past the earlier copy of this one, where layer 1 has put the token "
-         "that followed it", 2, 1, 32, 1000, 3e-3, 0.95,
-         "L2: past the earlier copy"),
+         # measured on the default run, seeds 0-3: layer 2's most-weighted key is 2 to 7 past
+         # the earlier copy, and the key just past it gets 0.00-0.01 (the copy is always 8
+         # back: positions alone may find it, so the textbook head need not form)
+         "in layer 2, the second copy looks back into the first, past the earlier copy of "
+         "each token (2 to 7 keys on, seeds 0-3), where layer 1 has carried earlier tokens "
+         "forward; the textbook induction head, one past the earlier copy, does not form here",
+         2, 1, 32, 1000, 3e-3, 0.95, "L2: second copy → first"),
 )}
 
 MAX_LR = 1e6  # far past divergence, so the learner can see one
