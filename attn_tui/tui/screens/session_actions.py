@@ -18,7 +18,7 @@ from attn_tui.core.labs import LABS, lab_of_module
 from attn_tui.core.state import Workspace
 from attn_tui.core.words import listed
 from attn_tui.tui import textual_compat
-from attn_tui.tui.roles import HoldsSentence, KeepsSettings, ReplacedByLesson
+from attn_tui.tui.roles import HoldsRun, HoldsSentence, KeepsSettings, ReplacedByLesson
 from attn_tui.tui.screens.session_file import SessionFile
 
 # session (json), the file and quit dialogs load when first used, not with the workbench
@@ -196,6 +196,8 @@ class SessionController:
         # the rescues the start told of (sessions, runs): ctrl+o offers each until opened
         self.rescued: list[str] = []
         self.rescue_problems: list[str] = []  # what a rescue as the app ended could not keep
+        self.last_run: str | None = None  # the run file last saved (e) or opened: ctrl+o in
+        # the train lab offers it, not the session's name
 
     def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False,
              then: Any = None, then_words: str = "quit") -> None:
@@ -359,6 +361,7 @@ class SessionController:
                     for title in RESCUE_TITLES:
                         textual_compat.dismiss_notices(self.app, title=title)
             if not isinstance(opened[-1], session.Session):
+                self.last_run = path
                 record = opened[-1]
                 drop_held_run(self.app)  # as the dialog said: the run it had goes
                 self.app.open_lab("train", record=record)
@@ -393,7 +396,9 @@ class SessionController:
                       else " (you have saved none yet: ctrl+s saves one)")
         # each rescue the start told of, until it is opened (its long name wraps in the
         # notice, which goes after a while: offered here, it need not be typed)
-        offered = next(iter(self.rescued), None) or bench.session_path or DEFAULT_SESSION
+        in_train_lab = isinstance(open_lab(self.app), HoldsRun)
+        offered = (next(iter(self.rescued), None) or (self.last_run if in_train_lab else None)
+                   or bench.session_path or DEFAULT_SESSION)
         self.app.push_screen(FileModal(title, offered, submit=read), done)
 
     def _typed_sentence(self) -> bool:

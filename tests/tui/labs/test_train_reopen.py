@@ -398,3 +398,25 @@ async def until_written(path: Path) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"{path} was not written")
+
+
+async def test_ctrl_o_in_the_lab_offers_the_run_last_saved_there(tmp_path, data):
+    # it offered attn-session.json just after e had saved the run to a name of its own
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 20)
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one(Input).value = str(tmp_path / "mine.npz")
+        await pilot.press("enter")
+        await settle(pilot)
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == str(tmp_path / "mine.npz")
+        await pilot.press("escape", "escape")  # the dialog, then the lab
+        await settle(pilot)
+        await pilot.press("ctrl+o")  # on the workbench, sessions are what it offers
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == "attn-session.json"

@@ -155,6 +155,7 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
     def done(path: str | None) -> None:
         if path is None:
             return
+        app.session.last_run = path  # ctrl+o in the lab offers it
         # what follows (quitting, a lesson) waits for the browser to fetch the file
         copy = to_the_browser(app, path, then=then)
         # ctrl+o, not --load: over SSH or in a browser there is no command line
