@@ -33,6 +33,8 @@ class LinePlot(SeriesPlot):
         self.lines, self.xmax, self.top, self.at = tuple(lines), xmax, top, at
         self.clear()
         self.set_xlimits(0.0, max(1.0, float(xmax)))
+        # x counts steps: a run of a step or a few is numbered in whole steps, not 0.2, 0.4
+        self.set_xticks(list(range(int(xmax) + 1)) if xmax < 6 else None)
         self.set_ylimits(-0.08 * top, top * 1.08)  # room below 0: a line at 0 is not the axis
         # three labels: the plot is 5 rows high, and Textual-plot's six (0, 0.2 … 1) lost 0.4
         self.set_yticks([0.0, top / 2, top])
