@@ -519,6 +519,19 @@ async def test_w_and_go_to_after_the_sentence_was_emptied_keep_the_last_maps() -
         assert "13 tokens: 1:[CLS]  2:the  3:cat" in screen_text(app)
 
 
+async def test_an_emptied_box_left_names_the_sentence_the_maps_still_show() -> None:
+    # it read "/ types a sentence (the maps show the last one read)": which one, it did not say
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "ctrl+u", "escape")
+        await settle(pilot)
+        box = pilot.app.screen.query_one("#sentence", Input)
+        assert box.value == ""
+        assert box.placeholder == ("/ types a sentence; the maps show: "
+                                   f"{model_screen.FIRST_SENTENCE}")
+        assert screen_lines(pilot.app)[1].startswith(" / types a sentence; the maps show: The")
+
+
 async def test_quitting_after_w_asks_only_about_the_learners_own_edits() -> None:
     """After w and nothing else, quitting said "You have unsaved changes"."""
     app = make_app(lab="minilm")  # quitting asks, as it does for a learner
@@ -956,7 +969,7 @@ async def test_enter_on_an_empty_sentence_stays_in_the_box_and_letters_type_ther
         await settle(pilot)
         assert screen.run.tokens == ["[CLS]", "hello", "[SEP]"]
         assert screen.message == "" and "nothing to read" not in screen_text(pilot.app)
-        assert "/ types a sentence (the maps show the last one read)" in screen_text(pilot.app)
+        assert "/ types a sentence; the maps show: hello" in screen_text(pilot.app)
 
 
 async def test_a_fault_in_a_run_is_raised_not_worded_as_the_sentences(monkeypatch):

@@ -285,7 +285,10 @@ class SentenceInput(Input):
         self.selection = self.selection
 
     def on_blur(self) -> None:
-        self.placeholder = self.AWAY  # empty and left: the keys are the heads' again
+        # empty and left: the keys are the heads' again, and the box names what the maps read
+        shown = getattr(self.screen, "run_text", "") or ""
+        self.placeholder = (f"/ types a sentence; the maps show: {shown}" if shown
+                            else self.AWAY)
         self.scroll_to(x=0, animate=False, force=True)  # left, it reads from its first word
 
     def on_paste(self, event: events.Paste) -> None:
