@@ -12,7 +12,7 @@ import pytest
 from lab_pilot import lab_app, settle
 from pilot_wait import until
 from textual.widgets import Input
-from train_pilot import trained
+from train_pilot import trained, type_path
 
 from attn_tui.train import runfile
 from attn_tui.tui.app import make_app
@@ -42,12 +42,13 @@ def _hint(modal: FileModal) -> str:
     return str(modal.query_one("#file-hint").render())
 
 
-async def _enter_path(pilot, path: Path) -> FileModal:
-    modal = pilot.app.screen
-    assert isinstance(modal, FileModal)
-    modal.query_one(Input).value = str(path)
-    await pilot.press("enter")
+async def _writing(pilot, path: Path, reached: threading.Event) -> FileModal:
+    """A trained run's e, then Enter on ``path``: its write held (see _held) as it begins."""
+    await trained(pilot, 20)
+    await pilot.press("e")
     await pilot.pause()
+    modal = await type_path(pilot, path)
+    await until(pilot, reached.is_set, "the write to begin", seconds=10)
     return modal
 
 
@@ -57,12 +58,8 @@ async def test_e_writes_the_run_while_the_dialog_says_so_and_escape_waits_for_it
     path = tmp_path / "slow.npz"
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await trained(pilot, 20)
-        lab = app.screen
-        await pilot.press("e")
-        await pilot.pause()
-        modal = await _enter_path(pilot, path)
-        await until(pilot, reached.is_set, "the write to begin", seconds=10)
+        modal = await _writing(pilot, path, reached)
+        lab = app.screen_stack[-2]
         await pilot.press("escape", "enter")  # neither cancels the write nor starts another
         await pilot.pause()
         assert app.screen is modal
@@ -91,7 +88,7 @@ async def test_ctrl_o_reads_a_run_while_the_dialog_says_so_and_escape_cancels_it
         bench = app.screen
         await pilot.press("ctrl+o")
         await pilot.pause()
-        modal = await _enter_path(pilot, path)
+        modal = await type_path(pilot, path)
         await until(pilot, reached.is_set, "the read to begin", seconds=10)
         assert app.screen is modal
         assert _hint(modal) == f"Reading {path} … (Escape cancels)"
@@ -108,7 +105,7 @@ async def test_ctrl_o_reads_a_run_while_the_dialog_says_so_and_escape_cancels_it
         release.clear()
         await pilot.press("ctrl+o")
         await pilot.pause()
-        await _enter_path(pilot, path)
+        await type_path(pilot, path)
         await until(pilot, reached.is_set, "the second read to begin", seconds=10)
         release.set()
         await until(pilot, lambda: type(app.screen).__name__ == "TrainLabScreen",
@@ -116,16 +113,6 @@ async def test_ctrl_o_reads_a_run_while_the_dialog_says_so_and_escape_cancels_it
         await settle(pilot)
         assert app.screen.state == "loaded" and app.screen.step == 10
         assert notifications(app)[-1].message == f"Opened {path}: the previous run, step 10 of 10."
-
-
-async def _writing(pilot, path: Path, reached: threading.Event) -> FileModal:
-    """A trained run's e, then Enter on ``path``: its write held (see _held) as it begins."""
-    await trained(pilot, 20)
-    await pilot.press("e")
-    await pilot.pause()
-    modal = await _enter_path(pilot, path)
-    await until(pilot, reached.is_set, "the write to begin", seconds=10)
-    return modal
 
 
 async def test_ctrl_q_while_the_run_is_written_asks_nothing_until_it_is_then_quits(

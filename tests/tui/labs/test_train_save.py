@@ -12,7 +12,7 @@ from lab_pilot import lab_app, settle
 from pilot_wait import until
 from screen_text import screen_lines
 from textual.widgets import Input
-from train_pilot import hold_after, paused_where_held, small_run, trained
+from train_pilot import hold_after, paused_where_held, small_run, trained, type_path
 
 from attn_tui.train import default_config
 from attn_tui.train.runfile import encode, load
@@ -22,15 +22,6 @@ from attn_tui.tui.textual_compat import notifications
 
 torch = pytest.importorskip("torch")
 from attn_tui.train.trainer import Run  # noqa: E402
-
-
-async def _type_path(pilot, path: Path) -> FileModal:
-    modal = pilot.app.screen
-    assert isinstance(modal, FileModal)
-    modal.query_one(Input).value = str(path)
-    await pilot.press("enter")
-    await pilot.pause()
-    return modal
 
 
 def _question(app) -> str:
@@ -49,7 +40,7 @@ async def test_e_saves_a_finished_run_that_load_reopens_and_quit_then_asks_nothi
         await pilot.pause()
         assert app.screen.query_one("#file-title").render().plain == \
             "Save the training run (.npz)"
-        await _type_path(pilot, tmp_path / "prev.npz")
+        await type_path(pilot, tmp_path / "prev.npz")
         assert app.screen is screen
         assert str(screen.query_one("#train-status").render()).endswith("· done, saved")
         said = notifications(app)[-1].message
@@ -74,7 +65,7 @@ async def test_a_paused_run_is_saved_with_a_frame_at_the_step_it_paused_at(
         assert screen.step == 13 and screen.frames[-1][0] == 12
         await pilot.press("e")
         await pilot.pause()
-        await _type_path(pilot, tmp_path / "p.npz")
+        await type_path(pilot, tmp_path / "p.npz")
         record = load(str(tmp_path / "p.npz"))
         assert record.steps_done == 13
         assert record.frame_steps[-1] == 13 and record.eval_steps[-1] == 13
@@ -107,7 +98,7 @@ async def test_e_before_training_says_why_and_while_training_pauses_then_asks(
         release.set()
         await until(pilot, lambda: isinstance(app.screen, FileModal), "the save dialog")
         assert screen.state == "paused" and screen.step == 5
-        await _type_path(pilot, tmp_path / "mid.npz")
+        await type_path(pilot, tmp_path / "mid.npz")
         assert load(str(tmp_path / "mid.npz")).steps_done == 5
 
 
@@ -118,7 +109,7 @@ async def test_a_name_typed_without_an_ending_is_saved_as_npz(tmp_path: Path) ->
         await trained(pilot, 10)
         await pilot.press("e")
         await pilot.pause()
-        await _type_path(pilot, tmp_path / "run1")
+        await type_path(pilot, tmp_path / "run1")
         assert not isinstance(app.screen, FileModal)
         assert load(str(tmp_path / "run1.npz")).steps_done == 10 and not (tmp_path / "run1").exists()
 
@@ -137,19 +128,19 @@ async def test_a_name_that_is_not_npz_is_refused_and_the_dialog_stays(tmp_path: 
         await trained(pilot, 10)
         await pilot.press("e")
         await pilot.pause()
-        modal = await _type_path(pilot, tmp_path / "run.md")
+        modal = await type_path(pilot, tmp_path / "run.md")
         assert app.screen is modal
         assert str(modal.query_one("#file-error").render()) == (
             "✗ A run is saved as .npz (ctrl+o reopens it): end the name with .npz.")
         assert not (tmp_path / "run.md").exists()
         # said before "already exists": replacing notes.txt would not have been a run
         (tmp_path / "notes.txt").write_text("notes")
-        await _type_path(pilot, tmp_path / "notes.txt")
+        await type_path(pilot, tmp_path / "notes.txt")
         assert "end the name with .npz" in str(modal.query_one("#file-error").render())
-        await _type_path(pilot, tmp_path)
+        await type_path(pilot, tmp_path)
         assert str(modal.query_one("#file-error").render()) == (
             f"✗ {tmp_path} is a folder: add a file name ending in .npz.")
-        await _type_path(pilot, tmp_path / ".npz")
+        await type_path(pilot, tmp_path / ".npz")
         assert str(modal.query_one("#file-error").render()) == (
             "✗ Give the file a name before .npz (.npz alone would be a hidden file).")
         assert app.screen is modal and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
@@ -167,7 +158,7 @@ async def test_quit_asks_about_an_unsaved_run_and_s_saves_it_then_quits(tmp_path
         await pilot.pause()
         assert app.screen.query_one("#file-title").render().plain == \
             "Save the training run (.npz), then quit"
-        await _type_path(pilot, tmp_path / "q.npz")
+        await type_path(pilot, tmp_path / "q.npz")
     assert not app.is_running
     assert load(str(tmp_path / "q.npz")).steps_done == 20
 
@@ -214,7 +205,7 @@ async def test_ctrl_q_in_the_run_save_dialog_closes_it_and_asks_with_one_dialog_
         await pilot.pause()
         await pilot.press("s")
         await pilot.pause()
-        await _type_path(pilot, tmp_path / "after.npz")
+        await type_path(pilot, tmp_path / "after.npz")
     assert not app.is_running
     assert load(str(tmp_path / "after.npz")).steps_done == 20
 
@@ -244,7 +235,7 @@ async def test_a_run_saved_then_left_with_esc_is_not_asked_about(tmp_path: Path)
         await trained(pilot, 20)
         await pilot.press("e")
         await pilot.pause()
-        await _type_path(pilot, tmp_path / "s.npz")
+        await type_path(pilot, tmp_path / "s.npz")
         await pilot.press("escape", "g")  # and back: the kept run is still the saved one
         await pilot.pause()
         await pilot.press("q")
@@ -271,7 +262,7 @@ async def test_quit_while_training_offers_save_which_pauses_the_run_first(
         await pilot.pause()
         release.set()
         await until(pilot, lambda: isinstance(app.screen, FileModal), "the save dialog")
-        await _type_path(pilot, tmp_path / "t.npz")
+        await type_path(pilot, tmp_path / "t.npz")
     assert not app.is_running
     assert load(str(tmp_path / "t.npz")).steps_done == 5
 
@@ -312,11 +303,11 @@ async def test_with_an_edited_workbench_too_s_saves_the_session_then_the_run(
         await pilot.pause()
         assert app.screen.query_one("#file-title").render().plain == \
             "Save session, then the run"
-        await _type_path(pilot, tmp_path / "s.json")
+        await type_path(pilot, tmp_path / "s.json")
         assert app.is_running
         assert app.screen.query_one("#file-title").render().plain == \
             "Save the training run (.npz), then quit"
-        await _type_path(pilot, tmp_path / "r.npz")
+        await type_path(pilot, tmp_path / "r.npz")
     assert not app.is_running
     assert (tmp_path / "s.json").exists() and load(str(tmp_path / "r.npz")).steps_done == 20
 
@@ -335,7 +326,7 @@ async def test_the_palette_saves_the_run_over_the_train_lab_only(tmp_path: Path)
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        await _type_path(pilot, tmp_path / "c.npz")
+        await type_path(pilot, tmp_path / "c.npz")
         assert load(str(tmp_path / "c.npz")).steps_done == 10
 
 
@@ -504,11 +495,11 @@ async def test_opening_a_session_of_the_train_lab_asks_before_it_drops_an_unsave
         session = tmp_path / "s.json"
         await pilot.press("ctrl+s")
         await pilot.pause()
-        await _type_path(pilot, session)
+        await type_path(pilot, session)
         assert session.exists()
         await pilot.press("ctrl+o")
         await pilot.pause()
-        modal = await _type_path(pilot, session)
+        modal = await type_path(pilot, session)
         assert app.screen is modal  # asked, in the dialog, before anything is replaced
         said = str(modal.query_one("#file-error").render())
         assert said.startswith("✗ The previous run in the train lab (step 20) is not "
@@ -519,7 +510,7 @@ async def test_opening_a_session_of_the_train_lab_asks_before_it_drops_an_unsave
         assert type(lab).__name__ == "TrainLabScreen" and lab.held_run().steps == 20
         await pilot.press("ctrl+o")
         await pilot.pause()
-        await _type_path(pilot, session)
+        await type_path(pilot, session)
         await pilot.press("enter")  # Enter again: opened anyway, as it said
         await settle(pilot)
         assert app.screen is not lab and app.screen.held_run() is None
@@ -546,7 +537,7 @@ async def test_a_lesson_that_trains_asks_before_it_takes_the_place_of_an_unsaved
         await pilot.pause()
         await pilot.press("s")
         await pilot.pause()
-        await _type_path(pilot, tmp_path / "mine.npz")
+        await type_path(pilot, tmp_path / "mine.npz")
         await settle(pilot)
         assert load(str(tmp_path / "mine.npz")).steps_done == 20
         assert app.tutor.lesson is not None and app.tutor.lesson.name == "learning"
@@ -562,7 +553,7 @@ async def test_a_lesson_that_trains_starts_from_a_fresh_lab_not_the_run_it_took_
         if answer == "saved":  # a saved run is not asked about: the lesson starts all the same
             await pilot.press("e")
             await pilot.pause()
-            await _type_path(pilot, tmp_path / "mine.npz")
+            await type_path(pilot, tmp_path / "mine.npz")
             await settle(pilot)
         app.tutor.start("learning")
         await pilot.pause()

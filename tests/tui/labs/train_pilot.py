@@ -54,3 +54,17 @@ async def paused_where_held(pilot, reached: threading.Event, release: threading.
     await until(pilot, lambda: screen._pause_asked, "the pause asked")
     release.set()
     await until(pilot, lambda: screen.state == "paused", "the pause")
+
+
+async def type_path(pilot, path):
+    """In the file dialog on top: ``path`` as the name, then Enter."""
+    from textual.widgets import Input
+
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    modal = pilot.app.screen
+    assert isinstance(modal, FileModal)
+    modal.query_one(Input).value = str(path)
+    await pilot.press("enter")
+    await pilot.pause()
+    return modal
