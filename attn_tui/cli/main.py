@@ -443,8 +443,8 @@ def _serve(args: argparse.Namespace) -> int:
                                  "browser opens (attn-tui --lesson mask serve)")
         from attn_tui.lessons import lesson_cli
 
-        # exits if bad; the model a lesson runs is read by each learner's process, not here
-        lesson_cli(args.lesson, build_parser(), args.no_progress, args.step, read_files=False)
+        # exits if bad; the model a lesson runs is checked, then left to each learner's process
+        lesson_cli(args.lesson, build_parser(), args.no_progress, args.step, keep_model=False)
         app_args += ["--lesson", args.lesson]
         if args.step is not None:
             app_args += ["--step", str(args.step)]
@@ -537,6 +537,8 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
         from attn_tui.tui.screens.session_actions import restore_kept
 
         restore_kept(app, kept)
+    if getattr(args, "load", None):  # ctrl+o in the lab offers it, as a run it opened
+        app.session.last_run = args.load
     app.run(mouse=not args.no_mouse)
     if app.stopped_by is not None:  # the terminal is given back: now end as the signal would
         import os

@@ -130,13 +130,13 @@ def suggestion(rows: list[tuple[Lesson, str, bool]]) -> str:
 
 def lesson_cli(name: str, parser: argparse.ArgumentParser,
                no_progress: bool = False, step: int | None = None,
-               read_files: bool = True) -> int | None:
+               keep_model: bool = True) -> int | None:
     """``--lesson list`` prints one line per lesson with its progress (0); an unknown name, or
     a ``--step`` past the lesson's last, is a usage error (2).
 
-    Returns None when ``name`` is a lesson the app should open. ``read_files=False``: what it
-    needs is looked for, not read (serve, whose server would keep a model loaded all its life
-    that only each learner's own process uses).
+    Returns None when ``name`` is a lesson the app should open. ``keep_model=False``: a
+    model the lesson runs is read to check it, then let go (serve, whose server would keep it
+    loaded all its life, though only each learner's own process uses it).
     """
     try:
         entries = catalog()
@@ -164,10 +164,9 @@ def lesson_cli(name: str, parser: argparse.ArgumentParser,
         parser.error(f"argument --lesson: unknown lesson {name!r} (choose from "
                      f"{', '.join(entry.name for entry in entries)}, or list)")
     lesson = load(name)
-    missing = lesson.cannot_run() if read_files else lesson.missing()
-    if missing:
+    if missing := lesson.cannot_run(keep=keep_model):
         parser.exit(2, f"attn-tui: {missing}\n")
-    if step is not None and step > (count := len(load(name).steps)):
+    if step is not None and step > (count := len(lesson.steps)):
         parser.error(f"argument --step: lesson {name} has {count} steps; {step} is past its "
                      "last")
     return None

@@ -106,16 +106,18 @@ class Lesson:
                 return f"lesson {self.name} runs a trained model, and {exc}"
         return None
 
-    def cannot_run(self) -> str | None:
-        """As ``missing``, and for a lesson on the model, its files read as well (once per
-        process): a damaged copy is said before the lesson starts, not in its unfilled words.
-        Listing lessons asks only ``missing``, which reads nothing."""
+    def cannot_run(self, keep: bool = True) -> str | None:
+        """As ``missing``, and for a lesson on the model, its files read as well: a damaged
+        copy is said before the lesson starts, not in its unfilled words. ``keep``: the model
+        read stays for the lesson to use (once per process); serve reads it only to check,
+        as each learner's process loads its own. Listing lessons asks only ``missing``."""
         if (missing := self.missing()) is not None or "minilm" not in self.needs:
             return missing
-        from attn_tui.models import ModelDamaged, shared_model
+        from attn_tui.models.files import ModelDamaged
+        from attn_tui.models.model import load_model, shared_model
 
         try:
-            shared_model("minilm")
+            (shared_model if keep else load_model)("minilm")
         except ModelDamaged as exc:
             return f"lesson {self.name} runs a trained model, and its {exc}"
         return None

@@ -42,12 +42,13 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          "after '>', digits in order"),
     Task("induction", "eight distinct digits, then the same eight again",
          # measured on the default run, seeds 0-3: layer 2's most-weighted key is 2 to 7 past
-         # the earlier copy, and the key just past it gets 0.00-0.01 (the copy is always 8
+         # the earlier copy (7: the query's own previous token, for 2 to 4 of its 7 queries),
+         # and the key just past the earlier copy gets at most 0.03 (the copy is always 8
          # back: positions alone may find it, so the textbook head need not form)
-         "in layer 2, the second copy looks back into the first, past the earlier copy of "
-         "each token (2 to 7 keys on, seeds 0-3), where layer 1 has carried earlier tokens "
+         "in layer 2, each token of the second copy looks 2 to 7 keys past its earlier copy "
+         "(seeds 0-3; at 7, its own previous token), reading what layer 1 has carried "
          "forward; the textbook induction head, one past the earlier copy, does not form here",
-         2, 1, 32, 1000, 3e-3, 0.95, "L2: second copy → first"),
+         2, 1, 32, 1000, 3e-3, 0.95, "L2: 2-7 past the earlier copy"),
 )}
 
 MAX_LR = 1e6  # far past divergence, so the learner can see one

@@ -243,11 +243,14 @@ def damaged_copy(monkeypatch: Any, tmp_path: Path, minilm: Any) -> Path:
 
 
 @pytest.mark.parametrize("args", [["--model", "minilm"], ["--lab", "minilm"],
-                                  ["--lesson", "real-heads", "--no-progress"]])
+                                  ["--lesson", "real-heads", "--no-progress"],
+                                  ["--lesson", "real-heads", "serve"]])
 def test_a_damaged_model_is_one_line_and_exit_2_before_any_screen(
-        capsys: Any, damaged_copy: Path, args: list[str]) -> None:
+        capsys: Any, damaged_copy: Path, args: list[str], monkeypatch: Any) -> None:
     # the screen had opened with the reason in place, and the lesson ran on with its numbers
-    # unfilled ("could not fill a number: AttributeError…")
+    # unfilled ("could not fill a number: AttributeError…"); serve started, and every
+    # learner's process then ended
+    monkeypatch.setattr("attn_tui.cli.serve.serve", lambda *a, **k: 0)
     with pytest.raises(SystemExit) if args[0] == "--lesson" else contextlib.nullcontext() as done:
         assert main(args) == 2
     assert done is None or done.value.code == 2

@@ -29,7 +29,8 @@ def test_a_small_run_reaches_the_task_threshold(task, changes, steps) -> None:
 @pytest.mark.slow
 def test_the_default_induction_run_looks_where_its_caption_says() -> None:
     """The caption said "just past the earlier copy", the textbook head; the default run puts
-    next to nothing there and looks 2 to 7 keys past it (seed 0, as the caption measures)."""
+    next to nothing there and looks 2 to 7 keys past it (seed 0 of the caption's 0-3; 7 is the
+    query's own previous token, which seed 0 looks at for 2 of its 7 queries)."""
     import numpy as np
 
     run = Run(default_config("induction", seed=0))
@@ -37,6 +38,6 @@ def test_the_default_induction_run_looks_where_its_caption_says() -> None:
     alpha = run.frames[-1][1][1, 0]  # layer 2, head 1
     second = range(8, alpha.shape[0])  # the second copy's queries; its earlier copy 8 back
     past = [int(np.argmax(alpha[q])) - (q - 8) for q in second]
-    assert all(2 <= p <= 7 for p in past), past
-    assert max(alpha[q, q - 7] for q in second) < 0.05  # one past the earlier copy
-    assert "2 to 7 keys on" in TASKS["induction"].pattern
+    assert all(2 <= p <= 7 for p in past), past  # (here: 2, 2, 3, 4, 3, 7, 7)
+    assert max(alpha[q, q - 7] for q in second) < 0.03  # one past the earlier copy
+    assert "2 to 7 keys past its earlier copy" in TASKS["induction"].pattern

@@ -45,7 +45,7 @@ from attn_tui.report.fmt import num
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import forward_if_unfocused, run_binding_now, take_once
 from attn_tui.tui.undo_stack import UndoStack
-from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
+from attn_tui.tui.widgets.alpha_picture import ROW_SCALE, HeadGrid, HeadPicture
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.step_table import StepTable
 from attn_tui.tui.widgets.title_bar import TitleBar
@@ -149,7 +149,7 @@ class HeadTitle(Static):
 
     def render(self) -> str:
         short = f"{self.named} α  q↓ k→" if self.named else ""
-        full = f"{short} · each row to its max"  # as the workbench's picture says it
+        full = f"{short} · {ROW_SCALE}"
         return full if short and len(full) <= self.size.width else short
 
 
@@ -260,6 +260,7 @@ class SentenceInput(Input):
 
     TYPING = "type a sentence; the maps follow as you type"
     AWAY = "/ types a sentence (the maps show the last one read)"
+    AWAY_FROM = "/ types a sentence; the maps show: "  # and the sentence they show
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -286,9 +287,8 @@ class SentenceInput(Input):
 
     def on_blur(self) -> None:
         # empty and left: the keys are the heads' again, and the box names what the maps read
-        shown = getattr(self.screen, "run_text", "") or ""
-        self.placeholder = (f"/ types a sentence; the maps show: {shown}" if shown
-                            else self.AWAY)
+        shown = self.screen.run_text if isinstance(self.screen, ModelScreen) else None
+        self.placeholder = self.AWAY_FROM + shown if shown else self.AWAY
         self.scroll_to(x=0, animate=False, force=True)  # left, it reads from its first word
 
     def on_paste(self, event: events.Paste) -> None:

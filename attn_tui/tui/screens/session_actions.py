@@ -396,9 +396,11 @@ class SessionController:
                       else " (you have saved none yet: ctrl+s saves one)")
         # each rescue the start told of, until it is opened (its long name wraps in the
         # notice, which goes after a while: offered here, it need not be typed)
-        in_train_lab = isinstance(open_lab(self.app), HoldsRun)
-        offered = (next(iter(self.rescued), None) or (self.last_run if in_train_lab else None)
-                   or bench.session_path or DEFAULT_SESSION)
+        import os
+
+        run = self.last_run if isinstance(open_lab(self.app), HoldsRun) else None
+        run = run if run is not None and os.path.exists(os.path.expanduser(run)) else None
+        offered = next(iter(self.rescued), None) or run or bench.session_path or DEFAULT_SESSION
         self.app.push_screen(FileModal(title, offered, submit=read), done)
 
     def _typed_sentence(self) -> bool:

@@ -243,7 +243,9 @@ class WorkbenchScreen(Screen):
             picture.show(np.asarray(steps.weights, dtype=np.float64), list(ws.query_tokens),
                          ws.selected, max_rows=fits, hidden=box.concealed_in("picture"))
             # said: the train lab's maps shade by fixed levels (█ ≥ .75), this by row
-            set_border_text(picture, subtitle="each row to its max · v: change view")
+            from attn_tui.tui.widgets.alpha_picture import ROW_SCALE  # loaded by _picture
+
+            set_border_text(picture, subtitle=f"{ROW_SCALE} · v: change view")
             set_border_text(picture, f"all queries: {title}")
             return
         if self._map_picture is not None:

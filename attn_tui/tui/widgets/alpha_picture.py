@@ -22,6 +22,7 @@ from attn_tui.tui import bindings
 from attn_tui.tui.keys import KeysInOrder
 from attn_tui.tui.widgets.grid_view import cut_label
 
+ROW_SCALE = "each row to its max"  # how a picture of one head shades, said beside it
 SHADES = "·░▒▓█"  # the dot: next to nothing, so each picture keeps its outline
 
 

@@ -73,7 +73,7 @@ def _error(modal: FileModal) -> str:
     return str(modal.query_one("#file-error").render())
 
 
-async def _saved_run(tmp_path: Path, steps: int = 20) -> tuple[Path, list[float]]:
+def _saved_run(tmp_path: Path, steps: int = 20) -> tuple[Path, list[float]]:
     """A small run saved as the lab's e saves one (tests/tui/labs/test_train_save.py tries e
     itself): made without an app, the dearest part of these tests."""
     from attn_tui.train import default_config
@@ -88,7 +88,7 @@ async def _saved_run(tmp_path: Path, steps: int = 20) -> tuple[Path, list[float]
 
 
 async def test_ctrl_o_on_the_workbench_opens_a_saved_run_in_the_train_lab(tmp_path, data):
-    path, losses = await _saved_run(tmp_path)
+    path, losses = _saved_run(tmp_path)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+o")
@@ -108,7 +108,7 @@ async def test_ctrl_o_on_the_workbench_opens_a_saved_run_in_the_train_lab(tmp_pa
 
 
 async def test_a_run_opened_over_an_unsaved_one_asks_first_and_escape_keeps_it(tmp_path):
-    path, _ = await _saved_run(tmp_path, steps=20)
+    path, _ = _saved_run(tmp_path, steps=20)
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
         await trained(pilot, 30)
@@ -133,7 +133,7 @@ async def test_other_zips_and_a_missing_torch_are_refused_in_the_dialog(tmp_path
     stages = tmp_path / "attn-stages.npz"
     np.savez(stages, q=np.zeros((2, 2)), k=np.zeros((2, 2)), v=np.zeros((2, 2)),
              weights=np.zeros((2, 2)))
-    path, _ = await _saved_run(tmp_path)
+    path, _ = _saved_run(tmp_path)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await _open(pilot, stages)
@@ -239,7 +239,7 @@ async def test_a_saved_run_and_quitting_by_choice_leave_no_run_file(data, tmp_pa
         await trained(pilot, 20)
         app.exit()  # "Quit anyway"
         await pilot.pause()
-    path, _ = await _saved_run(tmp_path)  # saved, then the tab closes
+    path, _ = _saved_run(tmp_path)  # saved, then the tab closes
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot, path)
@@ -415,8 +415,37 @@ async def test_ctrl_o_in_the_lab_offers_the_run_last_saved_there(tmp_path, data)
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert app.screen.query_one(Input).value == str(tmp_path / "mine.npz")
+        await pilot.press("escape")
+        await pilot.pause()
+        (tmp_path / "mine.npz").unlink()  # gone: not offered, to be refused on Enter
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == "attn-session.json"
         await pilot.press("escape", "escape")  # the dialog, then the lab
         await settle(pilot)
+        (tmp_path / "mine.npz").touch()
         await pilot.press("ctrl+o")  # on the workbench, sessions are what it offers
         await pilot.pause()
         assert app.screen.query_one(Input).value == "attn-session.json"
+
+
+def test_a_run_loaded_from_the_command_line_is_the_one_ctrl_o_offers(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    import attn_tui.tui.app
+    from attn_tui.cli.main import main
+
+    path, _ = _saved_run(tmp_path)
+    made: list = []
+
+    def fake_make_app(**kwargs):
+        made.append(SimpleNamespace(session=SimpleNamespace(last_run=None), stopped_by=None,
+                                    run=lambda **kw: 0, return_code=0, kwargs=kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(attn_tui.tui.app, "make_app", fake_make_app)
+    monkeypatch.setattr("attn_tui.cli.terminal.terminal_problem", lambda: None)
+    monkeypatch.setattr("attn_tui.cli.terminal.end_with_the_server", lambda: None)
+    main(["--lab", "train", "--load", str(path)])
+    assert made[-1].session.last_run == str(path)
+    assert made[-1].kwargs["lab_options"]["record"].steps_done == 20

@@ -139,18 +139,15 @@ class TrainLabScreen(LabScreen):
             self.set_reactive(LabScreen.settings, record.config)
             self._take_record(record)
             self.state = "loaded"
-            # back from w: the head and frame the learner had picked
-            c = record.config
-            self.head = min(max(0, head), c.layers * c.heads - 1)
-            if frame is not None and 0 <= frame < len(self.frames):
-                self.frame = frame
         elif run is not None:  # left while it trained: back paused where it stopped, Enter goes on
             self.set_reactive(LabScreen.settings, run.config)
             self.run, self.training, self.state = run, run.config, "paused"
             self.step, self.losses, self.evals, self.frames, _ = self._snapshot(run)
             self.tokens = _tokens(run.example.tolist())
-            self.head = min(max(0, head), run.config.layers * run.config.heads - 1)
-            if frame is not None and 0 <= frame < len(self.frames):  # one walked back to
+        if record is not None or run is not None:  # back: the head and frame that were picked
+            c = self.settings
+            self.head = min(max(0, head), c.layers * c.heads - 1)
+            if frame is not None and 0 <= frame < len(self.frames):
                 self.frame = frame
 
     def default_settings(self) -> TrainConfig:
