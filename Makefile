@@ -7,10 +7,11 @@ BIN    := $(VENV)/bin
 # are CUDA builds), name PyTorch's CPU index: make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
 TORCH_PIN := torch==2.13.0
 TORCH_INDEX ?=
-# the suite runs on every core (pytest-xdist), with half as many workers again: a Pilot test
-# spends much of its time waiting on the app, and another worker's test fills that core.
+# the suite runs on every core (pytest-xdist), two workers a core: a Pilot test spends much of
+# its time waiting on the app, and another worker's test fills that core (on 2 cores: 310 s
+# with four workers, 334 s with three, the same day).
 # worksteal: a worker that runs out takes tests from another's queue. JOBS=0: one process
-JOBS ?= $(shell $(PYTHON) -c 'import os; print(max(1, (os.cpu_count() or 1) * 3 // 2))')
+JOBS ?= $(shell $(PYTHON) -c 'import os; print(max(1, (os.cpu_count() or 1) * 2))')
 
 # Bytecode is written (into .venv and __pycache__/, both ignored by git) even where the shell
 # sets PYTHONDONTWRITEBYTECODE: otherwise every test worker and every attn-tui process a test
