@@ -52,8 +52,8 @@ POINTING = ("screen.pick_control(", "screen.focus_maps")
 # burst with the key that started it
 SETUP_GRACE = 0.25
 REVEAL_SAID_AFTER = 0.25  # an answer's reveal still running then is said, not left silent
-# an answer (or n, skipping it) this soon after a question came up was typed before it could
-# be read: "nan" typed into a cell not yet open went on a step, answered a) and went on again
+# an answer (or n, skipping it) this soon after a question first shows was typed before it
+# could be read: typed with the key that brought it, or as a word into a cell not yet open
 READ_FIRST = 0.4
 ANSWER_GUARD = READ_FIRST  # (the tests' own Pilot keys come faster than any reader)
 
