@@ -252,3 +252,15 @@ async def test_ctrl_r_puts_back_the_query_a_step_began_on_without_naming_it(name
         from attn_tui.tui.textual_compat import notifications
 
         assert "Back at the step's start." in [str(n.message) for n in notifications(pilot.app)]
+
+
+async def test_a_task_met_at_80x24_keeps_its_figure_in_the_step_table() -> None:
+    # the task's words took two rows from the table, which then showed is and the, not best
+    from screen_text import screen_text
+
+    async with lesson_app("one", at=5).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, *cell("10"))
+        assert "Task ✓" in panel(pilot.app).plain
+        table = [line for line in screen_text(pilot.app).splitlines()[:12] if "│best " in line]
+        assert table and "›0.7234" in table[0], screen_text(pilot.app)
