@@ -7,6 +7,7 @@ through ``SessionHost``; the workbench's ``SessionFile`` is in session_file.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, NamedTuple, Protocol
 
@@ -72,7 +73,6 @@ class _Saving(NamedTuple):
 
 def _same_file(path: str, paths: list[str]) -> str | None:
     """The one of ``paths`` that names the file ``path`` does (typed as ~/…, or relative)."""
-    import os
 
     def real(p: str) -> str:
         return os.path.realpath(os.path.expanduser(p))
@@ -396,8 +396,6 @@ class SessionController:
                       else " (you have saved none yet: ctrl+s saves one)")
         # each rescue the start told of, until it is opened (its long name wraps in the
         # notice, which goes after a while: offered here, it need not be typed)
-        import os
-
         run = self.last_run if isinstance(open_lab(self.app), HoldsRun) else None
         run = run if run is not None and os.path.exists(os.path.expanduser(run)) else None
         offered = next(iter(self.rescued), None) or run or bench.session_path or DEFAULT_SESSION

@@ -98,7 +98,7 @@ class LessonRunner:
         self._view: PanelView | None = None
         self._busy = False
         self._busy_since = 0.0  # when the step now setting up began to
-        self._asked: tuple[str, int, float] | None = None  # (lesson, step, when) of a question
+        self._asked: float | None = None  # when the open question first showed
         self._seen_questions: set[tuple[str, int]] = set()  # read once: p then n is no burst
         self._refusal_told = -1.0  # the _busy_since of the step whose refusal was said
         self._pointed: tuple = ()  # the marks the step last brought into view
@@ -647,8 +647,7 @@ class LessonRunner:
             return
         # what the notices said ("Answer first", "only just come up") no longer holds, and
         # they would cover the panes the answer's words quote
-        textual_compat.dismiss_notices(self.app, starts=(
-            "Answer first", f"Step {self.index + 1}'s question had only just come up"))
+        textual_compat.dismiss_notices(self.app, starts=("Answer first", self._just_up()))
         self.chosen = LETTERS.index(letter)
         self._answers()[self.index] = self.chosen
         self._save(answer=(self.index, self.chosen))
@@ -1016,12 +1015,14 @@ class LessonRunner:
         """True, said in a notice, if the open question came up too lately to have been read:
         the key was typed with the one that brought it (n a, or a word typed into a cell
         before it was open). Only the first time it shows: p, then n back to it, is no burst."""
-        asked = self._asked
-        if asked is None or time.monotonic() - asked[2] >= ANSWER_GUARD:
+        if self._asked is None or time.monotonic() - self._asked >= ANSWER_GUARD:
             return False
-        self.app.notify(f"Step {self.index + 1}'s question had only just come up, so "
-                        f"{not_taken}: read it, {then}.", timeout=4, markup=False)
+        self.app.notify(f"{self._just_up()}, so {not_taken}: read it, {then}.", timeout=4,
+                        markup=False)
         return True
+
+    def _just_up(self) -> str:
+        return f"Step {self.index + 1}'s question had only just come up"
 
     def _show(self, view: PanelView, at_end: bool = False) -> None:
         from attn_tui.tui.tutor.panel import LessonPanel
@@ -1032,7 +1033,7 @@ class LessonRunner:
             self._asked = None
         elif (view.lesson, view.k) not in self._seen_questions:  # from when it first shows
             self._seen_questions.add((view.lesson, view.k))
-            self._asked = (view.lesson, view.k, time.monotonic())
+            self._asked = time.monotonic()
         if self.host is not None:
             for panel in self.host.query(LessonPanel):
                 panel.show(view, at_end=at_end)
