@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from lab_pilot import lab_app, settle
@@ -42,23 +43,34 @@ def _hint(modal: FileModal) -> str:
     return str(modal.query_one("#file-hint").render())
 
 
-async def _writing(pilot, path: Path, reached: threading.Event) -> FileModal:
-    """A trained run's e, then Enter on ``path``: its write held (see _held) as it begins."""
+class HeldWrite(NamedTuple):
+    path: Path  # where e writes the run
+    reached: threading.Event
+    release: threading.Event
+
+
+@pytest.fixture
+def held_write(tmp_path: Path, monkeypatch) -> HeldWrite:
+    """e's write of a run, held as it begins (see _held) until released."""
+    return HeldWrite(tmp_path / "slow.npz", *_held(monkeypatch, "encode"))
+
+
+async def _writing(pilot, held: HeldWrite) -> FileModal:
+    """A trained run's e, then Enter on the held write's path: the dialog, as it writes."""
     await trained(pilot, 20)
     await pilot.press("e")
     await pilot.pause()
-    modal = await type_path(pilot, path)
-    await until(pilot, reached.is_set, "the write to begin", seconds=10)
+    modal = await type_path(pilot, held.path)
+    await until(pilot, held.reached.is_set, "the write to begin", seconds=10)
     return modal
 
 
 async def test_e_writes_the_run_while_the_dialog_says_so_and_escape_waits_for_it(
-        tmp_path: Path, monkeypatch) -> None:
-    reached, release = _held(monkeypatch, "encode")
-    path = tmp_path / "slow.npz"
+        held_write: HeldWrite) -> None:
+    path, _, release = held_write
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        modal = await _writing(pilot, path, reached)
+        modal = await _writing(pilot, held_write)
         lab = app.screen_stack[-2]
         await pilot.press("escape", "enter")  # neither cancels the write nor starts another
         await pilot.pause()
@@ -116,14 +128,13 @@ async def test_ctrl_o_reads_a_run_while_the_dialog_says_so_and_escape_cancels_it
 
 
 async def test_ctrl_q_while_the_run_is_written_asks_nothing_until_it_is_then_quits(
-        tmp_path: Path, monkeypatch) -> None:
+        held_write: HeldWrite) -> None:
     # the question opened over the writing dialog and called the run "not saved"; once the
     # file was written the dialog, no longer on top, never closed nor said so
-    reached, release = _held(monkeypatch, "encode")
-    path = tmp_path / "slow.npz"
+    path, _, release = held_write
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        modal = await _writing(pilot, path, reached)
+        modal = await _writing(pilot, held_write)
         assert modal.query_one(Input).disabled  # the name being written is not typed over
         await pilot.press("ctrl+q")
         await pilot.pause()
@@ -135,12 +146,11 @@ async def test_ctrl_q_while_the_run_is_written_asks_nothing_until_it_is_then_qui
 
 
 async def test_a_write_that_ends_under_the_too_small_screen_closes_its_dialog_after(
-        tmp_path: Path, monkeypatch) -> None:
-    reached, release = _held(monkeypatch, "encode")
-    path = tmp_path / "slow.npz"
+        held_write: HeldWrite) -> None:
+    path, _, release = held_write
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        modal = await _writing(pilot, path, reached)
+        modal = await _writing(pilot, held_write)
         lab = app.screen_stack[-2]
         await pilot.resize_terminal(30, 8)
         await until(pilot, lambda: app.screen is not modal, '"too small" on top', seconds=10)
@@ -155,12 +165,11 @@ async def test_a_write_that_ends_under_the_too_small_screen_closes_its_dialog_af
 
 
 async def test_a_kill_while_e_writes_the_run_waits_for_its_file_and_keeps_no_second(
-        tmp_path: Path, monkeypatch, progress_dir: Path) -> None:
-    reached, release = _held(monkeypatch, "encode")
-    path = tmp_path / "slow.npz"
+        held_write: HeldWrite, progress_dir: Path) -> None:
+    path, _, release = held_write
     app = lab_app("train")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _writing(pilot, path, reached)
+        await _writing(pilot, held_write)
         threading.Timer(0.3, release.set).start()  # the write ends while the rescue waits
         written = await app.rescue()
         await pilot.pause()
