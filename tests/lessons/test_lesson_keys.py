@@ -380,6 +380,22 @@ async def test_go_to_opens_nothing_on_enter_after_a_name_that_matches_nothing():
         assert pilot.app.tutor.lesson is not None and pilot.app.tutor.lesson.name == "select"
 
 
+async def test_go_to_takes_digits_and_hyphens_step_3_opens_step_3():
+    # "step 3" showed "step" and opened step 1: the 3 was dropped, and "real-" lost its "-"
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _in_go_to(pilot, "s", "t", "e", "p", "space", "3")
+        assert pilot.app.screen.typed == "step 3"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Step 3 of 5" in shown(pilot.app)
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await _in_go_to(pilot, "r", "e", "a", "l", "minus", "h")
+        options = pilot.app.screen.query_one("OptionList")
+        assert pilot.app.screen.typed == "real-h"
+        assert options.get_option_at_index(options.highlighted).id == "lesson:real-heads"
+
+
 async def test_a_reveal_is_not_taken_for_the_learners_edit():
     # answering step 3 of 'one' turns the division off (its reveal); n then said "Step 4
     # starts from its own numbers" although the learner had edited nothing

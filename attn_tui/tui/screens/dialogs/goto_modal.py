@@ -45,8 +45,8 @@ class GotoModal(AttnModal[str | None]):
         return [Option(two_columns(line), id=target) for target, line in self._matches(typed)]
 
     def on_key(self, event) -> None:
-        """Letters keep the entries whose name or line starts with them (a letter that matches
-        none starts again from itself); Backspace takes one back."""
+        """Letters, digits and spaces keep the entries whose name or line starts with them (a
+        letter that matches none starts again from itself); Backspace takes one back."""
         if self.closed:
             return  # a key typed after Enter: AttnModal hands it on
         char = event.character
@@ -70,7 +70,7 @@ class GotoModal(AttnModal[str | None]):
             return
         if event.key == "backspace":
             typed = self.typed[:-1]
-        elif char and (char.isalpha() or char == " ") and event.key not in ("q", "escape"):
+        elif char and (char.isalnum() or char in " -") and event.key not in ("q", "escape"):
             typed = self.typed + char.lower()
         else:
             return
