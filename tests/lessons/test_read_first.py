@@ -106,3 +106,30 @@ async def test_a_question_read_before_is_not_guarded_again_after_p(clock: Clock)
         await settle(pilot)
         assert app.tutor.index == 3
         assert not [n for n in notifications(app) if "only just come up" in n.message]
+
+
+async def test_a_word_typed_on_a_way_back_to_a_question_read_before_does_not_answer_it(
+        clock: Clock, progress_dir: Path) -> None:
+    # p back, then "nan" on a control that was not open: n brought the question again (read
+    # before, so not held), a answered it unseen, and progress kept the answer
+    app = lesson_app("select", at=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tutor = app.tutor
+        clock.now += 1.0
+        await pilot.press("n", "p", "p")
+        await settle(pilot)
+        assert tutor.index == 1
+        await pilot.press("n", "a", "n")
+        await settle(pilot)
+        assert tutor.index == 2 and tutor.chosen is None and _answers(progress_dir) == {}
+        said = [n.message for n in notifications(app)]
+        assert said[-2:] == [
+            "Step 3's question had only just come up, so a was not taken as its answer: read "
+            "it, then press a, b or c.",
+            "Step 3's question had only just come up, so n did not skip it: read it, then "
+            "answer it, or press n again to skip it."]
+        clock.now += 1.0
+        await pilot.press("b")
+        await settle(pilot)
+        assert tutor.chosen == 1 and _answers(progress_dir) == {"2": 1}

@@ -98,7 +98,8 @@ class LessonRunner:
         self._view: PanelView | None = None
         self._busy = False
         self._busy_since = 0.0  # when the step now setting up began to
-        self._asked: float | None = None  # when the open question first showed
+        self._asked: float | None = None  # when the open question showed
+        self._asked_first = False  # ... for the first time (only then is n held back)
         self._seen_questions: set[tuple[str, int]] = set()  # read once: p then n is no burst
         self._refusal_told = -1.0  # the _busy_since of the step whose refusal was said
         self._pointed: tuple = ()  # the marks the step last brought into view
@@ -596,7 +597,7 @@ class LessonRunner:
         q, note = self._step().question, ""
         if (q is not None and self.chosen is None and not self.done
                 and self._read_first("n did not skip it", "then answer it, or press n again "
-                                     "to skip it")):
+                                     "to skip it", first_only=True)):
             return
         self._moving_on()
         if q is not None and self.chosen is None and not self.done:
@@ -1011,12 +1012,16 @@ class LessonRunner:
             view = replace(view, goal=step.task.goal, task_why=step.task.why)
         return view
 
-    def _read_first(self, not_taken: str, then: str) -> bool:
+    def _read_first(self, not_taken: str, then: str, first_only: bool = False) -> bool:
         """True, said in a notice, if the open question came up too lately to have been read:
-        the key was typed with the one that brought it (n a, or a word typed into a cell
-        before it was open). Only the first time it shows: p, then n back to it, is no burst."""
+        the key was typed with the one that brought it (n a, or "nan" typed on a control that
+        was not open). An answer is held back each time the question shows, since it is kept
+        in progress; n only the first time, so p then n back and on again is no burst."""
         if self._asked is None or time.monotonic() - self._asked >= ANSWER_GUARD:
             return False
+        if first_only and not self._asked_first:
+            return False
+        self._asked_first = True  # a key held back: the rest of its burst (n) is held too
         self.app.notify(f"{self._just_up()}, so {not_taken}: read it, {then}.", timeout=4,
                         markup=False)
         return True
@@ -1031,7 +1036,8 @@ class LessonRunner:
         self._view = view
         if not (view.prompt and view.chosen is None and not view.busy and not view.done):
             self._asked = None
-        elif (view.lesson, view.k) not in self._seen_questions:  # from when it first shows
+        elif self._asked is None:  # from when it shows (a step arrived at shows busy first)
+            self._asked_first = (view.lesson, view.k) not in self._seen_questions
             self._seen_questions.add((view.lesson, view.k))
             self._asked = time.monotonic()
         if self.host is not None:
