@@ -206,32 +206,36 @@ class AttnApp(App[int]):
         self.screen.refresh(layout=True)
 
     def _exit_cleanly_on_sigterm(self) -> None:
-        """``kill`` (SIGTERM) ends the app as quitting does, so the terminal is given back: the
-        default ended the process on the alternate screen, the mouse still reported and the
-        cursor hidden. ``stopped_by`` tells the command line to end by the signal after."""
+        """``kill`` (SIGTERM, or SIGINT from outside: ctrl+c in the terminal is a key) ends the
+        app as quitting does, unsaved work rescued and the terminal given back: the default
+        ended the process on the alternate screen, the mouse still reported and the cursor
+        hidden, and SIGINT ended it with nothing kept. ``stopped_by`` tells the command line
+        to end by the signal after."""
         import asyncio
         import signal
 
         loop = asyncio.get_running_loop()
 
-        async def rescue_then_exit() -> None:
+        async def rescue_then_exit(sig: int) -> None:
             await self.rescue()
-            self.exit(return_code=128 + signal.SIGTERM)
+            self.exit(return_code=128 + sig)
 
-        def again() -> None:
+        def again(sig: int) -> None:
             # a second kill while the rescue waits or writes ends the app now, terminal given
             # back all the same (a file being written is finished as the process ends); a
             # third ends it at once
-            loop.remove_signal_handler(signal.SIGTERM)
-            self.exit(return_code=128 + signal.SIGTERM)
+            loop.remove_signal_handler(sig)
+            self.exit(return_code=128 + sig)
 
-        def stopped() -> None:
-            loop.add_signal_handler(signal.SIGTERM, again)
-            self.stopped_by = signal.SIGTERM
-            self._endings.append(loop.create_task(rescue_then_exit()))
+        def stopped(sig: int) -> None:
+            for each in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(each, again, each)
+            self.stopped_by = sig
+            self._endings.append(loop.create_task(rescue_then_exit(sig)))
 
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not Unix
-            loop.add_signal_handler(signal.SIGTERM, stopped)
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, stopped, sig)
 
     def _rescue_on_hangup(self) -> None:
         """The terminal hung up (the SSH connection dropped): unsaved work is rescued, then the
