@@ -4,7 +4,8 @@ Accepted: a decimal (``0.25``, ``-3``, ``.5``), scientific notation (``1e-3``), 
 minus (``−2``), a simple fraction (``1/3``, ``-2/7``), a vulgar fraction (``½``) and digits of any
 script (full-width ``１２``, Arabic-Indic ``١٢``), all read as the same number an ASCII form would
 give. Refused, each with its own message: anything else, nan and inf, ``|x| > 1e6``, a non-zero
-number so small it rounds to 0, an empty cell, and anything over 64 characters.
+number so small it rounds to 0, an empty cell, anything over 64 characters, and a character that
+is a number of its own beside digits (``2²``, ``1½``: NFKC would make 22 and 11/2 of them).
 """
 
 from __future__ import annotations
@@ -55,6 +56,54 @@ def _normalise(text: str) -> str:
     return "".join(out)
 
 
+def _number_sign_beside_digits(text: str) -> str | None:
+    """Why ``text`` is refused, when a character that is a number of its own (², ½, ①: NFKC
+    makes digits of them) stands beside others: "2²" was read as 22 and "1½" as 11/2. Alone
+    (with a sign) one is read as its value."""
+    plain = text.strip()
+    body = plain.lstrip("+-" + "".join(_MINUS))
+    signs = [ch for ch in body if not ch.isascii() and unicodedata.category(ch) == "No"]
+    if not signs or body in signs:
+        return None
+    sign, value = signs[0], None
+    name = unicodedata.name(sign, "")
+    if "SUPERSCRIPT" in name:
+        head = plain.rstrip(_SUPERSCRIPTS)
+        power = unicodedata.normalize("NFKC", plain[len(head):]).replace("\u2212", "-")
+        if re.match(_NUMBER_RE, base := _normalise(head)) and re.match(r"^-?\d+$", power):
+            value = _power(base, int(power))
+        then = f"type its value ({value})" if value else "type its value"
+        shown = plain[len(head):] or sign
+        return f"'{_shown(text)}' is not a number: {shown} as a power is not read; {then}"
+    if "FRACTION" in name and plain.endswith(sign):
+        whole = _normalise(plain[:-1])
+        if re.match(r"^[+-]?\d+$", whole):
+            n, d = (int(x) for x in unicodedata.normalize("NFKC", sign).split("\u2044"))
+            value = _mixed(int(whole), n, d, negative=whole.startswith("-"))
+        then = f"write {value}" if value else "write it as a decimal or as one fraction"
+        return f"'{_shown(text)}' is not a number: {sign} beside other digits is not read; {then}"
+    return f"'{_shown(text)}' is not a number: {sign} is read only on its own"
+
+
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
+
+
+def _power(base: str, exponent: int) -> str | None:
+    try:
+        value = float(base) ** exponent
+    except (OverflowError, ZeroDivisionError):
+        return None
+    return f"{value:g}" if math.isfinite(value) else None
+
+
+def _mixed(whole: int, n: int, d: int, negative: bool) -> str:
+    """1½ as 1.5, 12⅓ as 37/3: a decimal where it is exact."""
+    top = abs(whole) * d + n
+    value = top / d
+    sign = "-" if negative else ""
+    return f"{sign}{value:g}" if float(f"{value:g}") * d == top else f"{sign}{top}/{d}"
+
+
 def _underflowed(token: str, value: float) -> bool:
     mantissa = re.split(r"[eE]", token)[0]
     return value == 0.0 and re.search(r"[1-9]", mantissa) is not None
@@ -62,6 +111,8 @@ def _underflowed(token: str, value: float) -> bool:
 
 def one_number(text: str) -> bool:
     """Does ``text`` read as one number (or fraction), whatever its length?"""
+    if _number_sign_beside_digits(text):
+        return False
     norm = _normalise(text)
     return bool(re.match(_NUMBER_RE, norm) or re.match(_FRACTION_RE, norm))
 
@@ -83,6 +134,8 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
         return Parsed(None, too_long(text))
     if not text.strip():
         return Parsed(None, "empty: type a number (Escape keeps the old value)")
+    if not text.isascii() and (why := _number_sign_beside_digits(text)):
+        return Parsed(None, why)
     norm = _normalise(text)
     if norm.lower().lstrip("+-") in ("nan", "inf", "infinity"):
         takes = "cells take" if cell_limit else "this takes"

@@ -23,6 +23,8 @@ REFUSED = [
     "1/0", "1/", "/2", "2e6", "1000001", "x" * 10_000, "\x00", "\x1b[31m1", "1\x07",
     "\x1b[2J", "٫٥", "1/3/3", "(1)", "1+1", "√2", "π",
     "[/]", "1[b]", "[red]2",  # text that looks like markup is shown as typed
+    # NFKC made 22, 102, 11/2 and 1/22 of these: a number of its own beside digits
+    "2²", "10²", "1½", "1/2²", "10⁻³", "2₂",
 ]
 
 
@@ -44,6 +46,17 @@ def test_refused_with_a_message(text: str):
     assert parsed.error and len(parsed.error) < 120
     assert "\x1b" not in parsed.error and "\x00" not in parsed.error  # shown escaped, one line
     assert "\n" not in parsed.error
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("2²", "'2²' is not a number: ² as a power is not read; type its value (4)"),
+    ("10⁻³", "'10⁻³' is not a number: ⁻³ as a power is not read; type its value (0.001)"),
+    ("1½", "'1½' is not a number: ½ beside other digits is not read; write 1.5"),
+    ("−12⅓", "'−12⅓' is not a number: ⅓ beside other digits is not read; write -37/3"),
+])
+def test_a_power_or_fraction_sign_beside_digits_names_the_value_meant(text: str, says: str):
+    assert parse_cell(text) == (None, says)
+    assert parse_cell(text, cell_limit=False) == (None, says)  # a lab's field reads it alike
 
 
 @pytest.mark.parametrize("text", ["x" * 10_000, "\x1b[2J\x1b[H", "nan", "1e400", "\x00\x01",
