@@ -13,7 +13,7 @@ E = ["enter"]
 
 
 def typed(text: str) -> list[str]:
-    return [{".": "full_stop", "-": "minus"}.get(c, c) for c in text]
+    return [{".": "full_stop", "-": "minus", " ": "space"}.get(c, c) for c in text]
 
 
 def cell(value: str, *moves: str) -> list[str]:
@@ -264,3 +264,22 @@ async def test_a_task_met_at_80x24_keeps_its_figure_in_the_step_table() -> None:
         assert "Task ✓" in panel(pilot.app).plain
         table = [line for line in screen_text(pilot.app).splitlines()[:12] if "│best " in line]
         assert table and "›0.7234" in table[0], screen_text(pilot.app)
+
+
+async def test_a_lesson_starts_with_the_keys_in_q_whatever_the_last_left():
+    """The cursor left in V by lesson one's step 6 (its task asks for V), then Go to select and
+    its step 2 ("change one cell of Q"): 0 Enter changed V, and the task said only Q may
+    change."""
+    async with lesson_app("one", at=6).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 6)
+        bench = pilot.app.workbench()
+        await press(pilot, "tab", "tab")
+        assert pilot.app.focused is bench.query_one("#grid-v")
+        await press(pilot, "g", *typed("lesson select"), "enter")
+        await _at(pilot, 1)
+        assert pilot.app.focused is bench.query_one("#grid-q")
+        await press(pilot, "n")
+        await _at(pilot, 2)
+        before = bench.workspace.v
+        await press(pilot, *cell("0"))
+        assert bench.workspace.v == before and bench.workspace.q[0][0] == 0.0

@@ -667,6 +667,11 @@ class WorkbenchScreen(Screen):
             return self.query_one(DimsBar).display
         return super().check_action(action, parameters)
 
+    def action_pick_matrix(self, name: str) -> None:
+        """The keys to Q, K or V's grid, its cursor where it was (a lesson task that lets
+        only that matrix change gives them there)."""
+        self.set_focus(self.query_one(f"#editor-{name.lower()}", MatrixEditor).grid)
+
     def action_focus_dims(self) -> None:
         # at once, not on the next turn of the loop as Widget.focus does: "D 6 Enter" typed
         # fast sets T, rather than typing 6 into Q

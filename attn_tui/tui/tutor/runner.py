@@ -803,6 +803,10 @@ class LessonRunner:
             assert self.lesson is not None
             host.sub_title = f"lesson {self.lesson.name}" + (
                 "" if step.screen == "workbench" else f" · lab {step.screen[4:]}")
+            if step.screen == "workbench":
+                # its steps are written from the keys in Q, as the workbench starts: left in
+                # V by the lesson before, "change one cell of Q" typed 0 into V
+                await self._run("screen.pick_matrix('Q')")
         self._show(self._view_for(step, busy=True))
         before = host.lesson_state()
         was_saved = not host.has_unsaved_work()
