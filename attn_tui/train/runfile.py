@@ -85,7 +85,12 @@ def load(path: str) -> RunRecord:
         with open(os.path.expanduser(path), "rb") as f:
             head = f.read(4096)
         with np.load(os.path.expanduser(path), allow_pickle=False) as z:
+            declared = _declared(z)
+            if "meta" in declared:  # a run's: nothing larger than its settings hold is read
+                _fits(declared, z["meta"] if declared["meta"][1] <= META_BYTES else None)
             data = {name: z[name] for name in z.files}
+    except _TooLarge as exc:
+        raise FileError(f"it is not a saved training run ({exc})", path) from None
     except OSError as exc:
         raise FileError(os_reason(exc), path) from exc
     # damaged compressed data is zlib.error; a damaged member header can name a compression
@@ -110,6 +115,80 @@ def load(path: str) -> RunRecord:
         raise FileError(f"it is not a saved training run ({_why(exc)})", path) from exc
 
 
+META_BYTES = 1 << 20  # a run's description: its settings, a few hundred bytes
+
+
+class _TooLarge(Exception):
+    """A member that would take more memory than a run of the file's settings holds."""
+
+
+def _declared(z) -> dict[str, tuple[np.dtype, int]]:
+    """Each member's dtype and number of values as its header declares them, read before its
+    data: a 1.7 MB file declared a 1 GB array of losses, and reading it took that much."""
+    out = {}
+    for name in z.files:
+        with z.zip.open(name + ".npy") as f:
+            version = np.lib.format.read_magic(f)
+            read = {(1, 0): np.lib.format.read_array_header_1_0,
+                    (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+            if read is None:
+                raise ValueError(f"array format {version}")
+            shape, _, dtype = read(f)
+        if dtype.hasobject:  # refused by allow_pickle=False anyway, said plainly here
+            raise _TooLarge(f"the array {name} holds Python objects, which attn-tui does not "
+                            "read")
+        out[name] = (dtype, int(np.prod(shape, dtype=object)))
+    return out
+
+
+def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) -> None:
+    """Raise _TooLarge if members hold more values than the settings in ``meta`` allow: a
+    loss per step, a check and a frame at most per step and one at the start, the weights
+    and the optimizer's two moments exactly."""
+    if meta is None:
+        raise _TooLarge("its description is larger than any settings")
+    try:
+        config = _config(json.loads(str(meta)))
+    except (ValueError, TypeError, KeyError, AttributeError, TrainConfigError):
+        return  # _record says what is wrong with it
+    from attn_tui.train.replay import expected_shapes
+
+    def count(name: str) -> int:
+        return declared.get(name, (None, 0))[1]
+
+    t = min(count("example"), MAX_TOKENS)
+    steps = min(count("losses"), config.steps)
+    params = sum(int(np.prod(shape)) for shape in expected_shapes(config, t).values())
+    limits = {"losses": config.steps, "example": MAX_TOKENS, "eval_steps": steps + 1,
+              "accuracy": steps + 1, "frame_steps": steps + 1,
+              "frames": (steps + 1) * config.layers * config.heads * t * t,
+              "w:": params, "r:exp_avg:": params, "r:exp_avg_sq:": params, "r:batches": 1 << 16}
+    held: dict[str, tuple[int, int]] = {}  # values and bytes, by group
+    for name, (dtype, n) in declared.items():
+        if name == "meta":
+            continue
+        group = next((g for g in limits if g.endswith(":") and name.startswith(g)), name)
+        values, nbytes = held.get(group, (0, 0))
+        held[group] = values, nbytes = values + n, nbytes + n * dtype.itemsize
+        # smaller, it is read, and _record says what is wrong with it in its own words
+        if values > limits.get(group, 1 << 10) and nbytes > WORTH_REFUSING:
+            what = group.rstrip(":") if group.endswith(":") else group
+            raise _TooLarge(f"its {_NAMES.get(what, what)} would take {nbytes / 2**20:,.0f} MB, "
+                            "more than a run of its settings holds")
+
+
+MAX_TOKENS = 4096  # an example sequence: the tasks' are 12 to 20
+WORTH_REFUSING = 16 << 20  # bytes of a member too many for its settings, before reading it
+_NAMES = {"w": "weights", "r:exp_avg": "optimizer moments", "r:exp_avg_sq": "optimizer moments",
+          "r:batches": "batch generator state", "eval_steps": "accuracy steps",
+          "frame_steps": "frame steps", "accuracy": "accuracies"}
+
+
+def _config(meta: object) -> TrainConfig:
+    known = {f.name for f in fields(TrainConfig)}
+    return TrainConfig(**{k: v for k, v in meta["config"].items() if k in known}).checked()
+
+
 def _why(exc: Exception) -> str:
     return f"no {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc).rstrip(".")
 
@@ -132,8 +211,7 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
         raise ValueError("it was written by something else")
     if not isinstance(meta.get("config"), dict):
         raise ValueError("its settings are not readable")
-    known = {f.name for f in fields(TrainConfig)}
-    config = TrainConfig(**{k: v for k, v in meta["config"].items() if k in known}).checked()
+    config = _config(meta)
     for name, what in (("losses", "losses are"), ("eval_steps", "accuracy steps are"),
                        ("accuracy", "accuracies are"), ("frame_steps", "frame steps are"),
                        ("example", "example is")):
@@ -173,6 +251,8 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
                          "a loss is not a number of 0 or more, in a run not marked as diverged")
     if np.any(last < 0):  # not a number, or too large for one: never below 0
         raise ValueError("its last loss is below 0")
+    if len(losses) > config.steps:  # showed as "100% 1249/100"
+        raise ValueError(f"it has {len(losses):,} losses, more than its {config.steps:,} steps")
     for name, what in (("frame_steps", "frame"), ("eval_steps", "accuracy")):
         steps = data[name]
         if len(steps) and (steps.min() < 0 or steps.max() > len(losses)

@@ -170,6 +170,12 @@ def test_a_missing_file_is_one_sentence(tmp_path) -> None:
     (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace('"diverged": false',
                                                                '"diverged": "false"'))),
      "its description is not readable"),
+    # opened as "100% 12/6 · loaded"
+    (lambda a: a.update(losses=np.concatenate([a["losses"], a["losses"]])),
+     "it has 12 losses, more than its 6 steps"),
+    # "a zip that is damaged or cut short", of a good zip holding a pickled array
+    (lambda a: a.update(accuracy=np.array([1, "x"], dtype=object)),
+     "the array accuracy holds Python objects, which attn-tui does not read"),
 ])
 def test_a_hand_edited_run_is_one_sentence_not_a_crash_later(record, tmp_path, change,
                                                              words) -> None:
@@ -177,7 +183,7 @@ def test_a_hand_edited_run_is_one_sentence_not_a_crash_later(record, tmp_path, c
     save(record, str(tmp_path / "run.npz"))
     arrays = dict(np.load(tmp_path / "run.npz"))
     change(arrays)
-    np.savez(tmp_path / "edited.npz", **arrays)
+    np.savez(tmp_path / "edited.npz", allow_pickle=True, **arrays)
     with pytest.raises(FileError) as err:
         load(str(tmp_path / "edited.npz"))
     assert str(err.value) == (f"Cannot open {tmp_path / 'edited.npz'}: it is not a saved "
@@ -294,3 +300,40 @@ def test_a_session_opened_as_a_run_names_the_flag_that_opens_it(tmp_path) -> Non
         load(str(path))
     assert str(err.value) == (f"Cannot open {path}: it is an attn-tui session, not a saved "
                               "training run; attn-tui --session opens it.")
+
+
+@pytest.mark.parametrize(("member", "shape", "words"), [
+    ("losses", (125_000_000,), "its losses would take 954 MB, more than a run of its settings "
+                               "holds"),
+    ("frames", (2_000_000, 1, 1, 12, 12), "its frames would take 1,099 MB, more than a run of "
+                                          "its settings holds"),
+    ("w:tok.weight", (50_000_000, 8), "its weights would take 1,526 MB, more than a run of its "
+                                      "settings holds"),
+])
+def test_a_small_file_declaring_a_huge_array_is_refused_before_it_is_read(
+        record, tmp_path, member, shape, words) -> None:
+    """A 1.7 MB file whose losses unpacked to 1 GB took 1 GB and 3.3 s to refuse: each array's
+    size, as its header declares it, is held to what the run's settings hold before any is
+    read. (The array here is its header alone: reading it would fail, after allocating.)"""
+    import io
+    import zipfile
+
+    save(record, str(tmp_path / "run.npz"))
+    arrays = dict(np.load(tmp_path / "run.npz"))
+    header = io.BytesIO()
+    dtype = arrays[member].dtype
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False,
+                 "shape": shape})
+    with zipfile.ZipFile(tmp_path / "bomb.npz", "w") as z:
+        for name, a in arrays.items():
+            if name == member:
+                z.writestr(name + ".npy", header.getvalue())
+            else:
+                buf = io.BytesIO()
+                np.save(buf, a)
+                z.writestr(name + ".npy", buf.getvalue())
+    with pytest.raises(FileError) as err:
+        load(str(tmp_path / "bomb.npz"))
+    assert str(err.value) == (f"Cannot open {tmp_path / 'bomb.npz'}: it is not a saved "
+                              f"training run ({words}).")
