@@ -4,6 +4,7 @@ workbench, a loaded run, bad settings, divergence, and leaving mid-run."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -952,3 +953,34 @@ def test_a_run_that_broke_before_its_second_frame_keeps_the_frame_not_the_frames
 
     assert frames_kept_words([0]) == "the frame at step 0 is kept"
     assert frames_kept_words([0, 4]) == "the frames up to step 4 are kept"
+
+
+async def test_settings_changed_beside_a_paused_run_are_on_the_bar_when_it_is_back(
+        monkeypatch) -> None:
+    # paused at 252, lr 0.003 → 0.03, Esc, Go to lab train: "Paused at step 252, where you
+    # left it" with lr back at 0.003 and no word of the change
+    reached, release = hold_after(20, monkeypatch)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 60, "set_width(8)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 20")
+        pilot.app.pop_screen()  # Esc mid-run: kept, paused
+        await pilot.pause()
+        release.set()
+        await until(pilot, lambda: not screen.run.stepping.locked(), "the worker to stop")
+        pilot.app.reopen_lab("train")
+        await settle(pilot)
+        run_config = pilot.app.screen.settings
+        await run_action(pilot, "set_lr(0.03)")
+        pilot.app.pop_screen()
+        await pilot.pause()
+        pilot.app.reopen_lab("train")
+        await settle(pilot)
+        back = pilot.app.screen
+        assert back.state == "paused" and back.step == 20 and back.run.config == run_config
+        assert back.settings == replace(run_config, lr=0.03)
+        assert back.message == ("Paused at step 20, where you left it, with the settings you "
+                                "changed on the bar.")
+        status = " ".join(str(back.query_one("#train-status").render()).split())
+        assert status.endswith("settings changed: Enter twice trains them (e saves this run)")

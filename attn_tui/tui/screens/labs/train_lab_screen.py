@@ -104,7 +104,8 @@ class TrainLabScreen(LabScreen):
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64", record=None,
                  kept: bool = False, head: int = 0, frame: int | None = None, run=None,
-                 saved_step: int | None = None, lessons: bool = False, **kwargs) -> None:
+                 saved_step: int | None = None, lessons: bool = False,
+                 bar: TrainConfig | None = None, **kwargs) -> None:
         super().__init__(backend, dtype, **kwargs)
         # the run was trained by a lesson's step: its exercise, which quitting does not ask about
         self.lessons_run = lessons
@@ -149,6 +150,10 @@ class TrainLabScreen(LabScreen):
             self.head = min(max(0, head), c.layers * c.heads - 1)
             if frame is not None and 0 <= frame < len(self.frames):
                 self.frame = frame
+        # back: the settings changed on the bar and not yet trained, beside the run
+        self.bar_kept = bar is not None and bar != self.settings
+        if self.bar_kept:
+            self.set_reactive(LabScreen.settings, bar)
 
     def default_settings(self) -> TrainConfig:
         # R keeps the task on the bar and puts back its own defaults (sort's, as the lab opens)
@@ -175,6 +180,9 @@ class TrainLabScreen(LabScreen):
         self.bindings_updated_signal.subscribe(self, self._enter_may_mean_another_thing)
         if not torch_available():
             self.say(INSTALL_TORCH_TRAIN, error=True)
+        elif self.state == "paused" and self.bar_kept:
+            self.say(f"Paused at step {self.step}, where you left it, with the settings you "
+                     "changed on the bar.")
         elif self.state == "paused":
             self.say(f"Paused at step {self.step}, where you left it: Enter trains on.")
         elif self.state == "loaded" and self.record is not None and self.record.diverged:
@@ -202,14 +210,14 @@ class TrainLabScreen(LabScreen):
             self.app.left_labs["train"] = {"run": self.run, "head": self.head,
                                            "frame": self.frame,
                                            "saved_step": self.saved_step,
-                                           "lessons": self.lessons_run}
+                                           "lessons": self.lessons_run, "bar": self.settings}
         elif self.state not in ("loading", "running"):  # no worker is changing the run
             kept = self.record or (self.run.record() if self.run is not None else None)
             if kept is not None:  # a diverged run too: its frames show where it broke
                 self.app.left_labs["train"] = {"record": kept, "kept": True,
                                                "head": self.head, "frame": self.frame,
                                                "saved_step": self.saved_step,
-                                               "lessons": self.lessons_run}
+                                               "lessons": self.lessons_run, "bar": self.settings}
 
     # ---- settings
     def step_value(self, field: Field, value: Any, direction: int) -> Any:
