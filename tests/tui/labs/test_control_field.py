@@ -264,3 +264,12 @@ def test_a_float_typed_finer_than_the_fields_places_is_shown_as_typed() -> None:
     # temp 0.055 was taken as 0.055 but drawn as 0.06, so the bar and the numbers disagreed
     assert TEMP.text(0.055) == "0.055" and TEMP.text(1.23456789) == "1.23457"
     assert TEMP.text(0.5) == "0.50" and TEMP.text(1.0 + 0.1 + 0.1) == "1.20"
+
+
+def test_an_empty_whole_number_field_says_empty_as_a_cell_does() -> None:
+    # ctrl+u, Enter on steps: "steps: '' is not a whole number"
+    steps = Field("steps", "steps", "int", 1, 1_000_000)
+    assert steps.parse("")[1] == "steps: empty: type a number (Escape keeps the old value)"
+    assert steps.parse("  ")[1] == "steps: empty: type a number (Escape keeps the old value)"
+    assert steps.parse("x")[1] == "steps: 'x' is not a whole number"
+    assert steps.parse("2²")[1] == "steps: '2²' is not a whole number"  # not 22
