@@ -1,4 +1,4 @@
-"""A sentence made ready for the model: terminal escapes and control characters removed, then
+"""A sentence made ready for the model: terminal escapes, control and format characters gone,
 WordPiece tokens through the model's own tokenizer.json (padding off, at most 128 tokens).
 
 What was changed is said in notices, so the screen and the command line can tell the learner.
@@ -37,7 +37,8 @@ class Tokens:
 
 
 def clean(text: str) -> tuple[str, tuple[str, ...]]:
-    """``text`` without escape sequences and control characters (tabs and newlines become spaces)."""
+    """``text`` without escape sequences, control characters and invisible format characters
+    (tabs and newlines become spaces)."""
     notices = []
     without, escapes = _ESCAPES.subn("", text)
     if escapes:
@@ -46,15 +47,17 @@ def clean(text: str) -> tuple[str, tuple[str, ...]]:
     # one look at each character (this runs on every key typed into the sentence): control
     # characters, and lone surrogates, which is how a byte that is not UTF-8 reaches Python
     kinds = [unicodedata.category(ch) for ch in without]
-    controls, stray = kinds.count("Cc"), kinds.count("Cs")
+    controls, stray, invisible = kinds.count("Cc"), kinds.count("Cs"), kinds.count("Cf")
     if controls:
         notices.append("removed " + plural(controls, "control character"))
+    if invisible:  # U+202E turned the line round, U+FEFF hid in it; the tokenizer drops them
+        notices.append("removed " + plural(invisible, "invisible format character"))
     if stray:
         notices.append("removed " + plural(stray, "byte") + " that " +
                        ("is" if stray == 1 else "are") + " not UTF-8 text")
-    if controls or stray:
+    if controls or stray or invisible:
         without = "".join(ch for ch, kind in zip(without, kinds, strict=True)
-                          if kind not in ("Cc", "Cs"))
+                          if kind not in ("Cc", "Cs", "Cf"))
     return without, tuple(notices)
 
 

@@ -257,3 +257,10 @@ def test_a_folder_where_the_weights_file_should_be_is_said_as_such(
     folder = _copy_model(minilm, tmp_path)
     (folder / "model.safetensors").mkdir()
     assert _one_line_damage(folder) == f"model.safetensors in {folder} is a folder, not a file"
+
+
+def test_invisible_format_characters_are_removed_and_reported() -> None:
+    # a pasted U+202E turned the sentence round on screen and was saved in the session;
+    # the tokenizer drops them, so the sentence shown is the one the model reads
+    assert clean("\ufeffthe cat \u202esat\u200b") == (
+        "the cat sat", ("removed 3 invisible format characters",))
