@@ -65,10 +65,12 @@ async def test_the_next_start_says_where_the_edits_are_once(data, monkeypatch, t
                 where = "~/" + str(path.relative_to(data.parent))
                 assert said[0] == ("attn-tui ended before your edits were saved. They are "
                                    f"kept in\n{where}\nctrl+o offers it.")
-                # its long name wraps in the notice: the open dialog offers it whole
+                # its long name wraps in the notice: the open dialog offers it whole, and
+                # the notice, which covered the dialog's "Full path:" line, goes
                 await pilot.press("ctrl+o")
                 await pilot.pause()
                 assert pilot.app.screen.query_one("#file-path").value == str(path)
+                assert not [n for n in notifications(app) if n.title == "Unsaved edits kept"]
                 await pilot.press("enter")
                 await pilot.pause()
                 assert app.workbench().workspace.q[0] == (7.0, 0.2, 0.3)

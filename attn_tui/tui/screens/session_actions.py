@@ -399,6 +399,9 @@ class SessionController:
         run = self.last_run if isinstance(open_lab(self.app), HoldsRun) else None
         run = run if run is not None and os.path.exists(os.path.expanduser(run)) else None
         offered = next(iter(self.rescued), None) or run or bench.session_path or DEFAULT_SESSION
+        if self.rescued:  # the dialog offers it and names it whole: the notice covered that
+            for title_of_rescue in RESCUE_TITLES:
+                textual_compat.dismiss_notices(self.app, title=title_of_rescue)
         self.app.push_screen(FileModal(title, offered, submit=read), done)
 
     def _typed_sentence(self) -> bool:
