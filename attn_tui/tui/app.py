@@ -360,6 +360,10 @@ class AttnApp(App[int]):
             self.screen.show_size(size)
         elif showing:
             self.pop_screen()
+        else:
+            for screen in self.screen_stack:  # under a dialog opened while it was too small
+                if says_too_small(screen):
+                    screen.outgrown(not small)
 
     def _bench(self):
         """The workbench, for the session keys (they work from a lab too), unless a dialog is

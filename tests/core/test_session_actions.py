@@ -1044,6 +1044,35 @@ async def test_q_on_the_too_small_screen_over_the_quit_question_asks_once():
         assert app.screen is app.workbench()
 
 
+async def test_the_quit_question_asked_while_too_small_shows_the_workbench_once_it_fits():
+    """q on "Too small: 30×8" with unsaved edits, then the window enlarged: the question sat
+    on a blank screen until Escape."""
+    from screen_text import screen_text
+
+    from attn_tui.tui.app import make_app
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter", "5", "enter")
+        await pilot.resize_terminal(30, 8)
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuitModal)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "You have unsaved changes" in shown and "Q  queries" in shown
+        assert "Too small" not in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.workbench()
+        await pilot.resize_terminal(30, 8)  # and small again: said again
+        await pilot.pause()
+        assert "Too small: 30×8" in screen_text(app)
+
+
 @pytest.mark.parametrize(("size", "anyway"), [((40, 12), "Quit (y)"), ((80, 24), "Quit anyway (y)")])
 async def test_the_quit_questions_buttons_fit_its_box_at_any_width(size, anyway):
     """At 40x12 "Cancel (Esc)", the focused button, ran past the dialog's edge."""

@@ -21,6 +21,8 @@ class TooSmallScreen(AttnModal[None]):
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; background: $background; }
     TooSmallScreen > Static { width: 100%; height: auto; text-align: center; }
+    TooSmallScreen.-outgrown { background: transparent; }
+    TooSmallScreen.-outgrown > Static { display: none; }
     """
 
     def compose_dialog(self) -> ComposeResult:
@@ -31,6 +33,11 @@ class TooSmallScreen(AttnModal[None]):
 
     def on_mount(self) -> None:
         self.show_size()
+
+    def outgrown(self, large_enough: bool) -> None:
+        """Under a dialog (q's question) once the window is large enough again: the screens
+        under it show through, where the dialog sat on a blank screen until it closed."""
+        self.set_class(large_enough, "-outgrown")
 
     def on_screen_resume(self) -> None:
         # a dialog opened over this one may close after the window grew: nothing would
