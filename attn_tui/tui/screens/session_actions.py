@@ -357,9 +357,14 @@ class SessionController:
                 return
             if (rescued := _same_file(path, self.rescued)) is not None:
                 self.rescued.remove(rescued)  # offered no more: the next rescued file is
-                if not self.rescued:  # the notice that told of them has done its work
-                    for title in RESCUE_TITLES:
-                        textual_compat.dismiss_notices(self.app, title=title)
+                if self.rescued:  # the start's notice went as the dialog opened: the rest
+                    edits, run_kept, _ = RESCUE_TITLES
+                    nxt = self.rescued[0]
+                    self.app.notify(f"Also kept: {nxt}" + (
+                        f" and {len(self.rescued) - 1} more" if len(self.rescued) > 1 else "")
+                        + ". ctrl+o offers it next.",
+                        title=run_kept if nxt.endswith(".npz") else edits, timeout=8,
+                        markup=False)
             if not isinstance(opened[-1], session.Session):
                 self.last_run = path
                 record = opened[-1]
