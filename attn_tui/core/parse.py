@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from fractions import Fraction
 from typing import NamedTuple
 
 MAX_ABS = 1e6
@@ -59,7 +60,7 @@ def _normalise(text: str) -> str:
 def _number_sign_beside_digits(text: str) -> str | None:
     """Why ``text`` is refused, when a character that is a number of its own (², ½, ①: NFKC
     makes digits of them) stands beside others: "2²" was read as 22 and "1½" as 11/2. Alone
-    (with a sign) one is read as its value."""
+    (with a sign) one is read as its value. The value meant is named where it is exact."""
     plain = text.strip()
     body = plain.lstrip("+-" + "".join(_MINUS))
     signs = [ch for ch in body if not ch.isascii() and unicodedata.category(ch) == "No"]
@@ -67,19 +68,23 @@ def _number_sign_beside_digits(text: str) -> str | None:
         return None
     sign, value = signs[0], None
     name = unicodedata.name(sign, "")
+    short = len(plain) <= MAX_LEN  # a long paste is refused for its length: no value worked out
     if "SUPERSCRIPT" in name:
         head = plain.rstrip(_SUPERSCRIPTS)
         power = unicodedata.normalize("NFKC", plain[len(head):]).replace("\u2212", "-")
-        if re.match(_NUMBER_RE, base := _normalise(head)) and re.match(r"^-?\d+$", power):
+        if short and re.match(_NUMBER_RE, base := _normalise(head)) and re.match(r"^-?\d+$",
+                                                                                  power):
             value = _power(base, int(power))
         then = f"type its value ({value})" if value else "type its value"
         shown = plain[len(head):] or sign
         return f"'{_shown(text)}' is not a number: {shown} as a power is not read; {then}"
     if "FRACTION" in name and plain.endswith(sign):
         whole = _normalise(plain[:-1])
-        if re.match(r"^[+-]?\d+$", whole):
-            n, d = (int(x) for x in unicodedata.normalize("NFKC", sign).split("\u2044"))
-            value = _mixed(int(whole), n, d, negative=whole.startswith("-"))
+        parts = unicodedata.normalize("NFKC", sign).split("\u2044")
+        if (short and re.match(r"^[+-]?\d+$", whole) and len(parts) == 2
+                and all(re.match(r"^\d+$", p) for p in parts)):
+            n, d = (int(p) for p in parts)
+            value = _exact(int(whole) + (n if whole[0] != "-" else -n) * Fraction(1, d)) if d else None
         then = f"write {value}" if value else "write it as a decimal or as one fraction"
         return f"'{_shown(text)}' is not a number: {sign} beside other digits is not read; {then}"
     return f"'{_shown(text)}' is not a number: {sign} is read only on its own"
@@ -89,19 +94,35 @@ _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
 
 
 def _power(base: str, exponent: int) -> str | None:
-    try:
-        value = float(base) ** exponent
-    except (OverflowError, ZeroDivisionError):
+    """base to the power, as written: -2² is -(2²), as on paper."""
+    if abs(exponent) > 64:
         return None
-    return f"{value:g}" if math.isfinite(value) else None
+    negative = base.startswith("-")
+    magnitude = Fraction(base.lstrip("+-"))
+    if magnitude == 0 and exponent < 0:
+        return None
+    value = magnitude ** exponent
+    return _exact(-value if negative else value)
 
 
-def _mixed(whole: int, n: int, d: int, negative: bool) -> str:
-    """1½ as 1.5, 12⅓ as 37/3: a decimal where it is exact."""
-    top = abs(whole) * d + n
-    value = top / d
-    sign = "-" if negative else ""
-    return f"{sign}{value:g}" if float(f"{value:g}") * d == top else f"{sign}{top}/{d}"
+def _exact(value: Fraction) -> str | None:
+    """``value`` as a cell takes it exactly: a whole number, a short decimal or a fraction
+    (1.5, 37/3, 0.0009765625); None beyond what a cell holds, or too long to type."""
+    if abs(value) > MAX_ABS or (value and abs(value) < Fraction(1, 10**12)):
+        return None
+    if value.denominator == 1:
+        return str(value.numerator)
+    d = value.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d == 1:  # a decimal that ends
+        text = f"{value.numerator / value.denominator:.15f}".rstrip("0")
+        if Fraction(text) == value and len(text) <= 24:
+            return text
+    text = f"{value.numerator}/{value.denominator}"
+    return text if len(text) <= 24 else None
 
 
 def _underflowed(token: str, value: float) -> bool:

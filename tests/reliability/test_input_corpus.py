@@ -25,6 +25,7 @@ REFUSED = [
     "[/]", "1[b]", "[red]2",  # text that looks like markup is shown as typed
     # NFKC made 22, 102, 11/2 and 1/22 of these: a number of its own beside digits
     "2²", "10²", "1½", "1/2²", "10⁻³", "2₂",
+    "2⅟", "1⳽", "1 2⅟",  # a fraction sign NFKC leaves whole: these raised, and the app ended
 ]
 
 
@@ -53,14 +54,31 @@ def test_refused_with_a_message(text: str):
     ("10⁻³", "'10⁻³' is not a number: ⁻³ as a power is not read; type its value (0.001)"),
     ("1½", "'1½' is not a number: ½ beside other digits is not read; write 1.5"),
     ("−12⅓", "'−12⅓' is not a number: ⅓ beside other digits is not read; write -37/3"),
+    # the value meant, exactly, and only where a cell could hold it
+    ("-2²", "'-2²' is not a number: ² as a power is not read; type its value (-4)"),
+    ("3⁻¹", "'3⁻¹' is not a number: ⁻¹ as a power is not read; type its value (1/3)"),
+    ("2⁻¹⁰", "'2⁻¹⁰' is not a number: ⁻¹⁰ as a power is not read; type its value "
+             "(0.0009765625)"),
+    ("10⁷", "'10⁷' is not a number: ⁷ as a power is not read; type its value"),
+    ("10⁻⁴⁰⁰", "'10⁻⁴⁰⁰' is not a number: ⁻⁴⁰⁰ as a power is not read; type its value"),
 ])
 def test_a_power_or_fraction_sign_beside_digits_names_the_value_meant(text: str, says: str):
     assert parse_cell(text) == (None, says)
     assert parse_cell(text, cell_limit=False) == (None, says)  # a lab's field reads it alike
 
 
+@pytest.mark.parametrize("text", ["2" + "²" * 5000, "1" * 5000 + "½", "1" * 400 + "½"])
+def test_a_long_paste_with_a_number_sign_is_refused_for_its_length(text: str):
+    # int() of over 4,300 digits, or a float of 400, raised on the paste's way in
+    from attn_tui.core.parse import one_number, too_long
+
+    assert not one_number(text)
+    assert parse_cell(text).error == f"too long ({len(text):,} characters): type one number"
+    assert too_long(text) == parse_cell(text).error
+
+
 @pytest.mark.parametrize("text", ["x" * 10_000, "\x1b[2J\x1b[H", "nan", "1e400", "\x00\x01",
-                                  "1[/]", "[b]2"])
+                                  "1[/]", "[b]2", "2⅟", "1 2⅟"])
 async def test_pasting_junk_into_the_app_changes_nothing(text: str):
     async with make_app().run_test(size=(80, 24)) as pilot:
         before = pilot.app.screen.workspace
