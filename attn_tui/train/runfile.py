@@ -87,7 +87,8 @@ def load(path: str) -> RunRecord:
         with np.load(os.path.expanduser(path), allow_pickle=False) as z:
             declared = _declared(z)
             if "meta" in declared:  # a run's: nothing larger than its settings hold is read
-                _fits(declared, z["meta"] if declared["meta"][1] <= META_BYTES else None)
+                dtype, n = declared["meta"]
+                _fits(declared, z["meta"] if n * dtype.itemsize <= META_BYTES else None)
             data = {name: z[name] for name in z.files}
     except _TooLarge as exc:
         raise FileError(f"it is not a saved training run ({exc})", path) from None
@@ -142,11 +143,15 @@ def _declared(z) -> dict[str, tuple[np.dtype, int]]:
 
 
 def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) -> None:
-    """Raise _TooLarge if members hold more values than the settings in ``meta`` allow: a
-    loss per step, a check and a frame at most per step and one at the start, the weights
-    and the optimizer's two moments exactly."""
+    """Raise _TooLarge if members take more bytes than the settings in ``meta`` allow (a
+    loss per step; a check and a frame at most per step and one at the start; the weights and
+    the optimizer's two moments exactly; 8 bytes a value), or more than half the memory free."""
     if meta is None:
         raise _TooLarge("its description is larger than any settings")
+    total = sum(n * dtype.itemsize for dtype, n in declared.values())
+    if (free := _free_memory()) is not None and total > free // 2:
+        raise _TooLarge(f"it would take {total / 2**20:,.0f} MB to open, more than half the "
+                        f"memory free here ({free / 2**20:,.0f} MB)")
     try:
         config = _config(json.loads(str(meta)))
     except (ValueError, TypeError, KeyError, AttributeError, TrainConfigError):
@@ -159,29 +164,44 @@ def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) ->
     t = min(count("example"), MAX_TOKENS)
     steps = min(count("losses"), config.steps)
     params = sum(int(np.prod(shape)) for shape in expected_shapes(config, t).values())
-    limits = {"losses": config.steps, "example": MAX_TOKENS, "eval_steps": steps + 1,
+    values = {"losses": config.steps, "example": MAX_TOKENS, "eval_steps": steps + 1,
               "accuracy": steps + 1, "frame_steps": steps + 1,
               "frames": (steps + 1) * config.layers * config.heads * t * t,
-              "w:": params, "r:exp_avg:": params, "r:exp_avg_sq:": params, "r:batches": 1 << 16}
-    held: dict[str, tuple[int, int]] = {}  # values and bytes, by group
+              "w:": params, "r:exp_avg:": params, "r:exp_avg_sq:": params,
+              "r:step:": len(expected_shapes(config, t)), "r:batches": 1 << 13}
+    held: dict[str, int] = {}  # bytes, by group; members attn-tui does not write are "other"
     for name, (dtype, n) in declared.items():
         if name == "meta":
             continue
-        group = next((g for g in limits if g.endswith(":") and name.startswith(g)), name)
-        values, nbytes = held.get(group, (0, 0))
-        held[group] = values, nbytes = values + n, nbytes + n * dtype.itemsize
+        group = next((g for g in values if g.endswith(":") and name.startswith(g)),
+                     name if name in values else "other")
+        held[group] = held.get(group, 0) + n * dtype.itemsize
         # smaller, it is read, and _record says what is wrong with it in its own words
-        if values > limits.get(group, 1 << 10) and nbytes > WORTH_REFUSING:
-            what = group.rstrip(":") if group.endswith(":") else group
-            raise _TooLarge(f"its {_NAMES.get(what, what)} would take {nbytes / 2**20:,.0f} MB, "
-                            "more than a run of its settings holds")
+        if held[group] > 8 * values.get(group, 0) and held[group] > WORTH_REFUSING:
+            what = group.rstrip(":")
+            raise _TooLarge(f"its {_NAMES.get(what, what)} would take "
+                            f"{held[group] / 2**20:,.0f} MB, more than a run of its settings "
+                            "holds")
 
 
-MAX_TOKENS = 4096  # an example sequence: the tasks' are 12 to 20
+def _free_memory() -> int | None:
+    """Bytes of memory free for a new allocation (Linux's MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+MAX_TOKENS = 64  # an example sequence: the tasks' are 12 to 20
 WORTH_REFUSING = 16 << 20  # bytes of a member too many for its settings, before reading it
 _NAMES = {"w": "weights", "r:exp_avg": "optimizer moments", "r:exp_avg_sq": "optimizer moments",
-          "r:batches": "batch generator state", "eval_steps": "accuracy steps",
-          "frame_steps": "frame steps", "accuracy": "accuracies"}
+          "r:step": "optimizer step counts", "r:batches": "batch generator state",
+          "eval_steps": "accuracy steps", "frame_steps": "frame steps",
+          "accuracy": "accuracies", "other": "arrays attn-tui does not write"}
 
 
 def _config(meta: object) -> TrainConfig:

@@ -302,16 +302,22 @@ def test_a_session_opened_as_a_run_names_the_flag_that_opens_it(tmp_path) -> Non
                               "training run; attn-tui --session opens it.")
 
 
-@pytest.mark.parametrize(("member", "shape", "words"), [
-    ("losses", (125_000_000,), "its losses would take 954 MB, more than a run of its settings "
-                               "holds"),
-    ("frames", (2_000_000, 1, 1, 12, 12), "its frames would take 1,099 MB, more than a run of "
-                                          "its settings holds"),
-    ("w:tok.weight", (50_000_000, 8), "its weights would take 1,526 MB, more than a run of its "
+@pytest.mark.parametrize(("member", "shape", "descr", "words"), [
+    ("losses", (125_000_000,), "<f8", "its losses would take 954 MB, more than a run of its "
                                       "settings holds"),
+    # six of them, as many as its steps, but each a string of 44 million characters
+    ("losses", (6,), "<U44739242", "its losses would take 1,024 MB, more than a run of its "
+                                   "settings holds"),
+    ("frames", (2_000_000, 1, 1, 12, 12), "<f4", "its frames would take 1,099 MB, more than a "
+                                                 "run of its settings holds"),
+    ("w:tok.weight", (50_000_000, 8), "<f4", "its weights would take 1,526 MB, more than a run "
+                                             "of its settings holds"),
+    ("meta", (), "<U268435456", "its description is larger than any settings"),
+    ("junk1", (3_000_000,), "<f8", "its arrays attn-tui does not write would take 23 MB, more "
+                                   "than a run of its settings holds"),
 ])
 def test_a_small_file_declaring_a_huge_array_is_refused_before_it_is_read(
-        record, tmp_path, member, shape, words) -> None:
+        record, tmp_path, member, shape, descr, words) -> None:
     """A 1.7 MB file whose losses unpacked to 1 GB took 1 GB and 3.3 s to refuse: each array's
     size, as its header declares it, is held to what the run's settings hold before any is
     read. (The array here is its header alone: reading it would fail, after allocating.)"""
@@ -320,11 +326,12 @@ def test_a_small_file_declaring_a_huge_array_is_refused_before_it_is_read(
 
     save(record, str(tmp_path / "run.npz"))
     arrays = dict(np.load(tmp_path / "run.npz"))
+    if member.startswith("junk"):  # two members of 23 MB together: one of 12 MB alone is read
+        arrays["junk0"] = np.zeros(1)
+        arrays[member] = np.zeros(1)
     header = io.BytesIO()
-    dtype = arrays[member].dtype
     np.lib.format.write_array_header_1_0(
-        header, {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False,
-                 "shape": shape})
+        header, {"descr": descr, "fortran_order": False, "shape": shape})
     with zipfile.ZipFile(tmp_path / "bomb.npz", "w") as z:
         for name, a in arrays.items():
             if name == member:
@@ -337,3 +344,16 @@ def test_a_small_file_declaring_a_huge_array_is_refused_before_it_is_read(
         load(str(tmp_path / "bomb.npz"))
     assert str(err.value) == (f"Cannot open {tmp_path / 'bomb.npz'}: it is not a saved "
                               f"training run ({words}).")
+
+
+def test_a_run_larger_than_half_the_free_memory_is_refused_before_it_is_read(
+        record, tmp_path, monkeypatch) -> None:
+    from attn_tui.train import runfile
+
+    save(record, str(tmp_path / "run.npz"))
+    monkeypatch.setattr(runfile, "_free_memory", lambda: 4096)
+    with pytest.raises(FileError, match=r"it would take 0 MB to open, more than half the "
+                                        r"memory free here \(0 MB\)"):
+        load(str(tmp_path / "run.npz"))
+    monkeypatch.setattr(runfile, "_free_memory", lambda: None)  # not Linux: not checked
+    assert load(str(tmp_path / "run.npz")).steps_done == record.steps_done
