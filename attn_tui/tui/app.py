@@ -223,8 +223,10 @@ class AttnApp(App[int]):
         def again(sig: int) -> None:
             # a second kill while the rescue waits or writes ends the app now, terminal given
             # back all the same (a file being written is finished as the process ends); a
-            # third ends it at once
-            loop.remove_signal_handler(sig)
+            # third, of either kind, ends it at once, by that signal
+            for each in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(each)
+            self.stopped_by = sig
             self.exit(return_code=128 + sig)
 
         def stopped(sig: int) -> None:

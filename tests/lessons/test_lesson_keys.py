@@ -389,6 +389,10 @@ async def test_go_to_takes_digits_and_hyphens_step_3_opens_step_3():
         await pilot.press("enter")
         await settle(pilot)
         assert "Step 3 of 5" in shown(pilot.app)
+        # a digit that matches nothing is no new start: "lab 3" opened step 3
+        await _in_go_to(pilot, "l", "a", "b", "space", "3", "enter")
+        header = str(pilot.app.screen.query_one("#goto-header").render())
+        assert "nothing starts with 'lab 3'" in header
     async with make_app().run_test(size=(80, 24)) as pilot:
         await _in_go_to(pilot, "r", "e", "a", "l", "minus", "h")
         options = pilot.app.screen.query_one("OptionList")

@@ -76,7 +76,10 @@ class GotoModal(AttnModal[str | None]):
             return
         event.stop()
         event.prevent_default()  # read here, not by a binding
-        for attempt in ((typed,) if event.key == "backspace" else (typed, char.lower())):
+        # a letter that matches nothing starts a new name; a digit alone names nothing to
+        # start from ("lab 3" opened step 3)
+        again = () if event.key == "backspace" or not char.isalpha() else (char.lower(),)
+        for attempt in (typed, *again):
             if self._matches(attempt) or not attempt:
                 self.typed, self.missed = attempt, ""
                 choices = self.query_one(ChoiceList)
