@@ -981,6 +981,12 @@ async def test_settings_changed_beside_a_paused_run_are_on_the_bar_when_it_is_ba
         assert back.state == "paused" and back.step == 20 and back.run.config == run_config
         assert back.settings == replace(run_config, lr=0.03)
         assert back.message == ("Paused at step 20, where you left it, with the settings you "
-                                "changed on the bar.")
+                                "changed on the bar: u puts back the run's own.")
         status = " ".join(str(back.query_one("#train-status").render()).split())
         assert status.endswith("settings changed: Enter twice trains them (e saves this run)")
+        await pilot.press("u")  # the run's own, and Enter trains it on
+        await settle(pilot)
+        assert back.settings == run_config
+        await pilot.press("enter")
+        await settle(pilot)
+        assert back.state == "done" and back.step == 60

@@ -152,8 +152,9 @@ class TrainLabScreen(LabScreen):
                 self.frame = frame
         # back: the settings changed on the bar and not yet trained, beside the run
         self.bar_kept = bar is not None and bar != self.settings
-        if self.bar_kept:
-            self.set_reactive(LabScreen.settings, bar)
+        if self.bar_kept:  # one change, which u takes back to the run's own settings
+            with self.history.change(self._now):
+                self.set_reactive(LabScreen.settings, bar)
 
     def default_settings(self) -> TrainConfig:
         # R keeps the task on the bar and puts back its own defaults (sort's, as the lab opens)
@@ -182,7 +183,7 @@ class TrainLabScreen(LabScreen):
             self.say(INSTALL_TORCH_TRAIN, error=True)
         elif self.state == "paused" and self.bar_kept:
             self.say(f"Paused at step {self.step}, where you left it, with the settings you "
-                     "changed on the bar.")
+                     "changed on the bar: u puts back the run's own.")
         elif self.state == "paused":
             self.say(f"Paused at step {self.step}, where you left it: Enter trains on.")
         elif self.state == "loaded" and self.record is not None and self.record.diverged:
