@@ -239,6 +239,18 @@ async def test_real_heads_w_is_refused_while_a_question_keeps_the_head_back():
         assert "Step 2 of 7" in panel(app).border_title and "✓ Right." in panel(app).plain
 
 
+async def test_real_heads_refusal_of_w_goes_once_the_question_is_answered():
+    """"✗ Answer first … keeps back" stayed under the sentence after b, and on through to
+    step 7, whose own words say w opens the head."""
+    async with lesson_app("real-heads", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await press(pilot, "w")
+        assert screen.message.startswith("Answer first")
+        await press(pilot, "b")
+        assert screen.message == "" and "Answer first" not in screen_text(pilot.app)
+
+
 async def test_go_to_the_workbench_from_a_labs_lesson_closes_it_and_says_so():
     from attn_tui.tui.textual_compat import notifications
 

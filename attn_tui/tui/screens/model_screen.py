@@ -358,6 +358,7 @@ class ModelScreen(Screen):
         self.run: Run | None = None
         self.layer_index, self.head_index, self.query_index = pick  # query: clamped on arrival
         self.message = ""
+        self._lesson_refusal: str | None = None  # said for w or e while a step keeps numbers
         self.summary = None
         self.run_text: str | None = None  # the sentence ``run`` is for
         self.history: UndoStack[ModelChoice] = UndoStack()
@@ -641,8 +642,18 @@ class ModelScreen(Screen):
             self.call_after_refresh(self.keep_in_view)
 
     def lesson_pointed(self) -> None:
-        """A lesson's step has brought its marks into view: they are what stays in view."""
+        """A lesson's step has brought its marks into view: they are what stays in view. (An
+        answer or another step points too: a refusal that held only until then goes.)"""
         self._in_view = "marks"
+        if (self.message and self.message == self._lesson_refusal
+                and self.app.tutor.refuses_hand_over(self) is None):
+            self.say("")
+
+    def _refused_by_lesson(self, text: str) -> None:
+        """w or e refused while the step keeps numbers back: said until it no longer holds
+        ("✗ Answer first" stayed up through to the lesson's last step)."""
+        self.say(text, error=True)
+        self._lesson_refusal = text
 
     def say(self, text: str, *, error: bool = False) -> None:
         """One line under the sentence: a refusal (marked ✗, not only by colour) or a note."""
@@ -832,7 +843,8 @@ class ModelScreen(Screen):
             self._say_not_ready("export")
             return
         if self.app.tutor.refuses_hand_over(self) is not None:
-            self.say("e exports once the numbers this step keeps back are on screen.", error=True)
+            self._refused_by_lesson("e exports once the numbers this step keeps back are on "
+                                    "screen.")
             return
         ws = head_workspace(self.run, self.layer_index, self.head_index, self.query_index)
         self.app.session.export(SimpleNamespace(workspace=ws))
@@ -856,7 +868,7 @@ class ModelScreen(Screen):
             self._say_not_ready("open")
             return
         if (refused := self.app.tutor.refuses_hand_over(self)) is not None:
-            self.say(refused, error=True)
+            self._refused_by_lesson(refused)
             return
         self.app.tutor.hand_over(self)
         ws = head_workspace(run, self.layer_index, self.head_index, self.query_index)
