@@ -780,6 +780,24 @@ async def test_walk_frames_when_paused_is_not_said_on_once_the_run_pauses(monkey
         assert screen.frame is not None and screen.message == ""
 
 
+async def test_a_finished_run_left_and_back_asks_before_enter_trains_it_again() -> None:
+    """Done, unsaved, Esc and Go to lab train: Enter trained it again at once, the unsaved run
+    gone without the word the open lab says."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await trained(pilot)
+        pilot.app.pop_screen()
+        await pilot.pause()
+        pilot.app.reopen_lab("train")
+        await settle(pilot)
+        back = pilot.app.screen
+        assert back.state == "loaded" and back.step == 60
+        await pilot.press("enter")
+        await settle(pilot)
+        assert back.state == "loaded"  # nothing trained yet
+        assert back.message.startswith("This run is done; the same settings train it again")
+        assert "It is not saved: e saves it." in back.message
+
+
 async def test_enter_on_a_finished_run_says_the_same_settings_train_it_again() -> None:
     """Enter on a done run, its settings unchanged, trained it again from step 0 without a
     word, and dropped the unsaved run; now the first Enter says so, the second trains."""

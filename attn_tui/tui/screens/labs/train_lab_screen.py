@@ -294,8 +294,11 @@ class TrainLabScreen(LabScreen):
                      "Enter again trains the new settings in its place.")
             self._draw()  # the status's "Enter twice" is one Enter now
             return
-        # (a finished run loaded from a file is no loss: its status says Enter trains anew)
-        ended = self.state in ("done", "diverged") or self._diverged()
+        # (a finished run loaded from a file is no loss: its status says Enter trains anew; the
+        # lab's own, left with Esc and back, is the run it was)
+        back_done = (self.state == "loaded" and self.kept and self.record is not None
+                     and self.record.steps_done >= self.record.config.steps)
+        ended = self.state in ("done", "diverged") or self._diverged() or back_done
         if ask and not changed and ended and not self.lessons_run:
             # the same settings and seed train the very same run again: say so before it goes
             self._replace_asked = self.settings
