@@ -243,8 +243,10 @@ HELP_EXTRAS = {
     "minilm": (("↑↓←→ (h j k l)", "in the grid of heads: pick a layer and a head"),
               ("Enter", "in the sentence: back to the heads (the maps follow as you type; an "
                         "empty one stays)"),
-              ("Tab / shift+Tab", "to the step table and back: in a short window it is below "
-                                  "the pictures, and Tab brings it into sight"),
+              ("Tab / shift+Tab", "to the step table, then into the sentence (its cursor at "
+                                  "the end: what is typed adds to it), and back; in a short "
+                                  "window the table is below the pictures, and Tab brings it "
+                                  "into sight"),
               ("PgDn / PgUp", "scroll the screen"),
               ("click", "a head's picture picks it; a row of the large picture, its query")),
     "train": (("click", "in the maps: a head's picture picks it"),),
