@@ -115,10 +115,13 @@ async def test_the_helps_esc_closes_is_a_click_where_help_covers_the_screen():
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        x, y = where(app, "Esc closes")
+        x, y = where(app, "Esc or q closes")
         await pilot.click(offset=(x + 1, y))
         await pilot.pause()
         assert app.screen is app.workbench()
+        await pilot.press("question_mark", "q")  # q closes it too, as its edge says: no quit
+        await pilot.pause()
+        assert app.screen is app.workbench() and app.is_running
 
 
 async def _click_text(pilot, words: str, at: int = 0) -> None:

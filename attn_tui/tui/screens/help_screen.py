@@ -73,7 +73,7 @@ class HelpScreen(AttnModal[None]):
         with HelpScroll() as scroll:
             scroll.border_title = "attn-tui keys"
             # a click closes too: at 80 columns the help covers the screen, no outside to click
-            scroll.border_subtitle = "↑↓ scroll · [@click=screen.dismiss(None)]Esc closes[/]"
+            scroll.border_subtitle = "↑↓ scroll · [@click=screen.dismiss(None)]Esc or q closes[/]"
             self.reference = DrawnOncePerWidth(Group(*_reference(self.section, self.then)))
             yield Static(self.reference)
 
