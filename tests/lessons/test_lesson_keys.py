@@ -400,6 +400,16 @@ async def test_go_to_takes_digits_and_hyphens_step_3_opens_step_3():
         assert options.get_option_at_index(options.highlighted).id == "lesson:real-heads"
 
 
+async def test_a_letter_on_an_answered_question_says_it_answers_nothing_more():
+    # b again on mask's step 3, answered: the backend stayed, and nothing was said
+    async with lesson_app("mask", at=3).run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "b", "c")
+        assert pilot.app.tutor.chosen == 1 and pilot.app.workbench().workspace.backend == "numpy"
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert "Step 3's question is answered (b); c answers nothing more here." in said
+
+
 async def test_a_reveal_is_not_taken_for_the_learners_edit():
     # answering step 3 of 'one' turns the division off (its reveal); n then said "Step 4
     # starts from its own numbers" although the learner had edited nothing

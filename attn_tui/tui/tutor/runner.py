@@ -641,7 +641,10 @@ class LessonRunner:
         if self._busy:  # typed before the question could be read (see _read_first)
             self.say_getting_ready(letter)
             return
-        if self.chosen is not None:
+        if self.chosen is not None:  # said: b here switched no backend, and said nothing
+            self.app.notify(f"Step {self.index + 1}'s question is answered "
+                            f"({LETTERS[self.chosen]}); {letter} answers nothing more here.",
+                            timeout=3, markup=False)
             return
         if self._read_first(f"{letter} was not taken as its answer",
                             f"then press {_letters(q)}"):
