@@ -408,7 +408,13 @@ def _progress_reset(no_progress: bool, lesson: str | None = None) -> int:
     if answer.strip().lower() not in ("y", "yes"):
         print("Nothing cleared.")
         return 1
-    progress.reset(lesson)
+    try:
+        _, stayed = progress.reset(lesson)
+    except OSError as exc:  # the folder's lock: read-only, or a directory where it should be
+        return fail(f"progress not cleared: {(exc.strerror or str(exc)).lower()} "
+                    f"({progress.where})")
+    if stayed:  # said, not "cleared": a read-only folder kept every file
+        return fail("progress not cleared of " + "; ".join(stayed) + f" (in {progress.where})")
     aside = sorted(progress.where.glob(f"{lesson or '*'}.json.bad*"))
     starts = f"lesson {lesson} starts" if lesson else "every lesson starts"
     print(f"Lesson progress cleared: {starts} at its first step." + (

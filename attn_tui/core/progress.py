@@ -19,8 +19,11 @@ written later could move back another attn-tui's newer step.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import stat
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +37,7 @@ DIR_ENV = "ATTN_TUI_DATA_DIR"
 OFF_ENV = "ATTN_TUI_NO_PROGRESS"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _MAX_BYTES = 64_000  # a real record is a few hundred bytes
+LOCK_WAIT = 1.0  # seconds a save waits for another's lock before its change waits instead
 
 
 @dataclass(frozen=True)
@@ -187,23 +191,28 @@ class Progress:
             return f"Progress not saved: {(exc.strerror or str(exc)).lower()}{where}."
         return None
 
-    def reset(self, lesson: str | None = None) -> int:
-        """Remove every lesson's record, or ``lesson``'s; how many files went. A file set aside
+    def reset(self, lesson: str | None = None) -> tuple[int, list[str]]:
+        """Remove every lesson's record, or ``lesson``'s: how many files went, and why each
+        that stayed could not go ("select.json: permission denied"). A file set aside
         (NAME.json.bad) stays: it may be the only copy of what it held. So does one this
-        attn-tui cannot read (damaged, or a newer attn-tui's): it is set aside, not removed."""
+        attn-tui cannot read (damaged, or a newer attn-tui's): it is set aside, not removed.
+        Raises OSError if the folder's lock cannot be had."""
         if self.where is None or not self.where.is_dir():
-            return 0
-        gone = 0
+            return 0, []
+        gone, stayed = 0, []
         with _locked(self.where / ".lock"):
-            for f in self.where.iterdir():
+            for f in sorted(self.where.iterdir()):
                 if f.name == f"{lesson}.json" if lesson else f.name.endswith(".json"):
-                    with contextlib.suppress(OSError):
+                    try:
                         if _read(f)[1] is not None:
                             f.replace(_aside(f))
                         else:
                             f.unlink()
+                    except OSError as exc:
+                        stayed.append(f"{f.name}: {(exc.strerror or str(exc)).lower()}")
+                    else:
                         gone += 1
-        return gone
+        return gone, stayed
 
 
 def _aside(path: Path) -> Path:
@@ -226,7 +235,11 @@ def _dump(r: Record) -> str:
 def _read(path: Path) -> tuple[Record | None, str | None]:
     """The record in ``path`` (None if there is none), and what is wrong with it if anything."""
     try:
-        with open(path, "rb") as f:
+        # not blocking: a FIFO in a lesson's place froze the app until something wrote into it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None, "it is not a regular file"
             data = f.read(_MAX_BYTES + 1)
     except FileNotFoundError:
         return None, None
@@ -293,7 +306,18 @@ def _locked(lock: Path) -> Iterator[None]:
                 f.seek(0)
                 msvcrt.locking(f.fileno(), msvcrt.LK_UNLCK, 1)
             return
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        # a while at most: another attn-tui saves in milliseconds, and the wait is on the app's
+        # event loop (a lock held by something else froze the screen for as long)
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise OSError(errno.EWOULDBLOCK, "another program holds its lock",
+                                  str(lock)) from None
+                time.sleep(0.01)
         try:
             yield
         finally:

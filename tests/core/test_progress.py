@@ -366,3 +366,58 @@ def test_a_data_folder_named_with_dot_dot_or_relatively_is_made_as_given(
     where = tmp_path / given.split("/")[-1]
     assert (where / "progress" / "select.json").exists()
     assert kept.resolve().parent == (where / "unsaved").resolve()
+
+
+def test_progress_reset_with_a_lock_it_cannot_open_is_one_sentence(progress_dir):
+    # a .lock that is a folder (or, not as root, a read-only progress folder): a traceback
+    Progress.from_env().save("one", task=4)
+    (progress_dir / ".lock").unlink()
+    (progress_dir / ".lock").mkdir()
+    out = _cli("--progress", "reset", stdin="y\n")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip() == (f"attn-tui: progress not cleared: is a directory "
+                                  f"({progress_dir})")
+    assert (progress_dir / "one.json").exists()
+
+
+def test_progress_reset_names_what_it_could_not_remove(progress_dir, monkeypatch):
+    # a read-only folder kept every file, and the command said "Lesson progress cleared"
+    Progress.from_env().save("one", task=4)
+    Progress.from_env().save("mask", step=2)
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    assert Progress.from_env().reset() == (0, ["mask.json: permission denied",
+                                               "one.json: permission denied"])
+
+
+def test_a_fifo_in_a_lessons_place_is_set_aside_not_waited_on(progress_dir):
+    # `mkfifo one.json`: --lesson list never ended, and g froze the app until ctrl+q did nothing
+    Progress.from_env().save("mask", step=2)
+    os.mkfifo(progress_dir / "one.json")
+    p = Progress.from_env()
+    assert p.load("one") == Record() and p.load("mask").step == 2
+    assert p.notices == ["Progress in lesson one could not be used (it is not a regular file): "
+                         "that lesson starts fresh; the others keep theirs."]
+    out = _cli("--lesson", "list")
+    assert out.returncode == 0 and "one" in out.stdout
+
+
+def test_a_lock_held_elsewhere_makes_a_change_wait_not_the_screen(progress_dir, monkeypatch):
+    # `flock .lock sleep 20`: p p n did nothing for 20 s, the app's loop waiting on the lock
+    import fcntl
+
+    import attn_tui.core.progress as progress
+
+    monkeypatch.setattr(progress, "LOCK_WAIT", 0.05)
+    p = Progress.from_env()
+    p.save("one", step=1)
+    with open(progress_dir / ".lock", "a+b") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        assert p.save("one", task=4) == (
+            f"Progress not saved: another program holds its lock ({progress_dir}).")
+        fcntl.flock(held.fileno(), fcntl.LOCK_UN)
+    assert p.save("one", step=2) is None  # the change waited, and is written with the next
+    assert Progress.from_env().load("one").tasks == {4}
