@@ -127,6 +127,25 @@ async def test_two_hints_then_show_me_asks_and_u_undoes_it():
         assert "Not yet:" in _said(pilot.app)
 
 
+async def test_a_shown_state_brought_back_by_u_after_leaving_the_step_stays_show_mes(
+        progress_dir):
+    """h h h y, n, p, u: the step's start had been put back on coming back, u brought the shown
+    state again, and it was credited as the learner's own solve ("tasks": [4])."""
+    import json
+
+    async with lesson_app("one", at=5).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 5)
+        await press(pilot, "h", "h", "h", "y")
+        assert "Shown:" in _said(pilot.app)
+        await press(pilot, "n")
+        await press(pilot, "p")
+        await _at(pilot, 5)
+        await press(pilot, "u")
+        assert "Done:" in _said(pilot.app) and "Shown:" in _said(pilot.app)
+    kept = json.loads((progress_dir / "one.json").read_text())
+    assert kept["shown"] == [4] and kept["tasks"] == []
+
+
 async def test_y_does_nothing_before_it_is_offered():
     async with lesson_app("select", at=4).run_test(size=(80, 24)) as pilot:
         await _at(pilot, 4)

@@ -124,6 +124,9 @@ class LessonRunner:
         self._hints = 0
         self._offering = False
         self._shown_state: object = None  # the panes as "show me" left them
+        # ... on each step shown this run: left and come back to, u brought the shown state
+        # back, and it was credited as the learner's own
+        self._shown_states: dict[tuple[str, int], object] = {}
         self._revealing = False  # an answer's reveal is changing the panes: the step's doing
         # the step's words (its question's and answer's too) filled from the panes at its
         # start, and again as an answer's reveal left them
@@ -422,6 +425,8 @@ class LessonRunner:
         self._restore(task.solution)
         self.host.lesson_owns_state(also=True)  # the lesson's solution, not the learner's work
         self._shown_state = self.host.lesson_state()
+        assert self.lesson is not None
+        self._shown_states[(self.lesson.name, self.index)] = self._shown_state
         self._check()
         if self._view is not None:
             self._show(replace(self._view, offering=False, verdict=self._verdict,
@@ -780,7 +785,8 @@ class LessonRunner:
         self._save(step=k)
         self.index, self.chosen, self.done = k, answers.get(k), False
         self._start_live, self._verdict, self._hints, self._offering = None, None, 0, False
-        self._shown_state, self._start_words, self._answer_words = None, None, None
+        self._shown_state = self._shown_states.get((self.lesson.name, k))
+        self._start_words, self._answer_words = None, None
         if self.host is not None:  # a value Enter sent just before n is the learner's
             self.host.settle_edits()
         self._busy = True
