@@ -468,6 +468,10 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
         value = _read(task, live)
     except IndexError:  # the learner removed the row or column the task is about
         return Verdict(None, lab, words, False, waiting="not on the panes now")
+    if start is not None and (gone := _moved_away(task, live, start)) is not None:
+        # 'who' removed with x: its row went to t2, whose α was read as who's and credited
+        return Verdict(None, label(task, start), words, False,
+                       waiting=f"{gone} is not where the task began (u brings it back)")
     yes_no = live.screen in YES_NO.get(task.stage, ())
     if value is None or goal is None:
         why = live.waiting or ("the current settings are refused" if live.figures is None
@@ -497,6 +501,21 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
             words = target(task, live, 4)[0]
         return Verdict(value, lab, words, met, broken, digits=4)
     return Verdict(value, lab, words, met, broken)
+
+
+def _moved_away(task: Task, live: Live, start: Live) -> str | None:
+    """The token the task names (its query, its key) if another now stands in its place, as
+    tokens added or removed move the rows; None if each is where the step began."""
+    if live.screen != "workbench":
+        return None
+    rows = [task.cell[0]] if task.cell is not None else [task.row] if task.row is not None else []
+    keys = [task.cell[1]] if task.cell is not None and task.stage != "output" else []
+    for index, now, then in ([(r, live.tokens[0], start.tokens[0]) for r in rows]
+                             + [(c, live.tokens[1], start.tokens[1]) for c in keys]):
+        if -len(then) <= index < len(then) and (
+                not -len(now) <= index < len(now) or now[index] != then[index]):
+            return f"'{then[index]}'"
+    return None
 
 
 YES_NO = {"diverged": ("lab:train",)}  # figures that are 1 or 0

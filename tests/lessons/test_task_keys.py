@@ -302,3 +302,19 @@ async def test_a_lesson_starts_with_the_keys_in_q_whatever_the_last_left():
         before = bench.workspace.v
         await press(pilot, *cell("0"))
         assert bench.workspace.v == before and bench.workspace.q[0][0] == 0.0
+
+
+async def test_removing_the_query_the_goal_names_meets_nothing(progress_dir):
+    """a, ↓, 10 Enter, ↑, x: who removed, t2 took its row, and t2's α was credited as who's
+    ("Done: α(t2 → best) 0.63", kept as solved)."""
+    import json
+
+    async with lesson_app("one", at=5).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 5)
+        await press(pilot, "a", "down", *cell("10"), "up", "x")
+        bench = pilot.app.workbench()
+        assert bench.workspace.query_tokens == ("t2",)
+        said = _said(pilot.app)
+        assert "Done:" not in said and "'who' is not where the task began (u brings it back)" in said
+    kept = json.loads((progress_dir / "one.json").read_text())
+    assert kept["tasks"] == []
