@@ -421,3 +421,19 @@ def test_a_lock_held_elsewhere_makes_a_change_wait_not_the_screen(progress_dir, 
         fcntl.flock(held.fileno(), fcntl.LOCK_UN)
     assert p.save("one", step=2) is None  # the change waited, and is written with the next
     assert Progress.from_env().load("one").tasks == {4}
+
+
+def test_a_task_solved_while_the_folder_is_unusable_is_written_once_it_is_mended(
+        tmp_path, monkeypatch):
+    # a file where the data folder goes, taken away while the app ran: the next save wrote
+    # the step, and the task solved meanwhile was gone ("tasks": [])
+    there = tmp_path / "data"
+    there.write_text("x")
+    monkeypatch.setenv("ATTN_TUI_DATA_DIR", str(there))
+    p = Progress.from_env()
+    assert p.load("one") == Record() and len(p.notices) == 1  # said once, on reading
+    assert p.save("one", task=4) is None  # not said again
+    assert p.unsaved() == {"one": f"Progress not saved: {there} is a file, not a folder."}
+    there.unlink()
+    assert p.save("one", step=5) is None and p.unsaved() == {}
+    assert Progress.from_env().load("one") == Record(step=5, tasks=frozenset({4}))

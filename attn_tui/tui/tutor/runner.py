@@ -223,6 +223,8 @@ class LessonRunner:
             self._save_failed = True
             self.app.notify(f"{failed} {progress.MEND}", title="Progress", severity="warning",
                             timeout=8, markup=False)
+        elif not failed and progress.unsaved():  # waiting, as the start's notice said
+            self._save_failed = True
         elif not failed and self._save_failed and not progress.save_waiting():
             self._save_failed = False
             self.app.notify("Progress saved again, with what could not be saved before.",
