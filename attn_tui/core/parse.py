@@ -95,12 +95,16 @@ _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
 
 def _power(base: str, exponent: int) -> str | None:
     """base to the power, as written: -2² is -(2²), as on paper."""
-    if abs(exponent) > 64:
+    size = abs(float(base))  # inf for 1e9999999: Fraction would build all its digits
+    if abs(exponent) > 64 or not math.isfinite(size):
+        return None
+    if size == 0:  # 0, or a number too small to store (1e-999)
+        return "0" if exponent > 0 and not re.search(r"[1-9]", base.split("e")[0].split("E")[0]) \
+            else None
+    if not -12 <= exponent * math.log10(size) <= 6:  # beyond what a cell holds: nothing to name
         return None
     negative = base.startswith("-")
     magnitude = Fraction(base.lstrip("+-"))
-    if magnitude == 0 and exponent < 0:
-        return None
     value = magnitude ** exponent
     return _exact(-value if negative else value)
 

@@ -267,6 +267,9 @@ class AttnApp(App[int]):
         if self._rescuing is None:
             import asyncio
 
+            # lesson progress that waits (its folder was unusable, its lock held) gets one
+            # more try: quitting by choice tries it too
+            self.progress_not_saved()
             self._rescuing = asyncio.get_running_loop().create_task(
                 self.session.rescue(self.workbench()))
         return await self._rescuing

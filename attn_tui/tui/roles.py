@@ -103,6 +103,14 @@ class PointedByLesson(Protocol):
 
 
 @runtime_checkable
+class SaysForLesson(Protocol):
+    """A host with a line of its own that a lesson's step can make it say (the model screen's
+    "Answer first" for w): once the lesson closes there, that line goes."""
+
+    def lesson_over(self) -> None: ...
+
+
+@runtime_checkable
 class TypedInto(Protocol):
     """A widget that holds text being typed into it (a Q/K/V cell, a lab's control): while
     it does, every key that types a character is that character, never a command."""

@@ -249,6 +249,11 @@ async def test_real_heads_refusal_of_w_goes_once_the_question_is_answered():
         assert screen.message.startswith("Answer first")
         await press(pilot, "b")
         assert screen.message == "" and "Answer first" not in screen_text(pilot.app)
+    async with lesson_app("real-heads", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await press(pilot, "w", "escape")  # the lesson closed: the refusal goes with it
+        assert pilot.app.tutor.lesson is None and screen.message == ""
 
 
 async def test_go_to_the_workbench_from_a_labs_lesson_closes_it_and_says_so():

@@ -172,6 +172,37 @@ async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once
     assert record.answers == {2: 1} and record.step == 3
 
 
+async def test_what_waited_in_one_lesson_is_written_by_a_save_in_another(progress_dir,
+                                                                           monkeypatch):
+    # the answer in select waited; saves in mask then worked, and select's stayed unwritten,
+    # "saved again" never said, and a kill or a dropped connection lost it
+    app = lesson_app("select", at=3)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        writable = read_only(monkeypatch)
+        await press(pilot, "b")
+        writable()
+        app.tutor.start("mask")
+        await settle(pilot)
+        said = [n.message for n in notifications(app) if n.title == "Progress"]
+        assert said[-1] == "Progress saved again, with what could not be saved before."
+        assert Progress.from_env().load("select").answers == {2: 1}
+
+
+async def test_a_rescue_tries_once_more_to_write_what_waited(progress_dir, monkeypatch):
+    from textual import messages
+
+    app = lesson_app("select", at=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        writable = read_only(monkeypatch)
+        await press(pilot, "b")
+        writable()
+        app.post_message(messages.ExitApp())  # the tab closed, the connection dropped
+        await pilot.pause()
+    assert Progress.from_env().load("select").answers == {2: 1}
+
+
 async def test_quit_writes_what_waited_if_the_folder_takes_it_now(progress_dir, monkeypatch):
     app = lesson_app("select", at=3)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -61,6 +61,9 @@ def test_refused_with_a_message(text: str):
              "(0.0009765625)"),
     ("10⁷", "'10⁷' is not a number: ⁷ as a power is not read; type its value"),
     ("10⁻⁴⁰⁰", "'10⁻⁴⁰⁰' is not a number: ⁻⁴⁰⁰ as a power is not read; type its value"),
+    # its digits were all built before any check: 16 s, or for ever, the screen frozen
+    ("1e9999999²", "'1e9999999²' is not a number: ² as a power is not read; type its value"),
+    ("1e999999⁶⁴", "'1e999999⁶⁴' is not a number: ⁶⁴ as a power is not read; type its value"),
 ])
 def test_a_power_or_fraction_sign_beside_digits_names_the_value_meant(text: str, says: str):
     assert parse_cell(text) == (None, says)

@@ -75,6 +75,17 @@ async def test_help_on_a_lab_opens_at_its_keys_and_on_the_workbench_at_the_start
         await pilot.pause()
         text = screen_text(app)
         assert "MODEL SCREEN (--model minilm)" in text and "WORKBENCH" not in text
+        # at its top: last in the reference, it could not scroll there, and at 120×40 the
+        # end of the heads lab's keys came first
+        lines = [line.strip("│ ") for line in text.splitlines() if line.strip("│ ")]
+        assert lines[1].startswith("MODEL SCREEN"), lines[:3]
+        await pilot.resize_terminal(120, 40)
+        await pilot.press("escape", "question_mark")
+        await pilot.pause()
+        await pilot.pause()
+        inside = [line.split("│")[1].strip() for line in screen_text(app).splitlines()
+                  if line.count("│") >= 2]
+        assert inside[0].startswith("MODEL SCREEN"), inside[:3]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")

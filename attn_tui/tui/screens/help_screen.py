@@ -135,6 +135,10 @@ def _reference(section: str | None = None, then: str | None = None) -> list[Rend
         every = [s for s in every if s[0] != then]
         at = next(i for i, s in enumerate(every) if s[0] == section) + 1
         every[at:at] = moved
+    elif then is None and (own := [s for s in every[1:] if s[0] == section]):
+        # the screen's own keys right after every screen's: the model screen's, last, could
+        # not scroll to the top and opened in the lab before it
+        every = [every[0], *own, *(s for s in every[1:] if s[0] != section)]
     # one width for every section's keys, the longest's ("Esc ctrl+z ctrl+c")
     width = max(cell_len(f"  {keys}") for _, entries in every for keys, _ in entries)
     for title, entries in every:

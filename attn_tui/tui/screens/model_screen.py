@@ -649,6 +649,10 @@ class ModelScreen(Screen):
                 and self.app.tutor.refuses_hand_over(self) is None):
             self.say("")
 
+    def lesson_over(self) -> None:
+        if self.message and self.message == self._lesson_refusal:
+            self.say("")
+
     def _refused_by_lesson(self, text: str) -> None:
         """w or e refused while the step keeps numbers back: said until it no longer holds
         ("✗ Answer first" stayed up through to the lesson's last step)."""

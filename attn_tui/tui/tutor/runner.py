@@ -28,7 +28,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 from attn_tui.tui import textual_compat
 from attn_tui.tui.bindings import LETTERS
 from attn_tui.tui.keys import after_keys, line_up, takes_text
-from attn_tui.tui.roles import HoldsForQuestion, HoldsRun, PointedByLesson
+from attn_tui.tui.roles import HoldsForQuestion, HoldsRun, PointedByLesson, SaysForLesson
 from attn_tui.tui.screens import says_too_small
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
@@ -223,12 +223,12 @@ class LessonRunner:
             self._save_failed = True
             self.app.notify(f"{failed} {progress.MEND}", title="Progress", severity="warning",
                             timeout=8, markup=False)
-        elif not failed and progress.unsaved():  # waiting, as the start's notice said
-            self._save_failed = True
         elif not failed and self._save_failed and not progress.save_waiting():
-            self._save_failed = False
+            self._save_failed = False  # every lesson's waiting changes written
             self.app.notify("Progress saved again, with what could not be saved before.",
                             title="Progress", timeout=4, markup=False)
+        elif not failed and progress.unsaved():  # waiting quietly, as the start's notice said
+            self._save_failed = True
 
     def entries(self) -> list[tuple[str, str, str]]:
         """(name, title, summary) of every lesson that loads."""
@@ -1071,6 +1071,8 @@ class LessonRunner:
             host.remove_class("-lesson")
             host.sub_title = self._own_title
         self.host = None
+        if isinstance(host, SaysForLesson):
+            host.lesson_over()
         self._setup = self._setup_view = None
         self._pointed = ()
         if not keep_lesson:
