@@ -89,7 +89,9 @@ def load(path: str) -> RunRecord:
             if "meta" in declared:  # a run's: nothing larger than its settings hold is read
                 dtype, n = declared["meta"]
                 _fits(declared, z["meta"] if n * dtype.itemsize <= META_BYTES else None)
-            data = {name: z[name] for name in z.files}
+                data = {name: z[name] for name in z.files}
+            else:  # another .npz: named by its members' names, none of them read
+                data = dict.fromkeys(declared)
     except _TooLarge as exc:
         raise FileError(f"it is not a saved training run ({exc})", path) from None
     except OSError as exc:
@@ -148,9 +150,10 @@ def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) ->
     the optimizer's two moments exactly; 8 bytes a value), or more than half the memory free."""
     if meta is None:
         raise _TooLarge("its description is larger than any settings")
-    total = sum(n * dtype.itemsize for dtype, n in declared.values())
-    if (free := _free_memory()) is not None and total > free // 2:
-        raise _TooLarge(f"it would take {total / 2**20:,.0f} MB to open, more than half the "
+    # read, then each array copied once as it is checked and converted: twice its size
+    total = 2 * sum(n * dtype.itemsize for dtype, n in declared.values())
+    if (free := _free_memory()) is not None and total > free:
+        raise _TooLarge(f"it would take {total / 2**20:,.0f} MB to open, more than the "
                         f"memory free here ({free / 2**20:,.0f} MB)")
     try:
         config = _config(json.loads(str(meta)))
@@ -164,9 +167,12 @@ def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) ->
     t = min(count("example"), MAX_TOKENS)
     steps = min(count("losses"), config.steps)
     params = sum(int(np.prod(shape)) for shape in expected_shapes(config, t).values())
+    # a frame every steps/frames steps, and one more at each pause (a learner's key): far
+    # fewer than one a step in any run a learner makes
+    frames = min(steps + 1, 2 * config.frames + PAUSES)
     values = {"losses": config.steps, "example": MAX_TOKENS, "eval_steps": steps + 1,
               "accuracy": steps + 1, "frame_steps": steps + 1,
-              "frames": (steps + 1) * config.layers * config.heads * t * t,
+              "frames": frames * config.layers * config.heads * t * t,
               "w:": params, "r:exp_avg:": params, "r:exp_avg_sq:": params,
               "r:step:": len(expected_shapes(config, t)), "r:batches": 1 << 13}
     held: dict[str, int] = {}  # bytes, by group; members attn-tui does not write are "other"
@@ -185,18 +191,29 @@ def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) ->
 
 
 def _free_memory() -> int | None:
-    """Bytes of memory free for a new allocation (Linux's MemAvailable), or None."""
+    """Bytes of memory free for a new allocation: Linux's MemAvailable, or what is left of
+    the cgroup's limit (a container's, a systemd service's) if less; None if neither is
+    known."""
+    free: list[int] = []
     try:
         with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+            free += [int(line.split()[1]) * 1024 for line in f
+                     if line.startswith("MemAvailable:")]
     except (OSError, ValueError, IndexError):
         pass
-    return None
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            limit = f.read().strip()
+        with open("/sys/fs/cgroup/memory.current") as f:
+            if limit != "max":
+                free.append(int(limit) - int(f.read().strip()))
+    except (OSError, ValueError):
+        pass
+    return min(free) if free else None
 
 
 MAX_TOKENS = 64  # an example sequence: the tasks' are 12 to 20
+PAUSES = 1000
 WORTH_REFUSING = 16 << 20  # bytes of a member too many for its settings, before reading it
 _NAMES = {"w": "weights", "r:exp_avg": "optimizer moments", "r:exp_avg_sq": "optimizer moments",
           "r:step": "optimizer step counts", "r:batches": "batch generator state",

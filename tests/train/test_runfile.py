@@ -346,14 +346,57 @@ def test_a_small_file_declaring_a_huge_array_is_refused_before_it_is_read(
                               f"training run ({words}).")
 
 
-def test_a_run_larger_than_half_the_free_memory_is_refused_before_it_is_read(
+def test_a_run_larger_than_the_free_memory_is_refused_before_it_is_read(
         record, tmp_path, monkeypatch) -> None:
     from attn_tui.train import runfile
 
     save(record, str(tmp_path / "run.npz"))
-    monkeypatch.setattr(runfile, "_free_memory", lambda: 4096)
-    with pytest.raises(FileError, match=r"it would take 0 MB to open, more than half the "
-                                        r"memory free here \(0 MB\)"):
+    monkeypatch.setattr(runfile, "_free_memory", lambda: 4096)  # read and copied: twice it
+    with pytest.raises(FileError, match=r"it would take 0 MB to open, more than the memory "
+                                        r"free here \(0 MB\)"):
         load(str(tmp_path / "run.npz"))
     monkeypatch.setattr(runfile, "_free_memory", lambda: None)  # not Linux: not checked
     assert load(str(tmp_path / "run.npz")).steps_done == record.steps_done
+
+
+def _headers_only(path, members: dict) -> None:
+    """A .npz of ``members`` (name: (descr, shape)) whose arrays are their headers alone."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as z:
+        for name, (descr, shape) in members.items():
+            header = io.BytesIO()
+            np.lib.format.write_array_header_1_0(
+                header, {"descr": descr, "fortran_order": False, "shape": shape})
+            z.writestr(name + ".npy", header.getvalue())
+
+
+def test_another_npz_is_named_from_its_members_without_reading_them(tmp_path) -> None:
+    # no description: every member was read first (300 MB of zeros from a 284 KB file)
+    _headers_only(tmp_path / "big.npz", {"zeros": ("<f8", (40_000_000,))})
+    with pytest.raises(FileError) as err:
+        load(str(tmp_path / "big.npz"))
+    assert str(err.value).endswith("it is some other .npz, not a saved training run; e in the "
+                                   "train lab or attn-tui train --save writes one.")
+
+
+def test_frames_beyond_a_frame_a_check_and_the_pauses_are_refused(record, tmp_path) -> None:
+    """Held to one a step, a run of a million steps could declare gigabytes of frames."""
+    save(record, str(tmp_path / "run.npz"))
+    arrays = dict(np.load(tmp_path / "run.npz"))
+    meta = str(arrays["meta"]).replace('"steps": 6', '"steps": 1000000')
+    members = {name: (np.lib.format.dtype_to_descr(a.dtype), a.shape) for name, a in
+               arrays.items() if name != "meta"}
+    members["losses"] = ("<f8", (1_000_000,))
+    members["frames"] = ("<f4", (200_000, *arrays["frames"].shape[1:]))  # 2 × 50 + 1000 at most
+    _headers_only(tmp_path / "frames.npz", members)
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "frames.npz", "a") as z:
+        buf = __import__("io").BytesIO()
+        np.save(buf, np.asarray(meta))
+        z.writestr("meta.npy", buf.getvalue())
+    with pytest.raises(FileError, match=r"its frames would take \d+ MB, more than a run of its "
+                                        r"settings holds"):
+        load(str(tmp_path / "frames.npz"))
