@@ -124,6 +124,8 @@ class Progress:
 
     def unreadable(self, lesson: str) -> bool:
         """Whether ``lesson``'s file could not be used when it was loaded (a notice says why)."""
+        if "" in self._bad and self._unusable() is None:  # mended while the app ran
+            self._bad.discard("")
         return lesson in self._bad or "" in self._bad
 
     def load(self, lesson: str) -> Record:

@@ -434,6 +434,8 @@ def test_a_task_solved_while_the_folder_is_unusable_is_written_once_it_is_mended
     assert p.load("one") == Record() and len(p.notices) == 1  # said once, on reading
     assert p.save("one", task=4) is None  # not said again
     assert p.unsaved() == {"one": f"Progress not saved: {there} is a file, not a folder."}
+    assert p.unreadable("mask")  # Go to says so of every lesson
     there.unlink()
     assert p.save("one", step=5) is None and p.unsaved() == {}
     assert Progress.from_env().load("one") == Record(step=5, tasks=frozenset({4}))
+    assert not p.unreadable("mask")  # mended: no more
