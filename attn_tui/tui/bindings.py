@@ -162,9 +162,10 @@ LAB = [
     Binding("U,ctrl+y", "redo", "Redo", show=False, tooltip="redo", id="lab.redo"),
     # reached when the focused widget has no use for them (the bar on a task, not a number)
     Binding("pagedown", "page(1)", "Page down", show=False, id="lab.page_down",
-            tooltip="scroll the panes below the controls (on a number the bar takes it)"),
+            tooltip="scroll the panes below the controls (on a number the bar takes it, "
+                    "but not while a lesson's question holds the settings)"),
     Binding("pageup", "page(-1)", "Page up", show=False, id="lab.page_up",
-            tooltip="scroll back up (on a number the bar takes it)"),
+            tooltip="scroll back up (on a number the bar takes it, as PgDn)"),
 ]
 
 # the pictures of heads: the model screen's grid of 72, the train lab's maps and frames

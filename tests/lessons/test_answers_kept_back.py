@@ -356,3 +356,22 @@ async def test_quitting_on_real_heads_last_step_does_not_count_it_finished():
     record = app.progress.load("real-heads")
     assert not record.finished and record.step == 6
 
+
+
+async def test_pgdn_on_a_number_field_under_an_open_question_scrolls_the_lab():
+    """Lesson scale, step 2, at 80×24: the summary cut off by the panel could not be reached,
+    for PgDn was the field's ÷2 and said only "Answer first"."""
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lesson_app("scale", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lab = pilot.app.screen
+        assert isinstance(pilot.app.focused, ControlBar) and pilot.app.tutor.asking(lab)
+        before = lab.settings
+        body = lab.query_one("#lab-body")
+        assert body.scroll_y == 0
+        await press(pilot, "pagedown")
+        assert body.scroll_y > 0 and lab.settings == before
+        assert "Answer first" not in lab.message
+        await press(pilot, "b", "pagedown")  # answered: PgDn is the field's ÷2 again
+        assert lab.settings.d_k == before.d_k // 2

@@ -371,9 +371,12 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             return self.editing is not None
         if action in self.EDIT_ACTIONS and self.editing is not None:
             return False
-        if action == "scale" and self.current.kind in ("bool", "choice"):
-            # ×2 ÷2 mean nothing for a task or an on/off: PgDn scrolls the screen as
-            # elsewhere (it switched the train lab's task, and every setting with it)
+        if action == "scale" and (self.current.kind in ("bool", "choice")
+                                  or self.app.tutor.holds_back(self.screen) is not None):
+            # ×2 ÷2 mean nothing for a task or an on/off, nor while a lesson's question keeps
+            # the settings: PgDn scrolls the screen as elsewhere (it switched the train lab's
+            # task, and every setting with it; under a question it only said "Answer first",
+            # and the lab's words cut off by the lesson's panel stayed out of reach)
             return False
         return super().check_action(action, parameters)
 
