@@ -625,6 +625,19 @@ class AttnApp(App[int]):
                         + (": Enter sets the value being typed, Escape drops it." if typing
                            else "."), timeout=4, markup=False)
 
+    def _editor_key(self, bench: Screen, b: Binding) -> None:
+        """An editor's key from the palette, in the pane the cursor is in; said, if none is."""
+        from attn_tui.tui.widgets.matrix_editor import MatrixEditor
+
+        focused = bench.focused
+        editor = next((w for w in (focused, *(focused.ancestors if focused else ()))
+                       if isinstance(w, MatrixEditor)), None)
+        if editor is None:
+            self.notify(f"{b.description} ({b.key}) works in Q, K or V: Tab to one first.",
+                        timeout=4, markup=False)
+            return
+        self.call_later(editor.run_action, b.action)
+
     def _own_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         bench = self.workbench()
         if bench is None:
@@ -653,6 +666,10 @@ class AttnApp(App[int]):
                                 bench.action_copy)
             yield SystemCommand("Reset the example", "Reload the current example (R; u undoes)",
                                 bench.action_reset)
+            for b in bindings.EDITOR:  # a pane's keys, not the screen's: to the pane in use
+                if b.action.startswith("structure("):
+                    yield SystemCommand(b.description, f"In Q, K or V, at the cursor ({b.key})",
+                                        lambda b=b: self._editor_key(bench, b))
         yield from self.session.commands(bench, on_bench=screen is bench)
         yield from self.tutor.commands()
         for name, lab in LABS.items():

@@ -223,3 +223,24 @@ async def test_a_labs_keys_from_the_palette_act_as_the_keys_or_say_why_not() -> 
         assert screen.state == "idle"
         assert any(n.message == "Train / pause (⏎) does nothing now: Enter sets the value "
                    "being typed, Escape drops it." for n in notifications(app))
+
+
+async def test_a_panes_token_and_dimension_keys_are_in_the_palette_too() -> None:
+    """a, x, A and X had no entry: the palette lists "this screen's keys too"."""
+    from attn_tui.tui.textual_compat import notifications
+
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        bench = app.screen
+        commands = commands_of(app)
+        assert commands["Add token"] == "In Q, K or V, at the cursor (a)"
+        assert commands["Remove dim"] == "In Q, K or V, at the cursor (X)"
+        rows = len(bench.workspace.query_tokens)
+        await _run(pilot, "Add token")
+        assert len(bench.workspace.query_tokens) == rows + 1  # the cursor is in Q
+        bench.query_one("#heatmap").focus()
+        await settle(pilot)
+        await _run(pilot, "Add dim")
+        said = [str(n.message) for n in notifications(app)]
+        assert "Add dim (A) works in Q, K or V: Tab to one first." in said
