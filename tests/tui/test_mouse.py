@@ -295,10 +295,12 @@ async def test_a_click_soon_after_a_key_opened_a_dialog_is_the_dialogs():
 
 
 async def test_a_double_click_on_a_palette_command_runs_it_alone():
-    app = make_app(preset="mask")  # a cell of V under "Dimensions"
+    app = make_app(preset="mask")  # a cell of Q or the step table under "Dimensions"
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press("D", "i", "m", "e", "n")  # the list is longer than the window
         await settle(pilot)
         x, y = where(app, "Dimensions")
         await _double_click(pilot, x, y)
