@@ -13,7 +13,7 @@ from lab_pilot import lab_app, run_action, settle
 from pilot_wait import until
 from screen_text import screen_lines, screen_text
 from textual import events
-from train_pilot import enter_now, hold_after, paused_where_held, small_run, trained
+from train_pilot import enter_now, esc_and_back, hold_after, paused_where_held, small_run, trained
 
 from attn_tui.train import default_config
 from attn_tui.tui.textual_compat import app_exception, notifications
@@ -236,11 +236,7 @@ async def test_a_paused_run_left_comes_back_on_the_frame_walked_back_to(monkeypa
         screen.scrub(-2)
         picked = screen.frame
         assert picked == len(screen.frames) - 3
-        pilot.app.pop_screen()  # Esc
-        await pilot.pause()
-        pilot.app.reopen_lab("train")
-        await settle(pilot)
-        back = pilot.app.screen
+        back = await esc_and_back(pilot)
         assert back is not screen and back.state == "paused" and back.frame == picked
 
 
@@ -266,11 +262,8 @@ async def test_esc_mid_run_keeps_the_run_paused_and_enter_trains_it_on(monkeypat
         status = str(back.query_one("#train-status").render())
         assert status.startswith("step 40/120 ·") and status.endswith("· paused")
         assert back.message == "Paused at step 40, where you left it: Enter trains on."
-        pilot.app.pop_screen()  # Esc again, paused: it was kept as a record, and Enter restarted
-        await pilot.pause()
-        pilot.app.reopen_lab("train")
-        await settle(pilot)
-        back = pilot.app.screen
+        # Esc again, paused: it was kept as a record, and Enter restarted
+        back = await esc_and_back(pilot)
         assert back.state == "paused" and back.step == 40
         await pilot.press("enter")
         await settle(pilot)
@@ -785,11 +778,7 @@ async def test_a_finished_run_left_and_back_asks_before_enter_trains_it_again() 
     gone without the word the open lab says."""
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await trained(pilot)
-        pilot.app.pop_screen()
-        await pilot.pause()
-        pilot.app.reopen_lab("train")
-        await settle(pilot)
-        back = pilot.app.screen
+        back = await esc_and_back(pilot)
         assert back.state == "loaded" and back.step == 60
         await pilot.press("enter")
         await settle(pilot)
@@ -886,11 +875,7 @@ async def test_new_settings_on_a_finished_run_kept_on_leaving_ask_before_replaci
     settings then trained them in its place without the question a done run gets."""
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await trained(pilot)
-        pilot.app.pop_screen()  # Esc
-        await pilot.pause()
-        pilot.app.reopen_lab("train")
-        await settle(pilot)
-        back = pilot.app.screen
+        back = await esc_and_back(pilot)
         assert back.state == "loaded" and back.kept
         old = back.record
         await run_action(pilot, "set_seed(1)")
@@ -991,11 +976,7 @@ async def test_settings_changed_beside_a_paused_run_are_on_the_bar_when_it_is_ba
         await settle(pilot)
         run_config = pilot.app.screen.settings
         await run_action(pilot, "set_lr(0.03)")
-        pilot.app.pop_screen()
-        await pilot.pause()
-        pilot.app.reopen_lab("train")
-        await settle(pilot)
-        back = pilot.app.screen
+        back = await esc_and_back(pilot)
         assert back.state == "paused" and back.step == 20 and back.run.config == run_config
         assert back.settings == replace(run_config, lr=0.03)
         assert back.message == ("Paused at step 20, where you left it, with the settings you "

@@ -22,6 +22,15 @@ async def trained(pilot, steps=60, *more) -> None:
     await settle(pilot)
 
 
+async def esc_and_back(pilot):
+    """Esc out of the train lab, then Go to it again: the lab as it comes back."""
+    pilot.app.pop_screen()
+    await pilot.pause()
+    pilot.app.reopen_lab("train")
+    await settle(pilot)
+    return pilot.app.screen
+
+
 def enter_now(pilot) -> None:
     """Enter as the terminal sends it, without Pilot's wait for an idle process: while the
     worker trains the process is never idle, and each press waited its full second twice."""
