@@ -37,6 +37,26 @@ def _answers(progress_dir: Path) -> dict:
     return json.loads((progress_dir / "select.json").read_text()).get("answers", {})
 
 
+async def _nan_held_then_b_read(pilot, clock: Clock, progress_dir: Path) -> None:
+    """From step 2 of select: "nan" typed as keys brings step 3's question and neither
+    answers nor skips it, each said; read, b answers it and progress keeps that."""
+    tutor = pilot.app.tutor
+    await pilot.press("n", "a", "n")
+    await settle(pilot)
+    assert tutor.index == 2 and tutor._step().question is not None
+    assert tutor.chosen is None and _answers(progress_dir) == {}
+    said = [n.message for n in notifications(pilot.app)]
+    assert said[-2:] == [
+        "Step 3's question had only just come up, so a was not taken as its answer: read "
+        "it, then press a, b or c.",
+        "Step 3's question had only just come up, so n did not skip it: read it, then "
+        "answer it, or press n again to skip it."]
+    clock.now += 1.0  # read
+    await pilot.press("b")
+    await settle(pilot)
+    assert tutor.chosen == 1 and _answers(progress_dir) == {"2": 1}
+
+
 async def test_a_word_typed_as_keys_neither_answers_nor_skips_the_question_it_brings(
         clock: Clock, progress_dir: Path) -> None:
     app = lesson_app("select", at=2)
@@ -44,21 +64,7 @@ async def test_a_word_typed_as_keys_neither_answers_nor_skips_the_question_it_br
         await settle(pilot)
         tutor = app.tutor
         assert tutor.index == 1 and tutor._step().question is None
-        await pilot.press("n", "a", "n")
-        await settle(pilot)
-        assert tutor.index == 2 and tutor._step().question is not None
-        assert tutor.chosen is None and _answers(progress_dir) == {}
-        said = [n.message for n in notifications(app)]
-        assert said[-2:] == [
-            "Step 3's question had only just come up, so a was not taken as its answer: read "
-            "it, then press a, b or c.",
-            "Step 3's question had only just come up, so n did not skip it: read it, then "
-            "answer it, or press n again to skip it."]
-
-        clock.now += 1.0  # read
-        await pilot.press("b")
-        await settle(pilot)
-        assert tutor.chosen == 1 and _answers(progress_dir) == {"2": 1}
+        await _nan_held_then_b_read(pilot, clock, progress_dir)
         # answered: what the notices said no longer holds, and they covered the tables
         assert not [n for n in notifications(app) if "only just come up" in n.message]
 
@@ -120,16 +126,4 @@ async def test_a_word_typed_on_a_way_back_to_a_question_read_before_does_not_ans
         await pilot.press("n", "p", "p")
         await settle(pilot)
         assert tutor.index == 1
-        await pilot.press("n", "a", "n")
-        await settle(pilot)
-        assert tutor.index == 2 and tutor.chosen is None and _answers(progress_dir) == {}
-        said = [n.message for n in notifications(app)]
-        assert said[-2:] == [
-            "Step 3's question had only just come up, so a was not taken as its answer: read "
-            "it, then press a, b or c.",
-            "Step 3's question had only just come up, so n did not skip it: read it, then "
-            "answer it, or press n again to skip it."]
-        clock.now += 1.0
-        await pilot.press("b")
-        await settle(pilot)
-        assert tutor.chosen == 1 and _answers(progress_dir) == {"2": 1}
+        await _nan_held_then_b_read(pilot, clock, progress_dir)
