@@ -172,16 +172,22 @@ async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once
     assert record.answers == {2: 1} and record.step == 3
 
 
+async def _answered_while_read_only(pilot, monkeypatch) -> None:
+    """The open question answered (b) while the folder refused progress, which then takes it
+    again: the answer waits, unwritten."""
+    await settle(pilot)
+    writable = read_only(monkeypatch)
+    await press(pilot, "b")
+    writable()
+
+
 async def test_what_waited_in_one_lesson_is_written_by_a_save_in_another(progress_dir,
                                                                            monkeypatch):
     # the answer in select waited; saves in mask then worked, and select's stayed unwritten,
     # "saved again" never said, and a kill or a dropped connection lost it
     app = lesson_app("select", at=3)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot)
-        writable = read_only(monkeypatch)
-        await press(pilot, "b")
-        writable()
+        await _answered_while_read_only(pilot, monkeypatch)
         app.tutor.start("mask")
         await settle(pilot)
         said = [n.message for n in notifications(app) if n.title == "Progress"]
@@ -194,10 +200,7 @@ async def test_a_rescue_tries_once_more_to_write_what_waited(progress_dir, monke
 
     app = lesson_app("select", at=3)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        writable = read_only(monkeypatch)
-        await press(pilot, "b")
-        writable()
+        await _answered_while_read_only(pilot, monkeypatch)
         app.post_message(messages.ExitApp())  # the tab closed, the connection dropped
         await pilot.pause()
     assert Progress.from_env().load("select").answers == {2: 1}
@@ -206,10 +209,7 @@ async def test_a_rescue_tries_once_more_to_write_what_waited(progress_dir, monke
 async def test_quit_writes_what_waited_if_the_folder_takes_it_now(progress_dir, monkeypatch):
     app = lesson_app("select", at=3)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        writable = read_only(monkeypatch)
-        await press(pilot, "b")
-        writable()
+        await _answered_while_read_only(pilot, monkeypatch)
         await press(pilot, "ctrl+q")  # asks nothing: the one more try wrote it
         assert not app.is_running
     assert Progress.from_env().load("select").answers == {2: 1}
@@ -220,10 +220,7 @@ async def test_quit_without_asking_still_tries_once_more_to_write_what_waited(
     app = make_app(lesson="select", confirm_quit=False)
     app.progress.save("select", step=2)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        writable = read_only(monkeypatch)
-        await press(pilot, "b")
-        writable()
+        await _answered_while_read_only(pilot, monkeypatch)
         await press(pilot, "ctrl+q")
         assert not app.is_running
     assert Progress.from_env().load("select").answers == {2: 1}
