@@ -37,7 +37,6 @@ DIR_ENV = "ATTN_TUI_DATA_DIR"
 OFF_ENV = "ATTN_TUI_NO_PROGRESS"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _MAX_BYTES = 64_000  # a real record is a few hundred bytes
-UNUSABLE_SAID = "(said when it was read)"  # _write's reason when the notice has said it
 LOCK_WAIT = 1.0  # seconds a save waits for another's lock before its change waits instead
 
 
@@ -159,23 +158,21 @@ class Progress:
         w.shown |= {shown} if shown is not None else set()
         failed = self._write(lesson, w, step)
         if failed is not None and (w.tasks or w.answers or w.finished or w.shown):
-            w.reason = failed if failed is not UNUSABLE_SAID else self._unusable_reason()
+            # the change waits, even where no folder can be used: mended while the app runs
+            # (the file in its place taken away), a task solved meanwhile was lost
+            w.reason = failed
             self._waiting[lesson] = w
-        return None if failed is UNUSABLE_SAID else failed
-
-    def _unusable_reason(self) -> str:
-        return f"Progress not saved: {self._unusable()}."
+        # a folder that cannot be used at all is said once, by the notice of the first read
+        said = failed is not None and "" in self._bad and self._unusable() is not None
+        return None if said else failed
 
     def _write(self, lesson: str, w: _Waiting,
                step: int | None | type[Ellipsis] = ...) -> str | None:
         assert self.where is not None
         path = self._path(lesson)
         unusable = self._unusable()
-        if unusable is not None:  # said already if a lesson's progress was read
-            # the change waits all the same: mended while the app runs (the file taken
-            # away), a task solved meanwhile was lost
-            return (UNUSABLE_SAID if "" in self._bad else
-                    f"Progress not saved: {unusable}.")
+        if unusable is not None:
+            return f"Progress not saved: {unusable}."
         try:
             private_folders(path.parent)
             with _locked(path.parent / ".lock"):
