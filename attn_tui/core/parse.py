@@ -84,7 +84,7 @@ def _number_sign_beside_digits(text: str) -> str | None:
         if (short and re.match(r"^[+-]?\d+$", whole) and len(parts) == 2
                 and all(re.match(r"^\d+$", p) for p in parts)):
             n, d = (int(p) for p in parts)
-            value = _exact(int(whole) + (n if whole[0] != "-" else -n) * Fraction(1, d)) if d else None
+            value = _exact(int(whole) + Fraction(-n if whole[0] == "-" else n, d)) if d else None
         then = f"write {value}" if value else "write it as a decimal or as one fraction"
         return f"'{_shown(text)}' is not a number: {sign} beside other digits is not read; {then}"
     return f"'{_shown(text)}' is not a number: {sign} is read only on its own"
@@ -99,8 +99,7 @@ def _power(base: str, exponent: int) -> str | None:
     if abs(exponent) > 64 or not math.isfinite(size):
         return None
     if size == 0:  # 0, or a number too small to store (1e-999)
-        return "0" if exponent > 0 and not re.search(r"[1-9]", base.split("e")[0].split("E")[0]) \
-            else None
+        return "0" if exponent > 0 and not _underflowed(base, size) else None
     if not -12 <= exponent * math.log10(size) <= 6:  # beyond what a cell holds: nothing to name
         return None
     negative = base.startswith("-")
@@ -136,7 +135,7 @@ def _underflowed(token: str, value: float) -> bool:
 
 def one_number(text: str) -> bool:
     """Does ``text`` read as one number (or fraction), whatever its length?"""
-    if _number_sign_beside_digits(text):
+    if not text.isascii() and _number_sign_beside_digits(text):
         return False
     norm = _normalise(text)
     return bool(re.match(_NUMBER_RE, norm) or re.match(_FRACTION_RE, norm))

@@ -147,7 +147,8 @@ def _declared(z) -> dict[str, tuple[np.dtype, int]]:
 def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) -> None:
     """Raise _TooLarge if members take more bytes than the settings in ``meta`` allow (a
     loss per step; a check and a frame at most per step and one at the start; the weights and
-    the optimizer's two moments exactly; 8 bytes a value), or more than half the memory free."""
+    the optimizer's two moments exactly; 8 bytes a value), or if reading them would take more
+    memory than is free."""
     if meta is None:
         raise _TooLarge("its description is larger than any settings")
     # read, then each array copied once as it is checked and converted: twice its size
@@ -166,7 +167,8 @@ def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) ->
 
     t = min(count("example"), MAX_TOKENS)
     steps = min(count("losses"), config.steps)
-    params = sum(int(np.prod(shape)) for shape in expected_shapes(config, t).values())
+    shapes = expected_shapes(config, t)
+    params = sum(int(np.prod(shape)) for shape in shapes.values())
     # a frame every steps/frames steps, and one more at each pause (a learner's key): far
     # fewer than one a step in any run a learner makes
     frames = min(steps + 1, 2 * config.frames + PAUSES)
@@ -174,7 +176,7 @@ def _fits(declared: dict[str, tuple[np.dtype, int]], meta: np.ndarray | None) ->
               "accuracy": steps + 1, "frame_steps": steps + 1,
               "frames": frames * config.layers * config.heads * t * t,
               "w:": params, "r:exp_avg:": params, "r:exp_avg_sq:": params,
-              "r:step:": len(expected_shapes(config, t)), "r:batches": 1 << 13}
+              "r:step:": len(shapes), "r:batches": 1 << 13}
     held: dict[str, int] = {}  # bytes, by group; members attn-tui does not write are "other"
     for name, (dtype, n) in declared.items():
         if name == "meta":

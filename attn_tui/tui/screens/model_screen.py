@@ -645,11 +645,11 @@ class ModelScreen(Screen):
         """A lesson's step has brought its marks into view: they are what stays in view. (An
         answer or another step points too: a refusal that held only until then goes.)"""
         self._in_view = "marks"
-        if (self.message and self.message == self._lesson_refusal
-                and self.app.tutor.refuses_hand_over(self) is None):
-            self.say("")
+        if self.app.tutor.refuses_hand_over(self) is None:
+            self.lesson_over()
 
     def lesson_over(self) -> None:
+        """The lesson closed here (or no longer refuses w): its refusal goes."""
         if self.message and self.message == self._lesson_refusal:
             self.say("")
 
