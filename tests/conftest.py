@@ -11,6 +11,7 @@ import gc
 from typing import Any
 
 import pytest
+from css_cache import share_parsed_css
 from pilot_wait import quicker_idle_wait
 
 BACKEND_NAMES = ("numpy", "array_api_strict", "torch")
@@ -62,6 +63,7 @@ def tolerance(dtype: str) -> dict[str, float]:
 
 
 quicker_idle_wait()
+share_parsed_css()
 
 # A Pilot test makes some 100,000 objects, and at Python's default threshold (700 new objects)
 # the young generation was collected about 9,000 times in tests/tui/test_workbench.py and

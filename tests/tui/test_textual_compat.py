@@ -452,6 +452,40 @@ def test_the_suites_quicker_idle_wait_is_what_pilot_waits_with():
     assert TEXTUALS_WAIT.__module__ == "textual._wait"
 
 
+async def test_the_suites_shared_css_cache_parses_a_source_once_per_theme():
+    """tests/css_cache.py replaces Stylesheet._parse_rules, which Stylesheet.parse calls with
+    the same parameters still; a second app reuses the first one's rules, and a theme with
+    other variables gets its own."""
+    from css_cache import TEXTUALS_PARSE_RULES, _parse_rules
+    from textual.css.stylesheet import Stylesheet
+
+    from attn_tui.tui.app import make_app
+
+    assert Stylesheet._parse_rules is _parse_rules
+    assert list(inspect.signature(TEXTUALS_PARSE_RULES).parameters) == [
+        "self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]
+    assert "_parse_rules" in Stylesheet.parse.__code__.co_names
+
+    def rules(app: App) -> dict:
+        return {rule.selectors: rule for rule in app.stylesheet.rules}
+
+    apps = [make_app(), make_app()]
+    seen = []
+    for app in apps:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            seen.append(rules(app))
+            if app is apps[1]:
+                light = "textual-light" if app.theme != "textual-light" else "textual-dark"
+                app.theme = light
+                await pilot.pause()
+                seen.append(rules(app))
+    pane = ".pane"
+    assert seen[0][pane] is seen[1][pane]        # the same rule, parsed once
+    assert seen[2][pane] is not seen[0][pane]    # another theme's variables: parsed again
+    assert seen[2][pane].styles.css_lines != seen[0][pane].styles.css_lines
+
+
 async def test_the_suites_screens_repaint_on_the_quicker_timer():
     """pilot_wait sets textual.screen.UPDATE_PERIOD, which a screen reads for its update
     timer as it mounts: still there, by that name, and taken by a screen."""
