@@ -73,6 +73,8 @@ async def type_path(pilot, path):
 
     modal = pilot.app.screen
     assert isinstance(modal, FileModal)
+    # pushed is not yet composed: a worker that pushed it can be a frame ahead of its fields
+    await until(pilot, lambda: modal.query(Input), "the dialog's name field")
     modal.query_one(Input).value = str(path)
     await pilot.press("enter")
     await pilot.pause()
