@@ -8,11 +8,20 @@ rtol/atol for a dtype name.
 from __future__ import annotations
 
 import gc
+import sys
 from typing import Any
 
 import pytest
 from css_cache import share_parsed_css
 from pilot_wait import quicker_idle_wait
+
+from attn_tui.cli.blas_threads import one_blas_thread
+
+# before numpy loads (nothing above imports it), as attn-tui's command does: with a BLAS worker
+# per core, each spinning after every call, typing a sentence on the model screen took 146 ms
+# of CPU a key instead of 28 ms, and four test workers shared two cores with eight of them
+NUMPY_BEFORE_ONE_BLAS_THREAD = "numpy" in sys.modules
+one_blas_thread()
 
 BACKEND_NAMES = ("numpy", "array_api_strict", "torch")
 

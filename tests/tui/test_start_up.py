@@ -8,6 +8,7 @@ import gc
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from textual.dom import DOMNode
@@ -54,6 +55,16 @@ def test_the_command_line_loads_numpy_with_one_blas_thread():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.split()
     assert out[-2:] == ["1", "1"]
+
+
+def test_the_suite_computes_with_one_blas_thread_as_the_command_does(pytestconfig):
+    """tests/conftest.py sets it before numpy loads: a worker per core, spinning after each
+    call, made the suite's processes use several times the CPU that attn-tui's own do."""
+    root = Path(__file__).parents[1] / "conftest.py"
+    conftest = next(m for m in pytestconfig.pluginmanager.get_plugins()
+                    if Path(getattr(m, "__file__", None) or "/") == root)
+    assert conftest.NUMPY_BEFORE_ONE_BLAS_THREAD is False
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
 
 
 @pytest.mark.parametrize(("kwargs", "size", "want"), [
