@@ -240,3 +240,42 @@ async def test_the_status_line_says_enter_trains_only_when_it_does():
         assert status().endswith("· not trained")
         await press(pilot, "escape")  # the typing dropped: Enter trains again
         assert status().endswith("· Enter trains")
+
+
+async def test_n_pressed_while_an_answer_trains_is_refused_not_kept_to_skip_its_words(
+        monkeypatch):
+    """Step 2's answer trains a run before its words show. An n pressed meanwhile was kept
+    for after it, and went on to step 3 the moment the verdict came: the ✗ and its words
+    were never seen."""
+    import sys
+
+    from pilot_wait import until
+    from textual import events
+
+    sys.path.insert(0, "tests/tui/labs")
+    from train_pilot import hold_after
+
+    from attn_tui.tui.textual_compat import notifications
+    from attn_tui.tui.tutor import runner
+
+    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)  # every press comes later than a burst's
+    reached, release = hold_after(5, monkeypatch)
+    async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pilot.app.post_message(events.Key("c", "c"))  # the answer trains as it reveals
+        try:
+            await until(pilot, reached.is_set, "the run at step 5")
+            await until(pilot, lambda: "You chose c)" in panel(pilot.app).plain,
+                        "the panel to say the answer is being worked out")
+            for _ in range(2):
+                pilot.app.post_message(events.Key("n", "n"))  # as the terminal sends it
+            # no pilot.pause() while the answer trains: its wait runs on while keys are held
+            await until(pilot, lambda: notifications(pilot.app), "a notice")
+            assert [n.message for n in notifications(pilot.app)] == [  # said once, not twice
+                "Step 2's answer is still being worked out, so n was not taken: press it "
+                "again once its words show."]
+        finally:
+            release.set()
+        await settle(pilot)
+        assert "Step 2 of 7" in panel(pilot.app).border_title
+        assert "Not quite" in " ".join(panel(pilot.app).plain.split())

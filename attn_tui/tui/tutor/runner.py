@@ -33,7 +33,7 @@ from attn_tui.tui.screens import says_too_small
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
 if TYPE_CHECKING:
-    from attn_tui.lessons import Step
+    from attn_tui.lessons import Question, Step
     from attn_tui.lessons.loader import Highlight, Lesson
     from attn_tui.tui.app import AttnApp
     from attn_tui.tui.tutor.host import LessonHost
@@ -561,6 +561,11 @@ class LessonRunner:
         if self._refusal_told != self._busy_since:  # once a step: a press on a press
             self._refusal_told = self._busy_since
             again = "click again" if what.startswith("a ") else "press it again"
+            if self._revealing:
+                self.app.notify(f"Step {self.index + 1}'s answer is still being worked out, so "
+                                f"{what} was not taken: {again} once its words show.",
+                                timeout=4, markup=False)
+                return
             self.app.notify(f"Step {self.index + 1} is still getting ready, so {what} was not "
                             f"taken: {again} once the step's words show.", timeout=4,
                             markup=False)
@@ -638,8 +643,6 @@ class LessonRunner:
     async def answer(self, letter: str) -> None:
         if self._put_off(letter, letter):
             return
-        from attn_tui.lessons.facts import fill
-
         q = self._step().question
         if q is None:  # a in Q, K or V: the editor's, said aloud, not a silent answer
             self.app.notify("This step asks no question, so a added a token, as it does "
@@ -671,25 +674,40 @@ class LessonRunner:
             # (The step's own settings with a run the learner trained are the step's panes.)
             self._restore()
             back = _back_for_the_answer(host)
-        self._revealing = True
+        # in a worker, as a step sets up: a reveal that trains a run takes seconds, and run
+        # in this handler it held the App meanwhile (ctrl+q, a resize), and an n pressed then
+        # went on the moment the answer's words came, unread. Now keys wait, and n and p
+        # pressed a while into it are refused (refuses_while_setting_up).
+        self._revealing = self._busy = True
+        self._busy_since = time.monotonic()
+        self.app.run_worker(partial(self._reveal, q, host, was_saved, back), exclusive=True,
+                            group="lesson")
+
+    async def _reveal(self, q: Question, host: LessonHost | None, was_saved: bool,
+                      back: str) -> None:
+        from attn_tui.lessons.facts import fill
+
+        assert self.chosen is not None
         waiting = None
-        if q.reveal and self._view is not None:  # a reveal that trains a run takes seconds
+        if q.reveal and self._view is not None:
             chose = f"{LETTERS[self.chosen]}) {fill(q.choices[self.chosen], self.context())}"
             busy = replace(self._view, busy=True, answering=chose)
+
             def say_waiting() -> None:
                 if self._revealing and self.lesson is not None:  # not left meanwhile
                     self._show(busy)
 
-            # the loop's own timer: the App's would wait for this answer's handler to end
             waiting = asyncio.get_running_loop().call_later(REVEAL_SAID_AFTER, say_waiting)
         try:
             for action in q.reveal:
                 await self._run(action)
             await self._settle()
         finally:
-            self._revealing = False
+            self._revealing = self._busy = False
             if waiting is not None:
                 waiting.cancel()
+        if self.lesson is None or self.host is not host:  # the lesson closed meanwhile
+            return
         if host is not None:  # the reveal's changes are the step's, not the learner's
             self._setup, self._setup_view = host.lesson_state(), host.lesson_work()
             self._answer_words = self._quoted()
@@ -702,6 +720,7 @@ class LessonRunner:
             self._show(replace(self._view, chosen=self.chosen, why=why, note=note, busy=False,
                                answering=""), at_end=True)  # (what the wait said, gone)
         self._point(q.reveal_highlight or self._step().highlight)
+        self.app.refresh_bindings()  # the keys a question held back are the learner's again
 
     def refuses_hand_over(self, host: object) -> str | None:
         """Why ``host`` may not hand a head to the workbench (w) now: a question (or a step)
