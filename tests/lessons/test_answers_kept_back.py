@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from lesson_pilot import lesson_app, panel, press, settle
 from screen_text import screen_text
@@ -47,6 +49,22 @@ async def test_select_keeps_back_the_weights_its_questions_ask_about_until_their
         await press(pilot, "n", "b", "n")  # step 3 answered, step 4: the verb query's
         text = screen_text(pilot.app)
         assert "Step 4 of" in text and "0.8343" in text and "0.3333" not in text
+
+
+async def test_select_keeps_back_the_verb_querys_weights_not_the_scores_its_step_table_shows():
+    """Steps 1 and 2 drew the verb query's scores as "?" on the map while the step table beside
+    it printed them (0.2887, 0.2887, 2.5981): only what the softmax makes is kept back."""
+    async with lesson_app("select").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "down", "v")  # the verb query, the map's scores
+        screen = pilot.app.screen
+        assert screen.view == "scores"
+        text = screen_text(pilot.app)
+        assert re.search(r"│verb\?\s+0\.2887\s+0\.2887\s+2\.5981\s+│", text)  # the map's
+        assert re.search(r"│barked\s+4\.5000\s+2\.5981\s", text)             # the table's
+        assert re.search(r"│undecided\s+1\.1547\s+1\.1547\s+1\.1547\s+│", text)
+        await press(pilot, "v")  # its weights stay kept back
+        assert "0.8343" not in screen_text(pilot.app)
 
 
 async def test_a_kept_back_cell_shows_neither_its_shade_nor_its_picture():
