@@ -41,3 +41,23 @@ async def test_every_screen_draws_without_colour(kwargs, size, monkeypatch):
         await settle(app, pilot)
         assert app.no_color and app.is_running and app_exception(app) is None
         assert "attn-tui" in screen_text(app)
+
+
+async def test_under_no_color_the_pane_with_the_keys_is_drawn_heavy(monkeypatch):
+    """Greyed, the focused pane's border was grey 241 against the others' 240: which pane has
+    the keys could not be seen."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for _ in range(3):  # Q, K, V
+            corners = [line.lstrip()[0] for line in screen_text(app).splitlines()
+                       if line.lstrip()[:1] in ("┏", "╭")]
+            assert corners.count("┏") == 1, (app.focused, corners)
+            await pilot.press("tab")
+            await settle(app, pilot)
+    monkeypatch.delenv("NO_COLOR")
+    app = make_app(confirm_quit=False)
+    async with app.run_test(size=(80, 24)) as pilot:  # in colour, the border's colour says it
+        await settle(app, pilot)
+        assert "┏" not in screen_text(app)

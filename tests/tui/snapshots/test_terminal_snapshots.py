@@ -27,8 +27,9 @@ def test_light_theme(snap_compare, monkeypatch: pytest.MonkeyPatch):
 
 
 def test_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch):
-    """NO_COLOR: no shading at all, yet masked cells still read '·', sums show their numbers,
-    the cursor is reverse video and the mode is named in words."""
+    """NO_COLOR: greys only, yet masked cells still read '·', sums show their numbers, the
+    cursor is reverse video, the pane with the keys has a heavy border and the mode is named
+    in words."""
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(preset="mask")
     assert app.no_color
