@@ -1103,3 +1103,28 @@ def test_the_overflow_note_gives_way_after_the_titles_own_words_not_before():
         "'[MASK]' (20 of 22) · exp overflows · Tab: the table ↓")
     assert model_screen.steps_title("[MASK]", 19, 22, 38, False, note) == (
         "'[MASK]' (20 of 22) · exp overflows")
+
+
+@pytest.mark.parametrize("typed", ["\u0301\u0301", "   "], ids=["marks-alone", "spaces"])
+async def test_a_sentence_with_nothing_to_read_left_with_escape_is_an_emptied_box(typed):
+    """Combining marks alone, or spaces, left with Esc stayed in the box over the last
+    sentence's maps: the box did not say which sentence they were, e exported them, w refused,
+    and a session kept the marks and reopened on blank maps."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        shown = screen.run_text
+        await pilot.press("slash")
+        pilot.app.screen.query_one("#sentence", Input).value = typed  # as typed or pasted
+        await settle(pilot)
+        assert screen.session_settings()["text"] == shown  # even before it is left
+        await pilot.press("escape")
+        await settle(pilot)
+        box = screen.query_one("#sentence", Input)
+        assert box.value == "" and screen.run_text == shown and screen.message == ""
+        assert screen_lines(pilot.app)[1].startswith(" / types a sentence; the maps show: The")
+        assert screen.session_settings()["text"] == shown
+        assert not screen.has_unsaved_work()
+        await pilot.press("u")  # the sentence typed and emptied was one change
+        await settle(pilot)
+        assert screen.text == shown and box.value == shown

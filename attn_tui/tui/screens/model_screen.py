@@ -384,7 +384,20 @@ class ModelScreen(Screen):
     def kept_text(self) -> str:
         """The sentence a session keeps: the one typed, or, with the box emptied, the one
         whose maps still show (kept as empty text, it reopened on blank maps)."""
-        return self.run_text if not self.text.strip() and self.run_text else self.text
+        return self.run_text if self.run_text and not self._readable(self.text) else self.text
+
+    def _readable(self, text: str) -> bool:
+        """Whether the model finds anything to read in ``text``: not spaces, escape sequences
+        or combining marks alone (the tokenizer's normaliser removes those)."""
+        if not clean(text)[0].strip():
+            return False
+        if self.model is None:  # still loading: its run will say
+            return True
+        try:
+            self.model.tokenize(text)
+        except EmptySentence:
+            return False
+        return True
 
     def session_settings(self) -> dict[str, Any]:
         return {"text": self.kept_text, "layer": self.layer_index, "head": self.head_index,
@@ -767,6 +780,13 @@ class ModelScreen(Screen):
         field.select_all()
 
     def leave_sentence(self) -> None:
+        field = self.query_one("#sentence", Input)
+        if field.value and not self._readable(field.value):
+            # spaces or marks alone: emptied, so that the box names the sentence whose maps
+            # still show, as an emptied box does (left as typed, it hid which one they were)
+            with self.history.change(self.lesson_state, merge="typing"), \
+                    self.prevent(Input.Changed):
+                field.value = self.text = ""
         # at once, not after a refresh as Widget.focus: the next key typed goes to the grid
         self.set_focus(self.query_one(HeadGrid), scroll_visible=False)
         if self.message.startswith("type a sentence: there is nothing to read"):
