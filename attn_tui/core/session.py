@@ -289,7 +289,10 @@ def _lab_settings(raw: Any) -> LabSettings:
                                "for any lab's control")
         plain = (isinstance(value, bool | str | int)
                  or (isinstance(value, float) and math.isfinite(value)))
-        if not plain or (isinstance(value, str) and len(value) > MAX_LAB_TEXT):
+        if isinstance(value, str) and len(value) > MAX_LAB_TEXT:
+            raise SessionError(f"the lab setting {_short(key)} is {len(value):,} characters "
+                               f"long; a lab's text is at most {MAX_LAB_TEXT:,}")
+        if not plain:
             raise SessionError(f"the lab setting {_short(key)} is {_short(value)}, not a "
                                "number, a name or true/false")
     return dict(raw)

@@ -142,6 +142,11 @@ BAD_TEXT = {
     "a 2**70 lab setting": (doc(version=2, screen="lab:heads", lab_settings={"D": 2**70}),
                             'the lab setting "D" is 1180591620717411303424, too large for any '
                             "lab's control"),
+    # text only too long: it was called "not a number, a name or true/false" too
+    "a 2,001-character sentence": (doc(version=2, screen="lab:minilm",
+                                       lab_settings={"text": "x" * 2001}),
+                                   'the lab setting "text" is 2,001 characters long; a lab\'s '
+                                   "text is at most 2,000"),
     "lab settings not an object": (doc(version=2, screen="lab:scaling", lab_settings=[7]),
                                    '"lab_settings" is not a JSON object'),
     "lab setting as a list": (doc(version=2, screen="lab:scaling", lab_settings={"trials": [7]}),
