@@ -30,6 +30,10 @@ async def test_escape_leaves_the_lesson_and_keeps_its_workspace():
         await press(pilot, "escape")
         assert not bench.query(LessonPanel)
         assert pilot.app.tutor.lesson is None
+        # g is the way back too: it said "g opens another lesson" only
+        assert [n.message for n in notifications(pilot.app)] == [
+            "Lesson closed. Everything stays as it is here: keep playing. g, lesson mask "
+            "picks it up at step 4."]
         assert bench.workspace.mask == "causal-after"  # the learner keeps playing from here
         assert "0.4551" in shown(pilot.app)
         assert not any(grid.highlights for grid in bench.query("GridView"))

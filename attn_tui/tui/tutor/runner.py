@@ -783,11 +783,16 @@ class LessonRunner:
         if self._put_off("escape", "\x1b"):
             return
         host = self.host
+        name, k, finished = (self.lesson.name, self.index + 1, self.done) if self.lesson else (
+            "", 0, True)
         self._close()
         where = ("here" if host is self.app.workbench()
                  else "in this lab (Esc again: the workbench)")
+        # g is also the way back: it said "another lesson" only
+        back = ("g opens another lesson." if finished or not name
+                else f"g, lesson {name} picks it up at step {k}.")
         self.app.notify(f"Lesson closed. Everything stays as it is {where}: keep playing. "
-                        "g opens another lesson.", timeout=5, markup=False)
+                        + back, timeout=5, markup=False)
 
     # ---- stepping
     def _step(self) -> Step:
