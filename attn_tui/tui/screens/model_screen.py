@@ -384,7 +384,9 @@ class ModelScreen(Screen):
     def kept_text(self) -> str:
         """The sentence a session keeps: the one typed, or, with the box emptied, the one
         whose maps still show (kept as empty text, it reopened on blank maps)."""
-        return self.run_text if self.run_text and not self._readable(self.text) else self.text
+        if self.text == self.run_text or not self.run_text:  # (read: no tokenizer call)
+            return self.text
+        return self.text if self._readable(self.text) else self.run_text
 
     def _readable(self, text: str) -> bool:
         """Whether the model finds anything to read in ``text``: not spaces, escape sequences
