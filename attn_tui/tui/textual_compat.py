@@ -569,6 +569,21 @@ def guard_palette_choice(cls: type) -> type:
     return cls
 
 
+# ---- workers
+
+async def worker_ended(worker: Any) -> None:
+    """Wait until ``worker`` has ended, however it ends, without taking part in it.
+    ``Worker.wait`` awaits the worker's task itself: cancelling the waiter (a lesson step
+    closed while it waits on a lab's run) cancelled the run too, and came back as the run's
+    WorkerCancelled, so the waiter carried on as if it had not been cancelled."""
+    import asyncio
+
+    with _door("textual.worker.Worker._task"):
+        task = worker._task
+    if task is not None:
+        await asyncio.wait({task})
+
+
 # ---- the compositor's partial update
 
 _CHANGES_ONLY: WeakSet = WeakSet()  # the apps whose screens render only what changed

@@ -279,3 +279,82 @@ async def test_n_pressed_while_an_answer_trains_is_refused_not_kept_to_skip_its_
         await settle(pilot)
         assert "Step 2 of 7" in panel(pilot.app).border_title
         assert "Not quite" in " ".join(panel(pilot.app).plain.split())
+
+
+async def test_escape_let_through_while_a_step_trains_closes_it_and_leaves_the_run_be(
+        monkeypatch):
+    """Keys held past their limit are let through: an Esc then closed the lesson while the
+    step's set-up waited on its run. Cancelled there, the set-up went on and failed on the
+    closed lesson (the app ended with an error), and the lab's run was cancelled under it."""
+    import sys
+
+    from pilot_wait import until
+    from textual import events
+
+    sys.path.insert(0, "tests/tui/labs")
+    from train_pilot import hold_after
+
+    from attn_tui.tui.textual_compat import app_exception
+    from attn_tui.tui.tutor import runner
+    from attn_tui.tui.tutor.panel import LessonPanel
+
+    monkeypatch.setattr(runner, "SETUP_HOLD", 0.3)
+    reached, release = hold_after(5, monkeypatch)
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.post_message(events.Key("n", "n"))  # step 3 trains as it sets up
+        try:
+            await until(pilot, reached.is_set, "the run at step 5")
+            app.post_message(events.Key("escape", "\x1b"))
+            await until(pilot, lambda: app.tutor.lesson is None, "the lesson to close")
+        finally:
+            release.set()
+        lab = app.screen
+        await until(pilot, lambda: lab.state == "done", "the lab's run to end")
+        await settle(pilot)
+        assert app.is_running and app_exception(app) is None
+        assert not lab.query(LessonPanel) and lab.step == 200  # the step's run, whole
+
+
+async def test_a_reveal_cut_short_by_another_lesson_leaves_that_lesson_setting_up(
+        monkeypatch):
+    """The step that replaced an answer's reveal had its set-up flag cleared by the reveal's
+    own ending: keys were no longer held, nor a letter refused, while it set up."""
+    import asyncio
+    import sys
+
+    from pilot_wait import until
+    from textual import events
+
+    sys.path.insert(0, "tests/tui/labs")
+    from train_pilot import hold_after
+
+    from attn_tui.tui.tutor import runner
+
+    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)
+    reached, release = hold_after(5, monkeypatch)
+    entered = asyncio.Event()
+    enter = runner.LessonRunner._enter
+
+    async def held_enter(self, step):
+        await entered.wait()
+        await enter(self, step)
+
+    async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tutor = pilot.app.tutor
+        pilot.app.post_message(events.Key("c", "c"))  # the answer trains as it reveals
+        try:
+            await until(pilot, reached.is_set, "the run at step 5")
+            monkeypatch.setattr(runner.LessonRunner, "_enter", held_enter)
+            tutor.start("select", run_asked=True)
+            reveal = next(w for w in pilot.app.workers if w.group == "lesson"
+                          and "_reveal" in repr(w._work))
+            await until(pilot, lambda: reveal.is_finished, "the reveal to be cut short")
+            assert tutor.lesson.name == "select" and tutor.setting_up
+        finally:
+            release.set()
+            entered.set()
+        await settle(pilot)
+        assert not tutor.setting_up and "Step 1 of" in panel(pilot.app).border_title

@@ -701,3 +701,26 @@ async def test_the_first_screen_looks_no_key_up_in_the_unicode_database(monkeypa
         await pilot.pause()
         assert "0.3369" in str(app.screen.query_one("#heatmap").render_line(1).text)
     assert asked == []
+
+
+async def test_worker_ended_waits_for_a_worker_and_a_waiter_cancelled_leaves_it_running():
+    """Worker._task: awaited through asyncio.wait, so cancelling the one waiting (a lesson's
+    step) is not passed on to the worker (a lab's run), as Worker.wait passes it on."""
+    release = asyncio.Event()
+
+    async def work() -> str:
+        await release.wait()
+        return "done"
+
+    async with Tiny().run_test() as pilot:
+        worker = pilot.app.run_worker(work())
+        waiter = asyncio.create_task(compat.worker_ended(worker))
+        await pilot.pause()
+        waiter.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        await pilot.pause()
+        assert not worker.is_finished and not worker.is_cancelled
+        release.set()
+        await compat.worker_ended(worker)
+        assert worker.is_finished and worker.result == "done"

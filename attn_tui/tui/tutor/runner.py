@@ -11,7 +11,6 @@ where it would have gone anyway. The runner talks to its screens through ``Lesso
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
 import time
 from collections.abc import Callable, Iterable
@@ -23,7 +22,6 @@ from textual.actions import SkipAction
 from textual.app import SystemCommand
 from textual.screen import Screen
 from textual.widget import AwaitMount
-from textual.worker import WorkerCancelled, WorkerFailed
 
 from attn_tui.tui import textual_compat
 from attn_tui.tui.bindings import LETTERS
@@ -524,7 +522,8 @@ class LessonRunner:
 
     def keys_on_hold(self) -> float:
         """For how many seconds at most keys from the terminal wait (see keys); 0: they go.
-        They wait while a step sets up, or a lesson key typed before them waits its turn:
+        They wait while a step sets up (an answer's reveal too), or a lesson key typed before
+        them waits its turn:
         typed into the numbers a step is about to replace, they would vanish unseen (n 7
         Enter lost the 7). A step that loads torch and trains can take longer than a few
         seconds on a class's server, so keys wait for it for up to a minute."""
@@ -537,7 +536,8 @@ class LessonRunner:
 
     @property
     def setting_up(self) -> bool:
-        """Whether a step is setting up: what it changes, it points at when ready."""
+        """Whether a step is setting up, or an answer's reveal is running: what it changes,
+        it points at when ready."""
         return self._busy and self.lesson is not None
 
     def setting_up_a_while(self) -> bool:
@@ -546,8 +546,9 @@ class LessonRunner:
         return self.setting_up and time.monotonic() - self._busy_since >= SETUP_GRACE
 
     def refuses_while_setting_up(self, key: str) -> bool:
-        """For the App, on a key from the terminal: n or p pressed while a step has been
-        setting up for a while (loading torch, training a run) is refused, said in a notice.
+        """For the App, on a key from the terminal: n or p pressed while a step (or an
+        answer's reveal) has been setting up for a while (loading torch, training a run) is
+        refused, said in a notice.
         Held like other keys, each press became a step of its own once the step was ready,
         and a learner pressing n at a panel still without words skipped a step and its task.
         True if refused."""
@@ -674,17 +675,15 @@ class LessonRunner:
             # (The step's own settings with a run the learner trained are the step's panes.)
             self._restore()
             back = _back_for_the_answer(host)
-        # in a worker, as a step sets up: a reveal that trains a run takes seconds, and run
-        # in this handler it held the App meanwhile (ctrl+q, a resize), and an n pressed then
-        # went on the moment the answer's words came, unread. Now keys wait, and n and p
-        # pressed a while into it are refused (refuses_while_setting_up).
+        # in a worker, as a step sets up: a reveal that trains takes seconds, which this
+        # handler would hold the App for; keys wait for it, n and p are refused meanwhile
         self._revealing = self._busy = True
-        self._busy_since = time.monotonic()
-        self.app.run_worker(partial(self._reveal, q, host, was_saved, back), exclusive=True,
-                            group="lesson")
+        self._busy_since = began = time.monotonic()
+        self.app.run_worker(partial(self._reveal, q, host, was_saved, back, began),
+                            exclusive=True, group="lesson")
 
-    async def _reveal(self, q: Question, host: LessonHost | None, was_saved: bool,
-                      back: str) -> None:
+    async def _reveal(self, q: Question, host: LessonHost | None, was_saved: bool, back: str,
+                      began: float) -> None:
         from attn_tui.lessons.facts import fill
 
         assert self.chosen is not None
@@ -703,11 +702,12 @@ class LessonRunner:
                 await self._run(action)
             await self._settle()
         finally:
-            self._revealing = self._busy = False
             if waiting is not None:
                 waiting.cancel()
-        if self.lesson is None or self.host is not host:  # the lesson closed meanwhile
-            return
+            if self._busy_since == began:  # else a step that replaced this one owns them
+                self._revealing = self._busy = False
+        if self.lesson is None or self.host is not host or self._busy_since != began:
+            return  # the lesson closed, or another step replaced this one, meanwhile
         if host is not None:  # the reveal's changes are the step's, not the learner's
             self._setup, self._setup_view = host.lesson_state(), host.lesson_work()
             self._answer_words = self._quoted()
@@ -788,7 +788,6 @@ class LessonRunner:
         self._close()
         where = ("here" if host is self.app.workbench()
                  else "in this lab (Esc again: the workbench)")
-        # g is also the way back: it said "another lesson" only
         back = ("g opens another lesson." if finished or not name
                 else f"g, lesson {name} picks it up at step {k}.")
         self.app.notify(f"Lesson closed. Everything stays as it is {where}: keep playing. "
@@ -815,7 +814,7 @@ class LessonRunner:
         self._start_words, self._answer_words = None, None
         if self.host is not None:  # a value Enter sent just before n is the learner's
             self.host.settle_edits()
-        self._busy = True
+        self._busy, self._revealing = True, False
         self._busy_since = time.monotonic()
         # a callable, not a coroutine: a step the app never gets to start (n typed just before
         # q) then leaves no "coroutine was never awaited" warning on the terminal at exit
@@ -970,9 +969,9 @@ class LessonRunner:
             if not pending:
                 break
             for worker in pending:
-                # cancelled: a newer request replaced it; failed: the screen says what went wrong
-                with contextlib.suppress(WorkerCancelled, WorkerFailed):
-                    await worker.wait()
+                # cancelled by a newer request, or failed (the screen says what went wrong):
+                # ended either way; this step's own cancellation ends the step here
+                await textual_compat.worker_ended(worker)
 
     def _conceal(self, items: tuple[Highlight, ...]) -> None:
         from attn_tui.tui.tutor.marks import conceal
