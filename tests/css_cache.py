@@ -1,6 +1,6 @@
 """Every Pilot test starts an app, and every app parses the same CSS again: about 20 sources
-(each widget class's DEFAULT_CSS and attn-tui's own), some 16 ms of a test's CPU (1.6 s of
-tests/tui/test_workbench.py's 25 s). Textual caches parsed rules per Stylesheet, so per app.
+(each widget class's DEFAULT_CSS and attn-tui's own): tests/tui/test_workbench.py took
+10.3 s of CPU, 9.6 s with this cache. Textual caches parsed rules per Stylesheet, so per app.
 
 What a source parses to depends only on its text, where it was read from, its scope and
 ordering, and the theme's variables; Textual reads a RuleSet and never changes it once parsed.

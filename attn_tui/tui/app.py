@@ -439,7 +439,8 @@ class AttnApp(App[int]):
     _last_release: tuple[object, tuple[int, int], float] | None = None
 
     def _mouse_waits(self, event: events.MouseDown | events.MouseUp) -> bool:
-        """While a lesson step sets up, a press (and its release) is dropped, said once a step:
+        """While a lesson step sets up (or an answer's reveal runs), a press (and its release)
+        is dropped, said once a step:
         keys wait for the step, and a click acting at once (Esc keep playing, a control) cut
         the step's set-up short. The rest of a double click whose first click opened or closed
         a screen is dropped too: it was meant for the screen that is gone (a double click on a

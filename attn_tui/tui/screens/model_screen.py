@@ -382,8 +382,9 @@ class ModelScreen(Screen):
     # ---- a session's copy: the sentence, and the head and query it shows
     @property
     def kept_text(self) -> str:
-        """The sentence a session keeps: the one typed, or, with the box emptied, the one
-        whose maps still show (kept as empty text, it reopened on blank maps)."""
+        """The sentence a session keeps: the one typed, or, with the box emptied or holding
+        nothing the model reads, the one whose maps still show (kept as typed, it reopened on
+        blank maps)."""
         if self.text == self.run_text or not self.run_text:  # (read: no tokenizer call)
             return self.text
         return self.text if self._readable(self.text) else self.run_text
