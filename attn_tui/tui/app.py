@@ -33,6 +33,7 @@ from attn_tui.tui.keys import (
     key_read_by_app,
     read_escape_as_typed,
     run_after_keys,
+    set_aside,
     takes_text,
 )
 from attn_tui.tui.paste_escapes import PasteCleaned, drop_escapes_in_pastes
@@ -420,8 +421,11 @@ class AttnApp(App[int]):
         if not came_back and isinstance(event, events.Key) and not from_the_line(self, event):
             if self.tutor.refuses_while_setting_up(event.key):
                 return
-            if event.key == "ctrl+q" and self.tutor.setting_up_a_while():
-                self._quit_asked()  # at once: held, it waited out a run's whole training
+            if event.key == "ctrl+q" and self.tutor.setting_up:
+                # at once: held, it waited out a run's whole training; the keys held before
+                # it wait apart, not to answer the question
+                set_aside(self)
+                self._quit_asked()
                 return
         if not came_back and (hold_if_keys_waiting(self, event)
                               or hold_until_first_focus(self, event)):

@@ -27,7 +27,8 @@ class KeyLine:
     """The App's keys waiting their turn, and what it knows of the keys it is reading. (A
     plain class: a dataclass costs its methods' compilation at every start-up.)"""
 
-    __slots__ = ("waiting", "handed", "posted", "due", "checked", "had_focus", "first_key_at")
+    __slots__ = ("waiting", "handed", "posted", "due", "checked", "had_focus", "first_key_at",
+                 "aside")
 
     def __init__(self) -> None:
         # the keys handed back (typed before any the App holds), then the keys the App
@@ -40,6 +41,7 @@ class KeyLine:
         self.checked: list[events.Key] = []  # keys whose binding was looked up where typed
         self.had_focus = False  # something had focus once: start-up is over
         self.first_key_at: float | None = None
+        self.aside: list[events.Key | events.Paste] = []  # see set_aside
 
 
 # An Escape and the key typed after it can arrive in one read (over SSH, one late packet brings
@@ -238,12 +240,38 @@ def line_up(app, key: str, character: str | None) -> None:
     _queue(app, events.Key(key, character), "typed")
 
 
+def set_aside(app) -> None:
+    """Take the keys waiting in the line out of it until no dialog is left on top: ctrl+q
+    asks at once, ahead of keys held for a lesson step, and those, typed before the question,
+    are not its answer (a y held there quit, and unsaved work went with it). Cancelled, the
+    question closes, and they go on in the order typed."""
+    line = key_line(app)
+    if not line.waiting:
+        return
+    line.aside += line.waiting
+    line.waiting, line.handed = [], 0
+    app.screen_change_signal.subscribe(app, _put_back_aside)  # (once: a set of callbacks)
+
+
+def _put_back_aside(screen: object) -> None:
+    from textual.screen import ModalScreen
+
+    app = getattr(screen, "app", None)
+    line = key_line(app) if app is not None else None
+    if line is None or not line.aside or isinstance(app.screen, ModalScreen):
+        return
+    line.waiting[0:0] = line.aside
+    line.handed += len(line.aside)
+    line.aside = []
+    _schedule(app, time.monotonic())
+
+
 def hold_if_keys_waiting(app, event: events.Key | events.Paste) -> bool:
     """For the App, on a key from the terminal: while keys handed back are waiting or still
     on their way, or the App holds keys (``keys_on_hold``: a lesson step setting up), this
     one joins the end of the line rather than overtaking them. True if held."""
-    if from_the_line(app, event):
-        return False
+    if from_the_line(app, event) or says_too_small(app.screen):
+        return False  # (too small: it reads q itself, and drops the rest)
     if not (key_line(app).waiting or _in_flight(app) or _on_hold(app)):
         return False
     _queue(app, event, "held")

@@ -8,6 +8,8 @@ from lesson_pilot import lesson_app, panel, press, settle
 
 from attn_tui.train import default_config
 from attn_tui.train.patterns import pattern_pairs, pattern_share
+from attn_tui.tui.keys import key_line
+from attn_tui.tui.textual_compat import notifications
 
 torch = pytest.importorskip("torch")
 from attn_tui.train.trainer import Run  # noqa: E402
@@ -358,3 +360,103 @@ async def test_a_reveal_cut_short_by_another_lesson_leaves_that_lesson_setting_u
             entered.set()
         await settle(pilot)
         assert not tutor.setting_up and "Step 1 of" in panel(pilot.app).border_title
+
+
+async def _answer_held(pilot, monkeypatch, grace: float = 0.0):
+    """Step 2 answered c, its reveal's run held at step 5: (the runner, release)."""
+    import sys
+
+    from pilot_wait import until
+    from textual import events
+
+    sys.path.insert(0, "tests/tui/labs")
+    from train_pilot import hold_after
+
+    from attn_tui.tui.tutor import runner
+
+    monkeypatch.setattr(runner, "SETUP_GRACE", grace)
+    reached, release = hold_after(5, monkeypatch)
+    await settle(pilot)
+    pilot.app.post_message(events.Key("c", "c"))
+    await until(pilot, reached.is_set, "the run at step 5")
+    return pilot.app.tutor, release
+
+
+def _edited(app) -> None:
+    from dataclasses import replace
+
+    bench = app.workbench()
+    ws = bench.workspace
+    bench.apply(replace(ws, q=ws.q * 2))
+    assert bench.dirty  # quitting asks
+
+
+async def test_keys_held_by_a_reveal_before_ctrl_q_do_not_answer_its_question(monkeypatch):
+    """ctrl+q asks at once while an answer trains, and the keys held before it were let into
+    the question: a y typed before it quit, and the unsaved work went with it. They wait,
+    apart, until the question is cancelled."""
+    from pilot_wait import until
+    from textual import events
+
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _edited(app)
+        tutor, release = await _answer_held(pilot, monkeypatch)
+        try:
+            app.post_message(events.Key("y", "y"))  # held: the step is busy
+            app.post_message(events.Key("ctrl+q", None))
+            await until(pilot, lambda: isinstance(app.screen, ConfirmQuitModal), "the question")
+            for _ in range(10):  # the line would have handed the y on by now
+                await pilot.pause(0.02)
+            assert app.is_running and isinstance(app.screen, ConfirmQuitModal)
+            app.post_message(events.Key("n", "n"))  # its Cancel, not the lesson's next
+            await until(pilot, lambda: not isinstance(app.screen, ConfirmQuitModal),
+                        "the question to close")
+            assert not any("was not taken" in n.message for n in notifications(app))
+            assert [k.key for k in key_line(app).waiting] == ["y"]  # held for the step again
+        finally:
+            release.set()
+        await settle(pilot)
+        assert app.is_running and "Not quite" in " ".join(panel(app).plain.split())
+
+
+async def test_ctrl_q_typed_with_the_answer_quits_without_waiting_for_its_run(monkeypatch):
+    """Within the quarter second a burst may take, ctrl+q was held with the answer's other
+    keys and waited out the whole run."""
+    from pilot_wait import until
+    from textual import events
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        tutor, release = await _answer_held(pilot, monkeypatch, grace=60.0)
+        try:
+            assert tutor.setting_up and not tutor.setting_up_a_while()
+            app.post_message(events.Key("ctrl+q", None))
+            await until(pilot, lambda: not app.is_running, "the app to quit", seconds=5)
+        finally:
+            release.set()
+
+
+async def test_q_on_the_too_small_screen_quits_while_an_answer_trains(monkeypatch):
+    """The too-small screen reads q itself; held for the step, it was dropped with the keys
+    typed before the window shrank."""
+    from pilot_wait import until
+    from textual import events
+    from textual.geometry import Size
+
+    from attn_tui.tui.screens import says_too_small
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _, release = await _answer_held(pilot, monkeypatch)
+        try:
+            app._driver._size = small = Size(20, 6)
+            app.post_message(events.Resize(small, small))
+            await until(pilot, lambda: says_too_small(app.screen), "the too-small screen")
+            app.post_message(events.Key("q", "q"))
+            await until(pilot, lambda: not app.is_running, "the app to quit", seconds=5)
+            assert not any("was not taken" in n.message for n in notifications(app))
+        finally:
+            release.set()

@@ -552,8 +552,9 @@ class LessonRunner:
         Held like other keys, each press became a step of its own once the step was ready,
         and a learner pressing n at a panel still without words skipped a step and its task.
         True if refused."""
-        if key not in ("n", "p") or not self.setting_up_a_while() or takes_text(self.app.focused):
-            return False
+        if (key not in ("n", "p") or not self.setting_up_a_while()
+                or takes_text(self.app.focused) or self.app.screen is not self.host):
+            return False  # (a dialog on top reads its own n: the quit question's Cancel)
         self.say_getting_ready(key)
         return True
 
