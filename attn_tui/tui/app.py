@@ -417,9 +417,15 @@ class AttnApp(App[int]):
         if not isinstance(event, events.Key | events.Paste):  # a paste keeps its place too
             await super().on_event(event)
             return
+        if not self.screen_stack:  # closing: a key still on its way has nothing to reach
+            return
         came_back = event.is_forwarded
+        if (not came_back and from_the_line(self, event)
+                and self._tutor is not None and self.tutor.refuses_in_its_turn(event)):
+            key_read_by_app(self, event, came_back)  # taken effect: the line goes on
+            return
         if not came_back and isinstance(event, events.Key) and not from_the_line(self, event):
-            if self.tutor.refuses_while_setting_up(event.key):
+            if self.tutor.refuses_while_setting_up(event):
                 return
             if event.key == "ctrl+q" and self.tutor.setting_up:
                 # at once: held, it waited out a run's whole training; the keys held before

@@ -28,7 +28,7 @@ class KeyLine:
     plain class: a dataclass costs its methods' compilation at every start-up.)"""
 
     __slots__ = ("waiting", "handed", "posted", "due", "checked", "had_focus", "first_key_at",
-                 "aside")
+                 "aside", "asked_again")
 
     def __init__(self) -> None:
         # the keys handed back (typed before any the App holds), then the keys the App
@@ -42,6 +42,7 @@ class KeyLine:
         self.had_focus = False  # something had focus once: start-up is over
         self.first_key_at: float | None = None
         self.aside: list[events.Key | events.Paste] = []  # see set_aside
+        self.asked_again: list[events.Key | events.Paste] = []  # see hold_to_ask_again
 
 
 # An Escape and the key typed after it can arrive in one read (over SSH, one late packet brings
@@ -240,6 +241,25 @@ def line_up(app, key: str, character: str | None) -> None:
     _queue(app, events.Key(key, character), "typed")
 
 
+def hold_to_ask_again(app, event: events.Key) -> None:
+    """Hold ``event`` at the end of the line, to be looked at again in its turn (see
+    asked_again): a key a lesson would refuse now, behind keys that may open a dialog it is
+    typed into (ctrl+s, then a file name with an n in it)."""
+    _queue(app, event, "held")
+    line = key_line(app)
+    line.asked_again.append(line.waiting[-1])
+
+
+def asked_again(app, event: events.Event) -> bool:
+    """Whether ``event``, from the line, was held by hold_to_ask_again (asked once)."""
+    line = key_line(app)
+    for i, held in enumerate(line.asked_again):
+        if held is event:
+            del line.asked_again[i]
+            return True
+    return False
+
+
 def set_aside(app) -> None:
     """Take the keys waiting in the line out of it until no dialog is left on top: ctrl+q
     asks at once, ahead of keys held for a lesson step, and those, typed before the question,
@@ -375,6 +395,7 @@ def _hand_back(app, since: float) -> None:
         # typed before it are dropped too rather than land, after the resize, on whatever
         # screen is then on top (each also waited out the wait for focus, with q behind them)
         line.waiting.clear()
+        line.asked_again.clear()
         line.handed, line.posted = 0, None
         return
     waited = time.monotonic() - since

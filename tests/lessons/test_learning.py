@@ -460,3 +460,51 @@ async def test_q_on_the_too_small_screen_quits_while_an_answer_trains(monkeypatc
             assert not any("was not taken" in n.message for n in notifications(app))
         finally:
             release.set()
+
+
+async def test_n_and_p_behind_a_held_ctrl_s_are_typed_into_its_dialog(monkeypatch):
+    """n and p were refused the moment they came, while the answer trained, though a ctrl+s
+    typed before them would open a dialog they were typed into: "pnotes" saved as "otes"."""
+    from pilot_wait import until
+    from textual import events
+    from textual.widgets import Input
+
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        tutor, release = await _answer_held(pilot, monkeypatch)
+        try:
+            keys = ["ctrl+s", "ctrl+a", "ctrl+k", *"pnotes"]
+            for key in keys:
+                app.post_message(events.Key(key, key if len(key) == 1 else None))
+            await until(pilot, lambda: len(key_line(app).waiting) == len(keys), "the keys held")
+        finally:
+            release.set()
+        await until(pilot, lambda: isinstance(app.screen, FileModal)
+                    and [box.value for box in app.screen.query(Input)] == ["pnotes"],
+                    "the name typed", seconds=10)
+        assert not any("not taken" in n.message for n in notifications(app))
+
+
+async def test_n_behind_a_held_key_that_opens_nothing_is_refused_in_its_turn(monkeypatch):
+    """Held behind another key, an n is looked at again in its turn: with no dialog opened
+    for it, it would still skip the answer's words, and is refused then."""
+    from pilot_wait import until
+    from textual import events
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        tutor, release = await _answer_held(pilot, monkeypatch)
+        try:
+            for key in ("left", "n"):
+                app.post_message(events.Key(key, None if key == "left" else key))
+            await until(pilot, lambda: len(key_line(app).waiting) == 2, "the keys held")
+        finally:
+            release.set()
+        await until(pilot, lambda: not key_line(app).waiting and notifications(app),
+                    "the keys read", seconds=10)
+        await settle(pilot)
+        assert [n.message for n in notifications(app)] == [
+            "n was pressed before step 2's words showed, so it was not taken: press it again."]
+        assert tutor.index == 1 and "Not quite" in " ".join(panel(app).plain.split())

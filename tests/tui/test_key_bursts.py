@@ -547,3 +547,14 @@ async def test_escape_then_enter_or_tab_in_one_read_cancel_the_edit_first(after,
         assert app.screen.workspace.q[0][0] == 0.1  # the 9 was cancelled, not stored
         assert (editor.buffer.text if editor.editing is not None else None) == editing
         assert app.focused.id == focused
+
+
+async def test_a_key_that_arrives_as_the_app_closes_is_dropped_not_an_error():
+    """A key still on its way when the last screen closed reached Textual's own handling,
+    which reads the screen on top: ScreenStackError as the app ended."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+    assert not app.screen_stack
+    await app.on_event(events.Key("a", "a"))
+    await app.on_event(events.Paste("1 2"))

@@ -18,6 +18,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.actions import SkipAction
 from textual.app import SystemCommand
 from textual.screen import Screen
@@ -25,7 +26,14 @@ from textual.widget import AwaitMount
 
 from attn_tui.tui import textual_compat
 from attn_tui.tui.bindings import LETTERS
-from attn_tui.tui.keys import after_keys, line_up, takes_text
+from attn_tui.tui.keys import (
+    after_keys,
+    asked_again,
+    hold_to_ask_again,
+    key_line,
+    line_up,
+    takes_text,
+)
 from attn_tui.tui.roles import HoldsForQuestion, HoldsRun, PointedByLesson, SaysForLesson
 from attn_tui.tui.screens import says_too_small
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
@@ -545,17 +553,35 @@ class LessonRunner:
         now is a new press, made while the panel says the step is getting ready."""
         return self.setting_up and time.monotonic() - self._busy_since >= SETUP_GRACE
 
-    def refuses_while_setting_up(self, key: str) -> bool:
+    def refuses_while_setting_up(self, event: events.Key) -> bool:
         """For the App, on a key from the terminal: n or p pressed while a step (or an
         answer's reveal) has been setting up for a while (loading torch, training a run) is
         refused, said in a notice.
         Held like other keys, each press became a step of its own once the step was ready,
         and a learner pressing n at a panel still without words skipped a step and its task.
-        True if refused."""
+        Behind keys still waiting (a ctrl+s whose dialog it may be typed into), it waits too,
+        and is looked at again in its turn (refuses_in_its_turn). True if refused or held."""
+        key = event.key
         if (key not in ("n", "p") or not self.setting_up_a_while()
                 or takes_text(self.app.focused) or self.app.screen is not self.host):
             return False  # (a dialog on top reads its own n: the quit question's Cancel)
-        self.say_getting_ready(key)
+        if key_line(self.app).waiting:
+            hold_to_ask_again(self.app, event)
+        else:
+            self.say_getting_ready(key)
+        return True
+
+    def refuses_in_its_turn(self, event: events.Event) -> bool:
+        """For the App, on a key from the line: one refuses_while_setting_up held, which would
+        now still reach the lesson (no dialog opened by the keys before it took it), is
+        refused, said in a notice. True if refused."""
+        if not asked_again(self.app, event) or self.lesson is None:
+            return False
+        if takes_text(self.app.focused) or self.app.screen is not self.host:
+            return False
+        assert isinstance(event, events.Key)
+        self.app.notify(f"{event.key} was pressed before step {self.index + 1}'s words showed, "
+                        "so it was not taken: press it again.", timeout=4, markup=False)
         return True
 
     def say_getting_ready(self, what: str) -> None:
