@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from weakref import WeakKeyDictionary
 
 from textual import events
@@ -21,6 +21,9 @@ from textual.widget import Widget
 from attn_tui.tui import textual_compat
 from attn_tui.tui.roles import HoldsKeys, SettlesEdits, TypedInto
 from attn_tui.tui.screens import says_too_small
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
 class KeyLine:
@@ -273,12 +276,12 @@ def set_aside(app) -> None:
     app.screen_change_signal.subscribe(app, _put_back_aside)  # (once: a set of callbacks)
 
 
-def _put_back_aside(screen: object) -> None:
+def _put_back_aside(screen: Screen) -> None:
     from textual.screen import ModalScreen
 
-    app = getattr(screen, "app", None)
-    line = key_line(app) if app is not None else None
-    if line is None or not line.aside or isinstance(app.screen, ModalScreen):
+    app = screen.app
+    line = key_line(app)
+    if not line.aside or not app.screen_stack or isinstance(app.screen, ModalScreen):
         return
     line.waiting[0:0] = line.aside
     line.handed += len(line.aside)
