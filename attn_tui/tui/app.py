@@ -469,8 +469,9 @@ class AttnApp(App[int]):
             self._drop_release = True
             return True
         self._pressed_on = self.screen
-        if self._tutor is None or not self._tutor.setting_up:
-            return False
+        tutor = self._tutor
+        if tutor is None or not tutor.setting_up or isinstance(self.screen, ModalScreen):
+            return False  # (a dialog over the step, the quit question, takes its clicks)
         self._drop_release = True
         if self._tutor.setting_up_a_while():  # not a double click's second, a moment after n
             self._tutor.say_getting_ready("a click")

@@ -283,10 +283,12 @@ def _put_back_aside(screen: Screen) -> None:
     line = key_line(app)
     if not line.aside or not app.screen_stack or isinstance(app.screen, ModalScreen):
         return
+    running = line.waiting and time.monotonic() - line.due <= 1.0  # as _queue: one timer
     line.waiting[0:0] = line.aside
     line.handed += len(line.aside)
     line.aside = []
-    _schedule(app, time.monotonic())
+    if not running:
+        _schedule(app, time.monotonic())
 
 
 def hold_if_keys_waiting(app, event: events.Key | events.Paste) -> bool:

@@ -508,3 +508,91 @@ async def test_n_behind_a_held_key_that_opens_nothing_is_refused_in_its_turn(mon
         assert [n.message for n in notifications(app)] == [
             "n was pressed before step 2's words showed, so it was not taken: press it again."]
         assert tutor.index == 1 and "Not quite" in " ".join(panel(app).plain.split())
+
+
+async def _quit_asked_while_held(pilot, monkeypatch, before=()):
+    """Unsaved work, step 2 answered c with its run held, ``before`` typed, then ctrl+q."""
+    from pilot_wait import until
+    from textual import events
+
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+
+    app = pilot.app
+    _edited(app)
+    tutor, release = await _answer_held(pilot, monkeypatch)
+    for key in (*before, "ctrl+q"):
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+    await until(pilot, lambda: isinstance(app.screen, ConfirmQuitModal), "the question")
+    return tutor, release
+
+
+async def test_keys_typed_as_the_question_closes_follow_the_keys_it_set_aside(monkeypatch):
+    """Esc, then z w at once: z started the line's timer and the keys put back after the
+    question started a second, which handed ctrl+s and x out in one tick: x y z w reached the
+    lab (w changed its head) and the save dialog came last, empty."""
+    from pilot_wait import until
+    from textual import events
+    from textual.widgets import Input
+
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _, release = await _quit_asked_while_held(
+            pilot, monkeypatch, before=("ctrl+s", "ctrl+a", "ctrl+k", "x", "y"))
+        try:
+            for key in ("escape", "z", "w"):
+                app.post_message(events.Key(key, None if key == "escape" else key))
+            await until(pilot, lambda: [k.key for k in key_line(app).waiting]
+                        == ["ctrl+s", "ctrl+a", "ctrl+k", "x", "y", "z", "w"], "the line")
+        finally:
+            release.set()
+        await until(pilot, lambda: isinstance(app.screen, FileModal)
+                    and [box.value for box in app.screen.query(Input)] == ["xyzw"],
+                    "the name typed", seconds=10)
+
+
+async def test_the_quit_questions_save_dialog_takes_what_is_typed_at_once(monkeypatch):
+    """Typed into the file dialog the quit question's Save opened, a name waited for the
+    answer's run to end, up to a minute on a busy server."""
+    from pilot_wait import until
+    from textual import events
+    from textual.widgets import Input
+
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        tutor, release = await _quit_asked_while_held(pilot, monkeypatch)
+        try:
+            app.post_message(events.Key("s", "s"))
+            await until(pilot, lambda: isinstance(app.screen, FileModal)
+                        and app.screen.query(Input), "the save dialog")
+            for key in ("ctrl+a", "ctrl+k", *"nap"):
+                app.post_message(events.Key(key, key if len(key) == 1 else None))
+            await until(pilot, lambda: app.screen.query_one(Input).value == "nap",
+                        "the name typed", seconds=5)
+            assert tutor.setting_up  # the run still held
+        finally:
+            release.set()
+
+
+async def test_a_click_on_the_quit_question_is_taken_while_an_answer_trains(monkeypatch):
+    """Clicks are dropped while a step sets up; the question over it was one of them."""
+    from pilot_wait import until
+    from textual import events
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        tutor, release = await _quit_asked_while_held(pilot, monkeypatch)
+        try:
+            assert tutor.setting_up
+            await until(pilot, lambda: app.screen.query("#quit-anyway"), "its buttons")
+            x, y = app.screen.query_one("#quit-anyway").region.center
+            for cls in (events.MouseMove, events.MouseDown, events.MouseUp):  # as a terminal
+                app.post_message(cls(None, x, y, 0, 0, 1, False, False, False,
+                                     screen_x=x, screen_y=y))
+            await until(pilot, lambda: not app.is_running, "the app to quit", seconds=5)
+            assert not any("click was not taken" in n.message for n in notifications(app))
+        finally:
+            release.set()

@@ -536,10 +536,11 @@ class LessonRunner:
         Enter lost the 7). A step that loads torch and trains can take longer than a few
         seconds on a class's server, so keys wait for it for up to a minute."""
         if self._busy and self.lesson is not None:
-            from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+            from textual.screen import ModalScreen
 
-            # ctrl+q asks at once, while a step sets up: its answer is not held
-            return 0.0 if isinstance(self.app.screen, ConfirmQuitModal) else SETUP_HOLD
+            # ctrl+q asks at once, while a step sets up: its answer is not held, nor what is
+            # typed into a dialog it opens (Save's file name)
+            return 0.0 if isinstance(self.app.screen, ModalScreen) else SETUP_HOLD
         return TURN_HOLD if self._keys_ahead else 0.0
 
     @property
