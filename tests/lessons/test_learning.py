@@ -3,16 +3,34 @@ app gives the accuracy and the pattern's share the panel prints."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from lesson_pilot import lesson_app, panel, press, settle
+from pilot_wait import until
+from textual import events
 
 from attn_tui.train import default_config
 from attn_tui.train.patterns import pattern_pairs, pattern_share
 from attn_tui.tui.keys import key_line
 from attn_tui.tui.textual_compat import notifications
+from attn_tui.tui.tutor import runner
 
 torch = pytest.importorskip("torch")
 from attn_tui.train.trainer import Run  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tui" / "labs"))
+from lab_pilot import lab_app, run_action  # noqa: E402
+from train_pilot import hold_after  # noqa: E402
+
+
+def _held_at_step_5(monkeypatch, **timings: float):
+    """The lab's training worker held after its step 5 until released, with the runner's
+    ``timings`` (SETUP_GRACE, SETUP_HOLD) set for the test: (reached, release)."""
+    for name, value in timings.items():
+        monkeypatch.setattr(runner, name, value)
+    return hold_after(5, monkeypatch)
 
 
 def _trained(task: str) -> tuple[float, float, float]:
@@ -68,19 +86,8 @@ async def test_n_pressed_while_a_step_trains_is_refused_not_kept_to_skip_the_nex
         monkeypatch):
     """Held until the step was ready, each n became a step: step 4 and its task went by
     unseen. A press typed in one burst with the n that started the step is still kept."""
-    import sys
-
-    from pilot_wait import until
-    from textual import events
-
-    sys.path.insert(0, "tests/tui/labs")
-    from train_pilot import hold_after
-
-    from attn_tui.tui.textual_compat import notifications
-    from attn_tui.tui.tutor import runner
-
-    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)  # every press comes later than a burst's
-    reached, release = hold_after(5, monkeypatch)
+    # every press comes later than a burst's
+    reached, release = _held_at_step_5(monkeypatch, SETUP_GRACE=0.0)
     async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         # step 3 trains as it sets up; posted, as Pilot's press would wait out the held run
@@ -106,18 +113,7 @@ async def test_n_pressed_while_a_step_trains_is_refused_not_kept_to_skip_the_nex
 async def test_ctrl_q_while_a_step_trains_quits_at_once(monkeypatch):
     """Held like other keys, ctrl+q waited out the step's loading and training (7 s). The
     step's run is the lesson's: quitting does not ask about it."""
-    import sys
-
-    from pilot_wait import until
-    from textual import events
-
-    sys.path.insert(0, "tests/tui/labs")
-    from train_pilot import hold_after
-
-    from attn_tui.tui.tutor import runner
-
-    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)
-    reached, release = hold_after(5, monkeypatch)
+    reached, release = _held_at_step_5(monkeypatch, SETUP_GRACE=0.0)
     app = lesson_app("learning", at=2)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -189,11 +185,6 @@ async def test_the_lessons_run_left_with_go_to_is_there_when_the_lesson_is_picke
     """Step 7's run, trained, then g workbench and g lesson learning: the lesson came back on
     step 7 in a lab opened afresh ("Enter trains"), its run gone, though the notice on leaving
     had said g picks the lesson up there."""
-    import sys
-
-    sys.path.insert(0, "tests/tui/labs")
-    from lab_pilot import run_action
-
     app = lesson_app("learning", at=7)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -216,11 +207,6 @@ async def test_the_status_line_says_enter_trains_only_when_it_does():
     """Before step 5's answer the line said 'settings changed: Enter trains them', and Enter
     said 'Answer first'; while a value was typed on the bar it said 'Enter trains', and Enter
     set the value."""
-    import sys
-
-    sys.path.insert(0, "tests/tui/labs")
-    from lab_pilot import lab_app
-
     app = lesson_app("learning", at=5)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -249,24 +235,9 @@ async def test_n_pressed_while_an_answer_trains_is_refused_not_kept_to_skip_its_
     """Step 2's answer trains a run before its words show. An n pressed meanwhile was kept
     for after it, and went on to step 3 the moment the verdict came: the ✗ and its words
     were never seen."""
-    import sys
-
-    from pilot_wait import until
-    from textual import events
-
-    sys.path.insert(0, "tests/tui/labs")
-    from train_pilot import hold_after
-
-    from attn_tui.tui.textual_compat import notifications
-    from attn_tui.tui.tutor import runner
-
-    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)  # every press comes later than a burst's
-    reached, release = hold_after(5, monkeypatch)
     async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        pilot.app.post_message(events.Key("c", "c"))  # the answer trains as it reveals
+        _, release = await _answer_held(pilot, monkeypatch)
         try:
-            await until(pilot, reached.is_set, "the run at step 5")
             await until(pilot, lambda: "You chose c)" in panel(pilot.app).plain,
                         "the panel to say the answer is being worked out")
             for _ in range(2):
@@ -288,20 +259,10 @@ async def test_escape_let_through_while_a_step_trains_closes_it_and_leaves_the_r
     """Keys held past their limit are let through: an Esc then closed the lesson while the
     step's set-up waited on its run. Cancelled there, the set-up went on and failed on the
     closed lesson (the app ended with an error), and the lab's run was cancelled under it."""
-    import sys
-
-    from pilot_wait import until
-    from textual import events
-
-    sys.path.insert(0, "tests/tui/labs")
-    from train_pilot import hold_after
-
     from attn_tui.tui.textual_compat import app_exception
-    from attn_tui.tui.tutor import runner
     from attn_tui.tui.tutor.panel import LessonPanel
 
-    monkeypatch.setattr(runner, "SETUP_HOLD", 0.3)
-    reached, release = hold_after(5, monkeypatch)
+    reached, release = _held_at_step_5(monkeypatch, SETUP_HOLD=0.3)
     app = lesson_app("learning", at=2)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -324,18 +285,8 @@ async def test_a_reveal_cut_short_by_another_lesson_leaves_that_lesson_setting_u
     """The step that replaced an answer's reveal had its set-up flag cleared by the reveal's
     own ending: keys were no longer held, nor a letter refused, while it set up."""
     import asyncio
-    import sys
 
-    from pilot_wait import until
-    from textual import events
-
-    sys.path.insert(0, "tests/tui/labs")
-    from train_pilot import hold_after
-
-    from attn_tui.tui.tutor import runner
-
-    monkeypatch.setattr(runner, "SETUP_GRACE", 0.0)
-    reached, release = hold_after(5, monkeypatch)
+    reached, release = _held_at_step_5(monkeypatch, SETUP_GRACE=0.0)
     entered = asyncio.Event()
     enter = runner.LessonRunner._enter
 
@@ -364,18 +315,7 @@ async def test_a_reveal_cut_short_by_another_lesson_leaves_that_lesson_setting_u
 
 async def _answer_held(pilot, monkeypatch, grace: float = 0.0):
     """Step 2 answered c, its reveal's run held at step 5: (the runner, release)."""
-    import sys
-
-    from pilot_wait import until
-    from textual import events
-
-    sys.path.insert(0, "tests/tui/labs")
-    from train_pilot import hold_after
-
-    from attn_tui.tui.tutor import runner
-
-    monkeypatch.setattr(runner, "SETUP_GRACE", grace)
-    reached, release = hold_after(5, monkeypatch)
+    reached, release = _held_at_step_5(monkeypatch, SETUP_GRACE=grace)
     await settle(pilot)
     pilot.app.post_message(events.Key("c", "c"))
     await until(pilot, reached.is_set, "the run at step 5")
@@ -395,9 +335,6 @@ async def test_keys_held_by_a_reveal_before_ctrl_q_do_not_answer_its_question(mo
     """ctrl+q asks at once while an answer trains, and the keys held before it were let into
     the question: a y typed before it quit, and the unsaved work went with it. They wait,
     apart, until the question is cancelled."""
-    from pilot_wait import until
-    from textual import events
-
     from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 
     app = lesson_app("learning", at=2)
@@ -425,9 +362,6 @@ async def test_keys_held_by_a_reveal_before_ctrl_q_do_not_answer_its_question(mo
 async def test_ctrl_q_typed_with_the_answer_quits_without_waiting_for_its_run(monkeypatch):
     """Within the quarter second a burst may take, ctrl+q was held with the answer's other
     keys and waited out the whole run."""
-    from pilot_wait import until
-    from textual import events
-
     app = lesson_app("learning", at=2)
     async with app.run_test(size=(80, 24)) as pilot:
         tutor, release = await _answer_held(pilot, monkeypatch, grace=60.0)
@@ -442,8 +376,6 @@ async def test_ctrl_q_typed_with_the_answer_quits_without_waiting_for_its_run(mo
 async def test_q_on_the_too_small_screen_quits_while_an_answer_trains(monkeypatch):
     """The too-small screen reads q itself; held for the step, it was dropped with the keys
     typed before the window shrank."""
-    from pilot_wait import until
-    from textual import events
     from textual.geometry import Size
 
     from attn_tui.tui.screens import says_too_small
@@ -465,8 +397,6 @@ async def test_q_on_the_too_small_screen_quits_while_an_answer_trains(monkeypatc
 async def test_n_and_p_behind_a_held_ctrl_s_are_typed_into_its_dialog(monkeypatch):
     """n and p were refused the moment they came, while the answer trained, though a ctrl+s
     typed before them would open a dialog they were typed into: "pnotes" saved as "otes"."""
-    from pilot_wait import until
-    from textual import events
     from textual.widgets import Input
 
     from attn_tui.tui.screens.dialogs.file_modal import FileModal
@@ -490,9 +420,6 @@ async def test_n_and_p_behind_a_held_ctrl_s_are_typed_into_its_dialog(monkeypatc
 async def test_n_behind_a_held_key_that_opens_nothing_is_refused_in_its_turn(monkeypatch):
     """Held behind another key, an n is looked at again in its turn: with no dialog opened
     for it, it would still skip the answer's words, and is refused then."""
-    from pilot_wait import until
-    from textual import events
-
     app = lesson_app("learning", at=2)
     async with app.run_test(size=(80, 24)) as pilot:
         tutor, release = await _answer_held(pilot, monkeypatch)
@@ -512,9 +439,6 @@ async def test_n_behind_a_held_key_that_opens_nothing_is_refused_in_its_turn(mon
 
 async def _quit_asked_while_held(pilot, monkeypatch, before=()):
     """Unsaved work, step 2 answered c with its run held, ``before`` typed, then ctrl+q."""
-    from pilot_wait import until
-    from textual import events
-
     from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
 
     app = pilot.app
@@ -530,8 +454,6 @@ async def test_keys_typed_as_the_question_closes_follow_the_keys_it_set_aside(mo
     """Esc, then z w at once: z started the line's timer and the keys put back after the
     question started a second, which handed ctrl+s and x out in one tick: x y z w reached the
     lab (w changed its head) and the save dialog came last, empty."""
-    from pilot_wait import until
-    from textual import events
     from textual.widgets import Input
 
     from attn_tui.tui.screens.dialogs.file_modal import FileModal
@@ -555,8 +477,6 @@ async def test_keys_typed_as_the_question_closes_follow_the_keys_it_set_aside(mo
 async def test_the_quit_questions_save_dialog_takes_what_is_typed_at_once(monkeypatch):
     """Typed into the file dialog the quit question's Save opened, a name waited for the
     answer's run to end, up to a minute on a busy server."""
-    from pilot_wait import until
-    from textual import events
     from textual.widgets import Input
 
     from attn_tui.tui.screens.dialogs.file_modal import FileModal
@@ -579,9 +499,6 @@ async def test_the_quit_questions_save_dialog_takes_what_is_typed_at_once(monkey
 
 async def test_a_click_on_the_quit_question_is_taken_while_an_answer_trains(monkeypatch):
     """Clicks are dropped while a step sets up; the question over it was one of them."""
-    from pilot_wait import until
-    from textual import events
-
     app = lesson_app("learning", at=2)
     async with app.run_test(size=(80, 24)) as pilot:
         tutor, release = await _quit_asked_while_held(pilot, monkeypatch)
