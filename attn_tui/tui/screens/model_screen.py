@@ -392,11 +392,9 @@ class ModelScreen(Screen):
     def _readable(self, text: str) -> bool:
         """Whether the model finds anything to read in ``text``: not spaces, escape sequences
         or combining marks alone (the tokenizer's normaliser removes those)."""
-        if not clean(text)[0].strip():
-            return False
-        if self.model is None:  # still loading: its run will say
-            return True
-        try:
+        if self.model is None:  # still loading: its run will say the rest
+            return bool(clean(text)[0].strip())
+        try:  # (the tokenizer cleans the text first)
             self.model.tokenize(text)
         except EmptySentence:
             return False
