@@ -563,22 +563,24 @@ class LessonRunner:
         Behind keys still waiting (a ctrl+s whose dialog it may be typed into), it waits too,
         and is looked at again in its turn (refuses_in_its_turn). True if refused or held."""
         key = event.key
-        if (key not in ("n", "p") or not self.setting_up_a_while()
-                or takes_text(self.app.focused) or self.app.screen is not self.host):
-            return False  # (a dialog on top reads its own n: the quit question's Cancel)
+        if key not in ("n", "p") or not self.setting_up_a_while() or not self._reads_keys():
+            return False
         if key_line(self.app).waiting:
             hold_to_ask_again(self.app, event)
         else:
             self.say_getting_ready(key)
         return True
 
+    def _reads_keys(self) -> bool:
+        """Whether a letter typed now reaches the lesson: not a field typed into, nor a dialog
+        on top (the quit question's n is its Cancel)."""
+        return not takes_text(self.app.focused) and self.app.screen is self.host
+
     def refuses_in_its_turn(self, event: events.Event) -> bool:
         """For the App, on a key from the line: one refuses_while_setting_up held, which would
         now still reach the lesson (no dialog opened by the keys before it took it), is
         refused, said in a notice. True if refused."""
-        if not asked_again(self.app, event) or self.lesson is None:
-            return False
-        if takes_text(self.app.focused) or self.app.screen is not self.host:
+        if not asked_again(self.app, event) or self.lesson is None or not self._reads_keys():
             return False
         assert isinstance(event, events.Key)
         self.app.notify(f"{event.key} was pressed before step {self.index + 1}'s words showed, "
