@@ -283,7 +283,7 @@ def _put_back_aside(screen: Screen) -> None:
     line = key_line(app)
     if not line.aside or not app.screen_stack or isinstance(app.screen, ModalScreen):
         return
-    running = line.waiting and time.monotonic() - line.due <= 1.0  # as _queue: one timer
+    running = bool(line.waiting) and time.monotonic() - line.due <= 1.0  # as _queue: one timer
     line.waiting[0:0] = line.aside
     line.handed += len(line.aside)
     line.aside = []

@@ -355,6 +355,8 @@ async def test_keys_held_by_a_reveal_before_ctrl_q_do_not_answer_its_question(mo
             assert [k.key for k in key_line(app).waiting] == ["y"]  # held for the step again
         finally:
             release.set()
+        # and handed on once the answer is in: it had stayed in the line until the next key
+        await until(pilot, lambda: not key_line(app).waiting, "the y handed on", seconds=5)
         await settle(pilot)
         assert app.is_running and "Not quite" in " ".join(panel(app).plain.split())
 
