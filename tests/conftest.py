@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from css_cache import share_parsed_css
-from pilot_wait import quicker_idle_wait
+from pilot_wait import STALLED_LINES, quicker_idle_wait
 
 from attn_tui.cli.blas_threads import one_blas_thread
 
@@ -80,6 +80,14 @@ share_parsed_css()
 # collected whole at its teardown (below). At 50,000 they are collected about 20 times:
 # 64.5-67.6 s of CPU against 69.1-71.3 s, peak memory the same (284 and 287 MiB).
 gc.set_threshold(50_000, 20, 20)
+
+
+@pytest.fixture(autouse=True)
+def _no_keys_left_stuck():
+    """Keys the App held and never handed on fail the test that left them (see pilot_wait)."""
+    STALLED_LINES.clear()
+    yield
+    assert not STALLED_LINES, f"keys left waiting in the App's line with nothing to hand them on: {STALLED_LINES[0]}"
 
 
 @pytest.hookimpl(wrapper=True)
