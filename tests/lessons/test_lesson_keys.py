@@ -384,6 +384,33 @@ async def test_go_to_opens_nothing_on_enter_after_a_name_that_matches_nothing():
         assert pilot.app.tutor.lesson is not None and pilot.app.tutor.lesson.name == "select"
 
 
+async def test_a_name_pasted_into_go_to_filters_as_if_typed_and_opens_nothing_by_itself():
+    """A paste into Go to was ignored: the list stayed whole."""
+    from textual import events
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await _in_go_to(pilot, "m", "a")
+        app.post_message(events.Paste("sK\n"))  # as the terminal's reader posts it
+        await settle(pilot)
+        modal = app.screen
+        options = modal.query_one("OptionList")
+        assert modal.typed == "mask" and app.tutor.lesson is None  # the newline opened nothing
+        assert [options.get_option_at_index(i).id for i in range(options.option_count)] == [
+            "lesson:mask"]
+        app.post_message(events.Paste("zzz"))
+        await settle(pilot)
+        header = " ".join(str(modal.query_one("#goto-header").render()).split())
+        assert modal.typed == "mask" and "nothing starts with 'maskzzz'" in header
+        await pilot.press("backspace", "backspace", "backspace", "backspace", "backspace")
+        app.post_message(events.Paste("  Lesson\tSCALE "))  # a new start, spaces as one
+        await settle(pilot)
+        assert modal.typed == "lesson scale"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.tutor.lesson is not None and app.tutor.lesson.name == "scale"
+
+
 async def test_go_to_takes_digits_and_hyphens_step_3_opens_step_3():
     # "step 3" showed "step" and opened step 1: the 3 was dropped, and "real-" lost its "-"
     async with lesson_app("mask").run_test(size=(80, 24)) as pilot:

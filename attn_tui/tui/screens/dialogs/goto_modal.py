@@ -79,6 +79,21 @@ class GotoModal(AttnModal[str | None]):
         # a letter that matches nothing starts a new name; a digit alone names nothing to
         # start from ("lab 3" opened step 3)
         again = () if event.key == "backspace" or not char.isalpha() else (char.lower(),)
+        self._filter(typed, *again)
+
+    def on_paste(self, event) -> None:
+        """A pasted name filters as if typed ("lesson mask", "Mask" or " mask\n"); it never
+        opens anything by itself."""
+        event.stop()
+        if self.closed:
+            return
+        pasted = "".join(c if c.isalnum() or c == "-" else " " for c in event.text.lower())
+        if pasted.strip():  # after the letters typed, as if typed: "ma" then "sk" is mask
+            self._filter(" ".join((self.typed + pasted).split()), " ".join(pasted.split()))
+
+    def _filter(self, typed: str, *again: str) -> None:
+        """Keep the entries that start with ``typed`` (or else with the first of ``again``
+        that any starts with); if none does, say so and keep the list as it was."""
         for attempt in (typed, *again):
             if self._matches(attempt) or not attempt:
                 self.typed, self.missed = attempt, ""
