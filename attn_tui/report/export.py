@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -53,22 +54,39 @@ def csv_name(name: str) -> str:
     return "'" + name if name[:1] in ("=", "+", "-", "@") else name
 
 
+# the labels a CSV's own rows and columns use beside the tokens
+_CSV_LABELS = frozenset({"key", "query", "sum", "row_sum", "steps_for_query", "from"})
+
+
+def csv_names(names: list[str] | tuple[str, ...]) -> list[str]:
+    """Token names a CSV reader can tell apart: a name that repeats (a sentence's two "the"),
+    or that is one of the file's own labels (a token "sum" beside the total row), is written
+    with its position, as the model screen lists it ("5:the"); the others as they are."""
+    seen = Counter(names)
+    out = [f"{i + 1}:{name}" if seen[name] > 1 or name in _CSV_LABELS else name
+           for i, name in enumerate(names)]
+    if len(set(out)) < len(out):  # a token written "2:the" beside a second "the": all numbered
+        out = [f"{i + 1}:{name}" for i, name in enumerate(names)]
+    return [csv_name(name) for name in out]
+
+
 def _csv(m: dict[str, Any]) -> str:
     n_v = len(m["rows"][0]) - 4
+    keys, queries = csv_names(m["keys"]), csv_names(m["queries"])
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     # named by the mask, not by the query shown: a reader picks a column by its name
     given = ("scaled" if m["scale"] else "unscaled") + ("_masked" if m["mask"] == "causal" else "")
     out.writerow(["key", "q_dot_k", given, "exp", "alpha"] + [f"alpha_v{c + 1}" for c in range(n_v)])
-    for key, row in zip(m["keys"], m["rows"], strict=True):
-        out.writerow([csv_name(key)] + [table_num(x) for x in row])
+    for key, row in zip(keys, m["rows"], strict=True):
+        out.writerow([key] + [table_num(x) for x in row])
     out.writerow(["sum"] + ["" if x is None else table_num(x) for x in m["sums"]])
     out.writerow([])
-    out.writerow(["query"] + [csv_name(k) for k in m["keys"]] + ["row_sum"])
-    for q, row, total in zip(m["queries"], m["weights"], m["row_sums"], strict=True):
-        out.writerow([csv_name(q)] + [table_num(x) for x in row] + [table_num(total)])
+    out.writerow(["query"] + keys + ["row_sum"])
+    for q, row, total in zip(queries, m["weights"], m["row_sums"], strict=True):
+        out.writerow([q] + [table_num(x) for x in row] + [table_num(total)])
     # last: the step table's header stays the file's first row
-    out.writerows([[], ["steps_for_query", csv_name(m["queries"][m["index"]]),
+    out.writerows([[], ["steps_for_query", queries[m["index"]],
                         f"{m['index'] + 1} of {m['t_q']}"]])
     if m["source"]:
         out.writerow(["from", m["source"]])

@@ -115,6 +115,39 @@ def test_a_head_exports_as_csv_and_npz(capsys: Any, tmp_path: Path, minilm: Any)
         np.testing.assert_array_equal(saved["q"], run.q[1, 3])
 
 
+def test_a_heads_csv_tells_a_repeated_token_and_a_token_named_sum_apart(
+        capsys: Any, minilm: Any) -> None:
+    """"The cat … the mat" gave two rows and two columns named "the", and a token "sum" a row
+    named as the total's: a reader's dict of columns kept one of each."""
+    import csv
+    import io
+
+    text = "The cat sat on the sum."
+    main(["print", "heads", "--text", text, "--layer", "2", "--head", "4", "--format", "csv"])
+    steps, weights, _ = (list(csv.reader(io.StringIO(b)))
+                         for b in capsys.readouterr().out.split("\n\n"))
+    names = ["[CLS]", "2:the", "cat", "sat", "on", "6:the", "7:sum", ".", "[SEP]"]
+    assert [row[0] for row in steps[1:]] == [*names, "sum"]
+    assert weights[0] == ["query", *names, "row_sum"]
+    by_name = {row["query"]: row for row in csv.DictReader(io.StringIO(
+        "\n".join(",".join(r) for r in weights)))}
+    alpha = minilm.run(text).weights[1, 3]
+    assert [float(by_name["6:the"][k]) for k in names] == pytest.approx(alpha[5], abs=5e-5)
+    assert float(by_name["7:sum"]["2:the"]) == pytest.approx(alpha[6, 1], abs=5e-5)
+
+
+def test_csv_names_number_only_the_names_a_reader_could_not_tell_apart() -> None:
+    from attn_tui.report.export import csv_names
+
+    assert csv_names(["who", "is", "the", "best"]) == ["who", "is", "the", "best"]
+    assert csv_names(["a", "b", "a"]) == ["1:a", "b", "3:a"]
+    assert csv_names(["sum", "query", "x"]) == ["1:sum", "2:query", "x"]
+    # "2:a" typed as a name, beside a second "a" numbered 2: every name is numbered
+    assert csv_names(["2:a", "a", "a"]) == ["1:2:a", "2:a", "3:a"]
+    assert csv_names(["=1", "-2"]) == ["'=1", "'-2"]  # no formula for a spreadsheet to run
+    assert csv_names(["=1", "=1"]) == ["1:=1", "2:=1"]
+
+
 def test_the_model_absent_is_one_line_and_exit_2(capsys: Any, monkeypatch: Any) -> None:
     monkeypatch.undo()  # the real load_model
     monkeypatch.setitem(files.MODELS, "minilm", replace(files.MINILM, package="gt_absent_x"))
