@@ -398,6 +398,11 @@ class AttnApp(App[int]):
         lesson step sets up."""
         return 0 if self._tutor is None else self._tutor.keys_on_hold()
 
+    def reads_at_once(self, key: str) -> bool:
+        # ctrl+q while a step sets up, at once: held, it waited out a run's whole training;
+        # the keys held before it wait apart, not to answer the question
+        return key == "ctrl+q" and self._tutor is not None and self._tutor.setting_up
+
     async def action_quit(self) -> None:
         # ctrl+q is a priority key, read by the App before the keys typed just ahead of it
         # have reached the focused widget: run after them, so a 7 typed and then ctrl+q
@@ -427,9 +432,7 @@ class AttnApp(App[int]):
         if not came_back and isinstance(event, events.Key) and not from_the_line(self, event):
             if self.tutor.refuses_while_setting_up(event):
                 return
-            if event.key == "ctrl+q" and self.tutor.setting_up:
-                # at once: held, it waited out a run's whole training; the keys held before
-                # it wait apart, not to answer the question
+            if self.reads_at_once(event.key):
                 set_aside(self)
                 self._quit_asked()
                 return

@@ -404,8 +404,11 @@ def _hand_back(app, since: float) -> None:
         line.handed, line.posted = 0, None
         return
     waited = time.monotonic() - since
-    if waited < _on_hold(app) or (
-            (not _takes_keys(app) or _in_flight(app)) and waited < SETTLE_LIMIT):
+    if waited < _on_hold(app):
+        _read_at_once(app, line)
+        _schedule(app, since)
+        return
+    if (not _takes_keys(app) or _in_flight(app)) and waited < SETTLE_LIMIT:
         _schedule(app, since)
         return
     line.posted = None  # taken effect, or lost with a screen that closed
@@ -415,6 +418,21 @@ def _hand_back(app, since: float) -> None:
         app.post_message(key)
     if line.waiting:
         _schedule(app, time.monotonic())
+
+
+def _read_at_once(app, line: KeyLine) -> None:
+    """Hand the App a key it reads at once while it holds keys (``reads_at_once``), if one
+    waits in the line: typed in the same read as a lesson's answer, ctrl+q waited behind the
+    letter, then out the whole run the letter started."""
+    if not isinstance(app, HoldsKeys):
+        return
+    for i, key in enumerate(line.waiting):
+        if isinstance(key, events.Key) and app.reads_at_once(key.key):
+            del line.waiting[i]
+            if i < line.handed:
+                line.handed -= 1
+            app.post_message(_copy(key))  # not from the line: read as typed just now
+            return
 
 
 class AfterKeys(Message):

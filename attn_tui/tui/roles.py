@@ -135,3 +135,7 @@ class HoldsKeys(Protocol):
         """The longest it holds keys now, in seconds (0: it does not)."""
         ...
 
+    def reads_at_once(self, key: str) -> bool:
+        """Whether it reads ``key`` now, ahead of the keys it holds."""
+        ...
+

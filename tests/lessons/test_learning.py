@@ -375,6 +375,22 @@ async def test_ctrl_q_typed_with_the_answer_quits_without_waiting_for_its_run(mo
             release.set()
 
 
+async def test_ctrl_q_in_the_same_read_as_the_answer_quits_without_waiting_for_its_run(
+        monkeypatch):
+    """The letter waits its turn in the line, and ctrl+q, held behind it, then waited out
+    the whole run the letter started."""
+    reached, release = _held_at_step_5(monkeypatch, SETUP_GRACE=0.0)
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        try:
+            for key in ("c", "ctrl+q"):  # one read: no turn of the loop between them
+                app.post_message(events.Key(key, key if len(key) == 1 else None))
+            await until(pilot, lambda: not app.is_running, "the app to quit", seconds=5)
+        finally:
+            release.set()
+
+
 async def test_q_on_the_too_small_screen_quits_while_an_answer_trains(monkeypatch):
     """The too-small screen reads q itself; held for the step, it was dropped with the keys
     typed before the window shrank."""
