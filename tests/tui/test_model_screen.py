@@ -3,6 +3,7 @@ step table on its real q and k, w opening it in the workbench, and the model abs
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -180,7 +181,7 @@ async def test_at_80x24_the_table_title_names_tab_until_the_table_is_in_sight():
         assert pilot.app.focused is pilot.app.screen.query_one(StepTable)
         assert str(title.render()) == ("steps for query '[CLS]' (1 of 13) on the head's real "
                                        "q, k ([ ] picks)")
-        rows = [line for line in screen_lines(pilot.app) if line.startswith(" [SEP]  ")]
+        rows = [line for line in screen_lines(pilot.app) if line.startswith(" 13:[SEP]  ")]
         assert rows and rows[0].split()[1] != "░"  # the table's last row, in sight
     async with model_app().run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -291,7 +292,7 @@ async def test_deep_in_a_long_step_table_its_header_stays_on_the_top_line_in_sig
             lines = _table_lines(pilot.app, table, body)
             y = table.region.y + 1 + table.cursor_row
             assert y in lines and y != min(lines), table.cursor_row
-            assert lines[y].split()[0] == table.row_labels[table.cursor_row][:6]
+            assert lines[y].split()[0] == table.row_labels[table.cursor_row]
 
 
 async def test_a_click_on_the_header_drawn_over_a_row_moves_no_cursor():
@@ -910,7 +911,7 @@ async def test_at_80x24_the_step_table_stays_in_sight_under_its_title_as_the_que
         for query in ("'[CLS]' (1 of 13)", "'the' (2 of 13)", "'cat' (3 of 13)"):
             text = screen_text(pilot.app)
             assert f"steps for query {query} on the head's real q, k" in text, query
-            assert "key           q·k" in text and "every head: layers" not in text
+            assert re.search(r"\bkey +q·k", text) and "every head: layers" not in text
             await pilot.press("right_square_bracket")
             await settle(pilot)
 
@@ -1128,3 +1129,32 @@ async def test_a_sentence_with_nothing_to_read_left_with_escape_is_an_emptied_bo
         await pilot.press("u")  # the sentence typed and emptied was one change
         await settle(pilot)
         assert screen.text == shown and box.value == shown
+
+
+async def test_the_step_table_numbers_its_keys_as_the_token_line_does() -> None:
+    """"The cat sat on the mat …" gave two rows named "the", and no way to tell which one was
+    the query itself."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        table = pilot.app.screen.query_one(StepTable)
+        assert table.row_labels[:7] == ("1:[CLS]", "2:the", "3:cat", "4:sat", "5:on", "6:the",
+                                        "7:mat")
+        labels = [line.split()[0] for line in screen_lines(pilot.app) if line[:1] == " "
+                  and line.split() and line.split()[0] in ("2:the", "6:the", "13:[SEP]")]
+        assert labels == ["2:the", "6:the", "13:[SEP]"]  # on screen, whole, in the table
+
+
+async def test_a_step_table_cut_at_its_right_says_so_with_an_arrow_ending_its_header() -> None:
+    """At 80×24 the table showed α·v1 to α·v3 of 32, and nothing said more were there."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        header = next(line for line in screen_lines(pilot.app) if re.search(r"\bkey +q·k", line))
+        assert "α·v3" in header and "α·v32" not in header and header.rstrip().endswith("→")
+        await pilot.press("end")
+        await settle(pilot)
+        header = next(line for line in screen_lines(pilot.app) if line.startswith(" key "))
+        assert header.rstrip().endswith("α·v32") and "→" not in header

@@ -458,7 +458,10 @@ class ModelScreen(Screen):
                     yield HeadPicture(id="head")
             with Vertical(id="steps-box"):  # a lesson that points at the table shows its title
                 yield Static(id="steps-title")
-                yield StepTable(id="model-steps")
+                steps = StepTable(id="model-steps")
+                # no box whose edge says "→ α·v4 …": a → ends the header while columns are cut
+                steps.mark_cut_columns = True
+                yield steps
         yield KeyBar()
 
     def lesson_panel_room(self, panel_rows: int) -> int | None:  # as a LessonHost
@@ -600,7 +603,10 @@ class ModelScreen(Screen):
         self._steps_note = f"exp {out_of_range}; α uses e^(x − max)" if out_of_range else ""
         self.title_steps()
         self.call_after_refresh(self.title_steps)  # once the new table is laid out
-        self.query_one(StepTable).show(steps, i, tuple(run.tokens))
+        # numbered as the token line and the large picture number them: a sentence's two
+        # "the" are two rows, and one of them may be the query itself
+        self.query_one(StepTable).show(
+            steps, i, tuple(token_label(j, t) for j, t in enumerate(run.tokens)))
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
 
     def title_steps(self) -> None:
