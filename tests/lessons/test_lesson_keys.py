@@ -411,6 +411,34 @@ async def test_a_name_pasted_into_go_to_filters_as_if_typed_and_opens_nothing_by
         assert app.tutor.lesson is not None and app.tutor.lesson.name == "scale"
 
 
+async def test_go_to_takes_a_list_line_pasted_back_and_quotes_a_long_miss_cut_short():
+    """A list line copied and pasted back ("· 0/2 tasks") matched nothing, and a long paste
+    that matched nothing was quoted whole: twenty lines of it pushed the list off the window."""
+    from textual import events
+
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await _in_go_to(pilot)
+        modal = app.screen
+        options = modal.query_one("OptionList")
+        line = next(text for target, text in modal.entries if target == "lesson:mask")
+        app.post_message(events.Paste(line))  # as shown: "lesson mask   The causal mask · …"
+        await settle(pilot)
+        assert [options.get_option_at_index(i).id for i in range(options.option_count)] == [
+            "lesson:mask"] and not modal.missed
+        await pilot.press("escape")
+        await settle(pilot)
+        await _in_go_to(pilot)
+        modal = app.screen
+        app.post_message(events.Paste("mask " * 2000))
+        await settle(pilot)
+        header = modal.query_one("#goto-header")
+        assert modal.missed and header.size.height == 1
+        assert "nothing starts with 'mask mask mask mask mas…'" in str(header.render())
+        assert modal.query_one("OptionList").option_count == len(modal.entries)  # in sight
+        assert modal.query_one("OptionList").region.bottom <= 24
+
+
 async def test_go_to_takes_digits_and_hyphens_step_3_opens_step_3():
     # "step 3" showed "step" and opened step 1: the 3 was dropped, and "real-" lost its "-"
     async with lesson_app("mask").run_test(size=(80, 24)) as pilot:

@@ -10,6 +10,14 @@ from textual.widgets.option_list import Option
 
 from attn_tui.tui.screens.dialogs.modal import AttnModal, ChoiceList, two_columns
 
+MISSED_SHOWN = 24  # characters of a name that matches nothing quoted back
+
+
+def plain(text: str) -> str:
+    """``text`` as Go to compares it: lower case, letters, digits and hyphens, one space
+    between words (a list line copied and pasted back, "· 0/2 tasks", matches its entry)."""
+    return " ".join("".join(c if c.isalnum() or c == "-" else " " for c in text.lower()).split())
+
 
 class GotoModal(AttnModal[str | None]):
     """Dismisses with "lesson:NAME", "lab:NAME", "workbench" or None."""
@@ -38,8 +46,7 @@ class GotoModal(AttnModal[str | None]):
     def _matches(self, typed: str) -> list[tuple[str, str]]:
         """The entries whose name (mask) or line as shown (lesson mask) starts with ``typed``."""
         return [(target, line) for target, line in self.entries
-                if target.split(":")[-1].startswith(typed)
-                or " ".join(line.lower().split()).startswith(typed)]
+                if target.split(":")[-1].startswith(typed) or plain(line).startswith(typed)]
 
     def _options(self, typed: str) -> list[Option]:
         return [Option(two_columns(line), id=target) for target, line in self._matches(typed)]
@@ -89,7 +96,7 @@ class GotoModal(AttnModal[str | None]):
             return
         pasted = "".join(c if c.isalnum() or c == "-" else " " for c in event.text.lower())
         if pasted.strip():  # after the letters typed, as if typed: "ma" then "sk" is mask
-            self._filter(" ".join((self.typed + pasted).split()), " ".join(pasted.split()))
+            self._filter(plain(self.typed + pasted), plain(pasted))
 
     def _filter(self, typed: str, *again: str) -> None:
         """Keep the entries that start with ``typed`` (or else with the first of ``again``
@@ -114,6 +121,8 @@ class GotoModal(AttnModal[str | None]):
 
     def _missed(self, typed: str, mend: str) -> None:
         shown = f" {self.typed}▏" if self.typed else ""
+        # a long paste quoted whole pushed the list, and the way out, off the window
+        typed = typed if len(typed) <= MISSED_SHOWN else typed[:MISSED_SHOWN - 1] + "…"
         self.query_one("#goto-header", Static).update(
             f"[b]Go to[/b]{shown}  [$text-warning]nothing starts with '{typed}'[/]  "
             + (f"({mend}, or Escape cancels)" if mend else "(Escape cancels)"))
