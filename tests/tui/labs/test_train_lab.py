@@ -989,3 +989,27 @@ async def test_settings_changed_beside_a_paused_run_are_on_the_bar_when_it_is_ba
         await pilot.press("enter")
         await settle(pilot)
         assert back.state == "done" and back.step == 60
+
+
+async def test_the_loss_on_the_status_line_and_the_charts_ratio_name_the_same_first_loss() -> None:
+    """"loss 2.5388" sat above a chart of loss ÷ first loss, and nothing gave the first: a
+    learner read the figure as the chart's 2.5×."""
+    from attn_tui.report.fmt import fit
+
+    async with lab_app("train").run_test(size=(120, 40)) as pilot:
+        await small_run(pilot)
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        first, last = fit(screen.losses[0], 9), fit(screen.losses[-1], 9)
+        assert first != last
+        status = str(screen.query_one("#train-status").render())
+        assert f"· loss {last} (first {first}) · acc " in status and status.endswith("· done")
+        box = screen.query_one("#plot-box")
+        assert box.border_title == f"l = loss ÷ first {first}  a = held-out accuracy"  # its room
+        await pilot.resize_terminal(80, 24)  # the chart under the maps, the window's width
+        await settle(pilot)
+        assert box.border_title == f"l = loss ÷ first loss {first}   a = held-out accuracy"
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert box.border_title == f"l = loss ÷ first {first}  a = held-out accuracy"

@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from rich.cells import cell_len
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -585,12 +586,19 @@ class TrainLabScreen(LabScreen):
         # held-out accuracy is checked 20 times a run: between two checks the figure is an
         # older step's, and says which
         checked = self.evals[-1][0] if self.evals else self.step
-        figures = (f"{self.step}/{c.steps} · loss {fit(loss, 9) if self.losses else '–'} · "
-                   f"acc {num(acc) if self.evals else '–'}"
-                   + (f" at step {checked}" if checked != self.step else ""))
+        shown_loss = fit(loss, 9) if self.losses else "–"
+        accuracy = (f"acc {num(acc) if self.evals else '–'}"
+                    + (f" at step {checked}" if checked != self.step else ""))
+        figures = f"{self.step}/{c.steps} · loss {shown_loss} · {accuracy}"
+        # the plot draws loss ÷ its first value: where there is room the line says the first,
+        # so the two can be read together (2.5388 beside a line at 1.1)
+        first = (f" (first {fit(self.losses[0], 9)})"
+                 if len(self.losses) > 1 and self.losses[0] != loss else "")
         # at 80 columns the whole took two lines beside the progress bar; what Enter would do
         # is kept (the last form wraps rather than drop it), in the key bar's ⏎ if need be
         self.query_one("#train-status", FittedLine).show(
+            f"step {self.step}/{c.steps} · loss {shown_loss}{first} · {accuracy} · "
+            f"{words}{hint}{changed}{long}",
             f"step {figures} · {words}{hint}{changed}{long}",
             f"{figures} · {words}{hint}{changed}{long}",
             f"{figures} · {words}{hint.replace('Enter', '⏎')}{changed}"
@@ -612,19 +620,39 @@ class TrainLabScreen(LabScreen):
         plot.show_lines([("l", steps, scaled), ("a", [s for s, _ in self.evals],
                                                 [a for _, a in self.evals])],
                         xmax=c.steps, top=1.0, at=at)
-        box = self.query_one("#plot-box")
-        box.border_title = "l = loss ÷ first loss   a = held-out accuracy"
+        named = f" {fit(first, 9)}" if self.losses else ""  # the status line's loss ÷ this
+        titles = (f"l = loss ÷ first loss{named}   a = held-out accuracy",
+                  f"l = loss ÷ first{named}  a = held-out accuracy",
+                  "l = loss ÷ first loss   a = held-out accuracy")
         finite = [x for x in scaled if math.isfinite(x)]
         peak = max(finite, default=0.0)
         # the plot's top is 1.0: a loss above its first value would sit there unmarked
         cut = f" · l cut at 1, peak {peak:.2g}×" if peak > 1.0 else ""
-        # the longest that fits the edge: cut by Textual, "◆ ste…" said nothing
-        room = box.size.width - 4 if box.size.width else 10**6
         tries = [f"steps 0 … {c.steps}{cut}"]
         if at is not None:
             tries = [f"steps 0 … {c.steps}{cut} · ◆ step {at}, the frame shown",
                      f"steps 0 … {c.steps}{cut} · ◆ step {at}", f"◆ step {at}{cut}"]
-        box.border_subtitle = next((t for t in tries if len(t) <= room), tries[-1])
+        self._plot_edges = (titles, tuple(tries))
+        self._title_plot()
+
+    _plot_edges: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    def _title_plot(self, again: bool = True) -> None:
+        """The chart's edges: the longest of their words that fits (cut by Textual, "◆ ste…"
+        said nothing); again once the box has its width, and when the window is resized."""
+        box = self.query_one("#plot-box")
+        titles, tries = self._plot_edges
+        if not titles:
+            return
+        if not box.size.width and again:  # not laid out yet (a run loaded as the lab opens)
+            self.call_after_refresh(self._title_plot, False)
+        room = box.size.width - 4 if box.size.width else 10**6
+        box.border_title = next((t for t in titles if cell_len(t) <= room), titles[-1])
+        box.border_subtitle = next((t for t in tries if cell_len(t) <= room), tries[-1])
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        self.call_after_refresh(self._title_plot)  # the chart narrower or wider: its words
 
     # ---- frames and heads
     @on(AlphaMaps.Moved)
