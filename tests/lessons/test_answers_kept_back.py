@@ -393,3 +393,19 @@ async def test_pgdn_on_a_number_field_under_an_open_question_scrolls_the_lab():
         assert "Answer first" not in lab.message
         await press(pilot, "b", "pagedown")  # answered: PgDn is the field's ÷2 again
         assert lab.settings.d_k == before.d_k // 2
+
+
+async def test_real_heads_keeps_the_large_picture_drawn_with_its_weights_as_question_marks():
+    """Hidden whole, the picture left its title over an empty space; the README says what a
+    question keeps back is drawn ?."""
+    from attn_tui.tui.widgets.alpha_picture import HeadPicture
+
+    async with lesson_app("real-heads", at=2).run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        picture = pilot.app.screen.query_one(HeadPicture)
+        rows = [line for line in screen_text(pilot.app).splitlines() if " sat " in line]
+        assert picture.kept_back and picture.display and rows
+        assert rows[-1].rstrip().endswith("?" * 13)  # 13 tokens, each key's weight kept back
+        await press(pilot, "b")
+        rows = [line for line in screen_text(pilot.app).splitlines() if " sat " in line]
+        assert not picture.kept_back and "?" not in rows[-1]

@@ -39,6 +39,8 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
     without cells is not drawn. ``conceal(host, ())`` shows everything again."""
     for grid in host.query(GridView):
         grid.set_concealed(frozenset())
+    for picture in host.query(HeadPicture):
+        picture.keep_back(False)
     for hidden in host.query(".-concealed"):
         hidden.remove_class("-concealed")
     for h in items:
@@ -48,6 +50,8 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
         widget = found.first()
         if h.cells and isinstance(widget, GridView):
             widget.conceal_more(h.cells, from_softmax=h.from_softmax)
+        elif isinstance(widget, HeadPicture):  # drawn, its weights ?: not an empty space
+            widget.keep_back(True)
         else:
             widget.add_class("-concealed")
             focused = host.focused

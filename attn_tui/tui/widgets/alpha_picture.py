@@ -320,7 +320,15 @@ class HeadPicture(Widget):
         self.query_index = 0
         self.max_rows: int | None = None  # more queries than this: rows averaged in bands
         self.hidden: frozenset[tuple[int, int]] = frozenset()  # (query, key) drawn ?
+        self.kept_back = False  # every cell drawn ?: a lesson's question is about this picture
         self.when_laid_out: Callable[[], None] | None = None  # called once, at the next layout
+
+    def keep_back(self, on: bool) -> None:
+        """Draw every weight as ? (the tokens stay), until a lesson's question is answered:
+        hidden whole, the picture left its title over an empty space."""
+        if on != self.kept_back:
+            self.kept_back = on
+            self.refresh()
 
     def on_resize(self) -> None:
         hook, self.when_laid_out = self.when_laid_out, None
@@ -412,7 +420,10 @@ class HeadPicture(Widget):
         # the left edge (the labels' part of that line is empty)
         lead = label if keys == t or label + len(header) <= width else min(1, width)
         out.append(" " * lead + header[: max(0, width - lead)])
-        if self.hidden:
+        kept = self.hidden or self.kept_back
+        if self.kept_back:
+            rows = ["?" * len(r) for r in rows]
+        elif self.hidden:
             whole = keys == t and len(bands) == len(self.tokens)  # else no cell is its own
             rows = ["".join("?" if not whole or (i, j) in self.hidden else ch
                             for j, ch in enumerate(r)) for i, r in enumerate(rows)]
@@ -423,7 +434,7 @@ class HeadPicture(Widget):
             out.append("\n")
             style = Style(bold=True, reverse=True) if here else None
             out.append(f"{'▶' if here else ' '}{name}" + " " * (label - 1 - cell_len(name)), style)
-            if "?" in row and self.hidden:  # kept back by a lesson: muted, as the map draws it
+            if "?" in row and kept:  # kept back by a lesson: muted, as the map draws it
                 for ch in row:
                     out.append(ch * per, Style(dim=True) if ch == "?" else None)
             else:
