@@ -593,7 +593,7 @@ class TrainLabScreen(LabScreen):
         # the plot draws loss ÷ its first value: where there is room the line says the first,
         # so the two can be read together (2.5388 beside a line at 1.1)
         first = (f" (first {fit(self.losses[0], 9)})"
-                 if len(self.losses) > 1 and self.losses[0] != loss else "")
+                 if len(self.losses) > 1 and fit(self.losses[0], 9) != shown_loss else "")
         # at 80 columns the whole took two lines beside the progress bar; what Enter would do
         # is kept (the last form wraps rather than drop it), in the key bar's ⏎ if need be
         self.query_one("#train-status", FittedLine).show(
@@ -651,7 +651,7 @@ class TrainLabScreen(LabScreen):
         box.border_subtitle = next((t for t in tries if cell_len(t) <= room), tries[-1])
 
     def on_resize(self, event: events.Resize) -> None:
-        super().on_resize(event)
+        # (LabScreen's on_resize runs too: Textual calls each class's handler in turn)
         self.call_after_refresh(self._title_plot)  # the chart narrower or wider: its words
 
     # ---- frames and heads
