@@ -62,12 +62,13 @@ def csv_names(names: list[str] | tuple[str, ...]) -> list[str]:
     """Token names a CSV reader can tell apart: a name that repeats (a sentence's two "the"),
     or that is one of the file's own labels (a token "sum" beside the total row), is written
     with its position, as the model screen lists it ("5:the"); the others as they are."""
-    seen = Counter(names)
-    out = [f"{i + 1}:{name}" if seen[name] > 1 or name in _CSV_LABELS else name
-           for i, name in enumerate(names)]
+    written = [csv_name(name) for name in names]  # as the file has them: "=1" as "'=1"
+    seen = Counter(written)
+    out = [csv_name(f"{i + 1}:{name}") if seen[w] > 1 or name in _CSV_LABELS else w
+           for i, (name, w) in enumerate(zip(names, written, strict=True))]
     if len(set(out)) < len(out):  # a token written "2:the" beside a second "the": all numbered
-        out = [f"{i + 1}:{name}" for i, name in enumerate(names)]
-    return [csv_name(name) for name in out]
+        out = [csv_name(f"{i + 1}:{name}") for i, name in enumerate(names)]
+    return out
 
 
 def _csv(m: dict[str, Any]) -> str:

@@ -146,6 +146,7 @@ def test_csv_names_number_only_the_names_a_reader_could_not_tell_apart() -> None
     assert csv_names(["2:a", "a", "a"]) == ["1:2:a", "2:a", "3:a"]
     assert csv_names(["=1", "-2"]) == ["'=1", "'-2"]  # no formula for a spreadsheet to run
     assert csv_names(["=1", "=1"]) == ["1:=1", "2:=1"]
+    assert csv_names(["=1", "'=1"]) == ["1:=1", "2:'=1"]  # the same once "=1" is written "'=1"
 
 
 def test_the_model_absent_is_one_line_and_exit_2(capsys: Any, monkeypatch: Any) -> None:
