@@ -426,6 +426,12 @@ async def test_go_to_takes_a_list_line_pasted_back_and_quotes_a_long_miss_cut_sh
         await settle(pilot)
         assert [options.get_option_at_index(i).id for i in range(options.option_count)] == [
             "lesson:mask"] and not modal.missed
+        header = modal.query_one("#goto-header")
+        assert header.size.height == 1 and "Go to …" in str(header.render())  # its end shown
+        app.post_message(events.Paste("!!! …"))  # nothing to look for: said, the list kept
+        await settle(pilot)
+        assert "the paste has no letter or digit to look for" in str(header.render())
+        assert options.option_count == 1
         await pilot.press("escape")
         await settle(pilot)
         await _in_go_to(pilot)

@@ -10,7 +10,9 @@ from textual.widgets.option_list import Option
 
 from attn_tui.tui.screens.dialogs.modal import AttnModal, ChoiceList, two_columns
 
-MISSED_SHOWN = 24  # characters of a name that matches nothing quoted back
+# characters of a name the header shows: a long paste quoted whole pushed the list, and the
+# way out, off the window
+SHOWN = 24
 
 
 def plain(text: str) -> str:
@@ -94,9 +96,13 @@ class GotoModal(AttnModal[str | None]):
         event.stop()
         if self.closed:
             return
-        pasted = "".join(c if c.isalnum() or c == "-" else " " for c in event.text.lower())
-        if pasted.strip():  # after the letters typed, as if typed: "ma" then "sk" is mask
-            self._filter(plain(self.typed + pasted), plain(pasted))
+        if plain(event.text):  # after the letters typed, as if typed: "ma" then "sk" is mask
+            self._filter(plain(self.typed + event.text), plain(event.text))
+        else:
+            self.app.bell()
+            self.query_one("#goto-header", Static).update(
+                f"[b]Go to[/b]{_shown(self.typed)}  [$text-warning]the paste has no letter or "
+                "digit to look for[/]  (Escape cancels)")
 
     def _filter(self, typed: str, *again: str) -> None:
         """Keep the entries that start with ``typed`` (or else with the first of ``again``
@@ -116,13 +122,18 @@ class GotoModal(AttnModal[str | None]):
 
     def _show_typed(self) -> None:
         self.query_one("#goto-header", Static).update(
-            f"[b]Go to[/b] {self.typed}▏  (Enter opens, Escape cancels)" if self.typed
+            f"[b]Go to[/b]{_shown(self.typed)}  (Enter opens, Escape cancels)" if self.typed
             else self.HEADER)
 
     def _missed(self, typed: str, mend: str) -> None:
-        shown = f" {self.typed}▏" if self.typed else ""
-        # a long paste quoted whole pushed the list, and the way out, off the window
-        typed = typed if len(typed) <= MISSED_SHOWN else typed[:MISSED_SHOWN - 1] + "…"
+        typed = typed if len(typed) <= SHOWN else typed[:SHOWN - 1] + "…"
         self.query_one("#goto-header", Static).update(
-            f"[b]Go to[/b]{shown}  [$text-warning]nothing starts with '{typed}'[/]  "
+            f"[b]Go to[/b]{_shown(self.typed)}  [$text-warning]nothing starts with '{typed}'[/]  "
             + (f"({mend}, or Escape cancels)" if mend else "(Escape cancels)"))
+
+
+def _shown(typed: str) -> str:
+    """What is typed, with the caret after it; a long name's end (a list line pasted)."""
+    if not typed:
+        return ""
+    return f" {typed if len(typed) <= SHOWN else '…' + typed[1 - SHOWN:]}▏"
