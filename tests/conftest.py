@@ -84,7 +84,8 @@ gc.set_threshold(50_000, 20, 20)
 
 @pytest.fixture(autouse=True)
 def _no_keys_left_stuck():
-    """Keys the App held and never handed on fail the test that left them (see pilot_wait)."""
+    """Keys the App held and never handed on: the test that left them errs at its teardown
+    (see pilot_wait)."""
     STALLED_LINES.clear()
     yield
     assert not STALLED_LINES, f"keys left waiting in the App's line with nothing to hand them on: {STALLED_LINES[0]}"

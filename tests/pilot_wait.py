@@ -86,17 +86,32 @@ def _keys_waiting() -> bool:
 
     line = key_line(app)
     held = hold()
-    if line.waiting and not held and time.monotonic() - line.due > STALLED_AFTER and app.screen_stack:
+    if line.waiting and not held and app.screen_stack and _stalled(app, line.due):
         # nothing will hand them on: waiting out OWED_WORK_LIMIT at every pause hid a line
-        # left without its timer (75 s in one test); the test fails instead (see conftest)
-        STALLED_LINES.append(", ".join(k.key if hasattr(k, "key") else "paste" for k in line.waiting))
+        # left without its timer (75 s in one test); the test errs instead (see conftest)
+        STALLED_LINES.append(", ".join(getattr(k, "key", "paste") for k in line.waiting))
         return False
     return bool(line.waiting) or held > 0
 
 
-# keys in the line with no hold and the App's timer this late (it looks every 5 ms) are stuck
-STALLED_AFTER = 2.0
+# Keys in the line with no hold, and the App's timer (it looks every 5 ms) this late, and
+# still as late after this long seen from here (a loop blocked for seconds wakes this wait
+# before the timer's own turn): stuck.
+STALLED_AFTER, STILL_STALLED = 2.0, 1.0
 STALLED_LINES: list[str] = []  # what the waits found stuck, for conftest to fail the test on
+_LATE: dict[int, tuple[float, float]] = {}  # id(app): (the late due, when first seen late)
+
+
+def _stalled(app, due: float) -> bool:
+    now = time.monotonic()
+    if now - due <= STALLED_AFTER:
+        _LATE.pop(id(app), None)
+        return False
+    seen, since = _LATE.setdefault(id(app), (due, now))
+    if seen != due:  # the timer ran since, and is late again
+        _LATE[id(app)] = (due, now)
+        return False
+    return now - since >= STILL_STALLED
 
 
 # A screen lays out and repaints on a timer, 60 a second in the app (1 / TEXTUAL_FPS). Under

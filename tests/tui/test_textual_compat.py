@@ -724,3 +724,36 @@ async def test_worker_ended_waits_for_a_worker_and_a_waiter_cancelled_leaves_it_
         release.set()
         await compat.worker_ended(worker)
         assert worker.is_finished and worker.result == "done"
+
+
+async def test_the_suites_wait_reports_a_key_line_left_without_its_timer_not_a_late_one():
+    """pilot_wait treats waiting keys as work owed; a line whose timer is gone is reported (the
+    test that left it errs), once it has stayed as late for a second, not at a first late look
+    (a loop blocked for seconds wakes the wait before the timer's own turn)."""
+    import time
+
+    import pilot_wait
+    from textual import events
+
+    from attn_tui.tui.app import make_app
+    from attn_tui.tui.keys import key_line
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        line = key_line(app)
+        line.waiting.append(events.Key("x", "x"))
+        line.due = time.monotonic() - 10  # no timer will look again
+        try:
+            assert pilot_wait._keys_waiting()  # first seen late: still owed, not yet stuck
+            assert not pilot_wait.STALLED_LINES
+            line.due -= 1  # the timer ran, late again: seen afresh
+            started = time.monotonic()
+            while pilot_wait._keys_waiting():
+                assert time.monotonic() - started < 3
+                await asyncio.sleep(0.05)
+            assert pilot_wait.STALLED_LINES == ["x"]
+            assert time.monotonic() - started >= pilot_wait.STILL_STALLED
+        finally:
+            line.waiting.clear()
+            pilot_wait.STALLED_LINES.clear()  # reported as it should be: not this test's fault
