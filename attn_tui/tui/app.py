@@ -403,6 +403,11 @@ class AttnApp(App[int]):
         # the keys held before it wait apart, not to answer the question
         return key == "ctrl+q" and self._tutor is not None and self._tutor.setting_up
 
+    def act_at_once(self, key: str) -> None:
+        """What ``key`` does when read at once (see reads_at_once)."""
+        set_aside(self)
+        self._quit_asked()
+
     async def action_quit(self) -> None:
         # ctrl+q is a priority key, read by the App before the keys typed just ahead of it
         # have reached the focused widget: run after them, so a 7 typed and then ctrl+q
@@ -433,8 +438,7 @@ class AttnApp(App[int]):
             if self.tutor.refuses_while_setting_up(event):
                 return
             if self.reads_at_once(event.key):
-                set_aside(self)
-                self._quit_asked()
+                self.act_at_once(event.key)
                 return
         if not came_back and (hold_if_keys_waiting(self, event)
                               or hold_until_first_focus(self, event)):

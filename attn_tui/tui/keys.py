@@ -421,9 +421,10 @@ def _hand_back(app, since: float) -> None:
 
 
 def _read_at_once(app, line: KeyLine) -> None:
-    """Hand the App a key it reads at once while it holds keys (``reads_at_once``), if one
-    waits in the line: typed in the same read as a lesson's answer, ctrl+q waited behind the
-    letter, then out the whole run the letter started."""
+    """Take from the line a key the App reads at once while it holds keys (``reads_at_once``),
+    and have it act now: typed in the same read as a lesson's answer, ctrl+q waited behind the
+    letter, then out the whole run the letter started. (Acted on here, not posted: the step
+    could end before a posted key was read, and it would then wait behind later keys.)"""
     if not isinstance(app, HoldsKeys):
         return
     for i, key in enumerate(line.waiting):
@@ -431,7 +432,7 @@ def _read_at_once(app, line: KeyLine) -> None:
             del line.waiting[i]
             if i < line.handed:
                 line.handed -= 1
-            app.post_message(_copy(key))  # not from the line: read as typed just now
+            app.act_at_once(key.key)  # the keys left in the line go aside first
             return
 
 

@@ -139,3 +139,7 @@ class HoldsKeys(Protocol):
         """Whether it reads ``key`` now, ahead of the keys it holds."""
         ...
 
+    def act_at_once(self, key: str) -> None:
+        """Do what ``key`` does when read at once."""
+        ...
+

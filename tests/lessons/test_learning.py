@@ -391,6 +391,34 @@ async def test_ctrl_q_in_the_same_read_as_the_answer_quits_without_waiting_for_i
             release.set()
 
 
+async def test_ctrl_q_taken_from_the_line_acts_there_and_the_keys_around_it_wait_apart(
+        monkeypatch):
+    """Posted back to the App instead, ctrl+q could find the step over before it was read, and
+    then wait behind the keys typed after it."""
+    from attn_tui.tui import keys
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+
+    app = lesson_app("learning", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _edited(app)
+        tutor, release = await _answer_held(pilot, monkeypatch)
+        try:
+            line = key_line(app)
+            line.waiting += [events.Key("x", "x"), events.Key("ctrl+q", None),
+                             events.Key("y", "y")]
+            keys._read_at_once(app, line)  # as the line's timer does while the step holds keys
+            assert line.waiting == [] and [k.key for k in line.aside] == ["x", "y"]
+            await until(pilot, lambda: isinstance(app.screen, ConfirmQuitModal)
+                        and app.screen.query("#quit-cancel"), "the question")
+            app.post_message(events.Key("escape", None))  # cancelled: x and y go on
+            await until(pilot, lambda: not isinstance(app.screen, ConfirmQuitModal),
+                        "the question to close")
+        finally:
+            release.set()
+        await until(pilot, lambda: not key_line(app).waiting, "x and y handed on", seconds=5)
+        await settle(pilot)
+
+
 async def test_q_on_the_too_small_screen_quits_while_an_answer_trains(monkeypatch):
     """The too-small screen reads q itself; held for the step, it was dropped with the keys
     typed before the window shrank."""
