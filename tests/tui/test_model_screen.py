@@ -1158,3 +1158,27 @@ async def test_a_step_table_cut_at_its_right_says_so_with_an_arrow_ending_its_he
         await settle(pilot)
         header = next(line for line in screen_lines(pilot.app) if line.startswith(" key "))
         assert header.rstrip().endswith("α·v32") and "→" not in header
+
+
+def test_a_numbered_label_cut_short_keeps_its_number_whole() -> None:
+    """Cut as other labels keep their ends, 121:the and 127:the both showed "12…e"."""
+    from attn_tui.tui.widgets.grid_view import cut_numbered
+
+    assert cut_numbered("2:the", 5) == "2:the"
+    assert cut_numbered("2:the", 4) == "2:t…"
+    assert cut_numbered("127:the", 6) == "127:t…"
+    assert [cut_numbered(t, 4) for t in ("121:the", "127:the", "128:[SEP]")] == [
+        "121", "127", "128"]
+    assert cut_numbered("position_01", 8) == "posi…_01"  # not numbered: as cut_label
+
+
+async def test_in_a_narrow_window_the_step_tables_rows_keep_their_numbers() -> None:
+    async with model_app().run_test(size=(40, 15)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        table = pilot.app.screen.query_one(StepTable)
+        r = table.region
+        labels = [line[r.x:r.x + table.label_width].split()[0]
+                  for line in screen_lines(pilot.app)[r.y + 1:r.bottom] if line[r.x:].strip()]
+        assert labels[:4] == ["1:[…", "2:t…", "3:c…", "4:s…"]

@@ -461,6 +461,7 @@ class ModelScreen(Screen):
                 steps = StepTable(id="model-steps")
                 # no box whose edge says "→ α·v4 …": a → ends the header while columns are cut
                 steps.mark_cut_columns = True
+                steps.numbered_rows = True  # 127:the and 121:the, however narrow
                 yield steps
         yield KeyBar()
 

@@ -60,6 +60,19 @@ def cut_label(text: str, width: int) -> str:
     return head + "…" + tail
 
 
+def cut_numbered(text: str, width: int) -> str:
+    """A label numbered "N:name" (the model screen's tokens) in at most ``width`` cells: the
+    number whole and the name's start, or the number alone. Cut as other labels, a narrow
+    column showed "12…e" for 121:the and 127:the alike."""
+    number, sep, name = text.partition(":")
+    if not (sep and number.isdigit()) or cell_len(text) <= width:
+        return cut_label(text, width)
+    room = width - len(number) - 1
+    if room < 2:  # no room for a letter and its …: the number tells the rows apart
+        return number[:width]
+    return number + ":" + set_cell_size(name, room - 1).rstrip() + "…"
+
+
 class GridView(KeysInOrder, ScrollView, can_focus=True):
     BINDINGS = bindings.GRID
     # Only the parts coloured by the theme are component classes: Textual styles every
@@ -205,6 +218,8 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     # a → at the header's end while columns are hidden to the right: for a grid whose box's
     # lower edge (and its "→ t5 …") is often below the window
     mark_cut_columns = False
+    # row labels "N:name": cut keeping the number whole (see cut_numbered)
+    numbered_rows = False
 
     def side_hints(self, first_hidden: int) -> tuple[str, str]:
         """What to call the columns off to the left and (from ``first_hidden``) the right: the
@@ -322,7 +337,8 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         if row >= self.n_rows:
             return Strip.blank(width, base)
         room = max(0, label_w - 1)
-        text = set_cell_size(cut_label(self.row_labels[row], room), room) + " " * (label_w > 0)
+        cut = cut_numbered if self.numbered_rows else cut_label
+        text = set_cell_size(cut(self.row_labels[row], room), room) + " " * (label_w > 0)
         label = Segment(text, base + self.row_label_style(row))
         return Strip([label, *self._cells_strip(row, scroll_x, width - label_w)], width)
 
