@@ -1010,6 +1010,9 @@ async def test_the_loss_on_the_status_line_and_the_charts_ratio_name_the_same_fi
         await pilot.resize_terminal(80, 24)  # the chart under the maps, the window's width
         await settle(pilot)
         assert box.border_title == f"l = loss ÷ first loss {first}   a = held-out accuracy"
+        await pilot.resize_terminal(48, 40)  # shorter words, the number kept
+        await settle(pilot)
+        assert box.border_title == f"l = loss ÷ {first}  a = held-out accuracy"
         await pilot.resize_terminal(120, 40)
         await settle(pilot)
         assert box.border_title == f"l = loss ÷ first {first}  a = held-out accuracy"

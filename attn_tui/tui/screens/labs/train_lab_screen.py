@@ -620,10 +620,14 @@ class TrainLabScreen(LabScreen):
         plot.show_lines([("l", steps, scaled), ("a", [s for s, _ in self.evals],
                                                 [a for _, a in self.evals])],
                         xmax=c.steps, top=1.0, at=at)
-        named = f" {fit(first, 9)}" if self.losses else ""  # the status line's loss ÷ this
-        titles = (f"l = loss ÷ first loss{named}   a = held-out accuracy",
-                  f"l = loss ÷ first{named}  a = held-out accuracy",
-                  "l = loss ÷ first loss   a = held-out accuracy")
+        # the status line's loss ÷ this; the number kept to the last, where the edge is narrow
+        n = fit(first, 9) if self.losses else "first"
+        titles = (f"l = loss ÷ first loss {n}   a = held-out accuracy",
+                  f"l = loss ÷ first {n}  a = held-out accuracy",
+                  f"l = loss ÷ {n}  a = held-out accuracy", f"l = loss ÷ {n}  a = accuracy",
+                  f"l = loss ÷ {n}")
+        if not self.losses:
+            titles = ("l = loss ÷ first loss   a = held-out accuracy", *titles[2:])
         finite = [x for x in scaled if math.isfinite(x)]
         peak = max(finite, default=0.0)
         # the plot's top is 1.0: a loss above its first value would sit there unmarked
