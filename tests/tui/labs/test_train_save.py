@@ -110,7 +110,9 @@ async def test_a_name_typed_without_an_ending_is_saved_as_npz(tmp_path: Path) ->
         await pilot.press("e")
         await pilot.pause()
         await type_path(pilot, tmp_path / "run1")
-        assert not isinstance(app.screen, FileModal)
+        # saved, the dialog closes: under the suite's load a pause can end before it has
+        await until(pilot, lambda: not isinstance(app.screen, FileModal), "the dialog to close",
+                    seconds=10)
         assert load(str(tmp_path / "run1.npz")).steps_done == 10 and not (tmp_path / "run1").exists()
 
 
