@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from css_cache import share_parsed_css
-from pilot_wait import STALLED_LINES, quicker_idle_wait
+from pilot_wait import STALLED_LINES, STALLED_STATES, quicker_idle_wait
 
 from attn_tui.cli.blas_threads import one_blas_thread
 
@@ -90,11 +90,12 @@ def _no_keys_left_stuck():
     about ten runs of the whole suite, a monkey storm's burst in lesson learning, which twelve
     runs of that test alone, under load, did not show again. A warning until that is found.)"""
     STALLED_LINES.clear()
+    STALLED_STATES.clear()
     yield
     if STALLED_LINES:
         warnings.warn(pytest.PytestWarning(
             f"keys left waiting in the App's line with nothing to hand them on: "
-            f"{STALLED_LINES[0]}"), stacklevel=1)
+            f"{STALLED_LINES[0]} ({STALLED_STATES[0]})"), stacklevel=1)
 
 
 @pytest.hookimpl(wrapper=True)

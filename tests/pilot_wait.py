@@ -88,8 +88,9 @@ def _keys_waiting() -> bool:
     held = hold()
     if line.waiting and not held and app.screen_stack and _stalled(app, line.due):
         # nothing will hand them on: waiting out OWED_WORK_LIMIT at every pause hid a line
-        # left without its timer (75 s in one test); the test errs instead (see conftest)
+        # left without its timer (75 s in one test); the test is named instead (see conftest)
         STALLED_LINES.append(", ".join(getattr(k, "key", "paste") for k in line.waiting))
+        STALLED_STATES.append(_line_state(app, line))
         return False
     return bool(line.waiting) or held > 0
 
@@ -98,7 +99,19 @@ def _keys_waiting() -> bool:
 # still as late after this long seen from here (a loop blocked for seconds wakes this wait
 # before the timer's own turn): stuck.
 STALLED_AFTER, STILL_STALLED = 2.0, 1.0
-STALLED_LINES: list[str] = []  # what the waits found stuck, for conftest to fail the test on
+STALLED_LINES: list[str] = []  # what the waits found stuck, for conftest to name the test
+STALLED_STATES: list[str] = []  # and what else the App and the line held then, to find why
+
+
+def _line_state(app, line) -> str:
+    """The App and the line as a stuck line was found: what a warning needs to tell why."""
+    tutor = getattr(app, "_tutor", None)
+    lesson = getattr(getattr(tutor, "lesson", None), "name", None)
+    return (f"screen {type(app.screen).__name__}, focus {type(app.focused).__name__}, "
+            f"{time.monotonic() - line.due:.1f} s past the line's timer, {line.handed} handed "
+            f"back, posted {getattr(line.posted, 'key', line.posted)!r}, aside "
+            f"{[getattr(k, 'key', 'paste') for k in line.aside]}, lesson {lesson} step "
+            f"{getattr(tutor, 'index', None)}, setting up {getattr(tutor, 'setting_up', None)}")
 _LATE: dict[int, tuple[float, float]] = {}  # id(app): (the late due, when first seen late)
 
 

@@ -753,7 +753,11 @@ async def test_the_suites_wait_reports_a_key_line_left_without_its_timer_not_a_l
                 assert time.monotonic() - started < 3
                 await asyncio.sleep(0.05)
             assert pilot_wait.STALLED_LINES == ["x"]
+            assert pilot_wait.STALLED_STATES[0].startswith("screen WorkbenchScreen, focus ")
+            assert "0 handed back, posted None, aside [], lesson None" in \
+                pilot_wait.STALLED_STATES[0]
             assert time.monotonic() - started >= pilot_wait.STILL_STALLED
         finally:
             line.waiting.clear()
             pilot_wait.STALLED_LINES.clear()  # reported as it should be: not this test's fault
+            pilot_wait.STALLED_STATES.clear()
