@@ -199,10 +199,24 @@ def _type_then_end(proc: subprocess.Popen, main: int, ready: bytes, keys: bytes,
                 if end():
                     break
             if proc.poll() is not None:
+                # gone: what it wrote last may still wait in the pty (under load the message
+                # after the terminal's reset was left there, and the test read without it)
+                out += _drain(main)
                 break
     except OSError:  # EIO: the app has gone and the pty is closed
         pass
     return out, ended
+
+
+def _drain(main: int) -> bytes:
+    """What is left to read in the pty of a process that has ended."""
+    out = b""
+    try:
+        while select.select([main], [], [], 0.2)[0] and (chunk := os.read(main, 65536)):
+            out += chunk
+    except OSError:  # EIO: nothing more
+        pass
+    return out
 
 
 # SIGHUP: the ssh connection dropped; SIGTERM: kill; SIGINT: kill -INT (ended it with nothing
