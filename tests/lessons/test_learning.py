@@ -86,14 +86,10 @@ async def test_n_pressed_while_a_step_trains_is_refused_not_kept_to_skip_the_nex
         monkeypatch):
     """Held until the step was ready, each n became a step: step 4 and its task went by
     unseen. A press typed in one burst with the n that started the step is still kept."""
-    # every press comes later than a burst's
-    reached, release = _held_at_step_5(monkeypatch, SETUP_GRACE=0.0)
     async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        # step 3 trains as it sets up; posted, as Pilot's press would wait out the held run
-        pilot.app.post_message(events.Key("n", "n"))
+        # every press comes later than a burst's
+        release = await _step_3_held(pilot, monkeypatch, SETUP_GRACE=0.0)
         try:
-            await until(pilot, reached.is_set, "the run at step 5")
             said = " ".join(panel(pilot.app).plain.split())
             assert "Getting the step ready" in said
             assert panel(pilot.app).edge_text == "getting ready… · Esc keep playing"
@@ -113,13 +109,10 @@ async def test_n_pressed_while_a_step_trains_is_refused_not_kept_to_skip_the_nex
 async def test_ctrl_q_while_a_step_trains_quits_at_once(monkeypatch):
     """Held like other keys, ctrl+q waited out the step's loading and training (7 s). The
     step's run is the lesson's: quitting does not ask about it."""
-    reached, release = _held_at_step_5(monkeypatch, SETUP_GRACE=0.0)
     app = lesson_app("learning", at=2)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        app.post_message(events.Key("n", "n"))  # step 3 trains as it sets up
+        release = await _step_3_held(pilot, monkeypatch, SETUP_GRACE=0.0)
         try:
-            await until(pilot, reached.is_set, "the run at step 5")
             assert app.tutor._busy
             app.post_message(events.Key("ctrl+q", None))
             # within seconds, the run still held at step 5 (it waits 30 s to be released)
@@ -262,13 +255,10 @@ async def test_escape_let_through_while_a_step_trains_closes_it_and_leaves_the_r
     from attn_tui.tui.textual_compat import app_exception
     from attn_tui.tui.tutor.panel import LessonPanel
 
-    reached, release = _held_at_step_5(monkeypatch, SETUP_HOLD=0.3)
     app = lesson_app("learning", at=2)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        app.post_message(events.Key("n", "n"))  # step 3 trains as it sets up
+        release = await _step_3_held(pilot, monkeypatch, SETUP_HOLD=0.3)
         try:
-            await until(pilot, reached.is_set, "the run at step 5")
             app.post_message(events.Key("escape", "\x1b"))
             await until(pilot, lambda: app.tutor.lesson is None, "the lesson to close")
         finally:
@@ -311,6 +301,16 @@ async def test_a_reveal_cut_short_by_another_lesson_leaves_that_lesson_setting_u
             entered.set()
         await settle(pilot)
         assert not tutor.setting_up and "Step 1 of" in panel(pilot.app).border_title
+
+
+async def _step_3_held(pilot, monkeypatch, **timings: float):
+    """Step 3 opened with n (it trains as it sets up), its run held at step 5: the release.
+    Posted, as Pilot's press would wait out the held run."""
+    reached, release = _held_at_step_5(monkeypatch, **timings)
+    await settle(pilot)
+    pilot.app.post_message(events.Key("n", "n"))
+    await until(pilot, reached.is_set, "the run at step 5")
+    return release
 
 
 async def _answer_held(pilot, monkeypatch, grace: float = 0.0):
