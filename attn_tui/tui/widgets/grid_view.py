@@ -215,8 +215,9 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     # ---- the box's lower edge: its own words, after "← …" / "→ …" while columns are hidden
     # (a sideways scrollbar a cell long was the only sign of them, and a lesson hides it)
     edge: str | None = None  # None: the grid leaves its box's edge alone
-    # a → at the header's end while columns are hidden to the right: for a grid whose box's
-    # lower edge (and its "→ t5 …") is often below the window
+    # a → at the header's end while columns are hidden to the right, a ← ending the corner
+    # while some are to the left: for a grid whose box's lower edge (and its "→ t5 …") is
+    # often below the window
     mark_cut_columns = False
     # row labels "N:name": cut keeping the number whole (see cut_numbered)
     numbered_rows = False
@@ -325,14 +326,12 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         label_w = min(self.label_width, width)
         if y == 0 or y == self._header_line:
             head = self.style_of("header")
-            label = Segment(set_cell_size(self.corner, label_w), base + head)
+            corner = set_cell_size(self.corner, label_w)
             room = width - label_w
             cells = self._cells_strip(-1, scroll_x, room)
-            if (self.mark_cut_columns and room > 1
-                    and scroll_x + room < self.n_cols * self.cell_width
-                    and Strip(cells).crop(room - 1, room).text == " "):  # never over a label
-                cells = [*Strip(cells).crop(0, room - 1), Segment("→", base + head)]
-            return Strip([label, *cells], width)
+            if self.mark_cut_columns:
+                corner, cells = self._mark_cut(corner, cells, scroll_x, room, base + head)
+            return Strip([Segment(corner, base + head), *cells], width)
         row = scroll_y + y - 1
         if row >= self.n_rows:
             return Strip.blank(width, base)
@@ -341,6 +340,25 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         text = set_cell_size(cut(self.row_labels[row], room), room) + " " * (label_w > 0)
         label = Segment(text, base + self.row_label_style(row))
         return Strip([label, *self._cells_strip(row, scroll_x, width - label_w)], width)
+
+    def _mark_cut(self, corner: str, cells: list[Segment], scroll_x: int, room: int,
+                  style: Style) -> tuple[str, list[Segment]]:
+        """The header's corner and cells with a ← ending the corner while columns are hidden
+        to the left and a → ending the cells while some are hidden to the right. Never over a
+        label's text: where the last cell in sight ends the line exactly, its label moves one
+        cell left to make room."""
+        if scroll_x > 0 and len(corner) > 1 and corner[-2:] == "  ":
+            corner = corner[:-1] + "←"
+        if room <= 1 or scroll_x + room >= self.n_cols * self.cell_width:
+            return corner, cells
+        strip = Strip(cells)
+        if strip.crop(room - 1, room).text == " ":
+            return corner, [*strip.crop(0, room - 1), Segment("→", style)]
+        start = max(0, room - self.cell_width)  # the last cell, whole: an exact fit
+        if strip.crop(start, start + 1).text == " ":
+            return corner, [*strip.crop(0, start), *strip.crop(start + 1, room),
+                            Segment("→", style)]
+        return corner, cells
 
     def _cells_strip(self, row: int, scroll_x: int, room: int) -> list[Segment]:
         if room <= 0:
