@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from attn_tui.tui.app import make_app
 from attn_tui.tui.textual_compat import count_frames
 
@@ -57,3 +59,26 @@ async def test_the_open_command_palette_draws_nothing_while_idle():
         await pilot.press("m")  # a few letters typed, then left alone
         assert type(app.screen).__name__ == "Palette"
         assert await _repaints_while_left_alone(app, pilot, frames) == 0
+
+
+@pytest.mark.parametrize("size", [(1, 5), (2, 2), (1, 1)])
+async def test_a_window_a_column_or_two_wide_is_drawn_once_not_over_and_over(size):
+    """In one or two columns the "Too small" notice got a scrollbar, lost its room to it, got
+    shorter, lost the bar, and was drawn again: about 50 frames a second, for ever."""
+    app = make_app()
+    frames = count_frames(app)
+    async with app.run_test(size=size):
+        assert type(app.screen).__name__ == "TooSmallScreen"
+        # time, not pilot.pause: a screen that never goes idle would hold each pause 15 s.
+        # The notice's first frames come within about 0.15 s; 0.3 s without one ends them
+        loop = asyncio.get_running_loop()
+        last, start = frames(), loop.time()
+        quiet_since = start
+        while loop.time() - start < 3 and loop.time() - quiet_since < 0.3:
+            await asyncio.sleep(0.05)
+            if frames() != last:
+                last, quiet_since = frames(), loop.time()
+        before = frames()
+        await asyncio.sleep(1.0)  # the measurement window itself
+        assert frames() == before, f"{frames() - before} frames in a second, left alone"
+

@@ -244,3 +244,19 @@ async def test_the_example_list_fits_a_small_window_and_wraps_under_its_words(si
         assert len(rows) > 2
         for line in rows:
             assert line[first.index("one"):words_at].strip() in names | {""}, line
+
+
+async def test_too_small_because_of_an_exported_columns_says_to_unset_it(monkeypatch):
+    """COLUMNS=10 left in the shell made a 100-column window "Too small: 10×30", and the
+    notice said to enlarge the window, which changes nothing."""
+    monkeypatch.setenv("COLUMNS", "30")
+    async with make_app().run_test(size=(30, 20)) as pilot:
+        await pilot.pause()
+        words = " ".join(str(pilot.app.screen.query_one("#too-small-text").render()).split())
+        assert "COLUMNS=30 in the environment sets this size: unset it; q quits." in words
+        assert "Enlarge" not in words
+    monkeypatch.delenv("COLUMNS")
+    async with make_app().run_test(size=(30, 20)) as pilot:
+        await pilot.pause()
+        words = " ".join(str(pilot.app.screen.query_one("#too-small-text").render()).split())
+        assert "Enlarge the window; q quits." in words

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
@@ -19,7 +21,9 @@ class TooSmallScreen(AttnModal[None]):
     SHOWS_KEYS = False  # the notice names its one key
     CLOSES_ON_CLICK_BESIDE = False  # it is the whole screen: it goes when the window grows
     DEFAULT_CSS = """
-    TooSmallScreen { align: center middle; background: $background; }
+    /* no scrollbar: in a column or two, one took the text's room, the text grew shorter,
+       the bar went, and the screen was drawn again and again */
+    TooSmallScreen { align: center middle; background: $background; overflow: hidden hidden; }
     TooSmallScreen > Static { width: 100%; height: auto; text-align: center; }
     TooSmallScreen.-outgrown { background: transparent; }
     TooSmallScreen.-outgrown > Static { display: none; }
@@ -51,7 +55,13 @@ class TooSmallScreen(AttnModal[None]):
         w, h = size or self.app.size
         # over the quit question, q is that question's to answer: it does not quit from here
         then = " to answer the question under this" if asking(self.app) else "; q quits"
+        # a COLUMNS or LINES left exported in the shell wins over the window's own size, and
+        # enlarging the window would change nothing
+        stale = [f"{name}={os.environ[name]}" for name, size in (("COLUMNS", w), ("LINES", h))
+                 if os.environ.get(name) == str(size)]
+        todo = (f"{' and '.join(stale)} in the environment set{'s' * (len(stale) == 1)} this "
+                f"size: unset {'it' if len(stale) == 1 else 'them'}" if stale
+                else "Enlarge the window")
         self.query_one(Static).update(
-            f"Too small: {w}×{h}.\nattn-tui needs {MIN_WIDTH}×{MIN_HEIGHT}.\nEnlarge the window"
-            f"{then}."
+            f"Too small: {w}×{h}.\nattn-tui needs {MIN_WIDTH}×{MIN_HEIGHT}.\n{todo}{then}."
         )
