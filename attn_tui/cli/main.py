@@ -392,22 +392,24 @@ def _progress_reset(no_progress: bool, lesson: str | None = None) -> int:
     if progress.where is None:
         return fail("no progress is kept here (--no-progress or ATTN_TUI_NO_PROGRESS), so "
                      "there is none to clear")
+    from attn_tui.core.files import write_stdout
+
     files = sorted(progress.where.glob(f"{lesson or '*'}.json")) if progress.where.is_dir() else []
     if not files:
         which = f"for lesson {lesson} " if lesson else ""
-        print(f"No lesson progress is kept {which}in {progress.where}: nothing to clear.")
-        return 0
+        failed = write_stdout(f"No lesson progress is kept {which}in {progress.where}: "
+                              "nothing to clear.\n")
+        return fail(failed) if failed else 0
     from attn_tui.core.words import plural
 
     which = f"lesson {lesson}" if lesson else plural(len(files), "lesson")
-    try:
-        answer = input(f"Clear the progress of {which} kept in {progress.where}? [y/N] ")
-    except (EOFError, KeyboardInterrupt):
-        answer = ""
-        print()
+    answer = _ask(f"Clear the progress of {which} kept in {progress.where}? [y/N] ")
+    if answer is None:
+        return fail("cannot ask before clearing: standard input is closed. Nothing cleared "
+                    "(echo y | attn-tui --progress reset answers for you)")
     if answer.strip().lower() not in ("y", "yes"):
-        print("Nothing cleared.")
-        return 1
+        failed = write_stdout("Nothing cleared.\n")
+        return fail(failed) if failed else 1
     try:
         _, stayed = progress.reset(lesson)
     except OSError as exc:  # the folder's lock: read-only, or a directory where it should be
@@ -417,12 +419,34 @@ def _progress_reset(no_progress: bool, lesson: str | None = None) -> int:
         return fail("progress not cleared of " + "; ".join(stayed) + f" (in {progress.where})")
     aside = sorted(progress.where.glob(f"{lesson or '*'}.json.bad*"))
     starts = f"lesson {lesson} starts" if lesson else "every lesson starts"
-    print(f"Lesson progress cleared: {starts} at its first step." + (
+    failed = write_stdout(f"Lesson progress cleared: {starts} at its first step." + (
         (" Files attn-tui could not read stay, set aside there: " if len(aside) != 1
          else " A file attn-tui could not read stays, set aside there: ")
         + ", ".join(f.name for f in aside) + "."
-        if aside else ""))
-    return 0
+        if aside else "") + "\n")
+    return fail(f"progress cleared, but {failed[0].lower()}{failed[1:]}") if failed else 0
+
+
+def _ask(question: str) -> str | None:
+    """The answer typed (\"\" at the end of input or ctrl+c), None if standard input is closed.
+    Asked on standard error, as rm -i asks: standard output may be a pipe or a full disk."""
+    import contextlib
+
+    if sys.stdin is None:
+        return None
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # stderr closed or full
+        sys.stderr.write(question)
+        sys.stderr.flush()
+    try:
+        answer = sys.stdin.readline()
+    except KeyboardInterrupt:
+        answer = ""
+    except (OSError, ValueError):  # a descriptor closed under it
+        return None
+    if not answer.endswith("\n") or not sys.stdin.isatty():  # nothing echoed the answer
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sys.stderr.write("\n")
+    return answer
 
 
 def _print(section: str, backend: str, dtype: str) -> int:

@@ -141,8 +141,9 @@ def test_progress_reset_asks_then_clears(progress_dir):
     Progress.from_env().save("mask", step=2)
     (progress_dir / "learning.json.bad").write_text("{damaged")  # set aside: the only copy
     no = _cli("--progress", "reset", stdin="n\n")
-    assert no.returncode == 1 and "Clear the progress of 2 lessons kept in" in no.stdout
-    assert "Nothing cleared." in no.stdout and (progress_dir / "one.json").exists()
+    # asked on standard error, as rm -i asks: standard output may be a pipe
+    assert no.returncode == 1 and "Clear the progress of 2 lessons kept in" in no.stderr
+    assert no.stdout == "Nothing cleared.\n" and (progress_dir / "one.json").exists()
     silent = _cli("--progress", "reset")  # no answer at all: nothing goes
     assert silent.returncode == 1 and (progress_dir / "one.json").exists()
     yes = _cli("--progress", "reset", stdin="y\n")
@@ -153,6 +154,46 @@ def test_progress_reset_asks_then_clears(progress_dir):
         " A file attn-tui could not read stays, set aside there: learning.json.bad.")
 
 
+def _sh(script: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PY=sys.executable)
+    return subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_progress_reset_without_a_usable_stdin_or_stdout_is_one_sentence(progress_dir):
+    """input() lost sys.stdin, or sys.stdout, or met a full disk: a traceback each time; in
+    `| head -c 5` the progress was cleared, then a BrokenPipeError said otherwise."""
+    Progress.from_env().save("one", task=4)
+    closed = _sh('"$PY" -m attn_tui --progress reset <&-')
+    assert (closed.returncode, closed.stderr) == (2, (
+        "attn-tui: cannot ask before clearing: standard input is closed. Nothing cleared "
+        "(echo y | attn-tui --progress reset answers for you)\n"))
+    assert (progress_dir / "one.json").exists()
+    full = _sh('echo y | "$PY" -m attn_tui --progress reset >/dev/full')
+    assert full.returncode == 2 and "Traceback" not in full.stderr
+    assert full.stderr.endswith("\nattn-tui: progress cleared, but cannot write to standard "
+                                "output: no space left on device.\n")
+    assert not (progress_dir / "one.json").exists()
+    Progress.from_env().save("one", task=4)
+    out = _sh('echo y | "$PY" -m attn_tui --progress reset >&-; echo "rc=$?" >&2')
+    assert out.stderr.endswith("attn-tui: progress cleared, but cannot write to standard "
+                               "output: it is closed.\nrc=2\n")
+    Progress.from_env().save("one", task=4)
+    piped = _sh('echo y | "$PY" -m attn_tui --progress reset | head -c 5; '
+                'echo " rc=${PIPESTATUS[1]}"')
+    assert piped.stdout == "Lesso rc=0\n" and "Traceback" not in piped.stderr
+    assert not (progress_dir / "one.json").exists()
+    nothing = _sh('"$PY" -m attn_tui --progress reset >/dev/full')
+    assert nothing.returncode == 2 and nothing.stderr == (
+        "attn-tui: Cannot write to standard output: no space left on device.\n")
+
+
+def test_a_failure_said_where_stderr_is_full_or_closed_still_exits_2():
+    for where in ("2>/dev/full", "2>&-"):
+        out = _sh(f'"$PY" -m attn_tui --session /nonexistent/x.json {where}; echo "rc=$?"')
+        assert out.stdout == "rc=2\n"
+
+
 def test_progress_reset_sets_aside_a_file_it_cannot_read_instead_of_removing_it(progress_dir):
     """A newer attn-tui's file (or a damaged one) not yet set aside was removed with the rest:
     the only copy of what it held."""
@@ -161,7 +202,7 @@ def test_progress_reset_sets_aside_a_file_it_cannot_read_instead_of_removing_it(
     (progress_dir / "mask.json").write_text(newer)
     (progress_dir / "select.json").write_text("{damaged")
     yes = _cli("--progress", "reset", stdin="y\n")
-    assert yes.returncode == 0 and "Clear the progress of 3 lessons" in yes.stdout
+    assert yes.returncode == 0 and "Clear the progress of 3 lessons" in yes.stderr
     assert not list(progress_dir.glob("*.json"))
     assert (progress_dir / "mask.json.bad").read_text() == newer
     assert (progress_dir / "select.json.bad").read_text() == "{damaged"
@@ -262,7 +303,7 @@ def test_progress_reset_of_one_lesson_asks_then_clears_only_that_one(progress_di
     (progress_dir / "mask.json.bad-2").write_text("{damaged")
     yes = _cli("--progress", "reset", "--lesson", "mask", stdin="y\n")
     assert yes.returncode == 0
-    assert "Clear the progress of lesson mask kept in" in yes.stdout
+    assert "Clear the progress of lesson mask kept in" in yes.stderr
     assert "Lesson progress cleared: lesson mask starts at its first step." in yes.stdout
     assert yes.stdout.rstrip().endswith(" set aside there: mask.json.bad-2.")
     assert not (progress_dir / "mask.json").exists()
@@ -285,7 +326,7 @@ def test_progress_reset_refuses_flags_it_would_ignore(progress_dir, flag):
     """--progress reset --preset mask read as "reset mask", and y cleared every lesson."""
     Progress.from_env().save("mask", step=2)
     said = _cli("--progress", "reset", *flag, stdin="y\n")
-    assert said.returncode == 2 and "Clear the progress" not in said.stdout
+    assert said.returncode == 2 and "Clear the progress" not in said.stdout + said.stderr
     assert said.stderr.strip().splitlines()[-1] == (
         f"attn-tui: error: argument {flag[0]}: not used by --progress reset, which only clears "
         "lessons' progress (--lesson NAME: one lesson's)")
@@ -375,7 +416,7 @@ def test_progress_reset_with_a_lock_it_cannot_open_is_one_sentence(progress_dir)
     (progress_dir / ".lock").mkdir()
     out = _cli("--progress", "reset", stdin="y\n")
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert out.stderr.strip() == (f"attn-tui: progress not cleared: is a directory "
+    assert out.stderr.splitlines()[-1] == (f"attn-tui: progress not cleared: is a directory "
                                   f"({progress_dir})")
     assert (progress_dir / "one.json").exists()
 
