@@ -11,10 +11,12 @@ import asyncio
 import collections
 import contextlib
 import logging
+import os
 import re
 import secrets
 import signal
 import socket
+import sys
 from pathlib import Path
 from urllib.parse import quote
 
@@ -23,6 +25,7 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from attn_tui.core.files import os_reason
 from attn_tui.core.words import plural
 
 PAGE_DIR = Path(__file__).parent / "serve_page"
@@ -55,6 +58,32 @@ def _not_health_checks(record: logging.LogRecord) -> bool:
     """The access log without the load balancer's checks of /health."""
     line = getattr(record, "first_request_line", "")
     return not (isinstance(line, str) and line.split(" ")[1:2] == ["/health"])
+
+
+def _log_lost(stream, exc: Exception) -> None:
+    """Standard output stopped taking the log (`serve | head` ended, a full disk): said once
+    on standard error; what is left in its buffer goes nowhere (flushed at exit, it would
+    fail again) and so does all that follows."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    why = ("its reader has stopped" if isinstance(exc, BrokenPipeError)
+           else os_reason(exc, writing=True) if isinstance(exc, OSError) else "it is closed")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(f"attn-tui: the log cannot be written ({why}): serving on without one",
+              file=sys.stderr, flush=True)
+
+
+class _LogWhileRead(logging.StreamHandler):
+    """The log, to a pipe or a file; once that stops taking lines, the server goes on without
+    one (_log_lost), rather than a traceback on standard error for every request."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, OSError | ValueError):
+            super().handleError(record)
+            return
+        logging.getLogger().removeHandler(self)
+        _log_lost(self.stream, exc)
 
 
 def learner_of(cookies) -> str | None:
@@ -229,6 +258,7 @@ class SessionServer(Server):
         self.listening = listening
         self.tabs: set[tuple[web.WebSocketResponse, Session]] = set()  # those running
         self.stopping = False  # the server was asked to stop (Ctrl+C, SIGTERM)
+        self.console_lost = False  # standard output stopped taking lines (_say)
 
     def request_exit(self) -> None:
         # first, so an app that quits on the same signal (systemd's stop sends it to every
@@ -242,7 +272,7 @@ class SessionServer(Server):
             return
         logging.basicConfig(level="DEBUG" if self.debug else "INFO",
                             format="%(levelname)s %(message)s",
-                            handlers=[logging.StreamHandler(self.console.file)])
+                            handlers=[_LogWhileRead(self.console.file)])
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
@@ -265,9 +295,19 @@ class SessionServer(Server):
         elif self.host in WILDCARDS:  # not an address a browser can open
             where = (f"every interface, port {self.port} (e.g. http://{socket.gethostname()}:"
                      f"{self.port}; the page follows the address a browser used)")
-        self.console.print(f"attn-tui serving on {where} "
-                           f"(at most {plural(self.max_sessions, 'session')}; Ctrl+C stops)",
-                           highlight=False)
+        self._say(f"attn-tui serving on {where} "
+                  f"(at most {plural(self.max_sessions, 'session')}; Ctrl+C stops)")
+
+    def _say(self, line: str) -> None:
+        """A line of the server's own on its console; a console that cannot take it (a full
+        disk, a pipe whose reader stopped) does not stop the server."""
+        if self.console_lost:
+            return
+        try:
+            self.console.print(line, highlight=False)
+        except (OSError, ValueError) as exc:
+            self.console_lost = True
+            _log_lost(self.console.file, exc)
 
     async def handle_health(self, request: web.Request) -> web.Response:
         """For a load balancer's check (HAProxy's httpchk): 200 while a new tab would get a
@@ -414,8 +454,7 @@ class SessionServer(Server):
         self.stopping = True
         tabs = list(self.tabs)
         if tabs:
-            self.console.print(f"attn-tui: stopping {plural(len(tabs), 'session')}…",
-                               highlight=False)
+            self._say(f"attn-tui: stopping {plural(len(tabs), 'session')}…")
         await asyncio.gather(*(self._close_tab(ws, session) for ws, session in tabs),
                              return_exceptions=True)
 

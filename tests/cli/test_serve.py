@@ -89,6 +89,32 @@ def test_to_a_file_the_log_is_one_line_per_event(server):
     assert not any(x.startswith(" ") or x != x.rstrip() for x in lines)
 
 
+@pytest.mark.parametrize("out", ["pipe-closed", "/dev/full"])
+def test_a_log_that_cannot_be_written_is_said_once_and_the_server_serves_on(out):
+    """`serve | head` ended: a 40-line traceback on stderr for every request after; to
+    /dev/full, the start-up line failed and the server said it could not listen."""
+    port = free_port()
+    sink = open(out, "w") if out.startswith("/") else subprocess.PIPE  # noqa: SIM115
+    proc = subprocess.Popen([sys.executable, "-m", "attn_tui", "serve", "--port", str(port)],
+                            stdout=sink, stderr=subprocess.PIPE, text=True)
+    try:
+        if sink is subprocess.PIPE:
+            assert proc.stdout.readline().startswith("attn-tui serving on ")
+            proc.stdout.close()  # as head does once it has its lines
+        wait_for(port, proc)
+        for _ in range(3):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+                assert page.status == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=15)
+        if sink is not subprocess.PIPE:
+            sink.close()
+    why = "its reader has stopped" if sink is subprocess.PIPE else "no space left on device"
+    assert err == f"attn-tui: the log cannot be written ({why}): serving on without one\n"
+    assert proc.returncode == 0
+
+
 def test_health_answers_whether_a_new_tab_would_get_a_session_and_stays_out_of_the_log(server):
     """HAProxy checked / every 2 s, and each check was a line of the log: 121 of 134."""
     import aiohttp
