@@ -104,6 +104,9 @@ def load(path: str) -> RunRecord:
             raise FileError("it is an attn-tui session, not a saved training run; "
                             "attn-tui --session opens it", path) from exc
         if head.startswith(ZIP_MAGIC):  # a zip, as a .npz is: damaged or cut short
+            if (others := _not_arrays(path)) is not None:
+                raise FileError(f"it is a zip of other files ({others}), not a saved "
+                                "training run", path) from exc
             raise FileError("it is a zip that is damaged or cut short (not a readable .npz)",
                             path) from exc
         raise FileError("it is not a saved training run (not a readable .npz)", path) from exc
@@ -116,6 +119,23 @@ def load(path: str) -> RunRecord:
         return _record(data)
     except (KeyError, ValueError, TypeError, TrainConfigError) as exc:
         raise FileError(f"it is not a saved training run ({_why(exc)})", path) from exc
+
+
+def _not_arrays(path: str) -> str | None:
+    """A whole zip holding files that are not .npy arrays: the first of their names (the
+    .npz reader said only that something was missing); None if it is not that."""
+    try:
+        with zipfile.ZipFile(os.path.expanduser(path)) as z:
+            names = z.namelist()
+            if z.testzip() is not None:
+                return None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error,
+            NotImplementedError, MemoryError):
+        return None
+    others = [n for n in names if not n.endswith(".npy")]
+    if not others:
+        return None
+    return ", ".join(others[:3]) + (" …" if len(others) > 3 else "")
 
 
 META_BYTES = 1 << 20  # a run's description: its settings, a few hundred bytes

@@ -74,6 +74,19 @@ def test_a_damaged_file_is_one_sentence(tmp_path, content, words) -> None:
     assert str(err.value) == f"Cannot open {path}: {words}."
 
 
+def test_a_whole_zip_of_other_files_is_not_called_damaged(tmp_path) -> None:
+    import zipfile
+
+    path = tmp_path / "notes.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("a.txt", "hello")
+        z.writestr("b.csv", "1,2")
+    with pytest.raises(FileError) as err:
+        load(str(path))
+    assert str(err.value) == (f"Cannot open {path}: it is a zip of other files (a.txt, b.csv), "
+                              "not a saved training run.")
+
+
 def test_a_truncated_or_altered_run_is_one_sentence(record, tmp_path) -> None:
     path = tmp_path / "run.npz"
     save(record, str(path))
