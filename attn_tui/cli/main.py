@@ -272,7 +272,10 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
     if args.progress and args.lesson == "list":
         parser.error("argument --progress: not allowed with --lesson list (--lesson NAME "
                      "clears one lesson's progress)")
-    if args.step is not None and args.lesson in (None, "list"):
+    if args.step is not None and args.lesson == "list":
+        parser.error("argument --step: not allowed with --lesson list, which prints the "
+                     "lessons (a step goes with a lesson's name: attn-tui --lesson mask --step 4)")
+    if args.step is not None and args.lesson is None:
         parser.error("argument --step: it goes with --lesson NAME (attn-tui --lesson mask "
                      "--step 4)")
     if args.lesson == "list":  # it prints and exits: a flag beside it would be ignored

@@ -277,7 +277,8 @@ def test_step_needs_a_lesson_and_a_step_it_has(capsys):
 
     assert parse_args(["--lesson", "mask", "--step", "4"]).step == 4
     for argv, said in ((["--step", "2"], "argument --step: it goes with --lesson NAME"),
-                       (["--lesson", "list", "--step", "2"], "it goes with --lesson NAME"),
+                       (["--lesson", "list", "--step", "2"],
+                        "argument --step: not allowed with --lesson list, which prints"),
                        (["--lesson", "mask", "--step", "0"], "0 is out of range (1-999)")):
         with _pytest.raises(SystemExit):
             parse_args(argv)
