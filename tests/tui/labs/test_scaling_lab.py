@@ -344,3 +344,31 @@ async def test_the_explanation_claims_only_what_its_numbers_show() -> None:
         await run_action(pilot, "set_temperature(0.05)")
         said = " ".join(str(screen.query_one("#explain").render()).split())
         assert "near 1" not in said and "the spread stays level" in said
+
+
+async def test_panes_cut_by_a_lessons_panel_say_more_is_below_until_scrolled_there():
+    """Under the scale lesson's panel at 80×24 the lab's summary ended mid-sentence ("…and
+    raw") at the window's edge, and a one-cell scrollbar was the only sign of the rest."""
+    from screen_text import screen_lines, screen_text
+
+    from attn_tui.tui.app import make_app
+
+    async with make_app(lesson="scale", no_progress=True).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")  # step 2: the table, its summary under it, the plots below
+        await settle(pilot)
+        edge = [line for line in screen_lines(pilot.app) if "↓ more below" in line]
+        assert len(edge) == 1 and edge[0].rstrip().endswith("↓ more below · Tab, then PgDn▁")
+        await pilot.press("tab")  # the panes take the keys: PgDn is theirs now
+        await settle(pilot)
+        assert "↓ more below · PgDn▁" in screen_text(pilot.app)
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert "Press s to compare." in screen_text(pilot.app)  # the summary's last words
+        assert "↓ more below · PgDn▁" in screen_text(pilot.app)  # and the plots still below
+        body = pilot.app.screen.query_one("#lab-body")
+        for _ in range(10):
+            await pilot.press("pagedown")
+            await settle(pilot)
+        assert body.scroll_y == body.max_scroll_y > 0
+        assert "↓ more below" not in screen_text(pilot.app)

@@ -40,10 +40,42 @@ from attn_tui.tui.widgets.title_bar import TitleBar
 
 class LabBody(VerticalScroll):
     """The lab's panes, below its controls. Tab stops here only while there is more of it to
-    scroll to (↑↓ and PgUp/PgDn then scroll it), and the stop is tinted."""
+    scroll to (↑↓ and PgUp/PgDn then scroll it), and the stop is tinted. While some of it is
+    below the window, its lower edge says so: under a lesson's panel at 80×24 a sentence
+    ended mid-way at the window's edge, and a one-cell scrollbar was the only sign."""
+
+    DEFAULT_CSS = """
+    LabBody.-more-below { border-bottom: hkey $foreground 30%;
+                          border-subtitle-align: right; border-subtitle-color: $text-muted; }
+    """
+    # on a number, the bar takes PgDn: the panes scroll once they have the keys
+    MORE_BELOW = ("↓ more below · PgDn", "↓ more below · Tab, then PgDn")
 
     def allow_focus(self) -> bool:
         return self.max_scroll_y > 0
+
+    def on_mount(self) -> None:
+        self.watch(self.screen, "focused", self._focus_moved)
+
+    def _focus_moved(self, focused) -> None:
+        self.border_subtitle = self.MORE_BELOW[isinstance(focused, ControlBar)]
+
+    def on_resize(self) -> None:  # the window's size, and the panes' own (virtual) size
+        self._mark_more_below()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._mark_more_below()
+
+    def _mark_more_below(self) -> None:
+        # lines hidden below as the panes would be without the edge, which takes a line: a
+        # box's lower edge alone (the plots' legend, scrolled to by a lesson) is not worth
+        # hiding under one. Counted so, drawing the edge cannot undo itself
+        # (from the sizes, not max_scroll_y: during the resize the edge makes, that is stale)
+        marked = self.has_class("-more-below")
+        below = self.virtual_size.height - self.size.height - round(self.scroll_y)
+        hidden = max(0, below) - marked
+        self.set_class(hidden >= 2, "-more-below")
 
 
 class LabScreen(Screen):
