@@ -318,3 +318,19 @@ async def test_removing_the_query_the_goal_names_meets_nothing(progress_dir):
         assert "Done:" not in said and "'who' is not where the task began (u brings it back)" in said
     kept = json.loads((progress_dir / "one.json").read_text())
     assert kept["tasks"] == []
+
+
+async def test_the_cell_just_typed_stays_in_sight_when_the_met_task_grows_the_panel():
+    """Lesson one, step 6 at 80×24: best's d1 in V typed to 1, the task met, and its words
+    grew the panel by three lines, which hid V's last row, the cell just typed."""
+    from screen_text import screen_text
+
+    async with lesson_app("one", at=6).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "tab", "tab", "down", "down")
+        assert "│best    0.6   0.7   0.8        │" in screen_text(pilot.app).split("V  values")[1]
+        await press(pilot, "1", "enter")
+        await settle(pilot)
+        text = screen_text(pilot.app)
+        assert "Task ✓" in text
+        assert "│best      1   0.7   0.8        │" in text.split("V  values")[1]

@@ -45,6 +45,25 @@ if TYPE_CHECKING:
 HISTORY = 200
 
 
+class InputsColumn(VerticalScroll, can_focus=False):
+    """Q, K and V, one above the other. Made shorter with no resize of the window (a lesson's
+    panel grew: a task met at 80x24 hid the cell just typed), the cell under the cursor stays
+    in sight if it was: the window's own resizes are kept in view by the app (keep_in_view)."""
+
+    _height = 0
+
+    def on_resize(self) -> None:
+        before, self._height = self._height, self.size.height
+        grid = self.screen.focused
+        if not 0 < self.size.height < before or not isinstance(grid, GridView):
+            return
+        if self not in grid.ancestors:
+            return
+        y = grid.scrollable_content_region.y + grid._line_of(grid.cursor_row) - self.region.y
+        if self.size.height <= y < before:  # in sight until now
+            grid.reveal_cursor()
+
+
 class WorkbenchScreen(Screen):
     BINDINGS = bindings.WORKBENCH
 
@@ -84,7 +103,7 @@ class WorkbenchScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar(icon="α", hint="g lessons")  # the first screen's pointer to them
         with Horizontal(id="main"):
-            with VerticalScroll(id="inputs", can_focus=False):  # Tab goes to the tables
+            with InputsColumn(id="inputs"):  # Tab goes to the tables
                 yield MatrixEditor("Q", "Q  queries", id="editor-q")
                 yield MatrixEditor("K", "K  keys", id="editor-k")
                 yield MatrixEditor("V", "V  values", id="editor-v")
