@@ -51,7 +51,8 @@ async def test_p_on_the_first_step_stays_and_n_at_the_end_says_done():
         assert "That is the whole lesson" in shown(pilot.app)
         tasks = [i + 1 for i, step in enumerate(pilot.app.tutor.lesson.steps) if step.task]
         assert len(tasks) == 2  # skipped, both: the end says so rather than only "done"
-        assert (f"The tasks on steps {tasks[0]} and {tasks[1]} are not met yet. Esc leaves"
+        assert (f"The tasks on steps {tasks[0]} and {tasks[1]} are not met yet. The question "
+                "on step 3 is not answered yet. Esc leaves"
                 in " ".join(panel(pilot.app).plain.split()))
         await press(pilot, "p")
         assert "Step 5 of 5 · Why" in shown(pilot.app)

@@ -80,6 +80,7 @@ class PanelView:
     drifted: bool = False  # the panes left the step's start; its words quote that start
     answering: str = ""  # the choice made, while the panes change to show the answer (busy)
     open_tasks: tuple[int, ...] = ()  # at the end: the steps (1-based) whose task is not met
+    open_questions: tuple[int, ...] = ()  # and those whose question is not answered (n passed it)
 
 
 class OneClick:
@@ -283,6 +284,11 @@ def render(view: PanelView, width: int | None = None) -> Text:
             which = (f"task on step {steps} is" if len(view.open_tasks) == 1
                      else f"tasks on steps {steps} are")
             out.append(f"The {which} not met yet. ")
+        if view.open_questions:
+            steps = listed([str(k) for k in view.open_questions])
+            which = (f"question on step {steps} is" if len(view.open_questions) == 1
+                     else f"questions on steps {steps} are")
+            out.append(f"The {which} not answered yet. ")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
         return out

@@ -657,7 +657,11 @@ class LessonRunner:
             self._save(step=None, finished=True)
             if self._view is not None:
                 open_tasks = tuple(i + 1 for i in self._open_tasks(self.lesson))
-                self._show(replace(self._view, done=True, note=note, open_tasks=open_tasks))
+                answers = self._answers()
+                open_questions = tuple(i + 1 for i, step in enumerate(self.lesson.steps)
+                                       if step.question is not None and i not in answers)
+                self._show(replace(self._view, done=True, note=note, open_tasks=open_tasks,
+                                   open_questions=open_questions))
 
     def prev(self) -> None:
         if self._put_off("p", "p"):
