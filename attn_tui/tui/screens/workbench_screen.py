@@ -59,7 +59,7 @@ class InputsColumn(VerticalScroll, can_focus=False):
             return
         if self not in grid.ancestors:
             return
-        y = grid.scrollable_content_region.y + grid._line_of(grid.cursor_row) - self.region.y
+        y = grid.cursor_screen_y() - self.region.y
         if self.size.height <= y < before:  # in sight until now
             grid.reveal_cursor()
 

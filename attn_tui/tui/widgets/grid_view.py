@@ -309,6 +309,10 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     def _line_of(self, row: int) -> int:
         return row - self.scroll_offset.y + 1
 
+    def cursor_screen_y(self) -> int:
+        """The screen line the cursor's row is drawn on (or would be: it may be out of sight)."""
+        return self.scrollable_content_region.y + self._line_of(self.cursor_row)
+
     def render_lines(self, crop: Region) -> list[Strip]:
         line = self.header_line()
         if line != self._header_line:
