@@ -4,7 +4,8 @@ in a temp dir, its own port), a throwaway account whose group gets the hosting g
 
 Everything it makes is undone by ``close()``, in reverse order, whatever happened before:
 processes of the account, sshd, the account and its group, the directories it let the account
-traverse, the temp dir. Needs root (useradd, sshd).
+traverse, the temp dir. Not /run/sshd, sshd's own directory, made if missing: another host's
+sshd may still need it. Needs root (useradd, sshd).
 """
 
 from __future__ import annotations

@@ -308,6 +308,9 @@ class SessionServer(Server):
         except (OSError, ValueError) as exc:
             self.console_lost = True
             _log_lost(self.console.file, exc)
+        except SystemExit:  # rich's answer to a pipe whose reader has gone (`serve | true`)
+            self.console_lost = True
+            _log_lost(self.console.file, BrokenPipeError())
 
     async def handle_health(self, request: web.Request) -> web.Response:
         """For a load balancer's check (HAProxy's httpchk): 200 while a new tab would get a

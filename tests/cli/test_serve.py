@@ -89,7 +89,7 @@ def test_to_a_file_the_log_is_one_line_per_event(server):
     assert not any(x.startswith(" ") or x != x.rstrip() for x in lines)
 
 
-@pytest.mark.parametrize("out", ["pipe-closed", "/dev/full"])
+@pytest.mark.parametrize("out", ["pipe-closed", "pipe-closed-at-once", "/dev/full"])
 def test_a_log_that_cannot_be_written_is_said_once_and_the_server_serves_on(out):
     """`serve | head` ended: a 40-line traceback on stderr for every request after; to
     /dev/full, the start-up line failed and the server said it could not listen."""
@@ -98,9 +98,11 @@ def test_a_log_that_cannot_be_written_is_said_once_and_the_server_serves_on(out)
     proc = subprocess.Popen([sys.executable, "-m", "attn_tui", "serve", "--port", str(port)],
                             stdout=sink, stderr=subprocess.PIPE, text=True)
     try:
-        if sink is subprocess.PIPE:
+        if out == "pipe-closed":
             assert proc.stdout.readline().startswith("attn-tui serving on ")
             proc.stdout.close()  # as head does once it has its lines
+        elif out == "pipe-closed-at-once":  # `serve | true`: rich exited with status 1
+            proc.stdout.close()
         wait_for(port, proc)
         for _ in range(3):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
