@@ -88,14 +88,6 @@ class Undoes(Protocol):
 
 
 @runtime_checkable
-class CountsUndo(Protocol):
-    """A lesson's host that says how long its undo history is: a u that takes back a step's
-    own set-up is named so."""
-
-    def undo_depth(self) -> int: ...
-
-
-@runtime_checkable
 class SavesRun(Protocol):
     """A screen that saves a training run to a file."""
 

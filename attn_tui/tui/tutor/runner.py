@@ -34,13 +34,7 @@ from attn_tui.tui.keys import (
     line_up,
     takes_text,
 )
-from attn_tui.tui.roles import (
-    CountsUndo,
-    HoldsForQuestion,
-    HoldsRun,
-    PointedByLesson,
-    SaysForLesson,
-)
+from attn_tui.tui.roles import HoldsForQuestion, HoldsRun, PointedByLesson, SaysForLesson
 from attn_tui.tui.screens import says_too_small
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
@@ -1158,4 +1152,5 @@ class LessonRunner:
 
 def _undo_depth(host: object) -> int | None:
     """How many changes ``host`` can undo now (None: it does not say)."""
-    return host.undo_depth() if isinstance(host, CountsUndo) else None
+    depth = getattr(host, "undo_depth", None)
+    return depth() if callable(depth) else None
