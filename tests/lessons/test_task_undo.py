@@ -116,24 +116,3 @@ async def test_show_me_in_the_train_lab_trains_to_a_tick_and_u_puts_yours_back(k
         assert lab.settings == own and f"lr ‹{lr:g}›" in _bar(pilot.app)
         assert "Not yet:" in _said(pilot.app) and "Shown:" not in _said(pilot.app)
         assert ": not trained yet (Enter trains these settings) · goal" in _said(pilot.app)
-
-
-async def test_u_on_an_untouched_step_says_it_takes_back_the_steps_own_set_up():
-    """Lesson one, step 5 reached with n: u said "Undid: ÷√d_k on → off." and the task then
-    said a rule broke, as if the learner had turned it off. The notice names the step's
-    set-up; after an edit of the learner's, u names that edit as before."""
-    async with lesson_app("one", at=3).run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await press(pilot, "b")  # answered: its reveal turns the division off
-        await settle(pilot)
-        for _ in range(4):
-            if "Step 5 of 7" in screen_text(pilot.app):
-                break
-            await press(pilot, "n")
-        assert "Step 5 of 7" in screen_text(pilot.app)
-        await press(pilot, "u")
-        assert [n.message for n in notifications(pilot.app)][-1] == (
-            "Undid: step 5's set-up, ÷√d_k on → off.")
-        await press(pilot, "U", "s")  # redone; then the learner's own change
-        await press(pilot, "u")
-        assert [n.message for n in notifications(pilot.app)][-1] == "Undid: ÷√d_k off → on."

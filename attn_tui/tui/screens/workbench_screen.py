@@ -626,12 +626,9 @@ class WorkbenchScreen(Screen):
             self.notify("Nothing to undo.", timeout=2)
             return
         before = self.workspace
-        step = self.app.tutor.undoes_set_up(self, len(self._undo))
         self._redo.append((self.workspace, self.file))
         self._restore(*self._undo.pop())
-        words = state.change_words(before, self.workspace)
-        # the step's own change, not one of the learner's: its task may now say a rule broke
-        say_put_back(self.app, True, f"step {step}'s set-up, {words}" if step else words)
+        say_put_back(self.app, True, state.change_words(before, self.workspace))
 
     def action_redo(self) -> None:
         if self.held():
@@ -760,9 +757,6 @@ class WorkbenchScreen(Screen):
     # ---- as a LessonHost (see attn_tui.tui.tutor.host)
     def lesson_state(self) -> object:
         return replace(self.workspace, selected=0)  # moving the cursor is not an edit
-
-    def undo_depth(self) -> int:
-        return len(self._undo)
 
     def lesson_work(self) -> object:
         return self.workspace

@@ -121,7 +121,6 @@ class LessonRunner:
         self._held = False  # see hold_checks
         self._setup: object = None  # the host's state as the current step set it up
         self._setup_view: object = None  # and its work, the query picked too (lesson_work)
-        self._setup_depth: int | None = None  # the host's undo history's length then
         self._keys_ahead = 0  # lesson keys put off until the keys typed before them are read
         self._own_title: str | None = None  # the host's sub-title before the lesson came
         # the current step's task: the state it started from, what the check last said, the
@@ -745,7 +744,6 @@ class LessonRunner:
             return  # the lesson closed, or another step replaced this one, meanwhile
         if host is not None:  # the reveal's changes are the step's, not the learner's
             self._setup, self._setup_view = host.lesson_state(), host.lesson_work()
-            self._setup_depth = _undo_depth(host)
             self._answer_words = self._quoted()
             if was_saved:
                 host.lesson_owns_state()
@@ -790,15 +788,6 @@ class LessonRunner:
             return None
         return (f"{_answer_first(q)}: the panes stay as the question "
                 "shows them until then.")
-
-    def undoes_set_up(self, host: object, depth: int) -> int | None:
-        """The step (1-based) whose own set-up or reveal the host's next u takes back, its
-        history ``depth`` long, so the notice can say so; None if it takes back the
-        learner's change."""
-        if (self.lesson is None or self.host is not host or self._busy or self.done
-                or depth != self._setup_depth):
-            return None
-        return self.index + 1
 
     def hand_over(self, host: object) -> None:
         """``host`` hands a head to the workbench (w, not refused): on the lesson's last step,
@@ -922,7 +911,6 @@ class LessonRunner:
             view = replace(view, chosen=self.chosen, why=fill(q.why, self.context()))
         self._conceal(step.conceal + (q.conceal if q is not None and not answered else ()))
         self._setup, self._setup_view = host.lesson_state(), host.lesson_work()
-        self._setup_depth = _undo_depth(host)
         self._start_words = start_words
         self._answer_words = self._quoted() if answered else None
         if was_saved or step.workspace is not None:
@@ -1148,9 +1136,3 @@ class LessonRunner:
             self.app.workers.cancel_group(self.app, "lesson")
             self.lesson, self.done, self._note = None, False, ""
         self.app.refresh_bindings()
-
-
-def _undo_depth(host: object) -> int | None:
-    """How many changes ``host`` can undo now (None: it does not say)."""
-    depth = getattr(host, "undo_depth", None)
-    return depth() if callable(depth) else None
