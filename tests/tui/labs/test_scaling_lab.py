@@ -372,3 +372,27 @@ async def test_panes_cut_by_a_lessons_panel_say_more_is_below_until_scrolled_the
             await settle(pilot)
         assert body.scroll_y == body.max_scroll_y > 0
         assert "↓ more below" not in screen_text(pilot.app)
+
+
+async def test_the_more_below_edge_follows_the_panes_own_size_and_names_a_key_that_scrolls():
+    """The edge was checked on a resize or a scroll only: a lab whose results came after its
+    first layout (scaling, precision at 80×24) had none though its plots were cut, and the
+    heads lab kept it once T = 2 fitted everything. With a table inside the panes focused it
+    said PgDn, which paged the table instead."""
+    from screen_text import screen_text
+
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "↓ more below · Tab, then PgDn▁" in screen_text(pilot.app)
+    async with lab_app("heads").run_test(size=(80, 38)) as pilot:
+        await settle(pilot)
+        assert "↓ more below" in screen_text(pilot.app)
+        await run_action(pilot, "set_tokens(2)")
+        await settle(pilot)
+        assert "↓ more below" not in screen_text(pilot.app)
+    async with lab_app("heads").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pilot.app.screen.query_one("#head-map").focus()
+        await settle(pilot)
+        edge = [line for line in screen_text(pilot.app).splitlines() if "↓ more below" in line]
+        assert edge and edge[0].endswith("↓ more below▁")

@@ -48,8 +48,10 @@ class LabBody(VerticalScroll):
     LabBody.-more-below { border-bottom: hkey $foreground 30%;
                           border-subtitle-align: right; border-subtitle-color: $text-muted; }
     """
-    # on a number, the bar takes PgDn: the panes scroll once they have the keys
-    MORE_BELOW = ("↓ more below · PgDn", "↓ more below · Tab, then PgDn")
+    # the key that scrolls the panes from where the keys are: the bar takes PgDn on a number
+    # (Tab leaves it for the panes), a table inside the panes pages its own rows with it
+    MORE_BELOW = {"screen": "↓ more below · PgDn", "bar": "↓ more below · Tab, then PgDn",
+                  "other": "↓ more below"}
 
     def allow_focus(self) -> bool:
         return self.max_scroll_y > 0
@@ -58,10 +60,17 @@ class LabBody(VerticalScroll):
         self.watch(self.screen, "focused", self._focus_moved)
 
     def _focus_moved(self, focused) -> None:
-        self.border_subtitle = self.MORE_BELOW[isinstance(focused, ControlBar)]
+        active = self.screen.active_bindings.get("pagedown")
+        node = active.node if active is not None else None
+        where = ("bar" if isinstance(focused, ControlBar)
+                 else "screen" if node is self.screen or node is self else "other")
+        self.border_subtitle = self.MORE_BELOW[where]
 
-    def on_resize(self) -> None:  # the window's size, and the panes' own (virtual) size
+    def on_resize(self) -> None:  # the window's size
         self._mark_more_below()
+
+    def watch_virtual_size(self) -> None:  # the panes' own: a result shown, a box grown
+        self.call_after_refresh(self._mark_more_below)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
