@@ -249,14 +249,22 @@ async def test_the_example_list_fits_a_small_window_and_wraps_under_its_words(si
 async def test_too_small_because_of_an_exported_columns_says_to_unset_it(monkeypatch):
     """COLUMNS=10 left in the shell made a 100-column window "Too small: 10×30", and the
     notice said to enlarge the window, which changes nothing."""
+    import os
+
     monkeypatch.setenv("COLUMNS", "30")
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((100, 20)))
     async with make_app().run_test(size=(30, 20)) as pilot:
         await pilot.pause()
         words = " ".join(str(pilot.app.screen.query_one("#too-small-text").render()).split())
         assert "COLUMNS=30 in the environment sets this size: unset it; q quits." in words
         assert "Enlarge" not in words
-    monkeypatch.delenv("COLUMNS")
-    async with make_app().run_test(size=(30, 20)) as pilot:
-        await pilot.pause()
-        words = " ".join(str(pilot.app.screen.query_one("#too-small-text").render()).split())
-        assert "Enlarge the window; q quits." in words
+    # the terminal is 30 wide itself (or cannot be asked): COLUMNS is not the cause
+    for real in (lambda fd: os.terminal_size((30, 20)), None):
+        if real is None:
+            monkeypatch.delenv("COLUMNS")
+        else:
+            monkeypatch.setattr(os, "get_terminal_size", real)
+        async with make_app().run_test(size=(30, 20)) as pilot:
+            await pilot.pause()
+            words = " ".join(str(pilot.app.screen.query_one("#too-small-text").render()).split())
+            assert "Enlarge the window; q quits." in words

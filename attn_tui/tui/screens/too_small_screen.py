@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -57,11 +58,25 @@ class TooSmallScreen(AttnModal[None]):
         then = " to answer the question under this" if asking(self.app) else "; q quits"
         # a COLUMNS or LINES left exported in the shell wins over the window's own size, and
         # enlarging the window would change nothing
-        stale = [f"{name}={os.environ[name]}" for name, size in (("COLUMNS", w), ("LINES", h))
-                 if os.environ.get(name) == str(size)]
+        real = _terminal_size()
+        stale = [f"{name}={os.environ[name]}"
+                 for name, size, actual in (("COLUMNS", w, real[0]), ("LINES", h, real[1]))
+                 if os.environ.get(name) == str(size) and actual not in (None, size)]
         todo = (f"{' and '.join(stale)} in the environment set{'s' * (len(stale) == 1)} this "
                 f"size: unset {'it' if len(stale) == 1 else 'them'}" if stale
                 else "Enlarge the window")
         self.query_one(Static).update(
             f"Too small: {w}×{h}.\nattn-tui needs {MIN_WIDTH}×{MIN_HEIGHT}.\n{todo}{then}."
         )
+
+
+def _terminal_size() -> tuple[int | None, int | None]:
+    """The terminal's own columns and lines, as it reports them (not COLUMNS and LINES);
+    None and None where there is no terminal to ask (a browser, a test)."""
+    for stream in (sys.__stderr__, sys.__stdout__):
+        try:
+            size = os.get_terminal_size(stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            continue
+        return size.columns, size.lines
+    return None, None
