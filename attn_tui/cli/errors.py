@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 
 
@@ -15,8 +13,7 @@ def fail(message: str) -> int:
     try:
         print(f"attn-tui: {message}", file=sys.stderr, flush=True)
     except (OSError, ValueError):
-        # what stays in its buffer goes nowhere: the interpreter's flush at exit would fail
-        # again and end with status 120
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+        from attn_tui.core.files import discard_unwritten  # rare: off the start-up path
+
+        discard_unwritten(sys.stderr)
     return 2

@@ -11,7 +11,6 @@ import asyncio
 import collections
 import contextlib
 import logging
-import os
 import re
 import secrets
 import signal
@@ -25,7 +24,7 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from attn_tui.core.files import os_reason
+from attn_tui.core.files import discard_unwritten, os_reason
 from attn_tui.core.words import plural
 
 PAGE_DIR = Path(__file__).parent / "serve_page"
@@ -64,8 +63,7 @@ def _log_lost(stream, exc: Exception) -> None:
     """Standard output stopped taking the log (`serve | head` ended, a full disk): said once
     on standard error; what is left in its buffer goes nowhere (flushed at exit, it would
     fail again) and so does all that follows."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    discard_unwritten(stream)
     why = ("its reader has stopped" if isinstance(exc, BrokenPipeError)
            else os_reason(exc, writing=True) if isinstance(exc, OSError) else "it is closed")
     with contextlib.suppress(OSError, ValueError, AttributeError):

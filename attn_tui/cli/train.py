@@ -111,8 +111,10 @@ class _Out:
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
         except BrokenPipeError:
+            from attn_tui.core.files import discard_unwritten
+
             self.gone = True
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            discard_unwritten(sys.stdout)
         except (OSError, ValueError) as exc:
             from attn_tui.core.files import os_reason
 

@@ -279,6 +279,18 @@ def os_reason(exc: OSError, writing: bool = False, folder: str | None = None) ->
     return (exc.strerror or str(exc)).lower()
 
 
+def discard_unwritten(stream) -> None:
+    """Point ``stream``'s descriptor at /dev/null after a write to it failed: what is left in
+    its buffer, and all written after, goes nowhere, where the interpreter's flush at exit
+    would fail again (a traceback, or exit status 120)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)
+
+
 def write_stdout(data: str | bytes) -> str | None:
     """Write ``data`` to standard output: None when written, or when the reader stopped
     reading (`attn-tui print | head` is fine); else one sentence why not (a full disk, a
@@ -295,8 +307,7 @@ def write_stdout(data: str | bytes) -> str | None:
     except BrokenPipeError:
         sys.stderr.close()  # nor a complaint from the interpreter's own flush at exit
     except (OSError, ValueError) as exc:  # ValueError: a closed file object
-        with contextlib.suppress(OSError, ValueError):  # what is left unwritten goes nowhere
-            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        discard_unwritten(out)
         reason = os_reason(exc, writing=True) if isinstance(exc, OSError) else "it is closed"
         return f"Cannot write to standard output: {reason}."
     return None
