@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,10 @@ from attn_tui.cli.blas_threads import one_blas_thread
 # of CPU a key instead of 28 ms, and four test workers shared two cores with eight of them
 NUMPY_BEFORE_ONE_BLAS_THREAD = "numpy" in sys.modules
 one_blas_thread()
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+from same_kernels import same_kernels  # noqa: E402
+
+same_kernels()  # snapshots of MiniLM's float32 maps match on every x86-64 machine
 
 BACKEND_NAMES = ("numpy", "array_api_strict", "torch")
 

@@ -72,3 +72,19 @@ async def test_screenshots_are_current(shot, tmp_path):
     made = await screenshots.take(shot, tmp_path)
     assert picture_text(made) == picture_text(ROOT / "screenshots" / made.name), (
         f"run `make screenshots` (and look at it): {made.name}")
+
+
+def test_the_suite_adds_in_the_order_every_machine_can():
+    """tests/conftest.py asks OpenBLAS for its AVX2 kernels before numpy loads: on an AVX-512
+    machine its own choice (SkylakeX) gave MiniLM's maps other last digits than this picture."""
+    import ctypes
+    import os
+
+    import numpy
+
+    libs = Path(numpy.__file__).parent.parent / "numpy.libs"
+    openblas = ctypes.CDLL(str(next(libs.glob("libscipy_openblas*"))))
+    corename = openblas.scipy_openblas_get_corename64_
+    corename.restype = ctypes.c_char_p
+    assert os.environ["NPY_DISABLE_CPU_FEATURES"]
+    assert corename() == os.environ["OPENBLAS_CORETYPE"].encode() == b"Haswell"

@@ -1,0 +1,27 @@
+"""The same float32 arithmetic on every x86-64 machine, for pictures compared byte for byte.
+
+OpenBLAS, numpy and torch each pick their kernels for the CPU they find, and kernels for wider
+vectors add in another order. MiniLM's float32 maps then differ in the last digit shown: the
+model screen's exp of 'sat'·'cat' read 468657.6 where AVX-512 was used and 468659.8 on an AVX2
+machine. Tests and `make screenshots` ask every library for its AVX2 kernels, which every
+machine they have run on has. This must run before numpy or torch is first imported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import MutableMapping
+
+KERNELS = {
+    "OPENBLAS_CORETYPE": "Haswell",  # OpenBLAS's AVX2 kernels
+    "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",  # numpy's AVX-512 loops
+    "ATEN_CPU_CAPABILITY": "avx2",  # torch's own vectorised loops
+    "MKL_CBWR": "AVX2",  # MKL, where torch uses it
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
+}
+
+
+def same_kernels(environ: MutableMapping[str, str] = os.environ) -> None:
+    """Ask for the AVX2 kernels, unless the one running the suite chose otherwise."""
+    for name, value in KERNELS.items():
+        environ.setdefault(name, value)
