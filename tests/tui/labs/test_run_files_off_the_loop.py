@@ -39,6 +39,11 @@ def _held(monkeypatch, name: str) -> tuple[threading.Event, threading.Event]:
     return reached, release
 
 
+def _saved_said(app) -> bool:
+    """The dialog's result callback, which says the run is saved, runs a moment after it closes."""
+    return any(n.message.startswith("Saved the run") for n in notifications(app))
+
+
 def _hint(modal: FileModal) -> str:
     return str(modal.query_one("#file-hint").render())
 
@@ -78,7 +83,8 @@ async def test_e_writes_the_run_while_the_dialog_says_so_and_escape_waits_for_it
         assert _hint(modal) == f"Writing {path} … (a moment: Escape waits for it)"
         assert not path.exists()
         release.set()
-        await until(pilot, lambda: app.screen is lab, "the dialog to close", seconds=10)
+        await until(pilot, lambda: app.screen is lab and _saved_said(app), "the notice",
+                    seconds=10)
         assert notifications(app)[-1].message == \
             f"Saved the run (20 steps) to {path}: ctrl+o reopens it."
         assert runfile.load(str(path)).steps_done == 20
@@ -158,7 +164,8 @@ async def test_a_write_that_ends_under_the_too_small_screen_closes_its_dialog_af
         await settle(pilot)  # the write's worker is done, under "too small"
         assert path.exists() and app.screen is not modal
         await pilot.resize_terminal(80, 24)
-        await until(pilot, lambda: app.screen is lab, "the dialog to close", seconds=10)
+        await until(pilot, lambda: app.screen is lab and _saved_said(app), "the notice",
+                    seconds=10)
         assert notifications(app)[-1].message == \
             f"Saved the run (20 steps) to {path}: ctrl+o reopens it."
         assert lab.held_run().unsaved is False
