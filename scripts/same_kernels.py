@@ -21,7 +21,23 @@ KERNELS = {
 }
 
 
-def same_kernels(environ: MutableMapping[str, str] = os.environ) -> None:
-    """Ask for the AVX2 kernels, unless the one running the suite chose otherwise."""
+def same_kernels(environ: MutableMapping[str, str] = os.environ,
+                 cpuinfo: str = "/proc/cpuinfo") -> bool:
+    """Ask for the AVX2 kernels, unless the one running the suite chose otherwise; True if
+    asked. Only where the CPU has AVX2 and FMA: OpenBLAS told to use kernels the CPU lacks
+    stops at its first product (an illegal instruction)."""
+    if not _has_avx2(cpuinfo):
+        return False
     for name, value in KERNELS.items():
         environ.setdefault(name, value)
+    return True
+
+
+def _has_avx2(cpuinfo: str) -> bool:
+    try:
+        with open(cpuinfo, encoding="utf-8", errors="replace") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f
+                          if line.startswith("flags")), [])
+    except OSError:  # not Linux: the libraries choose, and the pictures may differ
+        return False
+    return {"avx2", "fma"} <= set(flags)

@@ -81,10 +81,30 @@ def test_the_suite_adds_in_the_order_every_machine_can():
     import os
 
     import numpy
+    from same_kernels import _has_avx2
 
+    if not _has_avx2("/proc/cpuinfo"):
+        pytest.skip("this CPU has no AVX2: its libraries choose their kernels, and the model's "
+                    "pictures may differ in a last digit")
     libs = Path(numpy.__file__).parent.parent / "numpy.libs"
     openblas = ctypes.CDLL(str(next(libs.glob("libscipy_openblas*"))))
     corename = openblas.scipy_openblas_get_corename64_
     corename.restype = ctypes.c_char_p
     assert os.environ["NPY_DISABLE_CPU_FEATURES"]
     assert corename() == os.environ["OPENBLAS_CORETYPE"].encode() == b"Haswell"
+
+
+def test_the_avx2_kernels_are_asked_for_only_where_the_cpu_has_them(tmp_path):
+    """OPENBLAS_CORETYPE=Haswell on a CPU without AVX2 ends the process at its first product."""
+    from same_kernels import same_kernels
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.write_text("processor\t: 0\nflags\t\t: fpu sse sse2 avx\n")
+    new.write_text("processor\t: 0\nflags\t\t: fpu sse sse2 avx fma avx2\n")
+    env: dict[str, str] = {}
+    assert same_kernels(env, str(old)) is False and env == {}
+    assert same_kernels(env, str(tmp_path / "none")) is False and env == {}
+    assert same_kernels(env, str(new)) is True and env["OPENBLAS_CORETYPE"] == "Haswell"
+    env = {"OPENBLAS_CORETYPE": "Zen"}
+    same_kernels(env, str(new))
+    assert env["OPENBLAS_CORETYPE"] == "Zen"  # the one running the suite chose
