@@ -454,7 +454,10 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         bench = pilot.app.workbench()
         assert pilot.app.screen is bench
         ws = bench.workspace
-        assert ws.query_tokens == ws.key_tokens == tuple(run.tokens)
+        # named as the model screen lists them: "the" is tokens 2 and 6
+        assert ws.query_tokens == ws.key_tokens == tuple(
+            f"{i}:{t}" for i, t in enumerate(run.tokens, start=1))
+        assert ws.query_tokens[1] == "2:the" and ws.query_tokens[5] == "6:the"
         assert (ws.t_q, ws.d_k, ws.d_v, ws.mask, ws.selected) == (13, 32, 32, "none", 1)
         np.testing.assert_array_equal(np.asarray(ws.q), run.q[0, 2].astype(np.float64))
         np.testing.assert_allclose(bench.steps.weights, run.weights[0, 2], atol=1e-6)
@@ -495,7 +498,8 @@ async def test_w_typed_ahead_of_the_maps_opens_the_sentence_typed(monkeypatch, m
         bench = pilot.app.workbench()
         assert pilot.app.screen is bench
         want = minilm.run("A bird flew.", dtype="float32", full=False)
-        assert bench.workspace.query_tokens == tuple(want.tokens)
+        assert bench.workspace.query_tokens == tuple(
+            f"{i}:{t}" for i, t in enumerate(want.tokens, start=1))
         np.testing.assert_array_equal(np.asarray(bench.workspace.q),
                                       want.q[0, 0].astype(np.float64))
         assert screen.run_text == "A bird flew."
@@ -511,7 +515,8 @@ async def test_w_and_go_to_after_the_sentence_was_emptied_keep_the_last_maps() -
         await settle(pilot)
         app = pilot.app
         assert app.screen is app.workbench()
-        assert app.workbench().workspace.query_tokens == tuple(tokens)
+        assert app.workbench().workspace.query_tokens == tuple(
+            f"{i}:{t}" for i, t in enumerate(tokens, start=1))
         app.reopen_lab("minilm")
         await settle(pilot)
         screen = app.screen

@@ -13,7 +13,7 @@ each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from rich.cells import cell_len
@@ -904,6 +904,10 @@ class ModelScreen(Screen):
             return
         self.app.tutor.hand_over(self)
         ws = head_workspace(run, self.layer_index, self.head_index, self.query_index)
+        # named as this screen lists them ("2:the", "6:the"): a word said twice was two rows
+        # of the same name; an export keeps the tokens themselves
+        names = tuple(token_label(i, t) for i, t in enumerate(run.tokens))
+        ws = replace(ws, query_tokens=names, key_tokens=names)
         while self.app.screen is not bench and len(self.app.screen_stack) > 1:
             self.app.pop_screen()
         words = " ".join((self.run_text or "").split())  # as typed, not as tokens
