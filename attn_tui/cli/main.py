@@ -572,6 +572,8 @@ def _start(args: argparse.Namespace | SimpleNamespace) -> int:
         restore_kept(app, kept)
     if getattr(args, "load", None):  # ctrl+o in the lab offers it, as a run it opened
         app.session.last_run = args.load
+        if "record" in lab_options:
+            app.session.last_run_task = lab_options["record"].config.task
     app.run(mouse=not args.no_mouse)
     if app.stopped_by is not None:  # the terminal is given back: now end as the signal would
         import os

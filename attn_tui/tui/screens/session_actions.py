@@ -198,6 +198,7 @@ class SessionController:
         self.rescue_problems: list[str] = []  # what a rescue as the app ended could not keep
         self.last_run: str | None = None  # the run file last saved (e) or opened: ctrl+o in
         # the train lab offers it, not the session's name
+        self.last_run_task: str | None = None  # its run's task: e offers the file for that task
 
     def save(self, bench: SessionHost, ask: bool = False, then_quit: bool = False,
              then: Any = None, then_words: str = "quit") -> None:
@@ -368,6 +369,7 @@ class SessionController:
             if not isinstance(opened[-1], session.Session):
                 self.last_run = path
                 record = opened[-1]
+                self.last_run_task = record.config.task
                 drop_held_run(self.app)  # as the dialog said: the run it had goes
                 self.app.open_lab("train", record=record)
                 c = record.config

@@ -449,4 +449,6 @@ def test_a_run_loaded_from_the_command_line_is_the_one_ctrl_o_offers(tmp_path, m
     monkeypatch.setattr("attn_tui.cli.terminal.end_with_the_server", lambda: None)
     main(["--lab", "train", "--load", str(path)])
     assert made[-1].session.last_run == str(path)
-    assert made[-1].kwargs["lab_options"]["record"].steps_done == 20
+    record = made[-1].kwargs["lab_options"]["record"]
+    assert record.steps_done == 20
+    assert made[-1].session.last_run_task == record.config.task  # e offers the file too

@@ -591,3 +591,39 @@ async def test_a_diverged_run_loaded_says_so_and_enter_asks_before_it_diverges_a
         await app.workers.wait_for_complete()
         await settle(pilot)
         assert screen.state == "diverged"
+
+
+async def test_e_offers_the_file_the_run_was_saved_to_and_a_new_task_a_name_beside_it(
+        tmp_path: Path) -> None:
+    """e offered train-sort.npz in the working folder after the run had been saved to (or
+    opened from) a file elsewhere: a second copy, away from the first."""
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await trained(pilot, 30)
+        task = app.screen.settings.task
+        await pilot.press("e")
+        await pilot.pause()
+        field = app.screen.query_one(Input)
+        assert field.value == f"train-{task}.npz"  # no run file used yet
+        await type_path(pilot, tmp_path / "mine.npz")
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == str(tmp_path / "mine.npz")
+        await pilot.press("escape")
+        await pilot.pause()
+        app.session.last_run_task = "another"  # a run of another task was saved there
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value == str(tmp_path / f"train-{task}.npz")
+
+
+def test_a_run_opened_with_load_is_offered_to_e_by_its_file(tmp_path: Path) -> None:
+    from attn_tui.tui.screens.labs.train_runs import offered_name
+
+    class Session:
+        last_run, last_run_task = str(tmp_path / "a" / "run1.npz"), "sort"
+
+    assert offered_name(Session, "sort") == str(tmp_path / "a" / "run1.npz")
+    assert offered_name(Session, "previous") == str(tmp_path / "a" / "train-previous.npz")
+    Session.last_run = None
+    assert offered_name(Session, "sort") == "train-sort.npz"

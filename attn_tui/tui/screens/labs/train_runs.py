@@ -91,6 +91,19 @@ def drop_held_run(app: Any) -> None:
             screen.keep_on_leaving = False
 
 
+def offered_name(session: Any, task: str) -> str:
+    """The file e offers: the one the last run was opened from or saved to, for a run of its
+    task (most often that run, trained on; the dialog asks before it replaces a file), else a
+    new name in that file's folder; train-TASK.npz where no run file was used yet."""
+    fresh = f"train-{task}.npz"
+    last = session.last_run
+    if last is None:
+        return fresh
+    if session.last_run_task == task:
+        return last
+    return os.path.join(os.path.dirname(last), fresh)
+
+
 def name_problem(path: str) -> str | None:
     """What is wrong with ``path`` as the name of a run's file, whatever is on disk there."""
     if os.path.isdir(os.path.expanduser(path)) or path.endswith(("/", os.sep)):
@@ -156,6 +169,7 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
         if path is None:
             return
         app.session.last_run = path  # ctrl+o in the lab offers it
+        app.session.last_run_task = held.task
         # what follows (quitting, a lesson) waits for the browser to fetch the file
         copy = to_the_browser(app, path, then=then)
         # ctrl+o, not --load: over SSH or in a browser there is no command line
@@ -164,5 +178,5 @@ def _ask(app: Any, held: HeldRun, then: Callable[[], None] | None) -> None:
                    timeout=6, markup=False)
 
     title = "Save the training run (.npz)" + (", then quit" if then is not None else "")
-    app.push_screen(FileModal(title, f"train-{held.task}.npz", submit=write, writes=True,
+    app.push_screen(FileModal(title, offered_name(app.session, held.task), submit=write, writes=True,
                               check=name_problem, kind="run", suffix=".npz"), done)
