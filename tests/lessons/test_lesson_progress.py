@@ -308,3 +308,17 @@ async def test_go_to_lists_the_open_lessons_steps_and_opens_one(progress_dir):
     async with no_lesson.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert not [t for t, _ in no_lesson.goto_entries() if t.startswith("step:")]
+
+
+async def test_the_end_of_a_lesson_names_a_task_met_only_as_shown_apart(progress_dir):
+    """After y, the end said the task "is not met yet" just after the panel showed it ✓ Done
+    (Shown): a learner who typed the shown numbers could not tell why."""
+    async with lesson_app("one", at=5).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "h", "h", "h", "y")
+        assert "Shown: a state that meets the goal." in panel(pilot.app).plain
+        await press(pilot, "n", "n", "n")
+        said = " ".join(panel(pilot.app).plain.split())
+        assert ("That is the whole lesson. The task on step 6 is not met yet. The task on step "
+                "5 was met only as show me (y) set it up: to count, meet it with other numbers "
+                "of your own.") in said

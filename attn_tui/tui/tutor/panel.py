@@ -80,6 +80,7 @@ class PanelView:
     drifted: bool = False  # the panes left the step's start; its words quote that start
     answering: str = ""  # the choice made, while the panes change to show the answer (busy)
     open_tasks: tuple[int, ...] = ()  # at the end: the steps (1-based) whose task is not met
+    shown_tasks: tuple[int, ...] = ()  # of those, the ones only "show me" (y) met
     open_questions: tuple[int, ...] = ()  # and those whose question is not answered (n passed it)
 
 
@@ -279,11 +280,18 @@ def render(view: PanelView, width: int | None = None) -> Text:
         out.append(view.note + "\n", style="italic")
     if view.done:
         out.append("That is the whole lesson. ", style="bold")
-        if view.open_tasks:
-            steps = listed([str(k) for k in view.open_tasks])
-            which = (f"task on step {steps} is" if len(view.open_tasks) == 1
+        unmet = [k for k in view.open_tasks if k not in view.shown_tasks]
+        if unmet:
+            steps = listed([str(k) for k in unmet])
+            which = (f"task on step {steps} is" if len(unmet) == 1
                      else f"tasks on steps {steps} are")
             out.append(f"The {which} not met yet. ")
+        if view.shown_tasks:
+            steps = listed([str(k) for k in view.shown_tasks])
+            which = (f"task on step {steps} was" if len(view.shown_tasks) == 1
+                     else f"tasks on steps {steps} were")
+            out.append(f"The {which} met only as show me (y) set it up: to count, meet it "
+                       "with other numbers of your own. ")
         if view.open_questions:
             steps = listed([str(k) for k in view.open_questions])
             which = (f"question on step {steps} is" if len(view.open_questions) == 1

@@ -657,11 +657,14 @@ class LessonRunner:
             self._save(step=None, finished=True)
             if self._view is not None:
                 open_tasks = tuple(i + 1 for i in self._open_tasks(self.lesson))
+                shown = (self.app.progress.load(self.lesson.name).shown
+                         | self._shown_tasks.get(self.lesson.name, set()))
+                shown_tasks = tuple(k for k in open_tasks if k - 1 in shown)
                 answers = self._answers()
                 open_questions = tuple(i + 1 for i, step in enumerate(self.lesson.steps)
                                        if step.question is not None and i not in answers)
                 self._show(replace(self._view, done=True, note=note, open_tasks=open_tasks,
-                                   open_questions=open_questions))
+                                   shown_tasks=shown_tasks, open_questions=open_questions))
 
     def prev(self) -> None:
         if self._put_off("p", "p"):
