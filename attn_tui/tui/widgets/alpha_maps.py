@@ -100,19 +100,22 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
                 return
 
     def blocks(self) -> list[list[str]]:
-        """Each head as lines of text, the title first."""
+        """Each head as lines of text, the title first; the keys' line above the rows and
+        again below them, so a map scrolled to its lower half (where a task's answers are, at
+        80 x 24) still names its columns."""
         if self.alpha is None:
             return []
         layers, heads, t, _ = self.alpha.shape
+        keys = "  " + "".join(tok[-1] for tok in self.tokens)
         out = []
         for i in range(layers * heads):
             a = self.alpha[i // heads, i % heads]
             mark = "▶" if i == self.picked else " "
-            lines = [f"{mark}{short_head_name(i // heads, i % heads)}".ljust(t + 2),
-                     "  " + "".join(tok[-1] for tok in self.tokens)]
+            lines = [f"{mark}{short_head_name(i // heads, i % heads)}".ljust(t + 2), keys]
             for q in range(t):
                 cells = "".join(" " if k > q else glyph(float(a[q, k])) for k in range(t))
                 lines.append(f"{self.tokens[q][-1]} {cells}")
+            lines.append(keys)
             out.append(lines)
         return out
 
