@@ -606,6 +606,8 @@ async def test_e_offers_the_file_the_run_was_saved_to_and_a_new_task_a_name_besi
         field = app.screen.query_one(Input)
         assert field.value == f"train-{task}.npz"  # no run file used yet
         await type_path(pilot, tmp_path / "mine.npz")
+        # the dialog's result callback, which keeps the file's name, runs once it has closed
+        await until(pilot, lambda: app.session.last_run is not None, "the run's file kept")
         await pilot.press("e")
         await pilot.pause()
         assert app.screen.query_one(Input).value == str(tmp_path / "mine.npz")
@@ -623,7 +625,30 @@ def test_a_run_opened_with_load_is_offered_to_e_by_its_file(tmp_path: Path) -> N
     class Session:
         last_run, last_run_task = str(tmp_path / "a" / "run1.npz"), "sort"
 
+    (tmp_path / "a").mkdir()
     assert offered_name(Session, "sort") == str(tmp_path / "a" / "run1.npz")
     assert offered_name(Session, "previous") == str(tmp_path / "a" / "train-previous.npz")
     Session.last_run = None
+    assert offered_name(Session, "sort") == "train-sort.npz"
+
+
+def test_e_offers_no_name_in_the_rescue_folder_or_where_nothing_can_be_written(
+        tmp_path: Path, monkeypatch) -> None:
+    """A rescued run opened with ctrl+o, trained on, then e: it offered to write over the
+    rescue in attn-tui's own hidden folder."""
+    from attn_tui.core import rescue
+    from attn_tui.tui.screens.labs.train_runs import offered_name
+
+    kept = tmp_path / "unsaved"
+    kept.mkdir()
+    monkeypatch.setattr(rescue, "folder", lambda: kept)
+
+    class Session:
+        last_run, last_run_task = str(kept / "unsaved-20261206-101010.npz"), "sort"
+
+    assert offered_name(Session, "sort") == "train-sort.npz"
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    Session.last_run = str(shared / "teacher.npz")
+    monkeypatch.setattr("os.access", lambda path, mode: False)
     assert offered_name(Session, "sort") == "train-sort.npz"

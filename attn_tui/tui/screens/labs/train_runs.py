@@ -92,12 +92,22 @@ def drop_held_run(app: Any) -> None:
 
 
 def offered_name(session: Any, task: str) -> str:
-    """The file e offers: the one the last run was opened from or saved to, for a run of its
-    task (most often that run, trained on; the dialog asks before it replaces a file), else a
-    new name in that file's folder; train-TASK.npz where no run file was used yet."""
+    """The file e offers: the run file last opened or saved, when its run was of this task
+    (most often that run, trained on; the dialog asks before it replaces a file), else a new
+    name in its folder; train-TASK.npz in the working folder where no run file was used yet,
+    or the last one was a rescue (attn-tui's own folder) or lies where nothing can be written
+    (a teacher's shared runs)."""
+    from attn_tui.core import rescue
+
     fresh = f"train-{task}.npz"
     last = session.last_run
     if last is None:
+        return fresh
+    where = os.path.dirname(os.path.abspath(os.path.expanduser(last)))
+    with contextlib.suppress(OSError):
+        if os.path.samefile(where, rescue.folder()):
+            return fresh
+    if not os.access(where, os.W_OK):
         return fresh
     if session.last_run_task == task:
         return last
