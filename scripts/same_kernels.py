@@ -16,7 +16,7 @@ KERNELS = {
     "OPENBLAS_CORETYPE": "Haswell",  # OpenBLAS's AVX2 kernels
     "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",  # numpy's AVX-512 loops
     "ATEN_CPU_CAPABILITY": "avx2",  # torch's own vectorised loops
-    "MKL_CBWR": "AVX2",  # MKL, where torch uses it
+    "MKL_CBWR": "AVX2",  # MKL, where torch uses it: on Intel CPUs (others get MKL's own choice)
     "ONEDNN_MAX_CPU_ISA": "AVX2",
 }
 
@@ -29,6 +29,8 @@ def same_kernels(environ: MutableMapping[str, str] = os.environ,
     if not _has_avx2(cpuinfo):
         return False
     for name, value in KERNELS.items():
+        if name == "NPY_DISABLE_CPU_FEATURES" and "NPY_ENABLE_CPU_FEATURES" in environ:
+            continue  # numpy refuses to start with both set
         environ.setdefault(name, value)
     return True
 
