@@ -334,3 +334,22 @@ async def test_the_cell_just_typed_stays_in_sight_when_the_met_task_grows_the_pa
         text = screen_text(pilot.app)
         assert "Task ✓" in text
         assert "│best      1   0.7   0.8        │" in text.split("V  values")[1]
+
+
+async def test_the_step_tables_row_a_task_is_about_stays_in_sight_as_hints_grow_the_panel():
+    """select step 4 at 80x24: two hints grew the panel, the step table kept only its first
+    row (dog), and barked, the key the task and the hints are about, was out of sight."""
+    from screen_text import screen_lines
+
+    from attn_tui.tui.widgets.step_table import StepTable
+
+    async with lesson_app("select", at=4).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "h", "h")
+        assert "Hint 2:" in panel(pilot.app).plain
+        table = pilot.app.screen.query_one(StepTable)
+        shown = table.scrollable_content_region.height - 1  # under its header
+        assert shown < 3  # squeezed: not every key fits
+        lines = screen_lines(pilot.app)
+        top = next(y for y, line in enumerate(lines) if "steps for query 'verb?'" in line)
+        assert any("│barked " in line for line in lines[top + 2:top + 2 + shown])

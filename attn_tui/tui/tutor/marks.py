@@ -67,12 +67,13 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
 
 
 def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
-                    from_top: bool = True) -> None:
+                    from_top: bool = True, keep: Iterable[tuple[str, int]] = ()) -> None:
     """Scroll the first marked pane into view, and its marked columns into the pane; ``lead``
     (the step's first highlight's cells) says which marked cell must show where not all fit.
     ``from_top``: every column starts from its top, so what a step shows never depends on
     where the previous step (or its timing) left the scroll; else each column scrolls as
-    little as the marks need."""
+    little as the marks need. ``keep``: (pane, row) of grids whose row must show too, unmarked
+    (the step table's row a task is about)."""
     for column in host.query(ScrollableContainer):
         # not the lesson's own words, which may be scrolling to an answer's feedback
         if from_top and not isinstance(column, GridView) and column.id != "lesson-panel":
@@ -112,3 +113,7 @@ def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
         if found and isinstance(found.first(), GridView) and cells:
             rows = [r for r, _ in cells]
             found.first(GridView).row_into_view(min(rows), max(rows))
+    for pane, row in keep:
+        found = host.query(f"#{pane}")
+        if found and isinstance(found.first(), GridView):
+            found.first(GridView).row_into_view(row)

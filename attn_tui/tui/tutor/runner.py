@@ -1010,6 +1010,21 @@ class LessonRunner:
                 # ended either way; this step's own cancellation ends the step here
                 await textual_compat.worker_ended(worker)
 
+    def _task_row(self, host: object) -> tuple[tuple[str, int], ...]:
+        """The step table's row a task is about ("α(verb? → barked)"), when the table explains
+        its query: kept in sight with the marks, as a hint that grows the panel squeezed the
+        table to its first row."""
+        from attn_tui.lessons.tasks import STAGES
+
+        task = self._step().task if self.lesson is not None else None
+        if (task is None or task.cell is None or task.stage == "output"
+                or not STAGES.get(task.stage, ("", False))[1]):
+            return ()
+        workspace = getattr(host, "workspace", None)
+        if getattr(workspace, "selected", None) != task.cell[0]:
+            return ()
+        return (("steps", task.cell[1]),)
+
     def _conceal(self, items: tuple[Highlight, ...]) -> None:
         from attn_tui.tui.tutor.marks import conceal
 
@@ -1047,9 +1062,11 @@ class LessonRunner:
             return
         marks = mark(host, highlights)  # type: ignore[arg-type]
         lead = highlights[0].cells if highlights else frozenset()
+        keep = self._task_row(host)
 
         def scroll() -> None:
-            bring_into_view(host, marks, lead, from_top=from_top)  # type: ignore[arg-type]
+            bring_into_view(host, marks, lead, from_top=from_top,  # type: ignore[arg-type]
+                            keep=keep)
             if isinstance(host, PointedByLesson):  # what it keeps in view is ours now
                 host.lesson_pointed()
             if then is not None:
