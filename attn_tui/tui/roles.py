@@ -103,6 +103,14 @@ class PointedByLesson(Protocol):
 
 
 @runtime_checkable
+class ExplainsQuery(Protocol):
+    """A host whose step table explains one query, key by key (the workbench): a lesson keeps
+    the key its task is about in sight there."""
+
+    def explained_query(self) -> int: ...
+
+
+@runtime_checkable
 class SaysForLesson(Protocol):
     """A host with a line of its own that a lesson's step can make it say (the model screen's
     "Answer first" for w): once the lesson closes there, that line goes."""

@@ -724,6 +724,10 @@ class WorkbenchScreen(Screen):
         return (saved is not None and session.is_dirty(ws, saved)
                 and all(session.is_dirty(ws, own) for own in self._lesson_states))
 
+    def explained_query(self) -> int:
+        """The query the step table explains (roles.ExplainsQuery)."""
+        return self.workspace.selected
+
     def replaced_by_lesson(self) -> bool:
         """Whether edits a lesson step replaced (the learner's, unsaved then) are still not
         what the file holds: only undo brings them back, and quitting loses them."""

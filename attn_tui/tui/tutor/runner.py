@@ -34,7 +34,13 @@ from attn_tui.tui.keys import (
     line_up,
     takes_text,
 )
-from attn_tui.tui.roles import HoldsForQuestion, HoldsRun, PointedByLesson, SaysForLesson
+from attn_tui.tui.roles import (
+    ExplainsQuery,
+    HoldsForQuestion,
+    HoldsRun,
+    PointedByLesson,
+    SaysForLesson,
+)
 from attn_tui.tui.screens import says_too_small
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
@@ -1020,8 +1026,7 @@ class LessonRunner:
         if (task is None or task.cell is None or task.stage == "output"
                 or not STAGES.get(task.stage, ("", False))[1]):
             return ()
-        workspace = getattr(host, "workspace", None)
-        if getattr(workspace, "selected", None) != task.cell[0]:
+        if not isinstance(host, ExplainsQuery) or host.explained_query() != task.cell[0]:
             return ()
         return (("steps", task.cell[1]),)
 
