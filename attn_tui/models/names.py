@@ -16,3 +16,8 @@ def short_head_name(layer: int, head: int) -> str:
 def token_label(index: int, token: str, sep: str = ":") -> str:
     """Token ``index`` (an array index) as listed: "1:[CLS]" for the first."""
     return f"{index + 1}{sep}{token}"
+
+
+def token_labels(tokens: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Every token as listed, in order: a word said twice gets two names ("2:the", "6:the")."""
+    return tuple(token_label(i, t) for i, t in enumerate(tokens))

@@ -39,6 +39,7 @@ from attn_tui.models import (
     summarise,
     summarise_all,
     token_label,
+    token_labels,
 )
 from attn_tui.models.text import clean
 from attn_tui.report.fmt import num
@@ -607,7 +608,7 @@ class ModelScreen(Screen):
         # numbered as the token line and the large picture number them: a sentence's two
         # "the" are two rows, and one of them may be the query itself
         self.query_one(StepTable).show(
-            steps, i, tuple(token_label(j, t) for j, t in enumerate(run.tokens)))
+            steps, i, token_labels(run.tokens))
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
 
     def title_steps(self) -> None:
@@ -906,7 +907,7 @@ class ModelScreen(Screen):
         ws = head_workspace(run, self.layer_index, self.head_index, self.query_index)
         # named as this screen lists them ("2:the", "6:the"): a word said twice was two rows
         # of the same name; an export keeps the tokens themselves
-        names = tuple(token_label(i, t) for i, t in enumerate(run.tokens))
+        names = token_labels(run.tokens)
         ws = replace(ws, query_tokens=names, key_tokens=names)
         while self.app.screen is not bench and len(self.app.screen_stack) > 1:
             self.app.pop_screen()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -272,6 +273,15 @@ class LessonPanel(OneClick, VerticalScroll, can_focus=False):
             self.scroll_home(animate=False)
 
 
+def _on_steps(what: str, steps: Iterable[int], past: bool = False) -> str:
+    """"task on step 5 is", "questions on steps 3 and 4 were": the steps (1-based) named."""
+    named = [str(k) for k in steps]
+    verb = ("was", "were") if past else ("is", "are")
+    if len(named) == 1:
+        return f"{what} on step {named[0]} {verb[0]}"
+    return f"{what}s on steps {listed(named)} {verb[1]}"
+
+
 def render(view: PanelView, width: int | None = None) -> Text:
     """The panel's words; ``width`` (the body's columns) lets the choices of a question break
     only between them, never inside one."""
@@ -282,21 +292,12 @@ def render(view: PanelView, width: int | None = None) -> Text:
         out.append("That is the whole lesson. ", style="bold")
         unmet = [k for k in view.open_tasks if k not in view.shown_tasks]
         if unmet:
-            steps = listed([str(k) for k in unmet])
-            which = (f"task on step {steps} is" if len(unmet) == 1
-                     else f"tasks on steps {steps} are")
-            out.append(f"The {which} not met yet. ")
+            out.append(f"The {_on_steps('task', unmet)} not met yet. ")
         if view.shown_tasks:
-            steps = listed([str(k) for k in view.shown_tasks])
-            which = (f"task on step {steps} was" if len(view.shown_tasks) == 1
-                     else f"tasks on steps {steps} were")
-            out.append(f"The {which} met only as show me (y) set it up: to count, meet it "
-                       "with other numbers of your own. ")
+            out.append(f"The {_on_steps('task', view.shown_tasks, past=True)} met only as show "
+                       "me (y) set it up: to count, meet it with other numbers of your own. ")
         if view.open_questions:
-            steps = listed([str(k) for k in view.open_questions])
-            which = (f"question on step {steps} is" if len(view.open_questions) == 1
-                     else f"questions on steps {steps} are")
-            out.append(f"The {which} not answered yet. ")
+            out.append(f"The {_on_steps('question', view.open_questions)} not answered yet. ")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
         return out

@@ -275,8 +275,7 @@ class LessonRunner:
                 answers = {**answers, **mine}
                 tasks = tasks | self._done_tasks.get(lesson.name, set())
                 finished = finished or step is None
-            shown = (self.app.progress.load(lesson.name).shown
-                     | self._shown_tasks.get(lesson.name, set()))
+            shown = self._shown(lesson.name)
             unreadable = self.app.progress.unreadable(lesson.name) and (
                 lesson.name not in self._memory)  # a file set aside: this run's are known
             words[lesson.name] = status_words(lesson, tasks, shown, answers, finished=finished,
@@ -530,6 +529,10 @@ class LessonRunner:
         met = self._done_tasks.get(lesson.name, set())
         return [i for i, step in enumerate(lesson.steps) if step.task is not None and i not in met]
 
+    def _shown(self, name: str) -> set[int]:
+        """The steps (array indexes) whose task only "show me" met, kept or this run."""
+        return self.app.progress.load(name).shown | self._shown_tasks.get(name, set())
+
     def _solved(self) -> set[int]:
         assert self.lesson is not None
         return self._done_tasks.setdefault(self.lesson.name, set())
@@ -663,8 +666,7 @@ class LessonRunner:
             self._save(step=None, finished=True)
             if self._view is not None:
                 open_tasks = tuple(i + 1 for i in self._open_tasks(self.lesson))
-                shown = (self.app.progress.load(self.lesson.name).shown
-                         | self._shown_tasks.get(self.lesson.name, set()))
+                shown = self._shown(self.lesson.name)
                 shown_tasks = tuple(k for k in open_tasks if k - 1 in shown)
                 answers = self._answers()
                 open_questions = tuple(i + 1 for i, step in enumerate(self.lesson.steps)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from attn_tui.core.state import Workspace
-from attn_tui.models.names import token_label
+from attn_tui.models.names import token_labels
 from attn_tui.train.replay import forward
 from attn_tui.train.runfile import RunRecord
 
@@ -14,7 +14,7 @@ def head_workspace(record: RunRecord, layer: int, head: int, like: Workspace) ->
     float32, the precision the run trained in, as the model screen's w opens a head in its
     weights' own (float64 would write each float32 number in 17 digits)."""
     h = forward(record.config, record.weights, record.example)[layer][head]
-    names = tuple(token_label(i, t) for i, t in enumerate(record.tokens))
+    names = token_labels(record.tokens)
 
     def m(a):
         return tuple(tuple(float(x) for x in row) for row in a)
