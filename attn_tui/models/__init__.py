@@ -17,7 +17,7 @@ _LAZY = {
     "Model": "model", "Run": "model", "load_model": "model", "shared_model": "model",
     "HeadSummary": "summary", "summarise": "summary", "summarise_all": "summary",
     "head_name": "names", "short_head_name": "names", "token_label": "names",
-    "token_labels": "names",
+    "token_labels": "names", "unlabelled": "names",
     "MAX_TOKENS": "text", "EmptySentence": "text", "clean": "text",
 }
 

@@ -21,3 +21,12 @@ def token_label(index: int, token: str, sep: str = ":") -> str:
 def token_labels(tokens: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """Every token as listed, in order: a word said twice gets two names ("2:the", "6:the")."""
     return tuple(token_label(i, t) for i, t in enumerate(tokens))
+
+
+def unlabelled(names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """``token_labels`` undone ("2:the" -> "the") where every name carries its own number, for
+    a view that numbers its rows itself; other names are returned as they are."""
+    prefixes = [f"{i}:" for i in range(1, len(names) + 1)]
+    if all(n.startswith(p) for n, p in zip(names, prefixes, strict=True)):
+        return tuple(n[len(p):] for n, p in zip(names, prefixes, strict=True))
+    return tuple(names)

@@ -469,6 +469,28 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         assert bench.workspace.query_tokens == ("who",)
 
 
+async def test_the_workbenchs_picture_of_a_head_opened_with_w_numbers_each_row_once() -> None:
+    """The picture numbers its rows itself; the tokens w brings are numbered already, and
+    rows read "2 2:the"."""
+    async with model_app(dtype="float32").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        bench = pilot.app.workbench()
+        for _ in range(5):
+            if bench.query(HeadPicture) and bench.query_one(HeadPicture).display:
+                break
+            await pilot.press("v")
+            await pilot.pause()
+        picture = bench.query_one(HeadPicture)
+        assert picture.display
+        x, top = picture.content_region.x, picture.content_region.y + 1
+        rows = [screen_lines(pilot.app)[top + i][x:].split()[:2] for i in range(13)]
+        assert rows[1] == ["2", "the"] and rows[5] == ["6", "the"], rows
+        assert rows[12] == ["13", "[SEP]"], rows
+        assert bench.workspace.query_tokens[1] == "2:the"  # the workspace keeps its names
+
+
 async def test_arrows_typed_in_one_burst_before_w_pick_the_head_it_opens() -> None:
     """`→ w` in one read opened head 1: the grid's pick was a message still on its way when
     w's binding read the head."""

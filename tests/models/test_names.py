@@ -1,0 +1,17 @@
+"""Token names as listed, and undone for a view that numbers its rows itself."""
+
+from attn_tui.models.names import token_labels, unlabelled
+
+
+def test_a_word_said_twice_gets_two_names_and_unlabelled_gives_the_tokens_back():
+    tokens = ("[CLS]", "the", "cat", "the", "[SEP]")
+    names = token_labels(tokens)
+    assert names == ("1:[CLS]", "2:the", "3:cat", "4:the", "5:[SEP]")
+    assert unlabelled(names) == tokens
+
+
+def test_names_not_numbered_in_order_are_kept_as_they_are():
+    assert unlabelled(("1:a", "b")) == ("1:a", "b")  # the second carries no number
+    assert unlabelled(("2:a", "1:b")) == ("2:a", "1:b")  # numbered, but not as listed
+    assert unlabelled(("The", "cat")) == ("The", "cat")
+    assert unlabelled(()) == ()
