@@ -163,7 +163,8 @@ def script(ws: Workspace, backend: str = "numpy", name: str = "attention.py") ->
         "@SOURCE@": repr(ws.source),
     }
     text = HEAD + (NUMPY if backend == "numpy" else TORCH)
-    shared = [fmt.num, fmt.table_num, tables.model, tables.md_cell, tables.markdown]
+    shared = [fmt.num, fmt.table_num, tables.distinct, tables.model, tables.md_cell,
+              tables.markdown]
     text += "\n\n" + "\n\n".join(inspect.getsource(f) for f in shared) + MAIN
     # one pass, so a token name that happens to contain "@Q@" stays as it is
     return re.sub("|".join(map(re.escape, values)), lambda m: values[m.group(0)], text)

@@ -1,6 +1,6 @@
 """The step table and the weights as Markdown: the tables the workbench shows, as text.
 
-``model``, ``markdown`` and ``md_cell`` are copied verbatim into exported scripts (see
+``distinct``, ``model``, ``markdown`` and ``md_cell`` are copied verbatim into exported scripts (see
 ``script.py``), so they use plain Python and only the array methods numpy and torch share
 (indexing, ``.sum()``, ``.tolist()``); the script then prints exactly what the Markdown export
 returns.
@@ -11,6 +11,18 @@ from __future__ import annotations
 import math
 
 from attn_tui.report.fmt import table_num
+
+
+def distinct(names):
+    """Token names a reader can tell apart: one that repeats (a sentence's two "the") or that
+    is one of the tables' own labels ("sum" beside the total row) gets its place, as the model
+    screen lists it ("6:the"); if that still repeats a name, every name is numbered."""
+    labels = ("key", "query", "sum")
+    out = [f"{i + 1}:{n}" if names.count(n) > 1 or n in labels else n
+           for i, n in enumerate(names)]
+    if len(set(out)) < len(out):
+        out = [f"{i + 1}:{n}" for i, n in enumerate(names)]
+    return out
 
 
 def model(s, i, query_tokens, key_tokens, mask, scale, backend, dtype):
@@ -28,9 +40,9 @@ def model(s, i, query_tokens, key_tokens, mask, scale, backend, dtype):
         # and named so: -inf is no score divided by sqrt(d_k)
         "scaled_header": (f"÷{math.sqrt(s.d_k):.3g}" if scale else "unscaled")
         + (", masked" if mask == "causal" and float("-inf") in sd else ""),
-        "keys": list(key_tokens), "rows": rows, "sums": sums,
+        "keys": distinct(list(key_tokens)), "rows": rows, "sums": sums,
         "entropy": float(s.entropy[i]), "max_entropy": float(s.max_entropy[i]),
-        "queries": list(query_tokens), "weights": [r.tolist() for r in s.weights],
+        "queries": distinct(list(query_tokens)), "weights": [r.tolist() for r in s.weights],
         "row_sums": s.row_sums.tolist(),
     }
 

@@ -336,3 +336,21 @@ def test_a_script_says_to_run_it_by_the_name_it_was_saved_under(tmp_path: Path) 
         script_text = (tmp_path / odd).read_text(encoding="utf-8")
         assert "Run: python attention.py\n" in script_text
         compile(script_text, odd, "exec")  # still a script
+
+
+def test_md_and_tex_tell_a_repeated_token_and_a_token_named_sum_apart(tmp_path: Path) -> None:
+    """A head's Markdown had two columns named "the", and a row "sum" beside the total's, as
+    the csv had before it numbered them; the script prints what the Markdown shows."""
+    ws = replace(state.from_preset("select"), query_tokens=("the", "cat", "the"),
+                 key_tokens=("the", "sum", "the"))
+    md = export.export_text(ws, "md")
+    steps, alpha = parse_md(md)
+    assert [r[0] for r in steps] == ["1:the", "2:sum", "3:the", "sum"]
+    assert [r[0] for r in alpha] == ["1:the", "cat", "3:the"]
+    assert "| query | 1:the | 2:sum | 3:the | row sum |" in md
+    assert run_script(export.export_script(ws), tmp_path) == md
+    tex = export.export_text(ws, "tex")
+    assert r"query $\backslash$ key & 1:the & 2:sum & 3:the & row sum \\" in tex
+    # names a reader can already tell apart are left as they are
+    plain = export.export_text(state.from_preset("select"), "md")
+    assert "| query | dog | truck | barked | row sum |" in plain
