@@ -1102,12 +1102,42 @@ async def test_e_exports_the_head_shown_as_the_workbench_would(minilm: Any, tmp_
         await pilot.press("e")
         await settle(pilot)
         assert isinstance(pilot.app.screen, FileModal)
-        await pilot.press("enter")  # the default name, attn-export.md
+        assert pilot.app.screen.query_one(Input).value == "minilm-L1H3.md"  # named by its head
+        await pilot.press("enter")
         await settle(pilot)
         assert pilot.app.screen is screen
         expected = export_text(head_workspace(screen.run, 0, 2, 3), "md")
-        assert (tmp_path / "attn-export.md").read_text() == expected
+        assert (tmp_path / "minilm-L1H3.md").read_text() == expected
         assert expected.startswith("From all-MiniLM-L6-v2, layer 1 head 3, on “The cat sat")
+
+
+async def test_e_offers_each_head_its_own_file_beside_the_last_export(
+        minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """e offered attn-export.md for every head: a second head's export replaced the first's,
+    and the file's name said nothing of what it held."""
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    async with model_app().run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_pick(1, 8)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        box = pilot.app.screen.query_one(Input)
+        assert box.value == "minilm-L2H9.md"
+        box.value = "out/mine.csv"  # another folder and format, typed
+        await pilot.press("enter")
+        await settle(pilot)
+        assert (tmp_path / "out" / "mine.csv").read_text().startswith("key,q_dot_k,")
+        screen.action_pick(5, 0)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, FileModal)
+        assert pilot.app.screen.query_one(Input).value == "out/minilm-L6H1.csv"
 
 
 def test_the_short_summary_says_what_its_last_word_is_where_it_fits():

@@ -867,7 +867,8 @@ class ModelScreen(Screen):
 
     def action_export(self) -> None:
         """e: the head shown, its query's steps and its weights, to a file, as the workbench's
-        e writes them (named by the model, head and sentence)."""
+        e writes them; the file is named by the model and head, its first line names the
+        sentence too."""
         from types import SimpleNamespace
 
         from attn_tui.report.heads import head_workspace
@@ -880,7 +881,8 @@ class ModelScreen(Screen):
                                     "screen.")
             return
         ws = head_workspace(self.run, self.layer_index, self.head_index, self.query_index)
-        self.app.session.export(SimpleNamespace(workspace=ws))
+        stem = f"{self.run.model}-L{self.layer_index + 1}H{self.head_index + 1}"
+        self.app.session.export(SimpleNamespace(workspace=ws), stem=stem)
 
     def action_open_in_workbench(self) -> None:
         from attn_tui.report.heads import head_workspace

@@ -418,8 +418,11 @@ class SessionController:
             return lab.has_unsaved_work()
         return unsaved_left_sentence(self.app, lab)
 
-    def export(self, bench: SessionHost, fmt: str = "", backend: str = "") -> None:
-        """e: the format follows the file's extension; the palette picks one outright."""
+    def export(self, bench: SessionHost, fmt: str = "", backend: str = "",
+               stem: str | None = None) -> None:
+        """e: the format follows the file's extension; the palette picks one outright.
+        ``stem`` names the file for what it holds ("minilm-L2H9"), in the last export's folder
+        and with its extension: one file per head, not each head over the last."""
         from attn_tui.report.export import export_file, name_problem
         from attn_tui.tui.screens.dialogs.file_modal import FileModal, to_the_browser
 
@@ -427,6 +430,9 @@ class SessionController:
         key = (fmt, (backend or "numpy") if fmt == "py" else None)
         default = self._exported.get(key) or (EXPORTS[key][1] if key in EXPORTS
                                                else "attn-export.md")
+        if stem is not None:
+            folder, name = os.path.split(default)
+            default = os.path.join(folder, stem + (os.path.splitext(name)[1] or ".md"))
         written: list[str] = []
 
         def write(path: str) -> str | None:
