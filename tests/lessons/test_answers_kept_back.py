@@ -31,7 +31,7 @@ async def test_a_summary_kept_back_for_a_later_question_does_not_ask_for_an_answ
 
     async with lesson_app("select").run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await press(pilot, "n", "n", "b", "n", "down")
+        await press(pilot, "n", "n", "b", "n", "shift+tab", "down")  # step 4 is in K: to Q
         summary = pilot.app.screen.query_one(Summary)
         assert "entropy ?: kept back for a question to come" in str(summary.render_line(1).text)
 

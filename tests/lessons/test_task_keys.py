@@ -23,9 +23,9 @@ def cell(value: str, *moves: str) -> list[str]:
 # (lesson, step): the keys that solve its task from the step's start
 SOLVE = {
     ("one", 5): cell("10", "right", "right"),
-    ("one", 6): ["tab", "tab", *cell("1", "down")],
+    ("one", 6): cell("1", "down"),  # the step gives the keys to V, the one it lets change
     ("select", 2): cell("0"),
-    ("select", 4): ["tab", *cell("2", "down", "down", "right", "right")],
+    ("select", 4): cell("2", "down", "down", "right", "right"),  # in K
     ("select", 6): cell("10"),
     ("scale", 3): ["right"] * 5 + typed("0.25") + E,
     ("scale", 5): ["right"] * 5 + typed("16") + E,
@@ -46,7 +46,7 @@ SOLVE = {
 # (lesson, step): keys that reach the goal by a route the task forbids, and the rule said
 FORBIDDEN = {
     ("one", 5): (["tab", *cell("30", "down", "down")], "only Q may change, and K did"),
-    ("one", 6): (["tab", "tab", *cell("0.7"), *cell("0.5", "down")],
+    ("one", 6): ([*cell("0.7"), *cell("0.5", "down")],
                  "change at most one cell; 2 changed"),
     ("select", 4): (["s"], "÷√d_k must stay on"),
     ("scale", 3): (["right", *typed("2"), *E], "keys must stay 8"),
@@ -234,7 +234,7 @@ async def test_ctrl_r_puts_back_the_query_the_step_is_about():
         await _at(pilot, 4)
         bench = pilot.app.workbench()
         assert bench.workspace.selected == 1
-        await press(pilot, "down")
+        await press(pilot, "shift+tab", "down")  # from K, where the task's edits go, to Q
         assert bench.workspace.selected == 2
         await press(pilot, "ctrl+r")
         assert bench.workspace.selected == 1
@@ -285,6 +285,25 @@ async def test_a_task_met_at_80x24_keeps_its_figure_in_the_step_table() -> None:
         assert table and "›0.7234" in table[0], screen_text(pilot.app)
 
 
+async def test_a_task_step_gives_the_keys_to_the_matrix_it_lets_change():
+    """select step 5 says Tab to K to add up each key's entries; n to step 6 ("change one
+    cell of Q") left the cursor in K, and the learner's first edit broke the rule."""
+    async with lesson_app("select", at=5).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 5)
+        bench = pilot.app.workbench()
+        await press(pilot, "c", "tab")
+        assert pilot.app.focused is bench.query_one("#grid-k")
+        await press(pilot, "n")
+        await _at(pilot, 6)
+        assert pilot.app.focused is bench.query_one("#grid-q")
+        await press(pilot, *SOLVE[("select", 6)])
+        said = " ".join(panel(pilot.app).plain.split())
+        assert "Task ✓" in said and "Rule broken" not in said
+        await press(pilot, "p", "p")  # step 4 asks for K: its keys go there
+        await _at(pilot, 4)
+        assert pilot.app.focused is bench.query_one("#grid-k")
+
+
 async def test_a_lesson_starts_with_the_keys_in_q_whatever_the_last_left():
     """The cursor left in V by lesson one's step 6 (its task asks for V), then Go to select and
     its step 2 ("change one cell of Q"): 0 Enter changed V, and the task said only Q may
@@ -292,8 +311,7 @@ async def test_a_lesson_starts_with_the_keys_in_q_whatever_the_last_left():
     async with lesson_app("one", at=6).run_test(size=(80, 24)) as pilot:
         await _at(pilot, 6)
         bench = pilot.app.workbench()
-        await press(pilot, "tab", "tab")
-        assert pilot.app.focused is bench.query_one("#grid-v")
+        assert pilot.app.focused is bench.query_one("#grid-v")  # where its task's edits go
         await press(pilot, "g", *typed("lesson select"), "enter")
         await _at(pilot, 1)
         assert pilot.app.focused is bench.query_one("#grid-q")
@@ -327,7 +345,7 @@ async def test_the_cell_just_typed_stays_in_sight_when_the_met_task_grows_the_pa
 
     async with lesson_app("one", at=6).run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await press(pilot, "tab", "tab", "down", "down")
+        await press(pilot, "down", "down")  # in V: the step gives it the keys
         assert "│best    0.6   0.7   0.8        │" in screen_text(pilot.app).split("V  values")[1]
         await press(pilot, "1", "enter")
         await settle(pilot)

@@ -7,7 +7,7 @@ import pytest
 from lesson_pilot import lesson_app, press, settle
 
 SIZES = [(80, 24), (120, 40)]
-SOLVE = ["tab", "down", "down", "right", "right", "enter", "2", "enter"]  # K[barked, d3] = 2
+SOLVE = ["down", "down", "right", "right", "enter", "2", "enter"]  # K[barked, d3] = 2, in K
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

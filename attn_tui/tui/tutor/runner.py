@@ -905,6 +905,10 @@ class LessonRunner:
             await self.app.run_action("screen.set_view('weights')")
         for action in step.actions:
             await self._run(action)
+        if step.task is not None and step.task.change is not None and len(step.task.change) == 1:
+            # the keys to the one matrix the task lets change: left in K by the step before,
+            # the first edit of a Q task broke its rule
+            await self._run(f"screen.pick_matrix('{step.task.change[0]}')")
         q = step.question
         words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
         if {"lec", "lec64"} & {root for text in words for root in placeholders(text)}:
