@@ -105,9 +105,10 @@ class PointedByLesson(Protocol):
 @runtime_checkable
 class ExplainsQuery(Protocol):
     """A host whose step table explains one query, key by key (the workbench): a lesson keeps
-    the key its task is about in sight there."""
+    the key its task, or its marked cell of the map, is about in sight there."""
 
     def explained_query(self) -> int: ...
+    def map_keys(self) -> int: ...
 
 
 @runtime_checkable

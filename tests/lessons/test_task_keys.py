@@ -371,3 +371,22 @@ async def test_the_step_tables_row_a_task_is_about_stays_in_sight_as_hints_grow_
         lines = screen_lines(pilot.app)
         top = next(y for y, line in enumerate(lines) if "steps for query 'verb?'" in line)
         assert any("│barked " in line for line in lines[top + 2:top + 2 + shown])
+
+
+async def test_an_answers_key_stays_in_the_step_tables_sight():
+    """select step 3 at 80x24, answered: the words say what barked gets, the map marks the
+    verb query's barked, and the squeezed step table showed only dog."""
+    from screen_text import screen_lines
+
+    from attn_tui.tui.widgets.step_table import StepTable
+
+    async with lesson_app("select", at=3).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        assert "barked gets" in " ".join(panel(pilot.app).plain.split())
+        table = pilot.app.screen.query_one(StepTable)
+        shown = table.scrollable_content_region.height - 1  # under its header
+        assert shown < 3  # squeezed: not every key fits
+        lines = screen_lines(pilot.app)
+        top = next(y for y, line in enumerate(lines) if "steps for query 'verb?'" in line)
+        assert any("│barked " in line for line in lines[top + 2:top + 2 + shown]), lines

@@ -731,6 +731,11 @@ class WorkbenchScreen(Screen):
         """The query the step table explains (roles.ExplainsQuery)."""
         return self.workspace.selected
 
+    def map_keys(self) -> int:
+        """How many of the map's first columns are keys, as the step table's rows are: none
+        where they are the output's dimensions; after the keys, the sum of each row."""
+        return 0 if self.view == "output" else self.workspace.t_k
+
     def replaced_by_lesson(self) -> bool:
         """Whether edits a lesson step replaced (the learner's, unsaved then) are still not
         what the file holds: only undo brings them back, and quitting loses them."""

@@ -1036,6 +1036,17 @@ class LessonRunner:
             return ()
         return (("steps", task.cell[1]),)
 
+    def _marked_key_row(self, host: object, highlights: tuple[Highlight, ...]
+                        ) -> tuple[tuple[str, int], ...]:
+        """The step table's row for the one key the step's first mark of the map picks out in
+        the query the table explains: an answer that says "barked gets 0.8343" beside it."""
+        if not highlights or highlights[0].pane != "heatmap" or not isinstance(
+                host, ExplainsQuery):
+            return ()
+        query, t_k = host.explained_query(), host.map_keys()
+        keys = [k for q, k in highlights[0].cells if q == query and k < t_k]
+        return (("steps", keys[0]),) if len(keys) == 1 else ()
+
     def _conceal(self, items: tuple[Highlight, ...]) -> None:
         from attn_tui.tui.tutor.marks import conceal
 
@@ -1073,7 +1084,7 @@ class LessonRunner:
             return
         marks = mark(host, highlights)  # type: ignore[arg-type]
         lead = highlights[0].cells if highlights else frozenset()
-        keep = self._task_row(host)
+        keep = self._marked_key_row(host, highlights) + self._task_row(host)  # the task's last
 
         def scroll() -> None:
             bring_into_view(host, marks, lead, from_top=from_top,  # type: ignore[arg-type]
