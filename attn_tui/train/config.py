@@ -14,6 +14,16 @@ INSTALL_TORCH_TRAIN = "training needs torch, which is not installed; install it 
 DIGITS = tuple(str(i) for i in range(10))
 SEP = ">"
 VOCAB = (*DIGITS, SEP)  # token id i is VOCAB[i]; the separator is id 10
+HALF = 6  # reverse and sort: six digits, '>', six more
+REPEAT = 8  # induction: eight distinct digits, twice
+PREVIOUS_T = 12
+
+
+def seq_len(task: str) -> int:
+    """The length of the model's input for ``task``, as tasks.batch makes it (the last token
+    is only ever a target): known without torch, so a screen's words need not load it."""
+    return {"previous": PREVIOUS_T, "reverse": 2 * HALF, "sort": 2 * HALF,
+            "induction": 2 * REPEAT - 1}[task]
 
 
 class Task(NamedTuple):

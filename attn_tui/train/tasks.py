@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import torch
 
-from attn_tui.train.config import VOCAB
+from attn_tui.train.config import HALF, PREVIOUS_T, REPEAT, VOCAB
 
 IGNORE = -100
 SEP_ID = VOCAB.index(">")
 N_DIGITS = 10
-HALF = 6  # reverse and sort: six digits, '>', six more
-REPEAT = 8  # induction: eight distinct digits, twice
-PREVIOUS_T = 12
 EXAMPLE_SEED = 20_251  # the example sequence is the same for every run of a task
 HELD_OUT_SEED = 7_919
 HELD_OUT_N = 256
@@ -82,10 +79,6 @@ BATCHES = {"previous": previous, "reverse": reverse, "sort": sort, "induction": 
 def batch(task: str, b: int, g: torch.Generator,
           held_out: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
     return BATCHES[task](b, g, held_out)
-
-
-def seq_len(task: str) -> int:
-    return batch(task, 1, torch.Generator().manual_seed(0))[0].shape[1]
 
 
 def example(task: str) -> tuple[torch.Tensor, torch.Tensor]:

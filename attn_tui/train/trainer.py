@@ -17,7 +17,7 @@ import torch
 from torch.nn import functional as F
 
 from attn_tui.train import tasks
-from attn_tui.train.config import VOCAB, TrainConfig
+from attn_tui.train.config import VOCAB, TrainConfig, seq_len
 from attn_tui.train.model import TinyTransformer
 from attn_tui.train.runfile import RunRecord
 
@@ -34,7 +34,7 @@ def one_thread() -> Iterator[None]:
 
 def build_model(config: TrainConfig) -> TinyTransformer:
     torch.manual_seed(config.seed)
-    return TinyTransformer(len(VOCAB), tasks.seq_len(config.task), config.d_model,
+    return TinyTransformer(len(VOCAB), seq_len(config.task), config.d_model,
                            config.heads, config.layers)
 
 

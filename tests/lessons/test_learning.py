@@ -131,6 +131,18 @@ async def test_step_7_counts_the_fair_questions_with_no_run_in_the_lab():
         assert "asks 6 fair questions at once" in said and "asks 384 per training step" in said
 
 
+async def test_n_to_step_7_counts_its_questions_without_loading_torch(monkeypatch):
+    """n from step 6 left the panel as it was for 2 s: the count's sequence length came from
+    a torch batch, and torch was imported in the event loop the first time."""
+    async with lesson_app("learning", at=6).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for name in ("torch", "attn_tui.train.tasks"):  # an import of either now fails
+            monkeypatch.setitem(sys.modules, name, None)
+        await press(pilot, "n")
+        said = " ".join(panel(pilot.app).plain.split())
+        assert "asks 6 fair questions at once" in said and "asks 384 per training step" in said
+
+
 async def test_quitting_does_not_ask_about_a_run_a_lessons_step_trained():
     """The lesson's own exercise run was asked about as unsaved work ("The previous run
     trained in the train lab (step 200) is not saved")."""

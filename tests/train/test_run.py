@@ -99,6 +99,16 @@ def test_the_replay_gives_each_head_its_q_k_v() -> None:
 
 
 @pytest.mark.parametrize("task", list(T.BATCHES))
+def test_the_input_length_known_without_torch_is_the_batches(task) -> None:
+    from attn_tui.train.config import seq_len
+
+    for held_out in (False, True):
+        x, y = T.batch(task, 3, torch.Generator().manual_seed(1), held_out=held_out)
+        assert x.shape == y.shape == (3, seq_len(task))
+    assert seq_len(task) == len(T.example(task)[0])
+
+
+@pytest.mark.parametrize("task", list(T.BATCHES))
 def test_held_out_sequences_are_never_drawn_for_training(task) -> None:
     if task == "induction":
         pytest.skip("induction's distinct digits are not split (the README says so)")

@@ -880,8 +880,8 @@ class TrainLabScreen(LabScreen):
 
     @property
     def pattern_count(self) -> int:
+        from attn_tui.train.config import seq_len
         from attn_tui.train.patterns import pattern_pairs
-        from attn_tui.train.tasks import seq_len
 
         # the task on the bar, trained or not: its sequences' length, not a run's example
         return len(pattern_pairs(self.settings.task, seq_len(self.settings.task)))
