@@ -1237,6 +1237,19 @@ def test_a_numbered_label_cut_short_keeps_its_number_whole() -> None:
     assert [cut_numbered(t, 4) for t in ("121:the", "127:the", "128:[SEP]")] == [
         "121", "127", "128"]
     assert cut_numbered("position_01", 8) == "posi…_01"  # not numbered: as cut_label
+    # a special token loses its brackets first: after w, the workbench's map read "1:[…S]"
+    assert cut_numbered("1:[CLS]", 5) == "1:CLS"
+    assert cut_numbered("13:[SEP]", 5) == "13:S…"
+    assert cut_numbered("1:[CLS]", 7) == "1:[CLS]"
+
+
+async def test_the_workbenchs_map_names_a_special_tokens_column_without_its_brackets() -> None:
+    async with model_app(dtype="float32").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        text = screen_text(pilot.app)
+        assert "1:[…S]" not in text and re.search(r"q\\k +1:CLS +2:the", text), text
 
 
 async def test_in_a_narrow_window_the_step_tables_rows_keep_their_numbers() -> None:
@@ -1248,4 +1261,4 @@ async def test_in_a_narrow_window_the_step_tables_rows_keep_their_numbers() -> N
         r = table.region
         labels = [line[r.x:r.x + table.label_width].split()[0]
                   for line in screen_lines(pilot.app)[r.y + 1:r.bottom] if line[r.x:].strip()]
-        assert labels[:4] == ["1:[…", "2:t…", "3:c…", "4:s…"]
+        assert labels[:4] == ["1:C…", "2:t…", "3:c…", "4:s…"]  # [CLS] without its brackets

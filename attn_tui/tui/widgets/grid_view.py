@@ -34,7 +34,7 @@ TEXT_STYLES = {"highlight": Style(bold=True, underline=True), "total": Style(bol
 def right_in_cells(text: str, width: int) -> str:
     """``text`` cut to ``width - 1`` terminal cells and set right in ``width``: a token name may
     be written in wide characters (two cells each), which str.rjust counts as one."""
-    text = cut_label(text, width - 1)
+    text = cut_numbered(text, width - 1)
     return " " * (width - cell_len(text)) + text
 
 
@@ -63,10 +63,15 @@ def cut_label(text: str, width: int) -> str:
 def cut_numbered(text: str, width: int) -> str:
     """A label numbered "N:name" (the model screen's tokens) in at most ``width`` cells: the
     number whole and the name's start, or the number alone. Cut as other labels, a narrow
-    column showed "12…e" for 121:the and 127:the alike."""
+    column showed "12…e" for 121:the and 127:the alike. A special token that does not fit
+    loses its brackets first, as the picture's rows do."""
     number, sep, name = text.partition(":")
     if not (sep and number.isdigit()) or cell_len(text) <= width:
         return cut_label(text, width)
+    if len(name) > 2 and name[0] == "[" and name[-1] == "]":  # "1:CLS", not "1:[…S]"
+        name = name[1:-1]
+        if cell_len(number) + 1 + cell_len(name) <= width:
+            return f"{number}:{name}"
     room = width - len(number) - 1
     if room < 2:  # no room for a letter and its …: the number tells the rows apart
         return number[:width]
