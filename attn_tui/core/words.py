@@ -10,9 +10,9 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else many or word + 's'}"
 
 
-def listed(items: list[str]) -> str:
-    """a; a and b; a, b and c: items in a sentence."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+def listed(items: list[str], last: str = "and") -> str:
+    """a; a and b; a, b and c: items in a sentence (``last``: "or" for a, b or c)."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def as_typed(x: float) -> str:

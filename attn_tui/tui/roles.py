@@ -76,7 +76,7 @@ class HoldsRun(Protocol):
 class ReplacedByLesson(Protocol):
     """A screen whose learner's work a lesson's step may have replaced, unsaved."""
 
-    def replaced_by_lesson(self) -> bool: ...
+    def replaced_by_lesson(self) -> tuple[str, ...]: ...
 
 
 @runtime_checkable

@@ -849,12 +849,12 @@ async def test_a_sentence_a_lesson_step_replaced_is_asked_about() -> None:
         await pilot.pause()
         screen = app.screen
         assert screen.text != mine and not screen.has_unsaved_work()  # the step's own sentence
-        assert screen.replaced_by_lesson()
+        assert screen.replaced_by_lesson() == ("a lesson step",)
         await pilot.press("ctrl+q")
         await pilot.pause()
         modal = app.screen
         assert isinstance(modal, ConfirmQuitModal) and not modal.can_save
-        assert modal.question.startswith("Edits of yours that a lesson step, ctrl+r or show me (y) replaced")
+        assert modal.question.startswith("Edits of yours that a lesson step replaced")
 
 
 async def test_quit_asks_about_edits_made_before_an_open(tmp_path: Path) -> None:

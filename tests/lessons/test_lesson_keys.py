@@ -612,7 +612,7 @@ async def test_quitting_a_lesson_asks_only_about_the_learners_own_edits():
         await press(pilot, "q")
         assert isinstance(pilot.app.screen, ConfirmQuitModal)
         question = str(pilot.app.screen.query_one("#quit-question").render())
-        assert "Edits of yours that a lesson step, ctrl+r or show me (y) replaced were never saved" in question
+        assert "Edits of yours that a lesson step replaced were never saved" in question
         # a learner who met tasks reads that those are not what would be lost
         assert "Lesson progress (tasks met, answers) is saved apart and kept." in question
 

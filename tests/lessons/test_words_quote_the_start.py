@@ -100,6 +100,23 @@ async def test_in_a_lab_at_80x24_the_line_is_in_sight_above_the_words():
         assert "ctrl+r reset" in panel(pilot.app).edge_text
 
 
+async def test_quit_names_what_replaced_the_learners_edits_not_every_cause_it_might_be():
+    """It said "a lesson step, ctrl+r or show me (y)" whichever of them it was."""
+    async with lesson_app("one", at=6).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "enter", "0", "enter", "h", "h", "h", "y")  # V's d1 typed, then shown
+        await press(pilot, "q")
+        assert pilot.app.screen.question.startswith(
+            "Edits of yours that show me (y) replaced were never saved")
+    async with lesson_app("one", at=6).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "enter", "0", "enter", "ctrl+r", "down", "enter", "0", "enter",
+                    "h", "h", "h", "y")
+        await press(pilot, "q")
+        assert pilot.app.screen.question.startswith(
+            "Edits of yours that ctrl+r or show me (y) replaced were never saved")
+
+
 async def test_ctrl_r_over_the_learners_edit_still_has_quit_ask_about_it():
     # ctrl+r put the step's start over an unsaved edit, and q then quit without a word
     async with lesson_app("one", at=2).run_test(size=(80, 24)) as pilot:
@@ -108,7 +125,7 @@ async def test_ctrl_r_over_the_learners_edit_still_has_quit_ask_about_it():
         assert pilot.app.screen.workspace.q[0][0] == 0.1
         await press(pilot, "q")
         assert pilot.app.screen.question.startswith(
-            "Edits of yours that a lesson step, ctrl+r or show me (y) replaced were never saved")
+            "Edits of yours that ctrl+r replaced were never saved")  # the one that did
 
 
 async def test_a_head_picked_that_leaves_every_quoted_number_is_not_a_change_of_the_words():

@@ -374,7 +374,8 @@ class ModelScreen(Screen):
         # (reopened as the learner left it: as saved then, and a step's sentence stays the step's)
         self.saved_text = self.text if saved_text is None else saved_text
         self._lesson_text = lesson_text  # as a lesson step set it up: not the learner's
-        self._replaced_texts: tuple[str, ...] = ()  # the learner's, replaced by a step
+        # the learner's sentences a lesson replaced, and what replaced each
+        self._replaced_texts: tuple[tuple[str, str], ...] = ()
         # the layer and query last shown: the one that changes is scrolled into view
         self._shown_layer: int | None = None
         self._shown_query: int | None = None
@@ -833,10 +834,11 @@ class ModelScreen(Screen):
         Picking a head or a query is looking, not work."""
         return self.kept_text not in (self.saved_text, self._lesson_text)
 
-    def replaced_by_lesson(self) -> bool:
-        """Whether a sentence of the learner's that a lesson step replaced is still unsaved:
-        only u brings it back, and quitting loses it."""
-        return any(t not in (self.saved_text, self.text) for t in self._replaced_texts)
+    def replaced_by_lesson(self) -> tuple[str, ...]:
+        """What replaced sentences of the learner's that are still unsaved, in order: only u
+        brings them back, and quitting loses them."""
+        return tuple(dict.fromkeys(by for t, by in self._replaced_texts
+                                   if t not in (self.saved_text, self.text)))
 
     def lesson_owns_state(self, also: bool = False) -> None:
         self._lesson_text = self.text
@@ -844,9 +846,9 @@ class ModelScreen(Screen):
     def lesson_look_as(self, work: object) -> None:
         pass  # the query is part of lesson_state: restored with it
 
-    def lesson_replaced_work(self, work: object) -> None:
+    def lesson_replaced_work(self, work: object, by: str) -> None:
         assert isinstance(work, ModelChoice)
-        self._replaced_texts = (*self._replaced_texts, work.text)[-20:]
+        self._replaced_texts = (*self._replaced_texts, (work.text, by))[-20:]
 
     def lesson_live(self) -> object:
         from attn_tui.lessons.tasks import lab_live

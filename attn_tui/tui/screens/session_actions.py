@@ -176,7 +176,7 @@ class SessionHost(Protocol):
     def settle_edits(self) -> bool: ...
     def other_files(self) -> list[SessionFile]: ...
     def unsaved_before_open(self) -> bool: ...
-    def replaced_by_lesson(self) -> bool: ...
+    def replaced_by_lesson(self) -> tuple[str, ...]: ...
     def replaced_by_head(self) -> bool: ...
     def open_as(self, ws: Workspace, file: SessionFile) -> None: ...
     def typed_now(self) -> list[Any]: ...
@@ -616,8 +616,8 @@ class SessionController:
         left = unsaved_left_sentence(self.app, lab)
         dirty = bench.dirty or lab_dirty or left or not typed_ok
         before_open = bench.unsaved_before_open()
-        by_lesson = bench.replaced_by_lesson() or (isinstance(lab, ReplacedByLesson)
-                                                   and lab.replaced_by_lesson())
+        by_lesson = tuple(dict.fromkeys((*bench.replaced_by_lesson(), *(
+            lab.replaced_by_lesson() if isinstance(lab, ReplacedByLesson) else ()))))
         by_head = bench.replaced_by_head()
         replaced = by_lesson or by_head
         if not dirty and not before_open and not replaced and run is None and not lost:
@@ -625,10 +625,8 @@ class SessionController:
             return
         before_open = before_open or replaced
         if replaced:  # "u brings yours back", the lesson panel said: only while the app runs
-            what = ", or ".join(w for w, yes in (
-                ("a lesson step, ctrl+r or show me (y)", by_lesson),
-                ("a head opened with w", by_head)) if yes)
-            what += "," if by_lesson and by_head else ""
+            what = listed([*by_lesson, *(["a head opened with w"] if by_head else [])],
+                          "or")
             earlier = (f"Edits of yours that {what} replaced were never saved: Cancel, then u "
                        "brings them back.")
             if by_lesson and self.app.progress.kept and not lost:

@@ -91,7 +91,7 @@ class WorkbenchScreen(Screen):
         # a lesson's own states (a step's start, the solution "show me" put there): quitting
         # does not ask about them
         self._lesson_states: tuple[Workspace, ...] = ()
-        self._lesson_replaced: tuple[Workspace, ...] = ()
+        self._lesson_replaced: tuple[tuple[Workspace, str], ...] = ()  # (work, what replaced it)
         self._head_replaced: tuple[Workspace, ...] = ()  # ... and those a head (w) replaced
         self.steps: Steps | None = None
         # each entry also holds the file its workspace belonged to: undoing an open goes back
@@ -736,10 +736,11 @@ class WorkbenchScreen(Screen):
         where they are the output's dimensions; after the keys, the sum of each row."""
         return 0 if self.view == "output" else self.workspace.t_k
 
-    def replaced_by_lesson(self) -> bool:
-        """Whether edits a lesson step replaced (the learner's, unsaved then) are still not
-        what the file holds: only undo brings them back, and quitting loses them."""
-        return self._still_unsaved(self._lesson_replaced)
+    def replaced_by_lesson(self) -> tuple[str, ...]:
+        """What replaced edits of the learner's (unsaved then) that are still not what the
+        file holds, in order ("ctrl+r"): only undo brings them back, and quitting loses them."""
+        return tuple(dict.fromkeys(by for ws, by in self._lesson_replaced
+                                   if self._still_unsaved((ws,))))
 
     def replaced_by_head(self) -> bool:
         """The same, for edits a head opened with w replaced."""
@@ -807,6 +808,6 @@ class WorkbenchScreen(Screen):
             self._head_replaced = (*self._head_replaced, replaced)[-20:]
         self.lesson_owns_state()
 
-    def lesson_replaced_work(self, work: object) -> None:
+    def lesson_replaced_work(self, work: object, by: str) -> None:
         assert isinstance(work, Workspace)
-        self._lesson_replaced = (*self._lesson_replaced, work)[-20:]
+        self._lesson_replaced = (*self._lesson_replaced, (work, by))[-20:]

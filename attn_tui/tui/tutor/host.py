@@ -36,8 +36,9 @@ class LessonHost(Protocol):
         about it. ``also``: as well as the step's start (a solution "show me" put there)."""
         ...
 
-    def lesson_replaced_work(self, work: object) -> None:
-        """A step replaced ``work`` (from ``lesson_work``), unsaved: quitting asks about it."""
+    def lesson_replaced_work(self, work: object, by: str) -> None:
+        """``by`` (a lesson step, ctrl+r…: runner.REPLACED_BY) replaced ``work`` (from
+        ``lesson_work``), unsaved: quitting asks about it, naming what replaced it."""
         ...
 
     def lesson_live(self) -> object:

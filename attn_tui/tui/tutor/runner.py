@@ -60,6 +60,9 @@ SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a t
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
 # step actions that only give a pane or field the keys (ctrl+r gives them again)
 POINTING = ("screen.pick_control(", "screen.focus_maps")
+# what put a step's own state over the learner's unsaved work, as quitting names it
+REPLACED_BY = {"step": "a lesson step", "reset": "ctrl+r", "shown": "show me (y)",
+               "answer": "answering a question"}
 # n or p pressed this long after a step began to set up is a new press, not one typed in a
 # burst with the key that started it
 SETUP_GRACE = 0.25
@@ -435,7 +438,7 @@ class LessonRunner:
             return
         self._offering = False
         self._shown_state = SHOWING  # a check the restore sets off is the shown state's
-        self._restore(task.solution)
+        self._restore(task.solution, by=REPLACED_BY["shown"])
         self.host.lesson_owns_state(also=True)  # the lesson's solution, not the learner's work
         self._shown_state = self.host.lesson_state()
         assert self.lesson is not None
@@ -457,7 +460,7 @@ class LessonRunner:
         edited = self.host.lesson_state() != self._setup
         looked_away = self.host.lesson_work() != self._setup_view
         if edited:
-            self._restore()
+            self._restore(by=REPLACED_BY["reset"])
         self.host.lesson_look_as(self._setup_view)
         if self._drifted():
             # the settings are the step's, not what the panes show: the train lab's run of
@@ -485,9 +488,9 @@ class LessonRunner:
             if action.startswith(POINTING):
                 self.app.call_later(self.app.run_action, action)
 
-    def _restore(self, edits: tuple = ()) -> None:
+    def _restore(self, edits: tuple = (), by: str = "ctrl+r") -> None:
         """The step's start (and ``edits`` on it) on the panes, as one change u undoes; quit
-        still asks about the learner's unsaved work it replaced."""
+        still asks about the learner's unsaved work it replaced, naming ``by``."""
         host = self.host
         assert host is not None
         was_saved, replaced = not host.has_unsaved_work(), host.lesson_work()
@@ -497,7 +500,7 @@ class LessonRunner:
         finally:
             self._restoring = False
         if not was_saved:
-            host.lesson_replaced_work(replaced)
+            host.lesson_replaced_work(replaced, by)
 
     def _quoted(self) -> tuple[str, ...]:
         """The step's words (and its question's, the answer's last) as the panes now fill
@@ -718,7 +721,7 @@ class LessonRunner:
             # the answer's words speak of the step's own panes: with the learner's sentence
             # or numbers left up, it paired one sentence's figures with another's tokens.
             # (The step's own settings with a run the learner trained are the step's panes.)
-            self._restore()
+            self._restore(by=REPLACED_BY["answer"])
             back = _back_for_the_answer(host)
         # in a worker, as a step sets up: a reveal that trains takes seconds, which this
         # handler would hold the App for; keys wait for it, n and p are refused meanwhile
@@ -941,7 +944,7 @@ class LessonRunner:
                     "brings yours back, one change at a time.")
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
             if not was_saved:  # quitting asks about it
-                host.lesson_replaced_work(replaced)
+                host.lesson_replaced_work(replaced, REPLACED_BY["step"])
         if step.task is not None:
             self._start_live = host.lesson_live()
             if self.index in self._solved():

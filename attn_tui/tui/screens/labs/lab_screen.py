@@ -343,7 +343,7 @@ class LabScreen(Screen):
             for e in edits:  # as if typed: the lab's own rules (a model preset follows them)
                 self.offer(e.target, e.value)
 
-    def lesson_replaced_work(self, work: object) -> None:
+    def lesson_replaced_work(self, work: object, by: str) -> None:
         pass
 
     @on(ControlBar.Kept)
