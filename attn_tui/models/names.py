@@ -24,9 +24,7 @@ def token_labels(tokens: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 
 
 def unlabelled(names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """``token_labels`` undone ("2:the" -> "the") where every name carries its own number, for
-    a view that numbers its rows itself; other names are returned as they are."""
-    prefixes = [f"{i}:" for i in range(1, len(names) + 1)]
-    if all(n.startswith(p) for n, p in zip(names, prefixes, strict=True)):
-        return tuple(n[len(p):] for n, p in zip(names, prefixes, strict=True))
-    return tuple(names)
+    """``token_labels`` undone ("2:the" -> "the") for each name that starts with its own
+    number, for a view that numbers its rows itself (a token added after them, "t14", or a
+    row taken out before them leaves the others as they are)."""
+    return tuple(n.removeprefix(f"{i}:") for i, n in enumerate(names, start=1))

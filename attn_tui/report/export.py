@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,7 @@ from attn_tui.compute import Steps, attend
 from attn_tui.core.state import Workspace
 from attn_tui.report.fmt import table_num
 from attn_tui.report.script import script
-from attn_tui.report.tables import markdown, md_cell, model
+from attn_tui.report.tables import distinct, markdown, md_cell, model
 
 FORMATS = ("md", "csv", "tex")
 NPZ_STAGES = ("scores", "scaled", "masked", "exp", "weights", "row_sums", "output", "entropy",
@@ -41,7 +40,8 @@ def export_text(ws: Workspace, fmt: str, steps: Steps | None = None) -> str:
     render = {"md": _markdown, "csv": _csv, "tex": _latex}.get(fmt)
     if render is None:
         raise ValueError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
-    return render(table_model(ws, steps) | {"source": ws.source})
+    return render(table_model(ws, steps) | {"source": ws.source, "key_tokens": ws.key_tokens,
+                                            "query_tokens": ws.query_tokens})
 
 
 def _markdown(m: dict[str, Any]) -> str:
@@ -59,21 +59,17 @@ _CSV_LABELS = frozenset({"key", "query", "sum", "row_sum", "steps_for_query", "f
 
 
 def csv_names(names: list[str] | tuple[str, ...]) -> list[str]:
-    """Token names a CSV reader can tell apart: a name that repeats (a sentence's two "the"),
-    or that is one of the file's own labels (a token "sum" beside the total row), is written
-    with its position, as the model screen lists it ("5:the"); the others as they are."""
-    written = [csv_name(name) for name in names]  # as the file has them: "=1" as "'=1"
-    seen = Counter(written)
-    out = [csv_name(f"{i + 1}:{name}") if seen[w] > 1 or name in _CSV_LABELS else w
-           for i, (name, w) in enumerate(zip(names, written, strict=True))]
-    if len(set(out)) < len(out):  # a token written "2:the" beside a second "the": all numbered
+    """Token names a CSV reader can tell apart (``tables.distinct``, with the file's own
+    labels), as the file writes them: "=1" as "'=1"."""
+    out = [csv_name(n) for n in distinct(list(names), _CSV_LABELS)]
+    if len(set(out)) < len(out):  # "=1" and "'=1", the same once written: all numbered
         out = [csv_name(f"{i + 1}:{name}") for i, name in enumerate(names)]
     return out
 
 
 def _csv(m: dict[str, Any]) -> str:
     n_v = len(m["rows"][0]) - 4
-    keys, queries = csv_names(m["keys"]), csv_names(m["queries"])
+    keys, queries = csv_names(m["key_tokens"]), csv_names(m["query_tokens"])  # as typed
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     # named by the mask, not by the query shown: a reader picks a column by its name

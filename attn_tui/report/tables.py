@@ -13,11 +13,10 @@ import math
 from attn_tui.report.fmt import table_num
 
 
-def distinct(names):
+def distinct(names, labels=("key", "query", "sum")):
     """Token names a reader can tell apart: one that repeats (a sentence's two "the") or that
-    is one of the tables' own labels ("sum" beside the total row) gets its place, as the model
-    screen lists it ("6:the"); if that still repeats a name, every name is numbered."""
-    labels = ("key", "query", "sum")
+    is one of the tables' own ``labels`` ("sum" beside the total row) gets its place, as the
+    model screen lists it ("6:the"); if that still repeats a name, every name is numbered."""
     out = [f"{i + 1}:{n}" if names.count(n) > 1 or n in labels else n
            for i, n in enumerate(names)]
     if len(set(out)) < len(out):

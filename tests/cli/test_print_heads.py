@@ -149,6 +149,19 @@ def test_csv_names_number_only_the_names_a_reader_could_not_tell_apart() -> None
     assert csv_names(["=1", "'=1"]) == ["1:=1", "2:'=1"]  # the same once "=1" is written "'=1"
 
 
+def test_a_csv_numbers_each_token_once() -> None:
+    """The tables' names, already told apart, were told apart again: 1:1:the."""
+    from dataclasses import replace
+
+    from attn_tui.core import state
+    from attn_tui.report.export import export_text
+
+    names = ("the", "the", "from", "3:from")
+    ws = replace(state.from_preset("mask"), query_tokens=names, key_tokens=names)
+    rows = export_text(ws, "csv").splitlines()
+    assert [r.split(",")[0] for r in rows[1:5]] == ["1:the", "2:the", "3:from", "4:3:from"]
+
+
 def test_the_model_absent_is_one_line_and_exit_2(capsys: Any, monkeypatch: Any) -> None:
     monkeypatch.undo()  # the real load_model
     monkeypatch.setitem(files.MODELS, "minilm", replace(files.MINILM, package="gt_absent_x"))

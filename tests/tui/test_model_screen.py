@@ -489,6 +489,13 @@ async def test_the_workbenchs_picture_of_a_head_opened_with_w_numbers_each_row_o
         assert rows[1] == ["2", "the"] and rows[5] == ["6", "the"], rows
         assert rows[12] == ["13", "[SEP]"], rows
         assert bench.workspace.query_tokens[1] == "2:the"  # the workspace keeps its names
+        await pilot.press("a")  # a token added after them, named t14: the others stay
+        await settle(pilot)
+        assert bench.workspace.query_tokens[-1] == "t14"
+        lines = screen_lines(pilot.app)[picture.region.y:picture.region.bottom]
+        rows = [line[x:].split()[:2] for line in lines]
+        assert ["2", "the"] in rows and ["6", "the"] in rows, rows
+        assert not any(r[1:] and r[1].startswith(f"{r[0]}:") for r in rows), rows
 
 
 async def test_arrows_typed_in_one_burst_before_w_pick_the_head_it_opens() -> None:
@@ -1138,6 +1145,12 @@ async def test_e_offers_each_head_its_own_file_beside_the_last_export(
         await settle(pilot)
         assert isinstance(pilot.app.screen, FileModal)
         assert pilot.app.screen.query_one(Input).value == "out/minilm-L6H1.csv"
+        await pilot.press("escape", "escape")  # the dialog, then the model screen
+        await settle(pilot)
+        assert pilot.app.screen is pilot.app.workbench()
+        await pilot.press("e")  # the workbench's own tables: not named by a head
+        await settle(pilot)
+        assert pilot.app.screen.query_one(Input).value == "attn-export.md"
 
 
 def test_the_short_summary_says_what_its_last_word_is_where_it_fits():

@@ -428,8 +428,10 @@ class SessionController:
 
         ws = bench.workspace
         key = (fmt, (backend or "numpy") if fmt == "py" else None)
-        default = self._exported.get(key) or (EXPORTS[key][1] if key in EXPORTS
-                                               else "attn-export.md")
+        # remembered apart: the workbench's e would offer a model head's name for its own tables
+        kept = key if stem is None else (*key, "named")
+        default = (self._exported.get(kept) or self._exported.get(key)
+                   or (EXPORTS[key][1] if key in EXPORTS else "attn-export.md"))
         if stem is not None:
             folder, name = os.path.split(default)
             default = os.path.join(folder, stem + (os.path.splitext(name)[1] or ".md"))
@@ -444,7 +446,7 @@ class SessionController:
 
         def done(path: str | None) -> None:
             if path is not None:
-                self._exported[key] = path
+                self._exported[kept] = path
                 self.app.notify(f"Exported {written[-1]} to {path}."
                                 + to_the_browser(self.app, path), timeout=4, markup=False)
 
