@@ -6,14 +6,16 @@ A rescued session is an ordinary session file: ``unsaved-YYYYmmdd-HHMMSS.json`` 
 folder's ``unsaved/``, or in the learner's own files folder under `attn-tui serve`, where ctrl+o
 lists it. An unsaved training run goes beside it as ``unsaved-YYYYmmdd-HHMMSS.npz``, the file e
 in the train lab writes. Each rescue adds its file's name to a list in the data folder, which
-the next start reads, tells and clears: a file saved later under such a name is not taken for
-a rescue.
+the next start reads and tells of; ctrl+o offers the files on it at every start until one is
+opened, and then it leaves the list: a file saved later under such a name is not taken for a
+rescue.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import time
 from pathlib import Path
@@ -23,7 +25,8 @@ from attn_tui.core.progress import data_folder
 
 PREFIX = "unsaved-"
 KINDS = (".json", ".npz")  # what a rescue writes: a session, a training run
-PENDING = ".unsaved-to-tell"  # in the data folder: one rescued file's path a line
+PENDING = ".unsaved-to-tell"  # in the data folder: one rescued file's path a line, unopened
+TOLD = ".unsaved-told"  # those of them a start has told of
 
 
 def folder() -> Path:
@@ -66,31 +69,66 @@ def give_back(path: Path) -> None:
             path.unlink()
 
 
-def to_tell(path: Path) -> None:
-    """Note ``path`` for the next start to tell of (one line, appended whole)."""
-    pending = data_folder() / PENDING
-    fd = os.open(pending, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
+def _append(name: str, paths: list[Path]) -> None:
+    """Lines appended whole, under the lock ``opened`` rewrites the list with."""
+    fd = os.open(data_folder() / name, os.O_CREAT | os.O_APPEND | os.O_WRONLY, 0o600)
     try:
-        os.write(fd, os.fsencode(str(path)) + b"\n")
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, b"".join(os.fsencode(str(p)) + b"\n" for p in paths))
     finally:
-        os.close(fd)
+        os.close(fd)  # and the lock with it
+
+
+def _listed(name: str) -> list[Path]:
+    try:
+        lines = (data_folder() / name).read_bytes().splitlines()
+    except (OSError, RuntimeError):
+        return []
+    return list(dict.fromkeys(Path(os.fsdecode(line)) for line in lines if line.strip()))
+
+
+def to_tell(path: Path) -> None:
+    """Note ``path`` for the next start to tell of and ctrl+o to offer."""
+    _append(PENDING, [path])
+
+
+def unopened() -> list[Path]:
+    """Rescued files not opened yet that are still there, oldest first (those of one ending
+    share a stem; see ``endings``)."""
+    return [path for path in _listed(PENDING) if path.is_file()]
 
 
 def untold() -> list[Path]:
-    """Rescued files not told of yet that are still there, oldest first (those of one ending
-    share a stem; see ``endings``)."""
-    try:
-        lines = (data_folder() / PENDING).read_bytes().splitlines()
-    except (OSError, RuntimeError):
-        return []
-    paths = [Path(os.fsdecode(line)) for line in lines if line.strip()]
-    return [path for path in dict.fromkeys(paths) if path.is_file()]
+    """Those of them no start has told of yet."""
+    said = set(_listed(TOLD))
+    return [path for path in unopened() if path not in said]
 
 
-def told() -> None:
-    """The learner has been told of every rescue so far."""
+def told(paths: list[Path]) -> None:
+    """The learner has been told of ``paths``: ctrl+o still offers them until opened."""
     with contextlib.suppress(OSError, RuntimeError):  # told again next time, then
-        (data_folder() / PENDING).unlink()
+        _append(TOLD, paths)
+
+
+def opened(path: str | os.PathLike[str]) -> None:
+    """``path`` was opened (ctrl+o, --session, --load): no more a rescue to offer, if it was
+    one. The lists lose its line (rewritten under the lock appends take)."""
+    real = os.path.realpath(path)
+    for name in (PENDING, TOLD):
+        with contextlib.suppress(OSError, RuntimeError):
+            fd = os.open(data_folder() / name, os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                lines = os.read(fd, os.fstat(fd).st_size).splitlines()
+                # and the lines of files no longer there: the lists do not grow for ever
+                kept = [line for line in lines if line.strip() and os.path.exists(
+                    os.fsdecode(line)) and os.path.realpath(os.fsdecode(line)) != real]
+                if len(kept) < len(lines):
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    os.ftruncate(fd, 0)
+                    os.write(fd, b"".join(line + b"\n" for line in kept))
+            finally:
+                os.close(fd)
 
 
 def endings(paths: list[Path]) -> list[list[Path]]:

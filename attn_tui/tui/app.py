@@ -43,6 +43,8 @@ from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 from attn_tui.tui.widgets.heatmap import VIEW_WORDS, VIEWS
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from attn_tui.core.progress import Progress
     from attn_tui.tui.screens.session_actions import SessionController
     from attn_tui.tui.tutor.runner import LessonRunner
@@ -276,21 +278,30 @@ class AttnApp(App[int]):
         return await self._rescuing
 
     def _tell_of_rescues(self) -> None:
-        """Once: a session before this one ended with unsaved work, kept in files (rescue)."""
+        """A session before this one ended with unsaved work, kept in files (rescue): said
+        once, and offered by ctrl+o at every start until opened."""
         if self.progress.where is None:  # nothing is kept here, and so nothing was
             return
         from attn_tui.core import rescue
         from attn_tui.core.files import OWN_FOLDER_ENV
         from attn_tui.tui.screens.session_actions import RESCUE_TITLES
 
+        for start_file in (self.session_path, self.session.last_run):  # --session, --load
+            if start_file:
+                rescue.opened(os.path.expanduser(start_file))
+        in_browser = bool(os.environ.get(OWN_FOLDER_ENV))
+
+        def offered_as(paths: list[Path]) -> list[str]:
+            # in a browser, a name in the learner's own files; else the path, said from ~
+            return [p.name if in_browser else str(p) for p in paths]
+
+        kept = rescue.unopened()
+        # ctrl+o offers each in turn, the latest first
+        self.session.rescued = offered_as([p for ending in rescue.endings(kept) for p in ending])
         found = rescue.untold()
         if found:
             latest, *before = rescue.endings(found)
-            in_browser = bool(os.environ.get(OWN_FOLDER_ENV))
-            # in a browser, a name in the learner's own files; else the path, said from ~
-            offered = [p.name if in_browser else str(p)
-                       for p in [*latest, *(p for ending in before for p in ending)]]
-            self.session.rescued = offered  # ctrl+o offers each in turn, the latest first
+            offered = offered_as([*latest, *(p for ending in before for p in ending)])
             from attn_tui.tui.screens.dialogs.file_modal import full_path
 
             named = [p if in_browser else full_path(p) or p for p in offered[:len(latest)]]
@@ -308,7 +319,7 @@ class AttnApp(App[int]):
                 said += f"\n(and {more} more file{'s' if more > 1 else ''} kept before)"
             said += "\nctrl+o offers " + ("it." if len(offered) == 1 else "each in turn.")
             self.notify(said, title=title, timeout=15, markup=False)
-        rescue.told()
+            rescue.told(found)
 
     def rescue_report(self) -> list[str]:
         """For the terminal given back after a kill: where the unsaved work went, or why it

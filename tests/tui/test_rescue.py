@@ -77,6 +77,37 @@ async def test_the_next_start_says_where_the_edits_are_once(data, monkeypatch, t
     assert rescue.untold() == []
 
 
+async def test_ctrl_o_offers_a_rescue_at_every_start_until_it_is_opened(data):
+    """Told of at one start and left unopened, it was offered no more: the next start's
+    ctrl+o offered attn-session.json, and nothing in the app named the file again."""
+    await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
+    [path] = rescued(data)
+    for start in range(3):
+        app = make_app()
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await pilot.pause()
+            said = [n for n in notifications(app) if n.title == "Unsaved edits kept"]
+            assert bool(said) is (start == 0)  # said once
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            offered = pilot.app.screen.query_one("#file-path").value
+            if start < 2:
+                assert offered == str(path)
+                await pilot.press("escape" if start == 0 else "enter")  # opened at the second
+                await pilot.pause()
+            else:
+                assert offered != str(path)
+    assert rescue.unopened() == [] and path.is_file()
+
+
+async def test_a_rescue_opened_with_session_is_offered_no_more(data):
+    await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
+    [path] = rescued(data)
+    async with make_app(session_path=str(path)).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+    assert rescue.unopened() == []
+
+
 async def test_a_rescued_file_saved_again_is_not_told_of_again(data):
     """untold() went by the files' times: a rescued file the learner opened and saved with
     ctrl+s was told of again, as if another session had ended."""

@@ -357,6 +357,9 @@ class SessionController:
             if path is None:
                 return
             if (rescued := _same_file(path, self.rescued)) is not None:
+                from attn_tui.core import rescue
+
+                rescue.opened(os.path.expanduser(path))  # at later starts too
                 self.rescued.remove(rescued)  # offered no more: the next rescued file is
                 if self.rescued:  # the start's notice went as the dialog opened: the rest
                     edits, run_kept, _ = RESCUE_TITLES
