@@ -269,6 +269,9 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
     if args.session and args.preset is not None:
         parser.error("argument --preset: not allowed with argument --session "
                      "(a session brings its own values)")
+    if args.progress == "reset" and args.no_progress:  # "none to clear" was not why
+        parser.error("argument --no-progress: not allowed with --progress reset (--no-progress "
+                     "starts the app keeping no progress; --progress reset clears what is kept)")
     if args.progress and args.lesson == "list":
         parser.error("argument --progress: not allowed with --lesson list (--lesson NAME "
                      "clears one lesson's progress)")
@@ -393,8 +396,8 @@ def _progress_reset(no_progress: bool, lesson: str | None = None) -> int:
                                  f"{', '.join(known)})")
     progress = Progress.from_env(no_progress)
     if progress.where is None:
-        return fail("no progress is kept here (--no-progress or ATTN_TUI_NO_PROGRESS), so "
-                     "there is none to clear")
+        return fail("no progress is kept here (ATTN_TUI_NO_PROGRESS is set), so there is "
+                    "none to clear")
     from attn_tui.core.files import write_stdout
 
     files = sorted(progress.where.glob(f"{lesson or '*'}.json")) if progress.where.is_dir() else []

@@ -333,6 +333,25 @@ def test_progress_reset_refuses_flags_it_would_ignore(progress_dir, flag):
     assert Progress.from_env().load("mask").step == 2
 
 
+def test_progress_reset_refuses_no_progress_as_a_flag_that_does_not_go_with_it(
+        progress_dir, monkeypatch):
+    """It said "no progress is kept here … so there is none to clear", beside a progress
+    folder that held a lesson's."""
+    Progress.from_env().save("one", step=2)
+    said = _cli("--progress", "reset", "--lesson", "one", "--no-progress", stdin="y\n")
+    assert said.returncode == 2 and "none to clear" not in said.stderr
+    assert said.stderr.strip().splitlines()[-1] == (
+        "attn-tui: error: argument --no-progress: not allowed with --progress reset "
+        "(--no-progress starts the app keeping no progress; --progress reset clears what is "
+        "kept)")
+    assert Progress.from_env().load("one").step == 2
+    monkeypatch.setenv("ATTN_TUI_NO_PROGRESS", "1")  # kept nowhere: nothing to clear
+    said = _cli("--progress", "reset")
+    assert said.returncode == 2 and said.stderr.strip() == (
+        "attn-tui: no progress is kept here (ATTN_TUI_NO_PROGRESS is set), so there is none "
+        "to clear")
+
+
 def test_a_step_that_waited_never_moves_back_another_processs_newer_step(
         progress_dir, monkeypatch):
     # A's failed step 3, written at its next save, undid B's step 6 and finish
