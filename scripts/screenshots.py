@@ -122,7 +122,13 @@ async def take(shot: Shot, out: Path = OUT) -> Path:
 
     # a callable stands for something made only when its picture is taken (a trained run)
     kwargs = {k: v() if callable(v) else v for k, v in shot.kwargs.items()}
-    app = make_app(**kwargs, no_progress=True)  # the learner's own progress stays out
+    import tempfile
+
+    from attn_tui.core.progress import Progress
+
+    app = make_app(**kwargs)
+    kept = tempfile.TemporaryDirectory()  # the learner's own progress stays out
+    app.progress = Progress(Path(kept.name))
     async with app.run_test(size=shot.size) as pilot:
         app.animation_level = "none"
         await pilot.pause()
@@ -138,6 +144,7 @@ async def take(shot: Shot, out: Path = OUT) -> Path:
         await pilot.pause()
         path = out / f"{shot.name}.svg"
         app.save_screenshot(filename=path.name, path=str(out))
+    kept.cleanup()
     return path
 
 

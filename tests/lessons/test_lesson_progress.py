@@ -61,13 +61,26 @@ async def test_a_corrupt_progress_file_is_a_notice_and_the_lesson_starts_fresh(p
     assert json.loads((progress_dir / "select.json").read_text())["step"] == 0
 
 
-async def test_no_progress_keeps_nothing(progress_dir):
+async def test_no_progress_keeps_nothing_and_says_so_once(progress_dir):
+    """The panel and Go to counted 0/2 tasks with no word that nothing would be kept: a
+    learner on a shared account took their work for saved."""
+    from attn_tui.tui.textual_compat import notifications
+
     app = make_app(lesson="select", no_progress=True)
     app.animation_level = "none"
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
-        await press(pilot, "n", "n")
+        said = [n.title for n in notifications(app)]
+        assert said == ["Progress is not kept in this run"]
+        await press(pilot, "n", "n", "escape")
+        app.tutor.start("one")  # another lesson in the same run: said once is enough
+        await settle(pilot)
+        assert "Progress is not kept in this run" not in [n.title for n in notifications(app)]
     assert not progress_dir.exists()
+    kept = make_app(lesson="select")  # where progress is kept, no such word
+    async with kept.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        assert "Progress is not kept in this run" not in [n.title for n in notifications(kept)]
 
 
 async def test_a_goal_met_by_show_me_is_kept_apart_from_one_the_learner_met(progress_dir,

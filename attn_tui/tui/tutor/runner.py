@@ -171,6 +171,10 @@ class LessonRunner:
         self._close()
         self.app.clear_notifications()  # "Lesson closed…" would cover the panel it names
         self.lesson = lesson
+        if not self._memory and self.app.progress.where is None:  # once a run
+            self.app.notify("Tasks met, answers and the step reached are forgotten when "
+                            "attn-tui ends (--no-progress, or ATTN_TUI_NO_PROGRESS set).",
+                            title="Progress is not kept in this run", timeout=6, markup=False)
         if name not in self._memory:  # the first time this run: where the last run left it
             self._memory[name], self._done_tasks[name] = self._kept(lesson)
         k, answers = self._memory[name]
