@@ -244,3 +244,23 @@ async def test_a_panes_token_and_dimension_keys_are_in_the_palette_too() -> None
         await _run(pilot, "Add dim")
         said = [str(n.message) for n in notifications(app)]
         assert "Add dim (A) works in Q, K or V: Tab to one first." in said
+
+
+@pytest.mark.parametrize("size", [(60, 20), (70, 22), (80, 24)])
+async def test_the_palettes_hits_end_above_its_key_bar_in_a_small_window(size) -> None:
+    """At 60×20 the hits ran to the last line: their box's lower edge and esc Close gone."""
+    from screen_text import screen_lines
+    from textual.command import CommandList
+
+    from attn_tui.tui.widgets.key_bar import KeyBar
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen.query(CommandList)
+                    and app.screen.query_one(CommandList).option_count > 0)
+        await pilot.resize_terminal(*size)  # a window made smaller with the palette open
+        await pilot.pause()
+        hits, bar = app.screen.query_one(CommandList), app.screen.query_one(KeyBar)
+        assert hits.region.bottom <= bar.region.y < size[1]
+        assert screen_lines(app)[-1].startswith("esc Close")

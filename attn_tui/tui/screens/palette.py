@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.command import CommandInput, CommandPalette
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.widgets import Button, Input
 
 from attn_tui.tui import textual_compat
@@ -28,6 +28,18 @@ class Palette(DismissOnce, CommandPalette):
         # a blink is a repaint twice a second, sent to every SSH client
         self.query_one(CommandInput).cursor_blink = False
         textual_compat.hide_notices_under(self)
+        self._fit_list()
+
+    def on_resize(self) -> None:
+        self._fit_list()
+
+    def _fit_list(self) -> None:
+        """The hits end above the key bar: at 70% of a 20-line window (Textual's own height)
+        they ran over it and their box's lower edge, and esc Close was gone. The input takes
+        the 7 lines above them (its top margin of 3 and its 4), the key bar the last."""
+        height = self.size.height or self.app.size.height
+        self.query_one(CommandList).styles.max_height = max(3, min(height - 8,
+                                                                   int(height * 0.7)))
 
     @on(Input.Submitted)
     @on(Button.Pressed)
