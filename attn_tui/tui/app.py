@@ -698,7 +698,7 @@ class AttnApp(App[int]):
                                 bench.action_reset)
             for b in bindings.EDITOR:  # a pane's keys, not the screen's: to the pane in use
                 if b.action.startswith("structure("):
-                    yield SystemCommand(b.description, f"In Q, K or V, at the cursor ({b.key})",
+                    yield SystemCommand(b.description, f"In Q, K or V: {b.tooltip} ({b.key})",
                                         lambda b=b: self._editor_key(bench, b))
         yield from self.session.commands(bench, on_bench=screen is bench)
         yield from self.tutor.commands()

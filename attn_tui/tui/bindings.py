@@ -121,11 +121,15 @@ EDITOR = [
     Binding("enter", "edit", "Edit", tooltip="open the cell, its value selected",
             id="editor.edit"),
     *TYPING,
-    Binding("a", "structure('add_row')", "Add token", show=False, id="editor.add_token"),
+    # where each goes, said: the palette said "at the cursor" of a token added last
+    Binding("a", "structure('add_row')", "Add token", show=False, id="editor.add_token",
+            tooltip="add a token after the last"),
     Binding("x", "structure('remove_row')", "Remove token", show=False,
-            id="editor.remove_token"),
-    Binding("A", "structure('add_col')", "Add dim", show=False, id="editor.add_dim"),
-    Binding("X", "structure('remove_col')", "Remove dim", show=False, id="editor.remove_dim"),
+            id="editor.remove_token", tooltip="remove the cursor's token"),
+    Binding("A", "structure('add_col')", "Add dim", show=False, id="editor.add_dim",
+            tooltip="add a dimension after the last (Q and K share d_k)"),
+    Binding("X", "structure('remove_col')", "Remove dim", show=False, id="editor.remove_dim",
+            tooltip="remove the cursor's dimension"),
 ]
 
 CONTROL_BAR = [

@@ -234,8 +234,9 @@ async def test_a_panes_token_and_dimension_keys_are_in_the_palette_too() -> None
         await settle(pilot)
         bench = app.screen
         commands = commands_of(app)
-        assert commands["Add token"] == "In Q, K or V, at the cursor (a)"
-        assert commands["Remove dim"] == "In Q, K or V, at the cursor (X)"
+        # a token goes after the last, not at the cursor, as the palette said
+        assert commands["Add token"] == "In Q, K or V: add a token after the last (a)"
+        assert commands["Remove dim"] == "In Q, K or V: remove the cursor's dimension (X)"
         rows = len(bench.workspace.query_tokens)
         await _run(pilot, "Add token")
         assert len(bench.workspace.query_tokens) == rows + 1  # the cursor is in Q
