@@ -239,6 +239,10 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
             i += 1
         hint = (f" (the app's own flags go before the word {args.command}: attn-tui "
                 f"{' '.join(moved)} {args.command} …)" if moved and whole else "")
+        if args.command == "print" and "--preset" in extra[:-1]:  # the example is the section
+            example = extra[extra.index("--preset") + 1]
+            hint = (f" (print takes the example as its section: attn-tui print {example})"
+                    if example in SECTIONS else hint)
         (args.commands.get(args.command) or parser).error(
             f"unrecognized arguments: {' '.join(extra)}{hint}")
     commands = args.commands

@@ -313,6 +313,19 @@ def test_an_app_flag_after_serve_is_refused_with_where_it_goes(capsys):
         assert "go before the word" not in capsys.readouterr().err
 
 
+def test_preset_after_print_points_to_the_section_that_names_the_example(capsys):
+    # "unrecognized arguments: --preset mask", where attn-tui print mask was meant
+    with pytest.raises(SystemExit) as done:
+        parse_args(["print", "one", "--preset", "mask"])
+    assert done.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "attn-tui print: error: unrecognized arguments: --preset mask (print takes the "
+        "example as its section: attn-tui print mask)")
+    with pytest.raises(SystemExit):  # no such section: no command to suggest
+        parse_args(["print", "one", "--preset", "random"])
+    assert "print takes the example" not in capsys.readouterr().err
+
+
 def test_version_with_standard_output_closed_is_read_on_standard_error_and_exits_0():
     # argparse writes it there then: it was read, so no "Cannot write" and no status 2
     done = subprocess.run([sys.executable, "-m", "attn_tui", "--version"],
