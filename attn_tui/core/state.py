@@ -254,14 +254,28 @@ def next_mask(mask: str) -> str:
     return MASKS[(MASKS.index(mask) + 1) % len(MASKS)]
 
 
+def _one_token(before: tuple[str, ...], after: tuple[str, ...]) -> str | None:
+    """The one token ``after`` adds to ``before`` ("+dog") or takes from it ("−dog"), the
+    others in order as they were; None for any other change."""
+    sign, short, long = ("+", before, after) if len(after) > len(before) else ("−", after, before)
+    if len(long) != len(short) + 1:
+        return None
+    at = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y),
+              len(short))
+    return f"{sign}{long[at]}" if long[:at] + long[at + 1:] == short else None
+
+
 def change_words(before: Workspace, after: Workspace) -> str:
     """What differs from ``before`` to ``after``, in a few words, for undo and redo to say
     what they took back: "Q who d1 0.1 → 7", "mask causal → none", "T 3 → 4"."""
     parts = []
+    tokens = {"T": (before.key_tokens, after.key_tokens),
+              "queries": (before.query_tokens, after.query_tokens)}
     for name, a, b in (("T", before.t_k, after.t_k), ("queries", before.t_q, after.t_q),
                        ("d_k", before.d_k, after.d_k), ("d_v", before.d_v, after.d_v)):
         if a != b:
-            parts.append(f"{name} {a} → {b}")
+            one = _one_token(*tokens[name]) if name in tokens else None
+            parts.append(f"{name} {a} → {b}" + (f" ({one})" if one else ""))
     if not parts:  # the same sizes: which cells
         for name, a, b, rows in (("Q", before.q, after.q, after.query_tokens),
                                  ("K", before.k, after.k, after.key_tokens),

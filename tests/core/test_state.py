@@ -29,7 +29,14 @@ def test_change_words_say_what_an_undo_takes_back():
     assert state.change_words(edited, ws) == "Q who d1 7 → 0.1"
     assert state.change_words(ws, replace(ws, mask="causal", scale=False)) == \
         "mask none → causal, ÷√d_k on → off"
-    assert state.change_words(ws, state.resize(ws, t=4)) == "T 3 → 4"
+    grown = state.resize(ws, t=4)
+    assert state.change_words(ws, grown) == f"T 3 → 4 (+{grown.key_tokens[-1]})"
+    # the token x took, named: "Undid: queries 3 → 4" said nothing of which came back
+    sel = state.from_preset("select")
+    gone = state.remove_row(sel, "K", 0)
+    assert state.change_words(gone, sel) == "T 2 → 3 (+dog)"
+    assert state.change_words(sel, gone) == "T 3 → 2 (−dog)"
+    assert state.change_words(ws, state.resize(ws, d_k=4)) == "d_k 3 → 4"
 
 
 @pytest.mark.parametrize(("typed", "said"), [
