@@ -760,8 +760,9 @@ async def test_a_pasted_control_character_never_reaches_the_box_so_a_session_kee
         await settle(pilot)
         screen = app.screen
         assert screen.query_one("#sentence", Input).value == "hello world second line end"
-        assert "From the pasted text: removed 2 control characters." in [
-            n.message for n in notifications(app)]
+        said = [n for n in notifications(app)
+                if n.message == "From the pasted text: removed 2 control characters."]
+        assert said and said[0].timeout >= 6  # read as the maps reflow: it went in 4 s
         kept = screen.session_settings()["text"]
     path = tmp_path / "s.json"
     session.save(state.from_preset("one"), path, screen="lab:minilm",

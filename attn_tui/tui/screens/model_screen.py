@@ -299,9 +299,9 @@ class SentenceInput(Input):
         # as the model reads it: tabs are spaces, and control characters (no key types one)
         # would stay in the box and in a saved session
         text, notices = clean(" ".join(event.text.splitlines()))
-        if notices:
-            self.notify(f"From the pasted text: {'; '.join(notices)}.", timeout=4,
-                        markup=False)
+        if notices:  # long enough to read as the maps reflow under it
+            said = f"From the pasted text: {'; '.join(notices)}."
+            self.notify(said, timeout=max(6.0, len(said) / 20), markup=False)
         if not text:
             return
         selection = self.selection
