@@ -113,7 +113,9 @@ def all_shots() -> list[Shot]:
 
 
 async def take(shot: Shot, out: Path = OUT) -> Path:
-    from attn_tui.tui.app import make_app
+    import os
+    import tempfile
+
     from attn_tui.tui.tutor import runner
 
     # a picture is of where the keys lead, as a learner who reads each step gets there: n
@@ -122,13 +124,24 @@ async def take(shot: Shot, out: Path = OUT) -> Path:
 
     # a callable stands for something made only when its picture is taken (a trained run)
     kwargs = {k: v() if callable(v) else v for k, v in shot.kwargs.items()}
-    import tempfile
+    # a data folder of their own: the learner's progress, and the rescues the next real start
+    # tells of, stay out of the pictures and untouched by them
+    kept, was = tempfile.TemporaryDirectory(), os.environ.get("ATTN_TUI_DATA_DIR")
+    os.environ["ATTN_TUI_DATA_DIR"] = kept.name
+    try:
+        return await _take(shot, kwargs, out)
+    finally:
+        if was is None:
+            os.environ.pop("ATTN_TUI_DATA_DIR", None)
+        else:
+            os.environ["ATTN_TUI_DATA_DIR"] = was
+        kept.cleanup()
 
-    from attn_tui.core.progress import Progress
+
+async def _take(shot: Shot, kwargs: dict, out: Path) -> Path:
+    from attn_tui.tui.app import make_app
 
     app = make_app(**kwargs)
-    kept = tempfile.TemporaryDirectory()  # the learner's own progress stays out
-    app.progress = Progress(Path(kept.name))
     async with app.run_test(size=shot.size) as pilot:
         app.animation_level = "none"
         await pilot.pause()
@@ -144,7 +157,6 @@ async def take(shot: Shot, out: Path = OUT) -> Path:
         await pilot.pause()
         path = out / f"{shot.name}.svg"
         app.save_screenshot(filename=path.name, path=str(out))
-    kept.cleanup()
     return path
 
 

@@ -239,10 +239,13 @@ def parse_flags(argv: list[str] | None) -> argparse.Namespace:
             i += 1
         hint = (f" (the app's own flags go before the word {args.command}: attn-tui "
                 f"{' '.join(moved)} {args.command} …)" if moved and whole else "")
-        if args.command == "print" and "--preset" in extra[:-1]:  # the example is the section
-            example = extra[extra.index("--preset") + 1]
-            hint = (f" (print takes the example as its section: attn-tui print {example})"
-                    if example in SECTIONS else hint)
+        if args.command == "print":  # the example is print's section: attn-tui print mask
+            given = [x.partition("=")[2] for x in extra if x.startswith("--preset=")]
+            if "--preset" in extra:  # its value taken as the section, or after it
+                at = extra.index("--preset")
+                given.append(extra[at + 1] if at + 1 < len(extra) else args.section)
+            if given and given[0] in SECTIONS:
+                hint = f" (print takes the example as its section: attn-tui print {given[0]})"
         (args.commands.get(args.command) or parser).error(
             f"unrecognized arguments: {' '.join(extra)}{hint}")
     commands = args.commands

@@ -81,9 +81,16 @@ def _append(name: str, paths: list[Path]) -> None:
 
 def _listed(name: str) -> list[Path]:
     try:
-        lines = (data_folder() / name).read_bytes().splitlines()
+        fd = os.open(data_folder() / name, os.O_RDONLY)
     except (OSError, RuntimeError):
         return []
+    try:  # not while ``_rewrite`` has it emptied
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        lines = os.read(fd, os.fstat(fd).st_size).splitlines()
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
     return list(dict.fromkeys(Path(os.fsdecode(line)) for line in lines if line.strip()))
 
 
@@ -110,17 +117,17 @@ def told(paths: list[Path]) -> None:
         _append(TOLD, paths)
 
 
-def opened(path: str | os.PathLike[str]) -> None:
+def opened(path: str | os.PathLike[str] | None = None) -> None:
     """``path`` was opened (ctrl+o, --session, --load): no more a rescue to offer, if it was
-    one. The lists lose its line (rewritten under the lock appends take)."""
-    real = os.path.realpath(path)
+    one. The lists also lose the lines of files no longer there (deleted: not offered, and
+    not taken for a rescue if a file of that name comes back); None: only those."""
+    real = None if path is None else os.path.realpath(path)
     for name in (PENDING, TOLD):
         with contextlib.suppress(OSError, RuntimeError):
             fd = os.open(data_folder() / name, os.O_RDWR)
-            try:
+            try:  # under the lock appends take
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 lines = os.read(fd, os.fstat(fd).st_size).splitlines()
-                # and the lines of files no longer there: the lists do not grow for ever
                 kept = [line for line in lines if line.strip() and os.path.exists(
                     os.fsdecode(line)) and os.path.realpath(os.fsdecode(line)) != real]
                 if len(kept) < len(lines):

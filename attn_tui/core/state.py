@@ -273,6 +273,8 @@ def change_words(before: Workspace, after: Workspace) -> str:
               "queries": (before.query_tokens, after.query_tokens)}
     for name, a, b in (("T", before.t_k, after.t_k), ("queries", before.t_q, after.t_q),
                        ("d_k", before.d_k, after.d_k), ("d_v", before.d_v, after.d_v)):
+        if name == "queries" and before.self_attention and after.self_attention:
+            continue  # the queries are the T tokens, said once
         if a != b:
             one = _one_token(*tokens[name]) if name in tokens else None
             parts.append(f"{name} {a} → {b}" + (f" ({one})" if one else ""))

@@ -286,6 +286,7 @@ class AttnApp(App[int]):
         from attn_tui.core.files import OWN_FOLDER_ENV
         from attn_tui.tui.screens.session_actions import RESCUE_TITLES
 
+        rescue.opened()  # the lists without files deleted since
         for start_file in (self.session_path, self.session.last_run):  # --session, --load
             if start_file:
                 rescue.opened(os.path.expanduser(start_file))
@@ -320,6 +321,8 @@ class AttnApp(App[int]):
             said += "\nctrl+o offers " + ("it." if len(offered) == 1 else "each in turn.")
             self.notify(said, title=title, timeout=15, markup=False)
             rescue.told(found)
+        else:  # told at a start before: offered after the session's own file, not before it
+            self.session.rescued_told = True
 
     def rescue_report(self) -> list[str]:
         """For the terminal given back after a kill: where the unsaved work went, or why it

@@ -321,6 +321,11 @@ def test_preset_after_print_points_to_the_section_that_names_the_example(capsys)
     assert capsys.readouterr().err.splitlines()[-1] == (
         "attn-tui print: error: unrecognized arguments: --preset mask (print takes the "
         "example as its section: attn-tui print mask)")
+    for argv in (["print", "--preset", "mask"], ["print", "--preset=mask"]):
+        with pytest.raises(SystemExit):  # mask read as the section, or one word with it
+            parse_args(argv)
+        assert capsys.readouterr().err.endswith(
+            "(print takes the example as its section: attn-tui print mask)\n")
     with pytest.raises(SystemExit):  # no such section: no command to suggest
         parse_args(["print", "one", "--preset", "random"])
     assert "print takes the example" not in capsys.readouterr().err

@@ -37,6 +37,8 @@ def test_change_words_say_what_an_undo_takes_back():
     assert state.change_words(gone, sel) == "T 2 → 3 (+dog)"
     assert state.change_words(sel, gone) == "T 3 → 2 (−dog)"
     assert state.change_words(ws, state.resize(ws, d_k=4)) == "d_k 3 → 4"
+    mask = state.from_preset("mask")  # self-attention: its queries are its T tokens, said once
+    assert state.change_words(mask, state.remove_row(mask, "K", 1)) == "T 4 → 3 (−dog)"
 
 
 @pytest.mark.parametrize(("typed", "said"), [

@@ -100,6 +100,32 @@ async def test_ctrl_o_offers_a_rescue_at_every_start_until_it_is_opened(data):
     assert rescue.unopened() == [] and path.is_file()
 
 
+async def test_at_a_later_start_ctrl_o_offers_the_open_session_before_a_rescue(data, tmp_path):
+    """Offered ahead of the learner's own file at every start, a rescue could be turned
+    down only by opening or deleting it."""
+    await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
+    [path] = rescued(data)
+    mine = tmp_path / "mine.json"
+    session.save(session.load(path)[0], mine)
+    for start in range(2):  # told of at the first: offered first there, second after
+        app = make_app(session_path=str(mine))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            offered = pilot.app.screen.query_one("#file-path").value
+            assert offered == (str(path) if start == 0 else str(mine))
+    async with make_app().run_test(size=(80, 24)) as pilot:  # no file open: the rescue
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#file-path").value == str(path)
+    path.unlink()  # deleted: offered no more, and its line goes
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+    assert rescue.unopened() == [] and str(path) not in (data / rescue.PENDING).read_text()
+
+
 async def test_a_rescue_opened_with_session_is_offered_no_more(data):
     await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
     [path] = rescued(data)

@@ -195,6 +195,7 @@ class SessionController:
         self._exported: dict[tuple[str, str | None], str] = {}
         # the rescues the start told of (sessions, runs): ctrl+o offers each until opened
         self.rescued: list[str] = []
+        self.rescued_told = False  # at a start before this one: ctrl+o offers them second
         self.rescue_problems: list[str] = []  # what a rescue as the app ended could not keep
         self.last_run: str | None = None  # the run file last saved (e) or opened: ctrl+o in
         # the train lab offers it, not the session's name
@@ -404,11 +405,14 @@ class SessionController:
         if (yours := own_files((".json", ".npz"))) is not None:  # in a browser: the learner's
             title += (f" (yours: {', '.join(yours)})" if yours
                       else " (you have saved none yet: ctrl+s saves one)")
-        # each rescue the start told of, until it is opened (its long name wraps in the
-        # notice, which goes after a while: offered here, it need not be typed)
+        # each rescue until it is opened (its long name wraps in the notice, which goes after
+        # a while: offered here, it need not be typed): first at the start that told of it,
+        # after the session's own file (or the run's) at later starts
         run = self.last_run if isinstance(open_lab(self.app), HoldsRun) else None
         run = run if run is not None and os.path.exists(os.path.expanduser(run)) else None
-        offered = next(iter(self.rescued), None) or run or bench.session_path or DEFAULT_SESSION
+        rescued = next(iter(self.rescued), None)
+        offered = ((run or bench.session_path or rescued) if self.rescued_told
+                   else (rescued or run or bench.session_path)) or DEFAULT_SESSION
         if self.rescued:  # the dialog offers it and names it whole: the notice covered that
             for title_of_rescue in RESCUE_TITLES:
                 textual_compat.dismiss_notices(self.app, title=title_of_rescue)

@@ -492,7 +492,7 @@ class LessonRunner:
             if action.startswith(POINTING):
                 self.app.call_later(self.app.run_action, action)
 
-    def _restore(self, edits: tuple = (), by: str = "ctrl+r") -> None:
+    def _restore(self, edits: tuple = (), by: str = REPLACED_BY["reset"]) -> None:
         """The step's start (and ``edits`` on it) on the panes, as one change u undoes; quit
         still asks about the learner's unsaved work it replaced, naming ``by``."""
         host = self.host
