@@ -368,7 +368,9 @@ async def test_keys_held_by_a_reveal_before_ctrl_q_do_not_answer_its_question(mo
         finally:
             release.set()
         # and handed on once the answer is in: it had stayed in the line until the next key
-        await until(pilot, lambda: not key_line(app).waiting, "the y handed on", seconds=5)
+        # after the rest of the reveal's run: 5 s was too few with four test workers on two
+        # slower cores
+        await until(pilot, lambda: not key_line(app).waiting, "the y handed on", seconds=60)
         await settle(pilot)
         assert app.is_running and "Not quite" in " ".join(panel(app).plain.split())
 
@@ -427,7 +429,7 @@ async def test_ctrl_q_taken_from_the_line_acts_there_and_the_keys_around_it_wait
                         "the question to close")
         finally:
             release.set()
-        await until(pilot, lambda: not key_line(app).waiting, "x and y handed on", seconds=5)
+        await until(pilot, lambda: not key_line(app).waiting, "x and y handed on", seconds=60)
         await settle(pilot)
 
 
