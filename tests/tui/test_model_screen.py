@@ -21,12 +21,25 @@ from attn_tui.tui.screens import model_screen
 from attn_tui.tui.screens.model_screen import ModelScreen
 from attn_tui.tui.textual_compat import app_exception, notifications
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture, resample, shades
+from attn_tui.tui.widgets.heatmap import VIEWS
 from attn_tui.tui.widgets.step_table import StepTable
 
 
 @pytest.fixture(autouse=True)
 def _model_loaded_once(monkeypatch: pytest.MonkeyPatch, minilm: Any) -> None:
     monkeypatch.setitem(model._shared, "minilm", minilm)
+
+
+async def picture_view(pilot, bench) -> HeadPicture:
+    """v pressed on the workbench until its map shows as the picture."""
+    for _ in range(len(VIEWS)):
+        if bench.query(HeadPicture) and bench.query_one(HeadPicture).display:
+            break
+        await pilot.press("v")
+        await pilot.pause()
+    picture = bench.query_one(HeadPicture)
+    assert picture.display
+    return picture
 
 
 async def settle(pilot) -> None:
@@ -477,13 +490,7 @@ async def test_the_workbenchs_picture_of_a_head_opened_with_w_numbers_each_row_o
         await pilot.press("w")
         await settle(pilot)
         bench = pilot.app.workbench()
-        for _ in range(5):
-            if bench.query(HeadPicture) and bench.query_one(HeadPicture).display:
-                break
-            await pilot.press("v")
-            await pilot.pause()
-        picture = bench.query_one(HeadPicture)
-        assert picture.display
+        picture = await picture_view(pilot, bench)
         x, top = picture.content_region.x, picture.content_region.y + 1
         rows = [screen_lines(pilot.app)[top + i][x:].split()[:2] for i in range(13)]
         assert rows[1] == ["2", "the"] and rows[5] == ["6", "the"], rows
@@ -872,15 +879,8 @@ async def test_a_click_on_a_row_of_the_workbench_maps_picture_explains_that_quer
     app = make_app(preset="lecture-head")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("v", "v", "v")  # the weights, the scores… until the picture
-        await pilot.pause()
         bench = app.workbench()
-        for _ in range(4):
-            if bench.query(HeadPicture) and bench.query_one(HeadPicture).display:
-                break
-            await pilot.press("v")
-            await pilot.pause()
-        picture = bench.query_one(HeadPicture)
+        picture = await picture_view(pilot, bench)  # the weights, the scores… the picture
         top = picture.content_region.y + 1  # the first query's row, under the key numbers
 
         def row_of(query: int) -> tuple[int, int]:
