@@ -84,7 +84,7 @@ def _listed(name: str) -> list[Path]:
         fd = os.open(data_folder() / name, os.O_RDONLY)
     except (OSError, RuntimeError):
         return []
-    try:  # not while ``_rewrite`` has it emptied
+    try:  # not while ``opened`` has it emptied to write it again
         fcntl.flock(fd, fcntl.LOCK_SH)
         lines = os.read(fd, os.fstat(fd).st_size).splitlines()
     except OSError:

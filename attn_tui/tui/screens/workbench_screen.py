@@ -22,7 +22,6 @@ from attn_tui.core import state
 from attn_tui.core.presets import LECTURE_EXAMPLES
 from attn_tui.core.state import Workspace
 from attn_tui.core.state import set_cell as state_cell
-from attn_tui.models.names import unlabelled
 from attn_tui.report.fmt import num, num_nonzero
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import take_once
@@ -261,6 +260,8 @@ class WorkbenchScreen(Screen):
             # every query in sight: at T = 64 or 256 the rows are averaged in bands that fit
             fits = max(6, self.app.size.height - 10)
             # the picture numbers its rows: the model's tokens opened with w are numbered too
+            from attn_tui.models.names import unlabelled  # with the picture, not the first frame
+
             picture.show(np.asarray(steps.weights, dtype=np.float64),
                          list(unlabelled(ws.query_tokens)),
                          ws.selected, max_rows=fits, hidden=box.concealed_in("picture"))
