@@ -111,7 +111,24 @@ def _line_state(app, line) -> str:
             f"{time.monotonic() - line.due:.1f} s past the line's timer, {line.handed} handed "
             f"back, posted {getattr(line.posted, 'key', line.posted)!r}, aside "
             f"{[getattr(k, 'key', 'paste') for k in line.aside]}, lesson {lesson} step "
-            f"{getattr(tutor, 'index', None)}, setting up {getattr(tutor, 'setting_up', None)}")
+            f"{getattr(tutor, 'index', None)}, setting up {getattr(tutor, 'setting_up', None)}; "
+            f"{_pump_state(app)}")
+
+
+def _pump_state(app) -> str:
+    """Where the App's own loop is: its queue, the callbacks it owes, its timers still to
+    run, and the line it awaits at (a loop stuck in one handler never runs the line's timer)."""
+    task = app._task
+    where = "not running"
+    if task is not None and not task.done():
+        chain, coro = [], task.get_coro()
+        while coro is not None and getattr(coro, "cr_frame", None) is not None:
+            chain.append(f"{coro.cr_code.co_name}:{coro.cr_frame.f_lineno}")
+            coro = coro.cr_await
+        where = " < ".join(reversed(chain[-4:]))
+    timers = [t for t in list(app._timers) if t._task is not None and not t._task.done()]
+    return (f"App queue {app._message_queue.qsize()}, next callbacks "
+            f"{len(app._next_callbacks)}, timers pending {len(timers)}, awaiting at {where}")
 _LATE: dict[int, tuple[float, float]] = {}  # id(app): (the late due, when first seen late)
 
 
