@@ -40,7 +40,6 @@ from attn_tui.tui.paste_escapes import PasteCleaned, drop_escapes_in_pastes
 from attn_tui.tui.roles import FollowsCursor, HasControls, KeepsSettings, SavesRun, Undoes
 from attn_tui.tui.screens import says_too_small, too_small
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
-from attn_tui.tui.timers import call_after
 from attn_tui.tui.widgets.heatmap import VIEW_WORDS, VIEWS
 
 if TYPE_CHECKING:
@@ -76,6 +75,7 @@ class AttnApp(App[int]):
         read_escape_as_typed()
         drop_escapes_in_pastes()
         textual_compat.render_only_what_changed(self)
+        textual_compat.one_shot_timers_fire_however_late()
         textual_compat.lay_out_only_when_resized()
         textual_compat.name_keys_without_the_unicode_database()
         textual_compat.repaint_only_what_focus_or_selection_changes()
@@ -106,7 +106,7 @@ class AttnApp(App[int]):
         """``then()`` once the browser has fetched the file delivered as ``key``, or has failed
         to, or after ``wait`` seconds (a browser that never asks for it)."""
         self._deliveries[key] = then
-        call_after(self, wait, lambda: self._delivered(key))
+        self.set_timer(wait, lambda: self._delivered(key))
 
     def _delivered(self, key: str) -> None:
         if (then := self._deliveries.pop(key, None)) is not None:
@@ -190,7 +190,7 @@ class AttnApp(App[int]):
             self._rescue_on_hangup()
         if not gc.isenabled():  # the launcher paused the cycle collector for start-up
             self.screen.call_after_refresh(resume_gc)
-            call_after(self, 2.0, resume_gc)  # in case the workbench is not what is drawn first
+            self.set_timer(2.0, resume_gc)  # in case the workbench is not what is drawn first
         self.call_after_refresh(textual_compat.warn_on_version_mismatch, self)
         self.call_after_refresh(self._tell_of_rescues)
         self._say_if_the_theme_fades()

@@ -21,7 +21,6 @@ from textual.widget import Widget
 from attn_tui.tui import textual_compat
 from attn_tui.tui.roles import HoldsKeys, SettlesEdits, TypedInto
 from attn_tui.tui.screens import says_too_small
-from attn_tui.tui.timers import call_after
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -350,11 +349,11 @@ def _copy(event: events.Key | events.Paste) -> events.Key | events.Paste:
 
 
 def _schedule(app, since: float) -> None:
-    # run by the App, not call_after_refresh: that one is run by the screen on top, and a
-    # dialog that closed first dropped it, with the line held for good (Enter Enter 6 after
-    # "already exists"); and not by set_timer, which can drop it (see timers)
+    # a timer of the App's, not call_after_refresh: that one is run by the screen on top,
+    # and a dialog that closed first dropped it, with the line held for good (Enter Enter 6
+    # after "already exists"); one that fires however late (see textual_compat)
     key_line(app).due = time.monotonic() + STEP
-    call_after(app, STEP, lambda: _hand_back(app, since))
+    app.set_timer(STEP, lambda: _hand_back(app, since))
 
 
 def _on_hold(app) -> float:

@@ -12,6 +12,7 @@ import inspect
 import weakref
 
 import pytest
+from late_timers import make_one_shot_timers_late
 from pilot_wait import until
 from textual import events
 from textual.app import App, ComposeResult
@@ -761,3 +762,19 @@ async def test_the_suites_wait_reports_a_key_line_left_without_its_timer_not_a_l
             line.waiting.clear()
             pilot_wait.STALLED_LINES.clear()  # reported as it should be: not this test's fault
             pilot_wait.STALLED_STATES.clear()
+
+
+async def test_a_one_shot_timer_fires_however_late_and_resizes_go_on(monkeypatch):
+    # Textual's resize timer, dropped once, kept every later resize from the screen
+    compat.one_shot_timers_fire_however_late()
+    reads = make_one_shot_timers_late(monkeypatch)
+    app = Tiny()
+    async with app.run_test(size=(40, 10)) as pilot:
+        fired: list[int] = []
+        app.set_timer(0.005, lambda: fired.append(1))
+        await until(pilot, lambda: fired, "a late one-shot timer", seconds=10)
+        for size in ((50, 12), (60, 14)):
+            await pilot.resize_terminal(*size)
+            await until(pilot, lambda size=size: app.screen._compositor.size == size,
+                        f"the screen laid out at {size}", seconds=10)
+    assert any(late for late in reads.values())

@@ -1,0 +1,28 @@
+"""A loaded machine, for Textual's one-shot timers only: each time a one-shot timer's task reads
+the clock, it is 10 ms later than the last time, as if the process had been preempted in
+between. Repeating timers (the screen's updates) read the true time: under a clock that ran
+ahead at every read they would never catch up."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import textual.timer
+
+
+def make_one_shot_timers_late(monkeypatch) -> dict[int, int]:
+    """Install the late clock; returns each one-shot timer's reads after its first (by id)."""
+    real, reads = textual.timer._time, {}
+
+    def get_time() -> float:
+        caller = sys._getframe(1)
+        timer = caller.f_locals.get("self")
+        if caller.f_code.co_name != "_run" or getattr(timer, "_repeat", None) != 0:
+            return real.get_time()
+        reads[id(timer)] = reads.get(id(timer), -1) + 1
+        return real.get_time() + 0.010 * reads[id(timer)]
+
+    monkeypatch.setattr(textual.timer, "_time",
+                        types.SimpleNamespace(sleep=real.sleep, get_time=get_time))
+    return reads
