@@ -92,7 +92,8 @@ def _no_keys_left_stuck():
     """Keys the App held and never handed on (see pilot_wait) fail the test that left them,
     with what the App and its line held then. (It was a warning while one such line, about
     once in ten runs of the suite, went unexplained: Textual's set_timer had dropped the line's
-    5 ms timer; see attn_tui/tui/timers.py.)"""
+    5 ms timer; see
+    textual_compat.one_shot_timers_fire_however_late.)"""
     STALLED_LINES.clear()
     STALLED_STATES.clear()
     yield
