@@ -1049,3 +1049,19 @@ async def test_undo_and_redo_say_what_they_took_back_one_notice_at_a_time():
         await pilot.press("U")
         await pilot.pause()
         assert [str(n.message) for n in notifications(app)] == ["Redid: Q who d1 0.1 → 7."]
+
+
+async def test_x_and_shift_x_say_what_they_removed_and_that_u_undoes():
+    # a token's or a dimension's numbers went without a word: only the tables shrank
+    async with make_app(preset="mask").run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "x")
+        await pilot.pause()
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert "Removed token 2, 'dog' (T 4 → 3); u undoes." in said
+        assert bench(pilot.app).workspace.key_tokens == ("the", "barked", "loudly")
+        await pilot.press("right", "right", "X")
+        await pilot.pause()
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert "Removed d3 of Q and K (d_k 4 → 3); u undoes." in said
+        assert bench(pilot.app).workspace.d_k == 3

@@ -64,6 +64,20 @@ class InputsColumn(VerticalScroll, can_focus=False):
             grid.reveal_cursor()
 
 
+def _removal_words(ws: Workspace, new: Workspace, event: MatrixEditor.StructureRequested) -> str:
+    """What x or X took away, and from how many: the token's or dimension's numbers go with it,
+    so it is said, with how to get them back."""
+    m = event.editor.matrix
+    if event.op == "remove_row":
+        label = ws.labels(m)[event.row]
+        name, a, b = (("queries", ws.t_q, new.t_q) if m == "Q" and not ws.self_attention
+                      else ("T", ws.t_k, new.t_k))
+        return f"Removed token {event.row + 1}, {label!r} ({name} {a} → {b}); u undoes."
+    name, a, b, where = (("d_k", ws.d_k, new.d_k, "Q and K") if m in ("Q", "K")
+                         else ("d_v", ws.d_v, new.d_v, "V"))
+    return f"Removed d{event.col + 1} of {where} ({name} {a} → {b}); u undoes."
+
+
 class WorkbenchScreen(Screen):
     BINDINGS = bindings.WORKBENCH
 
@@ -426,7 +440,8 @@ class WorkbenchScreen(Screen):
             most = "fewest" if event.op.startswith("remove") else "most"
             self.notify(f"{m} already has the {most} {'rows' if rows else 'columns'} it can "
                         f"have ({n}).", severity="warning", timeout=3)
-        self.apply(new)
+        removed = event.op.startswith("remove") and new != ws
+        self.apply(new, note=_removal_words(ws, new, event) if removed else None)
 
     @on(MatrixEditor.RowSelected, "#editor-q")
     def _query_picked(self, event: MatrixEditor.RowSelected) -> None:
