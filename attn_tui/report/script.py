@@ -18,7 +18,9 @@ HEAD = '''#!/usr/bin/env python3
 
 Needs Python 3.10+ and @LIB@ only. Run: python @NAME@
 It prints the step table for query @SELECTED@ (counting from 1) and the weights of every query,
-with 4 decimals, as attn-tui shows them. Edit Q, K, V or the settings below and run it again.
+with 4 decimals, as Markdown: what attn-tui's .md export holds (Markdown's own characters in
+a token, such as [CLS]'s brackets, get a backslash). Edit Q, K, V or the settings below and run
+it again.
 """
 
 from __future__ import annotations
