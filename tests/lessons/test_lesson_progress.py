@@ -8,6 +8,7 @@ import json
 import pytest
 from lesson_pilot import lesson_app, panel, press, settle, shown
 from progress_faults import read_only
+from screen_text import screen_text
 
 from attn_tui.core.progress import Progress
 from attn_tui.lessons import standing, suggestion
@@ -335,3 +336,14 @@ async def test_the_end_of_a_lesson_names_a_task_met_only_as_shown_apart(progress
         assert ("That is the whole lesson. The task on step 6 is not met yet. The task on step "
                 "5 was met only as show me (y) set it up: to count, meet it with other numbers "
                 "of your own.") in said
+
+
+async def test_go_to_uses_a_wide_window_to_keep_each_lesson_on_one_line(progress_dir):
+    # at 120 columns the dialog stayed 80 wide, and "… · 0/1 answered · at step 2" wrapped
+    # under its own line, read as cut off
+    async with lesson_app("mask", at=2).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "g")
+        text = screen_text(pilot.app)
+        assert "lesson mask       open now: The causal mask · 0/2 tasks · 0/1 answered · at " \
+               "step 2" in text

@@ -27,7 +27,7 @@ class GotoModal(AttnModal[str | None]):
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Cancel")]
     DEFAULT_CSS = """
     GotoModal { align: center middle; }
-    GotoModal > Vertical { width: 80; max-width: 100%; height: auto; max-height: 100%;
+    GotoModal > Vertical { width: 100; max-width: 100%; height: auto; max-height: 100%;
                            border: round $border; background: $surface; padding: 0 1; }
     GotoModal OptionList { height: auto; max-height: 20; border: none; }
     """
