@@ -569,9 +569,16 @@ async def test_an_emptied_box_left_names_the_sentence_the_maps_still_show() -> N
         await settle(pilot)
         box = pilot.app.screen.query_one("#sentence", Input)
         assert box.value == ""
+        # its middle given up at 80 columns, so that its end, often just typed, shows
+        assert model_screen.FIRST_SENTENCE.endswith(" it was tired.")
+        assert box.placeholder == ("/ types a sentence; the maps show: The cat sat on the … "
+                                   "it was tired.")
+        assert screen_lines(pilot.app)[1].rstrip().endswith("the maps show: The cat sat on "
+                                                            "the … it was tired.")
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
         assert box.placeholder == ("/ types a sentence; the maps show: "
                                    f"{model_screen.FIRST_SENTENCE}")
-        assert screen_lines(pilot.app)[1].startswith(" / types a sentence; the maps show: The")
 
 
 async def test_quitting_after_w_asks_only_about_the_learners_own_edits() -> None:

@@ -47,6 +47,7 @@ from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import forward_if_unfocused, run_binding_now, take_once
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.alpha_picture import ROW_SCALE, HeadGrid, HeadPicture
+from attn_tui.tui.widgets.grid_view import cut_label
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.step_table import StepTable
 from attn_tui.tui.widgets.title_bar import TitleBar
@@ -104,6 +105,31 @@ def token_line(tokens: tuple[str, ...] | list[str], width: int) -> str:
         mid = (low + high + 1) // 2
         low, high = (mid, high) if _lines(cut(mid), width) <= TOKEN_LINES else (low, mid - 1)
     return cut(low)
+
+
+def cut_middle(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, its middle given up for "…" (whole characters
+    only: a wide one that would not fit is left out); its start alone under 9 cells."""
+    if cell_len(text) <= width:
+        return text
+    if width < 9:
+        return cut_label(text, max(1, width))
+    tail = ""
+    for ch in reversed(text):
+        if cell_len(ch + tail) > (width - 1) // 2:
+            break
+        tail = ch + tail
+    head, room = "", width - 1 - cell_len(tail)
+    for ch in text:
+        if cell_len(head + ch) > room:
+            break
+        head += ch
+    # whole words where a space is near: "the … because", not "the ma…ecause"
+    if " " in head[len(head) // 2:]:
+        head = head[:head.rfind(" ") + 1]
+    if " " in tail[:len(tail) // 2]:
+        tail = tail[tail.find(" "):]
+    return head + "…" + tail
 
 
 def _lines(text: str, width: int) -> int:
@@ -288,9 +314,21 @@ class SentenceInput(Input):
 
     def on_blur(self) -> None:
         # empty and left: the keys are the heads' again, and the box names what the maps read
-        shown = self.screen.run_text if isinstance(self.screen, ModelScreen) else None
-        self.placeholder = self.AWAY_FROM + shown if shown else self.AWAY
+        self.placeholder = self._away()
         self.scroll_to(x=0, animate=False, force=True)  # left, it reads from its first word
+
+    def on_resize(self) -> None:
+        if not self.has_focus:
+            self.placeholder = self._away()
+
+    def _away(self) -> str:
+        """The words of a box left: the sentence the maps read, its middle cut (…) to fit, so
+        that its last words, often the ones just typed, are in sight."""
+        shown = self.screen.run_text if isinstance(self.screen, ModelScreen) else None
+        if not shown:
+            return self.AWAY
+        room = (self.content_size.width or self.app.size.width) - 1  # the cursor's cell
+        return self.AWAY_FROM + cut_middle(shown, room - cell_len(self.AWAY_FROM))
 
     def on_paste(self, event: events.Paste) -> None:
         # before Input's own, which keeps only the first line, and said nothing of the rest
