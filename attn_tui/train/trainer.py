@@ -126,6 +126,14 @@ class Run:
                 self._one_step()
                 left -= 1
 
+    def frame_now(self) -> None:
+        """Paused between two frames: take α at this step, so that the last frame is the
+        weights' own (the α a head opened in the workbench has). The accuracy keeps its
+        schedule: the lab says which step it is from."""
+        if not self.diverged and (not self.frames or self.frames[-1][0] != self.step):
+            with one_thread():
+                self._capture(frame=True, evaluate=False)
+
     def check_now(self) -> None:
         """Stopped between two checks (ctrl+c, a closed pipe): take α and the held-out accuracy
         at this step, so the record's last frame and accuracy are its weights' own."""

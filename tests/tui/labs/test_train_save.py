@@ -62,7 +62,12 @@ async def test_a_paused_run_is_saved_with_a_frame_at_the_step_it_paused_at(
         await small_run(pilot, 200, "set_width(8)")  # a frame every 4 steps, a check every 10
         screen = app.screen
         await paused_where_held(pilot, reached, release)
-        assert screen.step == 13 and screen.frames[-1][0] == 12
+        # paused, the map's last frame is step 13's (w opens step 13's weights); the
+        # accuracy keeps its schedule, step 10's
+        assert screen.step == 13 and screen.frames[-1][0] == 13 and screen.evals[-1][0] == 10
+        await settle(pilot)
+        n = len(screen.frames)
+        assert f"frame {n} of {n}, step 13" in "\n".join(screen_lines(app))
         await pilot.press("e")
         await pilot.pause()
         await type_path(pilot, tmp_path / "p.npz")
