@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from key_burst import burst
+from pilot_wait import until
 from screen_text import screen_lines, screen_text
 from textual import events
 from textual.widgets import Input
@@ -1283,3 +1284,25 @@ async def test_in_a_narrow_window_the_step_tables_rows_keep_their_numbers() -> N
         labels = [line[r.x:r.x + table.label_width].split()[0]
                   for line in screen_lines(pilot.app)[r.y + 1:r.bottom] if line[r.x:].strip()]
         assert labels[:4] == ["1:C…", "2:t…", "3:c…", "4:s…"]  # [CLS] without its brackets
+
+
+async def test_textual_s_keys_panel_beside_the_model_screen_stacks_its_pictures() -> None:
+    # the width classes came from the screen's 80 columns while the panel left the body 50:
+    # the grid ran under the panel (head 12 cut off) and the large picture was gone
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.has_class("-narrow")
+        pilot.app.action_show_help_panel()
+        # the body hears of its new width in a Resize of its own, after the layout
+        await until(pilot, lambda: screen.has_class("-stacked"), "the pictures stacked", 10)
+        await settle(pilot)
+        body = screen.query_one("#model-body")
+        assert body.size.width < 76
+        grid = screen.query_one(HeadGrid)
+        assert grid.region.right <= body.region.right
+        assert "12" in screen_lines(pilot.app)[grid.region.y][: body.region.right]
+        assert screen.query_one(HeadPicture).region.width > 0
+        pilot.app.action_hide_help_panel()
+        await until(pilot, lambda: screen.has_class("-narrow"), "side by side again", 10)
+        assert not screen.has_class("-stacked")

@@ -360,6 +360,8 @@ class ModelScreen(Screen):
     BINDINGS = bindings.LABS["minilm"]
     # side by side from 76 columns: at 80x24 the grid's pictures shrink to 3 x 2 to make room
     HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (76, "-narrow"), (110, "-wide")]
+    # (read from the body's width, not the screen's: a panel docked beside it, Textual's Keys,
+    # leaves the body narrower, and the grid ran under the panel, the large picture gone)
     # up to 24 rows the step table's title takes the blank line under the pictures, so that
     # the first screen says there is a table below, not only its scrollbar
     VERTICAL_BREAKPOINTS = [(0, "-short"), (25, "-tall")]
@@ -512,6 +514,7 @@ class ModelScreen(Screen):
         textual_compat.styled_once_on_first_show(self, event)
 
     def on_mount(self) -> None:
+        self.screen_layout_refresh_signal.subscribe(self, self.fit_to_room)
         self.title = "attn-tui"
         # the title is set once, so a lesson's title (which replaces it) is never overwritten
         spec = MODELS.get(self.model_name)
@@ -839,6 +842,17 @@ class ModelScreen(Screen):
         self.set_focus(self.query_one(HeadGrid), scroll_visible=False)
         if self.message.startswith("type a sentence: there is nothing to read"):
             self.say("")  # left empty: the last maps stay, as the box now says
+
+    def fit_to_room(self, _screen: object = None) -> None:
+        """After a layout, the width classes (HORIZONTAL_BREAKPOINTS) for the body's width,
+        where it is narrower or wider than the screen's. (Not on the body's Resize: Textual
+        sends none when the map it compares with was brought up to date before the layout.)"""
+        width = self.query_one(ModelBody).size.width
+        if width <= 0:
+            return
+        want = [name for least, name in self.HORIZONTAL_BREAKPOINTS if width >= least][-1]
+        for _, name in self.HORIZONTAL_BREAKPOINTS:
+            self.set_class(name == want, name)
 
     def action_back(self) -> None:
         if self.focused is self.query_one("#sentence", Input):
