@@ -22,7 +22,13 @@ def as_typed(x: float) -> str:
     text = repr(float(x))
     if text.endswith(".0"):
         text = text[:-2]
-    return (text if len(text) <= 10 else f"{x:g}").replace("e+", "e")
+    return short_exponent(text if len(text) <= 10 else f"{x:g}")
+
+
+def short_exponent(text: str) -> str:
+    """A number's e-notation as it is typed: 1e-8 and 1e9, not Python's 1e-08 and 1e+09."""
+    mantissa, e, power = text.partition("e")
+    return f"{mantissa}e{int(power)}" if e else text
 
 
 def json_short(x: Any, width: int = 40) -> str:

@@ -9,6 +9,8 @@ import math
 from dataclasses import asdict, dataclass, replace
 from typing import NamedTuple
 
+from attn_tui.core.words import as_typed
+
 INSTALL_TORCH_TRAIN = "training needs torch, which is not installed; install it with: pip install 'attn-tui[torch]'"
 
 DIGITS = tuple(str(i) for i in range(10))
@@ -112,7 +114,8 @@ class TrainConfig:
                 f"d_model {self.d_model} does not split into {self.heads} heads: each head gets "
                 f"d_model / heads columns, so pick a d_model divisible by {self.heads}")
         if not (isinstance(self.lr, int | float) and math.isfinite(self.lr) and MIN_LR <= self.lr <= MAX_LR):
-            raise TrainConfigError(f"learning rate must be between {MIN_LR:g} and {MAX_LR:g}, not {self.lr!r}")
+            raise TrainConfigError(f"learning rate must be between {as_typed(MIN_LR)} and "
+                                   f"{as_typed(MAX_LR)}, not {self.lr!r}")
         return self
 
     def as_dict(self) -> dict:

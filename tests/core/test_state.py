@@ -44,6 +44,7 @@ def test_change_words_say_what_an_undo_takes_back():
 @pytest.mark.parametrize(("typed", "said"), [
     (1e-320, "1e-320"),  # %g wrote the subnormal's stored value, 9.99989e-321
     (1e6, "1000000"),  # not 1e+06
+    (1e-5, "1e-5"),  # not repr's 1e-05
     (-2.0, "-2"), (1 / 3, "0.333333"), (-1e300, "-1e300")])
 def test_change_words_write_a_cell_as_it_was_typed(typed: float, said: str) -> None:
     ws = state.from_preset("one")

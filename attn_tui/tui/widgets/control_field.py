@@ -11,9 +11,14 @@ import math
 from typing import Any, NamedTuple
 
 from attn_tui.core.parse import parse_cell
-from attn_tui.core.words import json_short
+from attn_tui.core.words import json_short, short_exponent
 
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
+
+
+def _g(value: float, digits: int = 6) -> str:
+    """%g as a learner types it: 1e-8 and 1e9, not 1e-08 and 1e+09."""
+    return short_exponent(f"{value:.{digits}g}")
 
 
 class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
@@ -37,9 +42,9 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
         if self.kind == "float":
             short = f"{value:.{self.places}f}"
             # a value typed finer than the field's places is shown as typed: 0.055, not 0.06
-            return short if math.isclose(float(short), value, rel_tol=1e-9) else f"{value:.6g}"
+            return short if math.isclose(float(short), value, rel_tol=1e-9) else _g(value, 6)
         if self.kind == "ladder":
-            return f"{value:g}"
+            return _g(value)
         if isinstance(value, int):
             return f"{value:,}" if value >= 100_000 else str(value)
         return str(value)
@@ -75,7 +80,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             return json_short(value)  # from a session file: true, a name, a list
         if isinstance(value, int) and abs(value) >= 10**15:  # not all 300 digits of 10**300
             return f"a {len(str(abs(value)))}-digit number"
-        return self.text(value) if isinstance(value, int) else f"{value:g}"
+        return self.text(value) if isinstance(value, int) else _g(value)
 
     @property
     def lo_value(self) -> Any:
