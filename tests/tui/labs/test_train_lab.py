@@ -1016,3 +1016,25 @@ async def test_the_loss_on_the_status_line_and_the_charts_ratio_name_the_same_fi
         await pilot.resize_terminal(120, 40)
         await settle(pilot)
         assert box.border_title == f"l = loss ÷ first {first}  a = held-out accuracy"
+
+
+async def test_a_run_left_while_it_trains_comes_back_with_a_frame_at_its_step(monkeypatch):
+    # Esc at step 66 and back: the map's last frame was step 40's, w opened step 66's weights
+    reached, release = hold_after(13, monkeypatch)
+    app = lab_app("train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 200, "set_width(8)")  # a frame every 4 steps
+        screen = app.screen
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at the held step")
+        await until(pilot, lambda: screen.run is not None, "the run started")
+        run = screen.run
+        app.pop_screen()
+        await pilot.pause()
+        release.set()
+        await until(pilot, lambda: not run.stepping.locked(), "the left worker's end")
+        app.reopen_lab("train")
+        await settle(pilot)
+        back = app.screen
+        assert back.state == "paused" and back.step == 13
+        assert back.frames[-1][0] == 13

@@ -410,8 +410,8 @@ class TrainLabScreen(LabScreen):
                 run.advance(stop=stop)
                 due[0] = time.monotonic() + TELL_EVERY
                 self._tell(self._report, ticket, self._snapshot(run))
-            if self._pause_asked and not worker.is_cancelled:
-                run.frame_now()  # the map's last frame is the α that w opens
+            # paused, or left with Esc (back paused): the last frame is the α that w opens
+            run.frame_now()
         if not worker.is_cancelled:
             self._tell(self._stopped, ticket, self._snapshot(run), run.done)
 
