@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from attn_tui.cli.errors import fail
+from attn_tui.core.words import as_typed
 from attn_tui.train.config import LIMITS, MAX_LR, MIN_LR, TASKS
 
 
@@ -46,8 +47,8 @@ def _rate(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not MIN_LR <= value <= MAX_LR:  # nan fails this too
-        raise argparse.ArgumentTypeError(f"{text} is not a learning rate between {MIN_LR:g} and "
-                                         f"{MAX_LR:g}")
+        raise argparse.ArgumentTypeError(f"{text} is not a learning rate between "
+                                         f"{as_typed(MIN_LR)} and {as_typed(MAX_LR)}")
     return value
 
 

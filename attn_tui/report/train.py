@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import textwrap
 
-from attn_tui.core.words import plural
+from attn_tui.core.words import as_typed, plural
 from attn_tui.report.fmt import fit, num
 from attn_tui.train.config import TASKS, TrainConfig
 from attn_tui.train.runfile import RunRecord
@@ -28,7 +28,7 @@ def header_lines(c: TrainConfig, width: int | None = None) -> list[str]:
              # two lines: as one (82 columns) it broke mid-word in an 80-column terminal
              f" {plural(c.layers, 'layer')}, {plural(c.heads, 'head')} "
              f"of {c.head_size} (d_model {c.d_model})",
-             f" AdamW lr {c.lr:g}, batch {c.batch}, {plural(c.steps, 'step')}, seed {c.seed}",
+             f" AdamW lr {as_typed(c.lr)}, batch {c.batch}, {plural(c.steps, 'step')}, seed {c.seed}",
              f" to look for: {task.pattern}", "",
              f" {'step':>7}{'loss':>10}{'held-out accuracy':>20}"]
     return _wrapped(lines, width)
@@ -72,7 +72,7 @@ def diverged_words(losses: list[float], step: int, lr: float) -> str:
     what = (f"The loss became {num(last)} at step {step}" if not math.isfinite(last)
             else f"The model's outputs stopped being numbers at step {step} (its loss, "
                  f"from before that step's update: {fit(last, 9)})")
-    return f"{what}: the learning rate {lr:g} is too large."
+    return f"{what}: the learning rate {as_typed(lr)} is too large."
 
 
 def frames_kept_words(frame_steps: list[int]) -> str:
@@ -117,7 +117,7 @@ def alpha_tables(r: RunRecord, seconds: float, width: int | None = None) -> list
         # numbers still, but not learning (twice: beyond a batch's noise, short runs too)
         if len(r.losses) > 1 and r.losses[-1] > 2 * r.losses[0]:
             out.append(f" The loss ended above twice where it started ({num(r.losses[0])} → "
-                       f"{num(r.losses[-1])}): the learning rate {c.lr:g} is too large to learn "
+                       f"{num(r.losses[-1])}): the learning rate {as_typed(c.lr)} is too large to learn "
                        "with; try a smaller one.")
     out.append(_example_line(r))
     out = _wrapped(out, width)  # in a terminal, between words, as the tables fit it

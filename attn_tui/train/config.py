@@ -11,6 +11,13 @@ from typing import NamedTuple
 
 from attn_tui.core.words import as_typed
 
+
+def _said(value: object) -> str:
+    """A refused value: a number as typed (1e-9), anything else (from a file) as Python's."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return as_typed(value) if number and math.isfinite(value) else repr(value)
+
+
 INSTALL_TORCH_TRAIN = "training needs torch, which is not installed; install it with: pip install 'attn-tui[torch]'"
 
 DIGITS = tuple(str(i) for i in range(10))
@@ -115,7 +122,7 @@ class TrainConfig:
                 f"d_model / heads columns, so pick a d_model divisible by {self.heads}")
         if not (isinstance(self.lr, int | float) and math.isfinite(self.lr) and MIN_LR <= self.lr <= MAX_LR):
             raise TrainConfigError(f"learning rate must be between {as_typed(MIN_LR)} and "
-                                   f"{as_typed(MAX_LR)}, not {self.lr!r}")
+                                   f"{as_typed(MAX_LR)}, not {_said(self.lr)}")
         return self
 
     def as_dict(self) -> dict:

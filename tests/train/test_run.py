@@ -17,6 +17,8 @@ from attn_tui.train.trainer import Run
     (dict(d_model=30, heads=4), "d_model 30 does not split into 4 heads"),
     (dict(lr=float("nan")), "learning rate"),
     (dict(lr=0.0), "learning rate"),
+    # its limits and the number refused as they are typed, not 1e-08 and 1e-09
+    (dict(lr=1e-9), "learning rate must be between 1e-8 and 1000000, not 1e-9$"),
     (dict(layers=0), "layers must be a whole number from 1"),
 ])
 def test_a_config_that_cannot_train_says_why(changes, words) -> None:

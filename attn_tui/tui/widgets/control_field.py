@@ -11,7 +11,7 @@ import math
 from typing import Any, NamedTuple
 
 from attn_tui.core.parse import parse_cell
-from attn_tui.core.words import json_short, short_exponent
+from attn_tui.core.words import as_typed, json_short, short_exponent
 
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
 
@@ -64,7 +64,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             return None, f"{self.label}: {self._quoted(value)} is not a number"
         if self.kind in ("int", "pow2"):
             if value != int(value):
-                return None, f"{self.label} must be a whole number, not {value:g}"
+                return None, f"{self.label} must be a whole number, not {_g(value)}"
             value = int(value)
         if not self.lo <= value <= self.hi:
             return None, (f"{self.label} must be between {self.text(self.lo_value)} and "
@@ -80,7 +80,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             return json_short(value)  # from a session file: true, a name, a list
         if isinstance(value, int) and abs(value) >= 10**15:  # not all 300 digits of 10**300
             return f"a {len(str(abs(value)))}-digit number"
-        return self.text(value) if isinstance(value, int) else _g(value)
+        return self.text(value) if isinstance(value, int) else as_typed(value)
 
     @property
     def lo_value(self) -> Any:

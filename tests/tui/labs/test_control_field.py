@@ -112,7 +112,7 @@ def test_out_of_range_messages_name_the_fields_range_and_the_number_as_typed() -
     seed = Field("seed", "seed", "int", 0, 2**31 - 1)
     assert seed.parse("2147483648")[1] == (
         "seed must be between 0 and 2,147,483,647; 2,147,483,648 is outside")
-    assert MULT.parse("1e9")[1] == "scores × must be between 0.001 and 100000; 1e9 is outside"
+    assert MULT.parse("1e9")[1] == "scores × must be between 0.001 and 100000; 1000000000 is outside"
     assert TEMP.parse("1e-400")[1] == "temp: '1e-400' is too small to store; type 0 for zero"
     assert "not a number" in TEMP.parse("abc")[1]
 
@@ -279,3 +279,5 @@ def test_a_ladders_refusal_writes_its_limits_as_they_are_typed() -> None:
     # "lr must be between 1e-08 and 1e+06; 1e-09 is outside": Python's %g, not a learner's
     lr = Field("lr", "lr", "ladder", 1e-8, 1e6, choices=(1e-3, 1e-2))
     assert lr.parse("1e-9")[1] == "lr must be between 1e-8 and 1e6; 1e-9 is outside"
+    # the number refused in full: not rounded to the bound it broke
+    assert lr.parse("1000000.5")[1].endswith("; 1000000.5 is outside")
