@@ -580,6 +580,12 @@ async def test_an_emptied_box_left_names_the_sentence_the_maps_still_show() -> N
         await settle(pilot)
         assert box.placeholder == ("/ types a sentence; the maps show: "
                                    f"{model_screen.FIRST_SENTENCE}")
+        await pilot.resize_terminal(56, 24)  # room for a word or two: it says which in words
+        await settle(pilot)
+        assert box.placeholder == model_screen.SentenceInput.AWAY
+        await pilot.resize_terminal(44, 24)
+        await settle(pilot)
+        assert box.placeholder == "/ types a sentence"
 
 
 async def test_quitting_after_w_asks_only_about_the_learners_own_edits() -> None:

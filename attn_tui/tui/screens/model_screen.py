@@ -288,6 +288,7 @@ class SentenceInput(Input):
     TYPING = "type a sentence; the maps follow as you type"
     AWAY = "/ types a sentence (the maps show the last one read)"
     AWAY_FROM = "/ types a sentence; the maps show: "  # and the sentence they show
+    AWAY_SHORT = "/ types a sentence"  # where no more fits
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -327,8 +328,11 @@ class SentenceInput(Input):
         shown = self.screen.run_text if isinstance(self.screen, ModelScreen) else None
         if not shown:
             return self.AWAY
-        room = (self.content_size.width or self.app.size.width) - 1  # the cursor's cell
-        return self.AWAY_FROM + cut_middle(shown, room - cell_len(self.AWAY_FROM))
+        width = (self.content_size.width or self.app.size.width) - 1  # the cursor's cell
+        room = width - cell_len(self.AWAY_FROM)
+        if room < 20 and cell_len(shown) > room:  # a word or two of it would say little
+            return self.AWAY if cell_len(self.AWAY) <= width else self.AWAY_SHORT
+        return self.AWAY_FROM + cut_middle(shown, room)
 
     def on_paste(self, event: events.Paste) -> None:
         # before Input's own, which keeps only the first line, and said nothing of the rest
