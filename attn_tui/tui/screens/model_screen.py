@@ -47,7 +47,7 @@ from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import forward_if_unfocused, run_binding_now, take_once
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.alpha_picture import ROW_SCALE, HeadGrid, HeadPicture
-from attn_tui.tui.widgets.grid_view import cut_label
+from attn_tui.tui.widgets.grid_view import cut_ends, cut_label
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.step_table import StepTable
 from attn_tui.tui.widgets.title_bar import TitleBar
@@ -108,22 +108,13 @@ def token_line(tokens: tuple[str, ...] | list[str], width: int) -> str:
 
 
 def cut_middle(text: str, width: int) -> str:
-    """``text`` in at most ``width`` cells, its middle given up for "…" (whole characters
-    only: a wide one that would not fit is left out); its start alone under 9 cells."""
+    """``text`` in at most ``width`` cells, its middle given up for "…" (as cut_label, with
+    as much of its end as of its start)."""
     if cell_len(text) <= width:
         return text
-    if width < 9:
+    if width < 3:
         return cut_label(text, max(1, width))
-    tail = ""
-    for ch in reversed(text):
-        if cell_len(ch + tail) > (width - 1) // 2:
-            break
-        tail = ch + tail
-    head, room = "", width - 1 - cell_len(tail)
-    for ch in text:
-        if cell_len(head + ch) > room:
-            break
-        head += ch
+    head, tail = cut_ends(text, width, width)
     # whole words where a space is near: "the … because", not "the ma…ecause"
     if " " in head[len(head) // 2:]:
         head = head[:head.rfind(" ") + 1]

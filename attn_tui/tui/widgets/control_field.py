@@ -16,9 +16,9 @@ from attn_tui.core.words import as_typed, json_short, short_exponent
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
 
 
-def _g(value: float, digits: int = 6) -> str:
+def _g(value: float) -> str:
     """%g as a learner types it: 1e-8 and 1e9, not 1e-08 and 1e+09."""
-    return short_exponent(f"{value:.{digits}g}")
+    return short_exponent(f"{value:g}")
 
 
 class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
@@ -42,7 +42,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
         if self.kind == "float":
             short = f"{value:.{self.places}f}"
             # a value typed finer than the field's places is shown as typed: 0.055, not 0.06
-            return short if math.isclose(float(short), value, rel_tol=1e-9) else _g(value, 6)
+            return short if math.isclose(float(short), value, rel_tol=1e-9) else _g(value)
         if self.kind == "ladder":
             return _g(value)
         if isinstance(value, int):

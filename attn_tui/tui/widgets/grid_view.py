@@ -47,17 +47,24 @@ def cut_label(text: str, width: int) -> str:
         return text
     if width < 3:
         return set_cell_size(text, width)
+    return "…".join(cut_ends(text, width, 3))
+
+
+def cut_ends(text: str, width: int, end: int) -> tuple[str, str]:
+    """The start and the end (up to ``end`` cells, and half) of ``text`` that fit ``width``
+    cells with a "…" between them; whole characters only: a wide one that would not fit is
+    left out."""
     tail = ""
     for ch in reversed(text):
-        if cell_len(ch + tail) > min(3, (width - 1) // 2):
+        if cell_len(ch + tail) > min(end, (width - 1) // 2):
             break
         tail = ch + tail
     head, room = "", width - 1 - cell_len(tail)
-    for ch in text:  # whole characters only: a wide one that would not fit is left out
+    for ch in text:
         if cell_len(head + ch) > room:
             break
         head += ch
-    return head + "…" + tail
+    return head, tail
 
 
 def cut_numbered(text: str, width: int) -> str:
