@@ -101,7 +101,29 @@ def build_parser() -> argparse.ArgumentParser:
     from attn_tui.cli.train import add_train_parser
     from attn_tui.models.files import MODELS  # two dataclasses: off the flagless launch's path
 
+    class _Once(argparse._StoreAction):
+        """A flag given twice with two values is refused: argparse would keep the last one
+        without a word (`--preset one … --preset mask`). Twice the same is harmless."""
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = parser.given_values
+            if option_string is not None and self.dest in given and given[self.dest] != values:
+                parser.error(f"argument {'/'.join(self.option_strings)}: given twice "
+                             f"({given[self.dest]}, then {values}); give it once")
+            given[self.dest] = values
+            super().__call__(parser, namespace, values, option_string)
+
     class _Parser(argparse.ArgumentParser):  # the commands' parsers are made of its class
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.given_values: dict[str, object] = {}
+            for name in (None, "store"):  # add_argument's default action and its name
+                self.register("action", name, _Once)
+
+        def parse_known_args(self, args=None, namespace=None):
+            self.given_values = {}
+            return super().parse_known_args(args, namespace)
+
         def error(self, message: str):
             # a byte that is not UTF-8 comes in as a lone surrogate, quoted as \udcff: say
             # \xff, as the shell's quoting and attn-tui's file messages do

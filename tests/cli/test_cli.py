@@ -374,3 +374,25 @@ def test_version_with_both_outputs_closed_exits_2():
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                           preexec_fn=lambda: (os.close(1), os.close(2)))
     assert done.returncode == 2
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--preset", "one", "--preset", "mask"],
+     "attn-tui: error: argument --preset: given twice (one, then mask); give it once"),
+    (["--step", "2", "--lesson", "one", "--step", "3"],
+     "attn-tui: error: argument --step: given twice (2, then 3); give it once"),
+    (["export", "--format", "md", "-o", "a.md", "--output", "b.md"],
+     "attn-tui export: error: argument -o/--output: given twice (a.md, then b.md); give it once"),
+    (["serve", "--port", "8001", "--port", "8002"],
+     "attn-tui serve: error: argument --port: given twice (8001, then 8002); give it once"),
+])
+def test_a_flag_given_twice_with_two_values_is_refused_not_the_last_one_kept(args, says, capsys):
+    with pytest.raises(SystemExit) as done:
+        parse_args(args)
+    assert done.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == says
+
+
+def test_a_flag_given_twice_with_the_same_value_is_taken():
+    args = parse_args(["--preset", "mask", "--dtype", "float32", "--preset", "mask"])
+    assert (args.preset, args.dtype) == ("mask", "float32")
