@@ -621,7 +621,16 @@ class AttnApp(App[int]):
         return None
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            # Textual's "Keys" read as a second help beside "Help: every key": named for the
+            # side panel it toggles
+            if command.callback == self.action_show_help_panel:
+                command = command._replace(title="Keys panel: show",
+                                           help="The focused pane's keys, in a panel at the right")
+            elif command.callback == self.action_hide_help_panel:
+                command = command._replace(title="Keys panel: hide",
+                                           help="Close the panel of keys at the right")
+            yield command
         # the palette reads help as markup, where "a [CLS] sink" lost its [CLS] (Textual's
         # markup.escape leaves capitals alone)
         for command in self._own_commands(screen):

@@ -265,3 +265,21 @@ async def test_the_palettes_hits_end_above_its_key_bar_in_a_small_window(size) -
         hits, bar = app.screen.query_one(CommandList), app.screen.query_one(KeyBar)
         assert hits.region.bottom <= bar.region.y < size[1]
         assert screen_lines(app)[-1].startswith("esc Close")
+
+
+async def test_the_palette_offers_one_help_and_names_textuals_keys_panel_for_what_it_is() -> None:
+    """Textual's "Keys" (show help for the focused widget) sat beside "Help: every key": two
+    help entries for a newcomer to choose between."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bench = app.screen
+        commands = commands_of(app)
+        assert "Keys" not in commands
+        assert [t for t in commands if "help" in t.lower()] == ["Help: every key"]
+        assert commands["Keys panel: show"] == "The focused pane's keys, in a panel at the right"
+        await _run(pilot, "Keys panel: show")
+        assert app.screen is bench and bench.query("HelpPanel")
+        assert "Keys panel: hide" in commands_of(app) and "Keys panel: show" not in commands_of(app)
+        await _run(pilot, "Keys panel: hide")
+        assert not bench.query("HelpPanel")
