@@ -37,7 +37,14 @@ from attn_tui.tui.keys import (
     takes_text,
 )
 from attn_tui.tui.paste_escapes import PasteCleaned, drop_escapes_in_pastes
-from attn_tui.tui.roles import FollowsCursor, HasControls, KeepsSettings, SavesRun, Undoes
+from attn_tui.tui.roles import (
+    FollowsCursor,
+    HasControls,
+    KeepsSettings,
+    SavesRun,
+    SaysWhyNot,
+    Undoes,
+)
 from attn_tui.tui.screens import says_too_small, too_small
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 from attn_tui.tui.widgets.heatmap import VIEW_WORDS, VIEWS
@@ -662,6 +669,8 @@ class AttnApp(App[int]):
         """A screen's key chosen in the palette, as the key would act; where the key would
         not (a value is being typed: Enter sets it), said, not silently nothing."""
         if not await self.run_action(b.action, screen):
+            if isinstance(screen, SaysWhyNot) and screen.say_why_not(b.action):
+                return
             typing = takes_text(self.focused) or any(
                 w.is_typing for w in screen.query("ControlBar"))
             self.notify(f"{b.description} ({key}) does nothing now"

@@ -88,6 +88,16 @@ class Undoes(Protocol):
 
 
 @runtime_checkable
+class SaysWhyNot(Protocol):
+    """A screen with a key shown but not usable now (its check_action answers None: dimmed on
+    the key bar); pressed anyway, or chosen in the palette, the screen says why."""
+
+    def say_why_not(self, action: str) -> bool:
+        """Say why ``action`` does nothing now; False if it is not held back."""
+        ...
+
+
+@runtime_checkable
 class SavesRun(Protocol):
     """A screen that saves a training run to a file."""
 

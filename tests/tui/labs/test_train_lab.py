@@ -773,6 +773,59 @@ async def test_walk_frames_when_paused_is_not_said_on_once_the_run_pauses(monkey
         assert screen.frame is not None and screen.message == ""
 
 
+async def test_w_is_dimmed_while_a_run_trains_and_pressed_anyway_says_pause_first(
+        monkeypatch) -> None:
+    """The key bar offered w (Head → workbench) while a run trained, as if it could act, and
+    w only answered "Pause first"."""
+    from textual.command import CommandList
+
+    from attn_tui.tui.widgets.control_bar import ControlBar
+    from attn_tui.tui.widgets.key_bar import KeyBar
+
+    reached, release = hold_after(20, monkeypatch)
+    async with lab_app("train").run_test(size=(100, 24)) as pilot:
+        await small_run(pilot, 200, "set_width(8)")
+        screen = pilot.app.screen
+        bar = screen.query_one(KeyBar)
+
+        def w_drawn_dim() -> bool:
+            line = bar.render()
+            x = line.plain.index("w Head → workbench")
+            return any(s.start <= x < s.end and s.style.dim for s in line.spans)
+
+        await pilot.press("f")
+        assert not w_drawn_dim()
+        await pilot.press("enter")
+        await until(pilot, reached.is_set, "the worker at step 20")
+        await pilot.pause()  # not settle: the run is held
+        assert screen.state == "running" and w_drawn_dim()
+        for key, keys_at in (("f", AlphaMaps), ("c", ControlBar)):  # w read by each
+            await pilot.press(key)
+            assert isinstance(screen.focused, keys_at)
+            screen.say("")
+            await pilot.press("w")
+            assert pilot.app.screen is screen
+            assert screen.message.startswith("Pause first (Enter)")
+        screen.say("")
+        await pilot.press("ctrl+p")  # the palette's entry says so too
+        await until(pilot, lambda: pilot.app.screen.query(CommandList), "the palette")
+        await pilot.press(*"Head → workbench")
+        await until(pilot, lambda: pilot.app.screen.query_one(CommandList).option_count > 0,
+                    "the palette's hits")
+        await pilot.press("enter")
+        await until(pilot, lambda: pilot.app.screen is screen, "the palette closed")
+        await pilot.pause()
+        assert screen.message.startswith("Pause first (Enter)")
+        screen.action_pause()
+        release.set()
+        await until(pilot, lambda: screen.state == "paused", "the pause")
+        await settle(pilot)
+        assert not w_drawn_dim()  # paused: w opens the head
+        await pilot.press("w")
+        await settle(pilot)
+        assert pilot.app.screen is pilot.app.workbench()
+
+
 async def test_a_finished_run_left_and_back_asks_before_enter_trains_it_again() -> None:
     """Done, unsaved, Esc and Go to lab train: Enter trained it again at once, the unsaved run
     gone without the word the open lab says."""

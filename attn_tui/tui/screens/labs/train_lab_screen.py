@@ -31,6 +31,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.reactive import reactive
 from textual.widgets import ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -80,6 +81,8 @@ class TrainLabScreen(LabScreen):
     FIELDS = FIELDS
     ENTER_ON_BAR = False
     BINDINGS = bindings.LABS["train"]
+    # idle, loading, running, paused, done, diverged, loaded; the key bar follows it (w)
+    state: reactive[str] = reactive("idle", repaint=False, init=False, bindings=True)
 
     @property
     def shown_note(self) -> str:  # as a LessonHost: said while "show me"'s run trains, and after
@@ -710,12 +713,25 @@ class TrainLabScreen(LabScreen):
     def action_pick_head(self, by: int) -> None:
         self.pick_head(by)
 
+    def say_why_not(self, action: str) -> bool:
+        if action != "to_workbench" or self.state not in ("running", "loading"):
+            return False
+        refused = self.app.tutor.refuses_hand_over(self)
+        self.say(refused or self.PAUSE_FIRST, error=True)
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        # w while a run trains: dimmed on the key bar, and pressed anyway it says why
+        for binding in self.BINDINGS:
+            if event.key in binding.key.split(",") and self.say_why_not(binding.action):
+                event.stop()
+                return
+
     def action_to_workbench(self) -> None:
+        if self.say_why_not("to_workbench"):
+            return
         if (refused := self.app.tutor.refuses_hand_over(self)) is not None:
             self.say(refused, error=True)
-            return
-        if self.state in ("running", "loading"):
-            self.say(self.PAUSE_FIRST, error=True)
             return
         record = self.record or (self.run.record() if self.run is not None else None)
         if record is None:
@@ -786,6 +802,8 @@ class TrainLabScreen(LabScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("start", "save_run"):  # while a number is typed, Enter sets it
             return self.query_one("#controls").editing is None
+        if action == "to_workbench" and self.state in ("running", "loading"):
+            return None  # shown dimmed: the weights change with every step
         return super().check_action(action, parameters)
 
     def action_save_run(self) -> None:
