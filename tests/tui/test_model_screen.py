@@ -391,6 +391,25 @@ async def test_at_80x24_every_key_of_the_sentence_keeps_its_own_column_in_the_he
         assert "13 [SEP]" in screen_text(pilot.app)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (90, 30), (120, 40)])
+async def test_the_heads_row_labels_keep_or_drop_their_brackets_together(size) -> None:
+    """With 14 tokens at 80×24 the large picture's rows read "1 [CLS]" and "14 SEP": [SEP]
+    lost its brackets to the width and [CLS] kept them."""
+    async with model_app().run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text("one two three four five six seven eight nine ten eleven twelve")
+        await settle(pilot)
+        assert len(screen.run.tokens) == 14
+        picture = screen.query_one("#head", HeadPicture)
+        rows = picture.render().plain.splitlines()[1:]
+        first, last = rows[0][1:].split()[:2], rows[-1][1:].split()[:2]
+        assert (first, last) in ((["1", "[CLS]"], ["14", "[SEP]"]), (["1", "CLS"], ["14", "SEP"]))
+        if size == (80, 24):  # the labels give way to the keys here: too narrow for "14 [SEP]"
+            assert (first, last) == (["1", "CLS"], ["14", "SEP"])
+            assert "▶1 CLS " in screen_text(pilot.app)
+
+
 async def test_a_head_too_wide_for_its_pane_says_its_columns_are_not_keys() -> None:
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -256,12 +256,23 @@ def _place_numbers(heads: int, w: int, order) -> tuple[list[str], dict[int, tupl
     return row, spans
 
 
-def row_name(index: int, token: str, width: int) -> str:
+def _special(token: str) -> bool:
+    return len(token) > 2 and token[0] == "[" and token[-1] == "]"
+
+
+def _brackets_fit(names: list[tuple[int, str]], width: int) -> bool:
+    """Whether every special token among ``names`` (index, token) keeps its brackets in
+    ``width`` cells: one that cannot makes every row drop them ("1 [CLS]" beside "14 SEP")."""
+    return all(cell_len(token_label(i, tok, " ")) <= width for i, tok in names if _special(tok))
+
+
+def row_name(index: int, token: str, width: int, bare: bool = False) -> str:
     """A picture row's token as its number and name in ``width`` cells. A special token that
     does not fit loses its brackets, not its middle: "1 CLS", where "1 […S]" read as [SEP].
-    The model's own pieces are lower case, so a bare "CLS" is no word of the sentence."""
+    The model's own pieces are lower case, so a bare "CLS" is no word of the sentence.
+    ``bare``: without its brackets even where they fit, as another row's must be."""
     text = token_label(index, token, " ")
-    if cell_len(text) > width and len(token) > 2 and token[0] == "[" and token[-1] == "]":
+    if _special(token) and (bare or cell_len(text) > width):
         text = token_label(index, token[1:-1], " ")
         if cell_len(text) > width:  # the start names it ("13 UN…"), not the end
             return text[: max(width - 1, 0)] + "…" if width > 1 else text[:width]
@@ -427,9 +438,10 @@ class HeadPicture(Widget):
             whole = keys == t and len(bands) == len(self.tokens)  # else no cell is its own
             rows = ["".join("?" if not whole or (i, j) in self.hidden else ch
                             for j, ch in enumerate(r)) for i, r in enumerate(rows)]
+        bare = not _brackets_fit([(a, self.tokens[a]) for a, b in bands if b - a == 1], label - 2)
         for (first, end), row in zip(bands, rows, strict=True):
             here = first <= self.query_index < end
-            name = (row_name(first, self.tokens[first], label - 2) if end - first == 1
+            name = (row_name(first, self.tokens[first], label - 2, bare) if end - first == 1
                     else cut_label(f"{first + 1}–{end}", label - 2))
             out.append("\n")
             style = Style(bold=True, reverse=True) if here else None
