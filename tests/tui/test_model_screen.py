@@ -1331,3 +1331,29 @@ async def test_textual_s_keys_panel_beside_the_model_screen_stacks_its_pictures(
         pilot.app.action_hide_help_panel()
         await until(pilot, lambda: screen.has_class("-narrow"), "side by side again", 10)
         assert not screen.has_class("-stacked")
+
+
+def test_numbered_labels_drop_their_brackets_together_where_one_must() -> None:
+    from attn_tui.tui.widgets.grid_view import brackets_fit, cut_numbered
+
+    labels = ("1:[CLS]", "2:one", "14:[SEP]")
+    assert brackets_fit(labels, 8) and not brackets_fit(labels, 7)
+    assert [cut_numbered(t, 7, bare=True) for t in labels] == ["1:CLS", "2:one", "14:SEP"]
+    assert cut_numbered("1:[CLS]", 7) == "1:[CLS]"  # alone, it keeps them where they fit
+
+
+@pytest.mark.parametrize("width", [43, 44, 46, 50])
+async def test_the_step_tables_row_labels_keep_or_drop_their_brackets_together(width) -> None:
+    """About 43 columns wide the table's rows read "1:[CLS]" beside "14:SEP": each label was
+    cut on its own."""
+    async with model_app().run_test(size=(width, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text("one two three four five six seven eight nine ten eleven twelve")
+        await settle(pilot)
+        assert len(screen.run.tokens) == 14
+        steps = screen.query_one(StepTable)
+        room = steps.label_width - 1
+        rows = [steps.render_line(1 + i).text[:room].split() for i in range(steps.n_rows)]
+        names = {r[0] for r in rows if r and r[0].split(":")[-1].strip("[]") in ("CLS", "SEP")}
+        assert names in ({"1:[CLS]", "14:[SEP]"}, {"1:CLS", "14:SEP"}), rows

@@ -67,18 +67,33 @@ def cut_ends(text: str, width: int, end: int) -> tuple[str, str]:
     return head, tail
 
 
-def cut_numbered(text: str, width: int) -> str:
+def _numbered_special(text: str) -> bool:
+    number, sep, name = text.partition(":")
+    return bool(sep) and number.isdigit() and len(name) > 2 and name[0] == "[" and name[-1] == "]"
+
+
+def brackets_fit(labels: Sequence[str], width: int) -> bool:
+    """Whether every numbered special token among ``labels`` ("14:[SEP]") fits ``width`` cells
+    whole. Where one does not, all drop their brackets: "1:[CLS]" beside "14:SEP" read as if
+    the two were different kinds of token."""
+    return all(cell_len(text) <= width for text in labels if _numbered_special(text))
+
+
+def cut_numbered(text: str, width: int, bare: bool = False) -> str:
     """A label numbered "N:name" (the model screen's tokens) in at most ``width`` cells: the
     number whole and the name's start, or the number alone. Cut as other labels, a narrow
     column showed "12…e" for 121:the and 127:the alike. A special token that does not fit
-    loses its brackets first, as the picture's rows do."""
+    loses its brackets first, as the picture's rows do; ``bare``: even where it fits, as
+    another row's must."""
     number, sep, name = text.partition(":")
-    if not (sep and number.isdigit()) or cell_len(text) <= width:
+    if not (sep and number.isdigit()) or (cell_len(text) <= width and not bare):
         return cut_label(text, width)
-    if len(name) > 2 and name[0] == "[" and name[-1] == "]":  # "1:CLS", not "1:[…S]"
+    if _numbered_special(text):  # "1:CLS", not "1:[…S]"
         name = name[1:-1]
         if cell_len(number) + 1 + cell_len(name) <= width:
             return f"{number}:{name}"
+    elif cell_len(text) <= width:
+        return text
     room = width - len(number) - 1
     if room < 2:  # no room for a letter and its …: the number tells the rows apart
         return number[:width]
@@ -233,6 +248,16 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
     mark_cut_columns = False
     # row labels "N:name": cut keeping the number whole (see cut_numbered)
     numbered_rows = False
+    _bare_for: tuple[Sequence[str], int, bool] = ((), -1, False)
+
+    def _bare_specials(self, room: int) -> bool:
+        """Whether the numbered rows' special tokens drop their brackets at ``room`` cells,
+        all of them together; worked out once per set of labels and width, not per line."""
+        labels, at, bare = self._bare_for
+        if labels is not self.row_labels or at != room:
+            bare = not brackets_fit(self.row_labels, room)
+            self._bare_for = (self.row_labels, room, bare)
+        return bare
 
     def side_hints(self, first_hidden: int) -> tuple[str, str]:
         """What to call the columns off to the left and (from ``first_hidden``) the right: the
@@ -352,8 +377,11 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         if row >= self.n_rows:
             return Strip.blank(width, base)
         room = max(0, label_w - 1)
-        cut = cut_numbered if self.numbered_rows else cut_label
-        text = set_cell_size(cut(self.row_labels[row], room), room) + " " * (label_w > 0)
+        if self.numbered_rows:
+            cut = cut_numbered(self.row_labels[row], room, self._bare_specials(room))
+        else:
+            cut = cut_label(self.row_labels[row], room)
+        text = set_cell_size(cut, room) + " " * (label_w > 0)
         label = Segment(text, base + self.row_label_style(row))
         return Strip([label, *self._cells_strip(row, scroll_x, width - label_w)], width)
 
