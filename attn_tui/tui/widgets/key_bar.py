@@ -19,6 +19,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from attn_tui.tui.keys import takes_text, types_a_character
+from attn_tui.tui.roles import SaysWhyNot
 
 
 class Item(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
@@ -28,6 +29,7 @@ class Item(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     enabled: bool
     tooltip: str
     kept: bool = False  # drawn even where the line is too short for every key (Help)
+    action: str = ""  # a dimmed key clicked: the screen may say why it does nothing now
 
 
 # the keys a short line keeps, after those that fit: Help is how a learner finds the rest
@@ -121,7 +123,7 @@ class KeyBar(Widget):
                 continue  # not drawn: its key's display (a Unicode name lookup) is not needed
             item = Item(binding.key, app.get_key_display(binding),
                         binding.description, enabled, tooltip or binding.tooltip or "",
-                        binding.id in KEPT)
+                        binding.id in KEPT, binding.action)
             if is_palette:
                 palette = item
             else:
@@ -176,7 +178,7 @@ class KeyBar(Widget):
             return
         if item.enabled:
             self.app.simulate_key(item.key)
-        else:
+        elif not (isinstance(self.screen, SaysWhyNot) and self.screen.say_why_not(item.action)):
             self.app.bell()
 
     def on_mouse_move(self, event: events.MouseMove) -> None:

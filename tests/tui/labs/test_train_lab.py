@@ -776,7 +776,8 @@ async def test_walk_frames_when_paused_is_not_said_on_once_the_run_pauses(monkey
 async def test_w_is_dimmed_while_a_run_trains_and_pressed_anyway_says_pause_first(
         monkeypatch) -> None:
     """The key bar offered w (Head → workbench) while a run trained, as if it could act, and
-    w only answered "Pause first"."""
+    w only answered "Pause first"; before any run it answered "Train first"; a click on the
+    dimmed key only rang the bell."""
     from textual.command import CommandList
 
     from attn_tui.tui.widgets.control_bar import ControlBar
@@ -788,17 +789,28 @@ async def test_w_is_dimmed_while_a_run_trains_and_pressed_anyway_says_pause_firs
         screen = pilot.app.screen
         bar = screen.query_one(KeyBar)
 
-        def w_drawn_dim() -> bool:
+        def w_drawn_dim(label: str = "w Head → workbench") -> bool:
             line = bar.render()
-            x = line.plain.index("w Head → workbench")
+            x = line.plain.index(label)
             return any(s.start <= x < s.end and s.style.dim for s in line.spans)
 
         await pilot.press("f")
-        assert not w_drawn_dim()
+        assert screen.state == "idle" and w_drawn_dim()  # no run yet: no head to open
+        await pilot.press("w")
+        assert screen.message.startswith("Train first (Enter)")
+        assert w_drawn_dim("e Save run")  # nor a run to save
+        await pilot.press("e")
+        assert screen.message == "Train first (Enter): there is no run to save yet."
+        screen.say("")
         await pilot.press("enter")
         await until(pilot, reached.is_set, "the worker at step 20")
         await pilot.pause()  # not settle: the run is held
         assert screen.state == "running" and w_drawn_dim()
+        assert not w_drawn_dim("e Save run")  # e pauses the run, then saves it
+        screen.say("")  # clicked, the dimmed key says why too (it rang the bell)
+        await pilot.click(KeyBar, offset=(bar.render().plain.index("w Head → workbench"), 0))
+        await pilot.pause()
+        assert screen.message.startswith("Pause first (Enter)")
         for key, keys_at in (("f", AlphaMaps), ("c", ControlBar)):  # w read by each
             await pilot.press(key)
             assert isinstance(screen.focused, keys_at)

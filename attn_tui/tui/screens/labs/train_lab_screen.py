@@ -713,12 +713,43 @@ class TrainLabScreen(LabScreen):
     def action_pick_head(self, by: int) -> None:
         self.pick_head(by)
 
+    TRAIN_FIRST = "Train first (Enter): there is no trained head yet."
+    DIVERGED = "This run diverged: its weights are not numbers any more."
+
+    STARTING = "The run is starting (torch loads): e saves it once it has trained."
+
+    def _held_back(self, action: str) -> str | None:
+        """Why ``action`` cannot act now (its key is dimmed on the bar), or None."""
+        if action == "save_run":
+            return self._nothing_to_save()
+        if action != "to_workbench":
+            return None
+        if self.state in ("running", "loading"):
+            return self.PAUSE_FIRST
+        if self.state == "diverged":
+            return self.DIVERGED
+        if self.run is None and self.record is None:
+            return self.TRAIN_FIRST
+        return None
+
     def say_why_not(self, action: str) -> bool:
-        if action != "to_workbench" or self.state not in ("running", "loading"):
+        if (reason := self._held_back(action)) is None:
             return False
-        refused = self.app.tutor.refuses_hand_over(self)
-        self.say(refused or self.PAUSE_FIRST, error=True)
+        refused = self.app.tutor.refuses_hand_over(self) if action == "to_workbench" else None
+        self.say(refused or reason, error=reason != self.STARTING)
         return True
+
+    def _nothing_to_save(self) -> str | None:
+        if self.query_one("#controls").editing is not None:
+            return None  # e is typed into the number (1e-3)
+        held = self.held_run()
+        if held is None and self.state == "loading":
+            return self.STARTING
+        if held is not None and held.steps == 0 and not held.training:
+            return "Paused before its first step, the run has nothing to save yet: Enter trains it."
+        if held is None:
+            return "Train first (Enter): there is no run to save yet."
+        return None
 
     def on_key(self, event: events.Key) -> None:
         # w while a run trains: dimmed on the key bar, and pressed anyway it says why
@@ -735,10 +766,10 @@ class TrainLabScreen(LabScreen):
             return
         record = self.record or (self.run.record() if self.run is not None else None)
         if record is None:
-            self.say("Train first (Enter): there is no trained head yet.", error=True)
+            self.say(self.TRAIN_FIRST, error=True)
             return
-        if record.diverged:
-            self.say("This run diverged: its weights are not numbers any more.", error=True)
+        if record.diverged:  # a diverged run loaded from a file
+            self.say(self.DIVERGED, error=True)
             return
         self.app.tutor.hand_over(self)
         from attn_tui.tui.screens.labs.train_workspace import head_workspace
@@ -801,24 +832,18 @@ class TrainLabScreen(LabScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("start", "save_run"):  # while a number is typed, Enter sets it
-            return self.query_one("#controls").editing is None
-        if action == "to_workbench" and self.state in ("running", "loading"):
-            return None  # shown dimmed: the weights change with every step
+            if self.query_one("#controls").editing is not None:
+                return False
+            return action == "start" or self._held_back(action) is None or None
+        if self._held_back(action) is not None:
+            return None  # shown dimmed; pressed or clicked, the screen says why
         return super().check_action(action, parameters)
 
     def action_save_run(self) -> None:
         from attn_tui.tui.screens.labs.train_runs import save_run_dialog
 
-        held = self.held_run()
-        if held is None and self.state == "loading":
-            self.say("The run is starting (torch loads): e saves it once it has trained.")
-        elif held is not None and held.steps == 0 and not held.training:
-            self.say("Paused before its first step, the run has nothing to save yet: Enter "
-                     "trains it.", error=True)
-        elif held is None:
-            self.say("Train first (Enter): there is no run to save yet.", error=True)
-        else:  # a run in progress is paused first, where it stands
-            save_run_dialog(self.app, held)
+        if not self.say_why_not("save_run"):  # a run in progress is paused first, where it stands
+            save_run_dialog(self.app, self.held_run())
 
     # ---- for lessons: what a finished run shows, and the numbers a step's words read
     def lesson_shows(self) -> tuple[object, str]:
