@@ -51,6 +51,22 @@ async def test_select_keeps_back_the_weights_its_questions_ask_about_until_their
         assert "Step 4 of" in text and "0.8343" in text and "0.3333" not in text
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_select_step_3_answered_still_keeps_back_the_third_querys_weights(size):
+    """Answering step 3 lifted everything it kept back, the undecided query's row with it: its
+    three 0.3333s and entropy 1.5850, step 5's answer, showed on the map and, with ↓↓ in Q,
+    in the step table."""
+    async with lesson_app("select").run_test(size=size) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "n", "b")  # step 3 answered
+        assert "Step 3 of" in screen_text(pilot.app)
+        assert "0.8343" in screen_text(pilot.app)  # what step 3 asked is shown now
+        for keys in ((), ("shift+tab", "down"), ("down",), ("v",), ("v",)):
+            await press(pilot, *keys)
+            text = screen_text(pilot.app)
+            assert "0.3333" not in text and "entropy 1.5850" not in text, keys
+
+
 async def test_select_keeps_back_the_verb_querys_weights_not_the_scores_its_step_table_shows():
     """Steps 1 and 2 drew the verb query's scores as "?" on the map while the step table beside
     it printed them (0.2887, 0.2887, 2.5981): only what the softmax makes is kept back."""
