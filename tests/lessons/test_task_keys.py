@@ -227,6 +227,29 @@ async def test_ctrl_r_gives_the_keys_back_to_the_field_the_step_picked():
         assert screen.settings.D > 512 and screen.settings.h == 8
 
 
+async def test_ctrl_r_gives_the_keys_back_to_the_one_matrix_the_task_lets_change():
+    """select step 4 lets only K change: Tab to V, ctrl+r, and the next edit went into V and
+    broke the task's rule."""
+    from attn_tui.tui.widgets.matrix_editor import MatrixEditor
+
+    async with lesson_app("select", at=4).run_test(size=(120, 40)) as pilot:
+        await _at(pilot, 4)
+        app = pilot.app
+
+        def matrix() -> str | None:
+            editor = next((w for w in app.focused.ancestors_with_self
+                           if isinstance(w, MatrixEditor)), None) if app.focused else None
+            return editor.id if editor is not None else None
+
+        start = matrix()
+        await press(pilot, "tab")
+        assert matrix() != start
+        await press(pilot, "ctrl+r")
+        assert matrix() == start
+        await press(pilot, *cell("2", "down", "down", "right", "right"))
+        assert "Rule broken" not in _said(app) and "✓" in _said(app)
+
+
 async def test_ctrl_r_puts_back_the_query_the_step_is_about():
     # select's step 4 starts on the verb query; after ↓ to 'undecided', ctrl+r said it was
     # back at the start with the step table still on 'undecided'

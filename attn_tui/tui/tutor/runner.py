@@ -55,6 +55,14 @@ if TYPE_CHECKING:
 __all__ = ["LETTERS", "LessonRunner"]
 
 
+def _only_matrix(step) -> str | None:
+    """The one matrix a step's task lets change ("K"), or None."""
+    task = step.task
+    if task is not None and task.change is not None and len(task.change) == 1:
+        return task.change[0]
+    return None
+
+
 SHOWING = object()  # "show me" is putting its state on the panes
 SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a training run)
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
@@ -488,9 +496,12 @@ class LessonRunner:
     def _pick_again(self) -> None:
         """The field or pane the step gave the keys to, given again: after ctrl+r, ↑ changed h,
         where the learner had moved, and not the D that the step's words and hints name."""
-        for action in self._step().actions:
+        step = self._step()
+        for action in step.actions:
             if action.startswith(POINTING):
                 self.app.call_later(self.app.run_action, action)
+        if (only := _only_matrix(step)) is not None:  # as the step began: the task's matrix
+            self.app.call_later(self.app.run_action, f"screen.pick_matrix('{only}')")
 
     def _restore(self, edits: tuple = (), by: str = REPLACED_BY["reset"]) -> None:
         """The step's start (and ``edits`` on it) on the panes, as one change u undoes; quit
@@ -912,10 +923,10 @@ class LessonRunner:
             await self.app.run_action("screen.set_view('weights')")
         for action in step.actions:
             await self._run(action)
-        if step.task is not None and step.task.change is not None and len(step.task.change) == 1:
+        if (only := _only_matrix(step)) is not None:
             # the keys to the one matrix the task lets change: left in K by the step before,
             # the first edit of a Q task broke its rule
-            await self._run(f"screen.pick_matrix('{step.task.change[0]}')")
+            await self._run(f"screen.pick_matrix('{only}')")
         q = step.question
         words = [step.text, *((q.prompt, q.why, *q.choices) if q is not None else ())]
         if {"lec", "lec64"} & {root for text in words for root in placeholders(text)}:
