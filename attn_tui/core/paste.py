@@ -89,6 +89,13 @@ def read_block(text: str) -> Block | None:
     first = len(rows[0])
     if any(len(row) != first for row in rows):
         r = next(i for i, row in enumerate(rows) if len(row) != first)
+        spaced = next((i for i, row in enumerate(rows) if len(row) == 1 and len(row[0].split()) > 1),
+                      None) if "\t" in body and "[" not in body else None
+        if spaced is not None and (tabbed := next(
+                (i for i, row in enumerate(rows) if len(row) > 1), None)) is not None:
+            # a row typed by hand beside cells copied from a sheet: its numbers read as one
+            raise BlockError(f"row {tabbed + 1} is split by tabs but row {spaced + 1} by "
+                             "spaces: split every row the same way")
         raise BlockError(f"row 1 has {_count(first)} but row {r + 1} has {_count(len(rows[r]))}:"
                          " paste a rectangle of numbers")
     block = []

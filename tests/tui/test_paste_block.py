@@ -89,6 +89,9 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("0,5;1,5\n2;3", "row 1, number 1: '0,5' has a comma inside"),  # read as 0 5 1 5
     ("1;2,5", "number 2: '2,5' has a comma inside"),
     ("0,5; 1,5", "number 1: '0,5' has a comma inside"),
+    # tabs on one row, spaces on another: "row 2 has 1 number" of a row of three
+    ("0.5\t0.5\t0.5\n1 2 3", "row 1 is split by tabs but row 2 by spaces: split every row"),
+    ("1 2 3\n0.5\t0.5\t0.5", "row 2 is split by tabs but row 1 by spaces"),
     # the step table as c copies it: its sum row has empty cells
     ("| key | q·k | α |\n|---|--:|--:|\n| is | 0.3 | 0.5 |\n| sum | | 1.0 |",
      "row 2, number 1 is empty"),
