@@ -447,7 +447,9 @@ def target(task: Task, live: Live, digits: int = 2
         return f"between {fmt(lo, digits)} and {fmt(hi, digits)}", (lo, hi)
     if isinstance(task.value, str):
         v = _read(task, live, task.value)
-        words = f"{STAGES[task.value][0]} = {fmt(v, digits)}"
+        # log₂3, as the lessons write it: an n the panes never name was a puzzle
+        name = f"log₂{round(2 ** v)}" if task.value == "max_entropy" else STAGES[task.value][0]
+        words = f"{name} = {fmt(v, digits)}"
     else:
         v = float(task.value)  # type: ignore[arg-type]
         words = fmt(v, digits)
@@ -496,7 +498,7 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
     if met and task.op != "between" and _miss(task, value, goal) < CLOSE:
         # met by a little: the value as the panes write it (a met 0.9982 read "1.00" beside
         # the lab's own 0.9982), the goal as the task sets it; a goal read from the panes
-        # (log₂n) as they write it too: "1.5850 · goal log₂n = 1.58" read as two numbers
+        # (log₂3) as they write it too: "1.5850 · goal log₂3 = 1.58" read as two numbers
         if isinstance(task.value, str):
             words = target(task, live, 4)[0]
         return Verdict(value, lab, words, met, broken, digits=4)

@@ -108,7 +108,7 @@ def test_near_compares_with_another_stage_and_reduce_reads_a_row():
                  change=["Q"], solution=[{"cell": ["Q", 0, 0], "value": 0.0}])
     start = t.bench_live(ws)
     v = t.evaluate(task, start, start)
-    assert v.line() == "H(animal?) 0.75 · goal log₂n = 1.58 ± 0.01"
+    assert v.line() == "H(animal?) 0.75 · goal log₂3 = 1.58 ± 0.01"
     assert t.evaluate(task, t.solved(task, start), start).done
     top = _task(cell=None, row=2, reduce="max")
     assert t.evaluate(top, start, None).value == pytest.approx(1 / 3)
@@ -122,16 +122,16 @@ def test_a_miss_too_close_for_two_decimals_is_shown_to_four():
     start = t.bench_live(ws)
     close = t.evaluate(task, t.bench_live(state.set_cell(ws, "Q", 0, 0, 0.5)), start)
     assert not close.met
-    assert close.line() == "H(animal?) 1.5748 · goal log₂n = 1.5850 ± 0.01"
+    assert close.line() == "H(animal?) 1.5748 · goal log₂3 = 1.5850 ± 0.01"
     near_miss = t.evaluate(_task(value=0.835), start, start)  # 0.8343: "0.83 · goal ≥ 0.83"
     assert near_miss.line() == "α(verb? → barked) 0.8343 · goal ≥ 0.8350"
     met = t.evaluate(_task(value=0.83), start, start)
     # met by a little: the value to four, as the panes write it ("1.00" for a met 0.9982)
     assert met.met and met.line() == "α(verb? → barked) 0.8343 · goal ≥ 0.83"
     # met by a little against a figure of the panes: that figure as they write it too
-    # ("1.5850 · goal log₂n = 1.58" read as two different numbers)
+    # ("1.5850 · goal log₂3 = 1.58" read as two different numbers)
     done = t.evaluate(task, t.solved(task, start), start)
-    assert done.done and done.line() == "H(animal?) 1.5850 · goal log₂n = 1.5850 ± 0.01"
+    assert done.done and done.line() == "H(animal?) 1.5850 · goal log₂3 = 1.5850 ± 0.01"
 
 
 def test_a_miss_that_four_decimals_write_as_the_goal_is_shown_with_more():
