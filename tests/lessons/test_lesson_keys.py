@@ -314,6 +314,9 @@ async def test_a_step_that_replaces_the_learners_edit_says_so():
         await press(pilot, "u")
         assert pilot.app.screen.workspace.q[0][0] == 0.1
         await press(pilot, "b")
+        # answered: u brings them back now, which the panel's first words say
+        assert panel(pilot.app).plain.startswith(
+            "Step 3 starts from its own numbers. u brings yours back, one change at a time.")
         for _ in range(3):  # the answer's reveal is a change of its own: u takes it back first
             if pilot.app.screen.workspace.q[0][0] == 5.0:
                 break

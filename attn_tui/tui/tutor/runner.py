@@ -64,6 +64,7 @@ def _only_matrix(step) -> str | None:
 
 
 SHOWING = object()  # "show me" is putting its state on the panes
+ONCE_ANSWERED = "Once you answer,"  # while a question holds the panes, u waits for it too
 SETUP_HOLD = 60.0  # seconds keys wait at most for a step setting up (torch, a training run)
 TURN_HOLD = 5.0  # seconds keys wait at most behind a lesson key waiting its turn
 # step actions that only give a pane or field the keys (ctrl+r gives them again)
@@ -779,7 +780,9 @@ class LessonRunner:
         self._conceal(self._step().conceal)  # what later questions ask stays hidden
         if self._view is not None:
             why = fill(q.why, self.context())
-            note = " ".join(filter(None, (self._view.note, back)))
+            # answered: u brings the learner's numbers back now, not "once you answer"
+            kept = self._view.note.replace(f"{ONCE_ANSWERED} u brings", "u brings")
+            note = " ".join(filter(None, (kept, back)))
             self._show(replace(self._view, chosen=self.chosen, why=why, note=note, busy=False,
                                answering=""), at_end=True)  # (what the wait said, gone)
         self._point(q.reveal_highlight or self._step().highlight)
@@ -954,7 +957,7 @@ class LessonRunner:
             # numbers the step is about
             # an open question keeps the panes until it is answered (holds_back): u too
             held = q is not None and not answered and isinstance(host, HoldsForQuestion)
-            when = "Once you answer, u" if held else "u"
+            when = f"{ONCE_ANSWERED} u" if held else "u"
             said = (f"Step {self.index + 1} starts from its own {host.state_words}. {when} "
                     "brings yours back, one change at a time.")
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
