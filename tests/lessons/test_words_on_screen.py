@@ -216,3 +216,15 @@ async def test_select_3s_answer_quotes_only_numbers_in_sight_at_80x24():
         assert quoted == ["0.8343", "0.8135"]
         off = _off_panel(pilot.app)
         assert all(number in off for number in quoted), off
+
+
+async def test_a_hint_that_takes_the_tables_rows_keeps_the_sum_row_the_words_name():
+    """lesson one step 5 at 80×24: after h the step table kept the and best, and the sum row
+    (3.5701, the words' "their sum") went; best's α, the task's figure, and the sum now stay."""
+    async with lesson_app("one", at=5).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "h")
+        text = shown(pilot.app)
+        assert "Hint 1:" in text and "their sum, 3.5701" in text
+        assert re.search(r"│best +0\.4400 +0\.2540 +1\.2892 +›0\.3611", text)
+        assert re.search(r"│sum +3\.5701 +›1\.0000", text)

@@ -106,7 +106,9 @@ def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
         # cell comes into view (not the corner of every highlight's box, which may be unmarked)
         row, col = min(lead & cells or cells)
         rows = [r for r, _ in lead & cells or cells]
-        widget.row_into_view(min(rows), max(rows))
+        # from the lead's first row, down to the last marked row where they fit: one step's
+        # α (the lead) with the sum row below it that its words name, not the row above
+        widget.row_into_view(min(rows), max(max(rows), max(r for r, _ in cells)))
         widget.reveal_cell(row, col)
     for pane, cells in marks[1:]:  # the other marked grids show their marked rows
         found = host.query(f"#{pane}")
