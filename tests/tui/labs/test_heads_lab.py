@@ -312,3 +312,32 @@ async def test_undo_says_which_control_it_put_back() -> None:
         await pilot.press("U")
         await settle(pilot)
         assert [str(n.message) for n in notifications(app)] == ["Redid: h 8 → 4."]
+
+
+@pytest.mark.parametrize(("lab", "says"), [
+    ("heads", "Still showing D = 256 split into h = 4."),
+    ("model", "The numbers below are the last valid ones (D = 256, h = 4)."),
+])
+async def test_a_split_left_standing_reopens_beside_the_numbers_shown_when_saved(lab, says):
+    """h = 4, D = 256, then D = 7: the panes kept D = 256's numbers. Saved (ctrl+s, or kept
+    by Esc for Go to) and reopened, the lab showed the defaults' D = 512 and h = 8 instead."""
+    async with lab_app(lab).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key, value in (("h", 4), ("D", 256), ("D", 7)):
+            await run_action(pilot, f"set('{key}', {value})")
+        screen = pilot.app.screen
+        assert screen.message.endswith(says)
+        saved = screen.session_settings()
+    assert (saved["D"], saved["h"], saved["shown_D"]) == (7, 4, 256) and "shown_h" not in saved
+    async with lab_app(lab, lab_options={"saved": saved}).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert (screen.settings.D, screen.settings.h) == (7, 4)  # the bar as left
+        assert screen.message.endswith(says) and "not taken" not in screen.message
+        if lab == "heads":
+            assert len(_heads(pilot.app).row_labels) == 4
+            assert "D = 256 split into h = 4" in screen_text(pilot.app)
+        else:
+            assert (screen.count.D, screen.count.h) == (256, 4)
+        await run_action(pilot, "set('D', 512)")  # mended: the bar's own numbers again
+        assert not screen.message and screen.session_settings().keys().isdisjoint({"shown_D"})

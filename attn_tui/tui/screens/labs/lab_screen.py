@@ -37,6 +37,9 @@ from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.title_bar import TitleBar
 
+# a session's key for the value of a control whose numbers are shown while the bar's cannot be
+SHOWN = "shown_"
+
 
 class LabBody(VerticalScroll):
     """The lab's panes, below its controls. Tab stops here only while there is more of it to
@@ -120,20 +123,33 @@ class LabScreen(Screen):
         self.set_reactive(LabScreen.settings, self.default_settings())
         self.history: UndoStack[Any] = UndoStack()
         self.saved = dict(saved or {})  # a session's values for the controls, taken on mount
+        self.shown_settings: Any = None  # the settings of the numbers on the panes
         self.saved_refused: list[str] = []
 
     # ---- a session's copy of the controls
     def session_settings(self) -> dict[str, Any]:
-        """The controls' values, as a session file keeps them."""
-        return {f.key: getattr(self.settings, f.key) for f in self.FIELDS}
+        """The controls' values, as a session file keeps them; while they cannot be shown
+        (h = 4 of D = 7), also those of the numbers shown, as ``shown_D``: reopened, the lab
+        showed the defaults' numbers in their place."""
+        now = {f.key: getattr(self.settings, f.key) for f in self.FIELDS}
+        shown = self.shown_settings
+        if shown is not None and self.standing_problem() is not None:
+            now |= {SHOWN + f.key: getattr(shown, f.key) for f in self.FIELDS
+                    if getattr(shown, f.key) != now[f.key]}
+        return now
+
+    def _computed(self) -> None:
+        self.recompute()
+        if self.standing_problem() is None:
+            self.shown_settings = self.settings
 
     def take_saved(self) -> None:
         """Start from a session's values, each checked as if typed and taken in the bar's order
         through ``updated`` (a task or a preset brings its own values first); a refused one
         keeps what was there, and is listed in ``saved_refused``."""
         known = {f.key for f in self.FIELDS}
-        self.saved_refused += [f"{k} is not one of this lab's controls"
-                               for k in self.saved if k not in known]
+        self.saved_refused += [f"{k} is not one of this lab's controls" for k in self.saved
+                               if k not in known and k.removeprefix(SHOWN) not in known]
         for field in self.FIELDS:
             if field.key not in self.saved:
                 continue
@@ -210,18 +226,34 @@ class LabScreen(Screen):
             self.say(self.fallback, error=True)
         if self.saved:
             self.take_saved()
-        self.recompute()
+        self._computed()
         if self.saved and self.standing_problem() is not None:
-            # saved as left, beyond what can be shown (h = 7 of D = 512): the defaults are
-            # shown as the last valid numbers, or the panes would open empty
-            self.set_reactive(LabScreen.settings, self.default_settings())
-            self.recompute()
+            # saved as left, beyond what can be shown (h = 7 of D = 512): the numbers shown
+            # when it was saved (its shown_ values) are shown as the last valid ones, else the
+            # defaults', or the panes would open empty
+            self.set_reactive(LabScreen.settings, self._shown_when_saved())
+            self._computed()
+            if self.standing_problem() is not None:  # shown_ values written by hand
+                self.set_reactive(LabScreen.settings, self.default_settings())
+                self._computed()
             # taken again beside those numbers: a head of the split they show stays picked
             self.saved_refused = []
             self.take_saved()
-            self.recompute()
+            self._computed()
         if self.saved_refused:  # after recompute; refuse() adds a problem that still stands
             self.refuse("From the session, not taken: " + "; ".join(self.saved_refused))
+
+    def _shown_when_saved(self) -> Any:
+        """The settings of the numbers shown when the session was saved: its shown_ values,
+        and the bar's where none is kept (the same then), each checked as if typed."""
+        settings = self.default_settings()
+        for field in self.FIELDS:
+            key = SHOWN + field.key if SHOWN + field.key in self.saved else field.key
+            if key in self.saved:
+                value, error = field.check(self.saved[key])
+                if not error:
+                    settings = replace(settings, **{field.key: value})
+        return settings
 
     def first_focus(self):
         """What has the keys when the lab opens: the controls, unless a lab says otherwise."""
@@ -229,7 +261,7 @@ class LabScreen(Screen):
 
     def watch_settings(self) -> None:
         self.query_one(ControlBar).show(**asdict(self.settings))
-        self.recompute()
+        self._computed()
         self.app.tutor.host_changed(self)  # a lesson's task is checked after every change
 
     # ---- changes
