@@ -142,13 +142,14 @@ def run_export(args: argparse.Namespace) -> int:
         return fail(f"-o {output} is the session being exported: writing there would replace "
                      "it; give another name")
     from attn_tui.compute import BackendUnavailable
+    from attn_tui.compute.backend import DTYPES_BY_BACKEND
     from attn_tui.report import export
 
     try:
         ws = _workspace(args)
-        if ws.backend == "numpy" and ws.dtype in ("float16", "bfloat16"):
-            return fail(f"numpy has no {ws.dtype}, which the session computes in: add --dtype "
-                        "float32 (or float64), or --backend torch")
+        if ws.dtype not in DTYPES_BY_BACKEND.get(ws.backend, (ws.dtype,)):  # bfloat16 on numpy
+            return fail(f"{ws.backend} has no {ws.dtype}, which the session computes in: add "
+                        "--dtype float32 (or float64), or --backend torch")
         if output:
             export.export_file(ws, output, fmt, args.export_backend, streams=True)
             return 0

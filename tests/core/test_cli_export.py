@@ -107,6 +107,17 @@ def test_a_numpy_export_of_a_half_precision_session_names_both_ways_out(tmp_path
                    "(or float64), or --backend torch")
 
 
+def test_a_numpy_float16_session_exports_as_the_app_exports_it(tmp_path: Path) -> None:
+    """The app opens and exports a numpy float16 session; the command line refused it as
+    "numpy has no float16", which numpy has."""
+    ws = replace(state.from_preset("one"), dtype="float16")
+    session.save(ws, tmp_path / "s.json")
+    done = attn("export", "--format", "md", "--session", "s.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == export.export_text(ws, "md")
+    assert "numpy float16" in done.stdout.decode().splitlines()[0]
+
+
 def test_a_session_is_read_from_standard_input_or_a_pipe(tmp_path: Path) -> None:
     # "Cannot open -: no such file." and "it is not a regular file" for <(…) before
     ws = state.set_cell(state.from_preset("mask"), "Q", 1, 1, 2.5)
