@@ -104,11 +104,25 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
                 return self.check(parsed.value)
             if not text.strip():  # as a cell says it ("'' is not a whole number" read oddly)
                 return None, f"{self.label}: {parsed.error}"
-            return None, f"{self.label}: '{text[:16]}' is not a whole number"
+            return None, self._past_any_range(text) or (
+                f"{self.label}: '{text[:16]}' is not a whole number")
         parsed = parse_cell(text, cell_limit=False)  # the field's own range, not a cell's
         if not parsed.ok:
-            return None, f"{self.label}: {parsed.error}"
+            return None, self._past_any_range(text) or f"{self.label}: {parsed.error}"
         return self.check(parsed.value)
+
+    def _past_any_range(self, text: str) -> str | None:
+        """1e999, too large for a float: outside the range, as 1e9 is, not "not a whole
+        number" here and "too large to store" in the next field."""
+        cleaned = text.replace(",", "").replace("_", "").strip()
+        if "inf" in cleaned.lower():  # inf typed as such: not a number this takes at all
+            return None
+        try:
+            past = math.isinf(float(cleaned))
+        except ValueError:
+            return None
+        return (f"{self.label} must be between {self.text(self.lo_value)} and "
+                f"{self.text(self.hi_value)}; {text.strip()[:16]} is outside") if past else None
 
     def stepped(self, value: Any, direction: int) -> Any:
         """The next value up (+1) or down (-1), or the same value at the end of the range."""

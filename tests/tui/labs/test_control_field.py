@@ -281,3 +281,15 @@ def test_a_ladders_refusal_writes_its_limits_as_they_are_typed() -> None:
     assert lr.parse("1e-9")[1] == "lr must be between 1e-8 and 1e6; 1e-9 is outside"
     # the number refused in full: not rounded to the bound it broke
     assert lr.parse("1000000.5")[1].endswith("; 1000000.5 is outside")
+
+
+@pytest.mark.parametrize("field", [KEYS, DK, TEMP, Field("V", "V", "int", 1, 1_000_000)])
+def test_a_number_too_large_to_store_is_outside_the_range_as_any_large_number_is(field) -> None:
+    """1e999 read "not a whole number" in V and T, "too large to store" in temp, where 1e9
+    read "must be between …; … is outside"."""
+    for typed in ("1e999", "-1e999", " 1E400 "):
+        value, error = field.parse(typed)
+        assert value is None
+        assert error == (f"{field.label} must be between {field.text(field.lo_value)} and "
+                         f"{field.text(field.hi_value)}; {typed.strip()} is outside")
+    assert field.parse("1e9")[1].startswith(f"{field.label} must be between")
