@@ -479,6 +479,22 @@ async def test_a_letter_on_an_answered_question_says_it_answers_nothing_more():
         assert "Step 3's question is answered (b); c answers nothing more here." in said
 
 
+async def test_the_quit_question_is_not_covered_by_a_passing_note():
+    """b on an answered question, then ctrl+q: "b answers nothing more here" lay over the
+    quit dialog's words for its three seconds."""
+    from attn_tui.tui.screens.dialogs.confirm_quit_modal import ConfirmQuitModal
+
+    async with lesson_app("one").run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "n", "enter", "5", "enter")  # step 2 invites an edit of q
+        await press(pilot, "n", "b", "b")  # step 3 starts from its own numbers; answered
+        assert any("answers nothing more" in str(n.message) for n in notifications(pilot.app))
+        await press(pilot, "ctrl+q")  # the edit step 3 replaced: quit asks
+        assert isinstance(pilot.app.screen, ConfirmQuitModal)
+        assert not any("answers nothing more" in str(n.message)
+                       for n in notifications(pilot.app))
+
+
 async def test_a_reveal_is_not_taken_for_the_learners_edit():
     # answering step 3 of 'one' turns the division off (its reveal); n then said "Step 4
     # starts from its own numbers" although the learner had edited nothing

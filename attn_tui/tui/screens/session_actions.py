@@ -687,6 +687,8 @@ class SessionController:
 
         if lost:  # the question says it again, and the notice would cover it
             textual_compat.dismiss_notices(self.app, "warning", title="Progress")
+        # a passing note ("b answers nothing more here") sat over the question's words
+        textual_compat.dismiss_notices(self.app)
         self.app.push_screen(ConfirmQuitModal(question, can_save=typed_ok and (
             dirty or run is not None)), answer)
 
