@@ -715,7 +715,6 @@ class TrainLabScreen(LabScreen):
 
     TRAIN_FIRST = "Train first (Enter): there is no trained head yet."
     DIVERGED = "This run diverged: its weights are not numbers any more."
-
     STARTING = "The run is starting (torch loads): e saves it once it has trained."
 
     def _held_back(self, action: str) -> str | None:
@@ -752,7 +751,7 @@ class TrainLabScreen(LabScreen):
         return None
 
     def on_key(self, event: events.Key) -> None:
-        # w while a run trains: dimmed on the key bar, and pressed anyway it says why
+        # a dimmed key (w, e) is no binding Textual runs: pressed anyway, it says why
         for binding in self.BINDINGS:
             if event.key in binding.key.split(",") and self.say_why_not(binding.action):
                 event.stop()
