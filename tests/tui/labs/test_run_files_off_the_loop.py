@@ -65,7 +65,7 @@ async def _writing(pilot, held: HeldWrite) -> FileModal:
     await trained(pilot, 20)
     await pilot.press("e")
     await pilot.pause()
-    modal = await type_path(pilot, held.path)
+    modal = await type_path(pilot, held.path, written=False)
     await until(pilot, held.reached.is_set, "the write to begin", seconds=10)
     return modal
 
@@ -106,7 +106,7 @@ async def test_ctrl_o_reads_a_run_while_the_dialog_says_so_and_escape_cancels_it
         bench = app.screen
         await pilot.press("ctrl+o")
         await pilot.pause()
-        modal = await type_path(pilot, path)
+        modal = await type_path(pilot, path, written=False)
         await until(pilot, reached.is_set, "the read to begin", seconds=10)
         assert app.screen is modal
         assert _hint(modal) == f"Reading {path} … (Escape cancels)"
@@ -123,7 +123,7 @@ async def test_ctrl_o_reads_a_run_while_the_dialog_says_so_and_escape_cancels_it
         release.clear()
         await pilot.press("ctrl+o")
         await pilot.pause()
-        await type_path(pilot, path)
+        await type_path(pilot, path, written=False)
         await until(pilot, reached.is_set, "the second read to begin", seconds=10)
         release.set()
         await until(pilot, lambda: type(app.screen).__name__ == "TrainLabScreen",

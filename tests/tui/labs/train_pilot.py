@@ -65,8 +65,9 @@ async def paused_where_held(pilot, reached: threading.Event, release: threading.
     await until(pilot, lambda: screen.state == "paused", "the pause")
 
 
-async def type_path(pilot, path):
-    """In the file dialog on top: ``path`` as the name, then Enter."""
+async def type_path(pilot, path, *, written: bool = True):
+    """In the file dialog on top: ``path`` as the name, then Enter; ``written``: and wait until
+    the file is written (or refused), unless the test holds the write itself."""
     from textual.widgets import Input
 
     from attn_tui.tui.screens.dialogs.file_modal import FileModal
@@ -78,4 +79,9 @@ async def type_path(pilot, path):
     modal.query_one(Input).value = str(path)
     await pilot.press("enter")
     await pilot.pause()
+    # the file is written in the dialog's worker, off the loop: on a loaded machine a pause
+    # came back before it was (the palette's save, then load: "no such file")
+    if written:
+        await until(pilot, lambda: not modal.writing, "the file written or refused")
+        await pilot.pause()
     return modal
