@@ -20,7 +20,7 @@ from textual.widget import Widget
 from attn_tui.models.names import token_label
 from attn_tui.tui import bindings
 from attn_tui.tui.keys import KeysInOrder
-from attn_tui.tui.widgets.grid_view import cut_label
+from attn_tui.tui.widgets.grid_view import cut_label, special_token
 
 ROW_SCALE = "each row to its max"  # how a picture of one head shades, said beside it
 SHADES = "·░▒▓█"  # the dot: next to nothing, so each picture keeps its outline
@@ -256,14 +256,10 @@ def _place_numbers(heads: int, w: int, order) -> tuple[list[str], dict[int, tupl
     return row, spans
 
 
-def _special(token: str) -> bool:
-    return len(token) > 2 and token[0] == "[" and token[-1] == "]"
-
-
 def _brackets_fit(names: list[tuple[int, str]], width: int) -> bool:
     """Whether every special token among ``names`` (index, token) keeps its brackets in
     ``width`` cells: one that cannot makes every row drop them ("1 [CLS]" beside "14 SEP")."""
-    return all(cell_len(token_label(i, tok, " ")) <= width for i, tok in names if _special(tok))
+    return all(cell_len(token_label(i, tok, " ")) <= width for i, tok in names if special_token(tok))
 
 
 def row_name(index: int, token: str, width: int, bare: bool = False) -> str:
@@ -272,7 +268,7 @@ def row_name(index: int, token: str, width: int, bare: bool = False) -> str:
     The model's own pieces are lower case, so a bare "CLS" is no word of the sentence.
     ``bare``: without its brackets even where they fit, as another row's must be."""
     text = token_label(index, token, " ")
-    if _special(token) and (bare or cell_len(text) > width):
+    if special_token(token) and (bare or cell_len(text) > width):
         text = token_label(index, token[1:-1], " ")
         if cell_len(text) > width:  # the start names it ("13 UN…"), not the end
             return text[: max(width - 1, 0)] + "…" if width > 1 else text[:width]

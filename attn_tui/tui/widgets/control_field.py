@@ -67,8 +67,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
                 return None, f"{self.label} must be a whole number, not {_g(value)}"
             value = int(value)
         if not self.lo <= value <= self.hi:
-            return None, (f"{self.label} must be between {self.text(self.lo_value)} and "
-                          f"{self.text(self.hi_value)}; {self._quoted(value)} is outside")
+            return None, self._outside(self._quoted(value))
         if self.kind == "pow2" and value & (value - 1):
             return None, (f"{self.label} must be a power of two (1, 2, 4, … "
                           f"{self.text(self.hi_value)}); {value} is not")
@@ -121,8 +120,11 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             past = math.isinf(float(cleaned))
         except ValueError:
             return None
+        return self._outside(text.strip()[:16]) if past else None
+
+    def _outside(self, shown: str) -> str:
         return (f"{self.label} must be between {self.text(self.lo_value)} and "
-                f"{self.text(self.hi_value)}; {text.strip()[:16]} is outside") if past else None
+                f"{self.text(self.hi_value)}; {shown} is outside")
 
     def stepped(self, value: Any, direction: int) -> Any:
         """The next value up (+1) or down (-1), or the same value at the end of the range."""

@@ -67,9 +67,14 @@ def cut_ends(text: str, width: int, end: int) -> tuple[str, str]:
     return head, tail
 
 
+def special_token(name: str) -> bool:
+    """A model's own token, [CLS] or [SEP]: the one kind of name that may lose its brackets."""
+    return len(name) > 2 and name[0] == "[" and name[-1] == "]"
+
+
 def _numbered_special(text: str) -> bool:
     number, sep, name = text.partition(":")
-    return bool(sep) and number.isdigit() and len(name) > 2 and name[0] == "[" and name[-1] == "]"
+    return bool(sep) and number.isdigit() and special_token(name)
 
 
 def brackets_fit(labels: Sequence[str], width: int) -> bool:

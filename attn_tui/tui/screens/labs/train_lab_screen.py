@@ -830,13 +830,12 @@ class TrainLabScreen(LabScreen):
         self._draw_status(self.run.config if self.run is not None else self.record.config)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("start", "save_run"):  # while a number is typed, Enter sets it
-            if self.query_one("#controls").editing is not None:
-                return False
-            return action == "start" or self._held_back(action) is None or None
+        own = action in ("start", "save_run")
+        if own and self.query_one("#controls").editing is not None:
+            return False  # while a number is typed, Enter sets it
         if self._held_back(action) is not None:
             return None  # shown dimmed; pressed or clicked, the screen says why
-        return super().check_action(action, parameters)
+        return True if own else super().check_action(action, parameters)
 
     def action_save_run(self) -> None:
         from attn_tui.tui.screens.labs.train_runs import save_run_dialog
