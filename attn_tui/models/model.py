@@ -81,8 +81,9 @@ class Model:
 
     def run(self, text: str, *, backend: str = "numpy", dtype: str = "float32",
             full: bool = True) -> Run:
-        """``full=False``: the maps, q, k and v only, without the last layer's feed-forward
-        that only ``hidden`` and ``embedding`` need (what the model screen shows)."""
+        """``full=False``: the maps, q, k and v only, without the last layer's output
+        projection and feed-forward, that only ``hidden`` and ``embedding`` need (what the
+        model screen shows)."""
         tokens = self.tokenize(text)
         return self.run_tokens(tokens, backend=backend, dtype=dtype, full=full)
 
