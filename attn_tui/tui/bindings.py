@@ -72,7 +72,7 @@ WORKBENCH = [
     Binding("r", "random_fill", "Random", show=False,
             tooltip="fill Q, K, V with seeded random values (same seed, same values)",
             id="workbench.random"),
-    Binding("R", "reset", "Reset", show=False, tooltip="reload the current example",
+    Binding("R", "reset", "Reset", show=False, tooltip="reload the current example (a head opened with w: its own numbers)",
             id="workbench.reset"),
     Binding("u,ctrl+z", "undo", "Undo", show=False, tooltip="undo the last change",
             id="workbench.undo"),

@@ -502,6 +502,39 @@ async def test_w_opens_the_head_in_the_workbench_as_an_editable_workspace() -> N
         assert bench.workspace.query_tokens == ("who",)
 
 
+async def test_r_on_a_head_opened_with_w_puts_the_heads_own_numbers_back() -> None:
+    """R loaded the random example the head is filed under: 6 made-up tokens for its 13."""
+    from attn_tui.core import state
+
+    async with model_app(dtype="float32").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        run = pilot.app.screen.run
+        pilot.app.screen.action_pick(0, 2)
+        await pilot.press("w")
+        await settle(pilot)
+        bench = pilot.app.workbench()
+        head = bench.workspace
+        bench.apply(state.set_cell(head, "Q", 3, 0, 7.0))
+        await settle(pilot)
+        assert bench.workspace.source == head.source + ", edited since"
+        pilot.app.clear_notifications()
+        await pilot.press("R")
+        await settle(pilot)
+        assert bench.workspace == head
+        np.testing.assert_array_equal(np.asarray(bench.workspace.q), run.q[0, 2].astype(np.float64))
+        assert [n.message for n in notifications(pilot.app)] == [
+            f"The head's own Q, K, V back: {head.source} (u undoes)"]
+        assert head.source.startswith("all-MiniLM-L6-v2, layer 1 head 3, on “The cat sat")
+        pilot.app.clear_notifications()
+        await pilot.press("R")
+        await settle(pilot)
+        assert [n.message for n in notifications(pilot.app)] == [
+            "These are the head's own numbers already."]
+        await pilot.press("u")  # R was one change: u gives the edit back
+        await settle(pilot)
+        assert bench.workspace.q[3][0] == 7.0
+
+
 async def test_the_workbenchs_picture_of_a_head_opened_with_w_numbers_each_row_once() -> None:
     """The picture numbers its rows itself; the tokens w brings are numbered already, and
     rows read "2 2:the"."""

@@ -106,6 +106,7 @@ class WorkbenchScreen(Screen):
         self._lesson_states: tuple[Workspace, ...] = ()
         self._lesson_replaced: tuple[tuple[Workspace, str], ...] = ()  # (work, what replaced it)
         self._head_replaced: tuple[Workspace, ...] = ()  # ... and those a head (w) replaced
+        self._heads_opened: dict[str, Workspace] = {}  # by source: what R puts back
         self.steps: Steps | None = None
         # each entry also holds the file its workspace belonged to: undoing an open goes back
         # to the earlier file (so ctrl+s never writes the undone workspace over the other one)
@@ -636,7 +637,22 @@ class WorkbenchScreen(Screen):
                                                  "R reloads the example)")
 
     def action_reset(self) -> None:
-        self.load_preset(self.workspace.preset)
+        ws = self.workspace
+        if not ws.source:
+            self.load_preset(ws.preset)
+            return
+        # a head's numbers (w): filed under the random example, which R must not put in their place
+        head = self._heads_opened.get(ws.source.removesuffix(state.EDITED))
+        if head is None:
+            self.notify(f"R reloads an example; these numbers are {ws.source}. Open that head "
+                        "again with w for its own numbers.", severity="warning",
+                        timeout=8, markup=False)
+            return
+        head = replace(head, backend=ws.backend, dtype=ws.dtype)
+        if head == ws:
+            self.notify("These are the head's own numbers already.", timeout=3)
+            return
+        self.apply(head, note=f"The head's own Q, K, V back: {head.source} (u undoes)")
 
     def action_undo(self) -> None:
         if self.held():
@@ -819,6 +835,9 @@ class WorkbenchScreen(Screen):
         once edited, and about unsaved edits of the learner's they replaced (u brings those
         back), as for a lesson step's."""
         replaced, was_dirty = self.workspace, self.dirty
+        self._heads_opened = {**self._heads_opened, ws.source: ws}
+        if len(self._heads_opened) > 20:  # the oldest head goes: R then says how to reopen it
+            del self._heads_opened[next(iter(self._heads_opened))]
         self.apply(ws, note=note)
         if was_dirty:
             self._head_replaced = (*self._head_replaced, replaced)[-20:]
