@@ -42,8 +42,11 @@ def _whole(name: str):
 
 
 def _rate(text: str) -> float:
+    from attn_tui.core.parse import parse_cell
+
+    parsed = parse_cell(text, cell_limit=False)  # as the lab's field reads it: 1/3, 1e-3, −0.5
     try:
-        value = float(text)
+        value = parsed.value if parsed.ok else float(text)  # nan and inf: outside the range
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not MIN_LR <= value <= MAX_LR:  # nan fails this too

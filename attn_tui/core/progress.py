@@ -276,7 +276,7 @@ def _record(raw: Any) -> Record:
     step, tasks, answers = raw.get("step", 0), raw.get("tasks", []), raw.get("answers", {})
     finished, shown = raw.get("finished", False), raw.get("shown", [])
     if step is not None and not _whole(step):
-        raise ValueError("its step is not a whole number")
+        raise ValueError("its step is not a step number (a whole number from 0)")
     if not isinstance(tasks, list) or not all(_whole(t) for t in tasks):
         raise ValueError("its tasks are not step numbers")
     if not isinstance(answers, dict) or not all(

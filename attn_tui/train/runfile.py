@@ -296,6 +296,9 @@ def _record(data: dict[str, np.ndarray]) -> RunRecord:
         raise ValueError("the example has tokens outside the vocabulary")
     if not np.all(np.isfinite(frames)):
         raise ValueError("a frame holds a value that is not a number")
+    # α: drawn as shades of weight, a negative one read as nothing (every cell ·)
+    if frames.size and (frames.min() < 0 or np.abs(frames.sum(axis=-1) - 1).max() > 1e-3):
+        raise ValueError("a frame's weights are not α (each row 0 or more, summing to 1)")
     accuracy = data["accuracy"].astype(np.float64)
     if not np.all((accuracy >= 0) & (accuracy <= 1)):  # nan fails both
         raise ValueError("a held-out accuracy is not between 0 and 1")

@@ -19,6 +19,7 @@ from attn_tui.cli.main import main
     (["--task", "copy"], "invalid choice: 'copy'"),
     (["--lr", "nan"], "not a learning rate"),
     (["--lr", "-1"], "not a learning rate"),
+    (["--lr", "1/x"], "'1/x' is not a number"),
     (["--layers", "two"], "'two' is not a whole number"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
@@ -513,3 +514,11 @@ def test_a_save_name_with_a_byte_that_is_not_utf8_is_quoted_as_the_shell_quotes_
     assert main(["train", "--save", odd]) == 2
     assert capsys.readouterr().err == ("attn-tui: --save r\\xff.md is named as a .md file, but a "
                                        "run is saved as .npz: end the name with .npz.\n")
+
+
+@pytest.mark.parametrize(("typed", "rate"), [("1/3", 1 / 3), ("1e-3", 1e-3), ("0.5", 0.5)])
+def test_lr_takes_what_the_labs_field_suggests(typed, rate) -> None:
+    """The lab's field says "try 0.5, 1e-3 or 1/3"; the command line refused 1/3."""
+    from attn_tui.cli.main import build_parser
+
+    assert build_parser().parse_args(["train", "--lr", typed]).train_lr == rate

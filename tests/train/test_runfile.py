@@ -165,6 +165,11 @@ def test_a_missing_file_is_one_sentence(tmp_path) -> None:
     (lambda a: a.update(losses=a["losses"].astype(str)), "its losses are not a list of numbers"),
     (lambda a: a.update(example=a["example"][None]), "its example is not a list of numbers"),
     (lambda a: a.update(frames=a["frames"] + 0j), "its frames or weights are not real numbers"),
+    # negated, they opened and drew every cell as · ; doubled, every row as two rows' weight
+    (lambda a: a.update(frames=-a["frames"]),
+     "a frame's weights are not α (each row 0 or more, summing to 1)"),
+    (lambda a: a.update(frames=2 * a["frames"]),
+     "a frame's weights are not α (each row 0 or more, summing to 1)"),
     # frames 0 or evals 0 opened, and Enter then divided by zero in the lab
     (lambda a: a.update(meta=np.asarray(str(a["meta"]).replace('"frames": ', '"frames": 0, "x": '))),
      "frames must be a whole number from 1 to 10000, not 0"),
