@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from attn_tui.lessons import Highlight
+from attn_tui.tui.widgets.alpha_maps import AlphaMaps
 from attn_tui.tui.widgets.alpha_picture import HeadGrid, HeadPicture
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.results_column import ResultsColumn
@@ -95,6 +96,8 @@ def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
             box.scroll_visible(animate=False, top=True, immediate=True)
             if isinstance(widget, HeadPicture):  # and the row of the query the step is about
                 widget.query_into_view()
+            for maps in box.query(AlphaMaps):  # and the rows of the pattern a task learns
+                maps.pattern_into_view()
             continue
         box.scroll_visible(animate=False, immediate=True)  # the least scroll: titles stay
         # the leftmost scroll that shows the last marked column, never past the first

@@ -63,13 +63,15 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
         self.tokens: tuple[str, ...] = ()
         self.picked = 0  # the head marked ▶, counted across layers
         self.caption = ""
+        self.pattern_rows: tuple[int, ...] = ()  # the queries of the task's pattern (a lesson's)
         # moves sent and not yet taken: `↓ w` in one burst opens the head ↓ picked
         self.in_flight: list[AlphaMaps.Moved] = []
 
     def show(self, alpha: np.ndarray | None, tokens: tuple[str, ...], picked: int,
-             caption: str) -> None:
+             caption: str, pattern_rows: tuple[int, ...] = ()) -> None:
         moved = picked != self.picked
         self.alpha, self.tokens, self.picked, self.caption = alpha, tokens, picked, caption
+        self.pattern_rows = pattern_rows
         self.refresh(layout=True)
         if moved and self.has_focus:  # ↑↓ picked a head: the view follows it
             self.call_after_refresh(self.reveal_picked)
@@ -97,6 +99,26 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
                 elif bottom > view.bottom:
                     node.scroll_relative(y=min(bottom - view.bottom, top - view.y),
                                          animate=False)
+                return
+
+    def pattern_into_view(self) -> None:
+        """Scroll the first scrolling container around the maps so the picked head's pattern
+        rows show, from the first, with the keys' line under them where they fit: at 80×24 a
+        lesson's answer about reverse's anti-diagonal left only the rows above '>' in sight."""
+        blocks = self.blocks()
+        if not blocks or not self.pattern_rows or not self.is_mounted:
+            return
+        per_row = max(1, self.content_size.width // (len(blocks[0][1]) + 2))
+        block = self.region.y + self.gutter.top + (self.picked // per_row) * len(blocks[0])
+        top = block + 2 + min(self.pattern_rows)  # under the head's title and the keys' line
+        bottom = block + len(blocks[0])  # the keys' line again, below the last row
+        for node in self.ancestors:
+            if isinstance(node, Widget) and node.allow_vertical_scroll:
+                view = node.scrollable_content_region
+                if bottom - top > view.height or top < view.y:
+                    node.scroll_relative(y=top - view.y, animate=False, immediate=True)
+                elif bottom > view.bottom:
+                    node.scroll_relative(y=bottom - view.bottom, animate=False, immediate=True)
                 return
 
     def blocks(self) -> list[list[str]]:

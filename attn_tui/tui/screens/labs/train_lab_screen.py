@@ -521,7 +521,10 @@ class TrainLabScreen(LabScreen):
                 hint = "←→ frame ↑↓ head" + ("" if self._diverged() else " w: to workbench")
             else:
                 hint = "f: ←→ frame, ↑↓ head"
-            maps.show(alpha, self.tokens, self.head, f"{where} · {hint}")
+            from attn_tui.train.patterns import pattern_pairs
+
+            rows = tuple(sorted({q for q, _ in pattern_pairs(c.task, alpha.shape[-1])}))
+            maps.show(alpha, self.tokens, self.head, f"{where} · {hint}", rows)
         else:
             maps.show(None, (), 0, "Enter trains: each head's α for one example shows here.")
         box = self.query_one("#maps-box")
