@@ -929,3 +929,28 @@ async def test_at_40_columns_a_questions_edge_keeps_its_clickable_words_whole():
         edge = panel(pilot.app).edge_text
         assert "answers" not in edge  # the choices are clicks themselves
         assert "n next" in edge and "p back" in edge and edge.endswith("Esc leave"), edge
+
+
+async def test_tab_during_a_question_on_the_model_screen_passes_the_sentence_box_by():
+    """With the step table kept back, Tab went straight into the sentence: the c typed next
+    went into the sentence, and the question stayed open."""
+    from textual.widgets import Input
+
+    async with lesson_app("real-heads", at=6).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        box = screen.query_one("#sentence", Input)
+        before = box.value
+        assert pilot.app.tutor.asking(screen)
+        await press(pilot, "tab")
+        assert not box.has_focus and box.can_focus
+        await press(pilot, "shift+tab")
+        assert not box.has_focus
+        await press(pilot, "c")
+        assert box.value == before
+        assert pilot.app.tutor.chosen == 2
+        for _ in range(3):  # answered: the box takes its turn again
+            await press(pilot, "tab")
+            if box.has_focus:
+                break
+        assert box.has_focus

@@ -12,7 +12,8 @@ each token on the chosen head), ``token_count``, ``cls_heads`` (how many heads t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -729,6 +730,29 @@ class ModelScreen(Screen):
             self.app.tutor.host_changed(self)
 
     # ---- messages and keys
+    def focus_next(self, selector: Any = "*") -> Any:
+        with self._sentence_passed_by():
+            return super().focus_next(selector)
+
+    def focus_previous(self, selector: Any = "*") -> Any:
+        with self._sentence_passed_by():
+            return super().focus_previous(selector)
+
+    @contextlib.contextmanager
+    def _sentence_passed_by(self) -> Iterator[None]:
+        """While a question waits for its answer, Tab passes the sentence box by: with the
+        step table kept back, Tab went straight into it, and the letter typed next went into
+        the sentence, not to the question. / or a click still types there."""
+        box = self.query_one("#sentence", Input)
+        skip = not box.has_focus and self.app.tutor.asking(self)
+        if skip:
+            box.can_focus = False
+        try:
+            yield
+        finally:
+            if skip:
+                box.can_focus = True
+
     @on(Input.Changed, "#sentence")
     def _typed(self, event: Input.Changed) -> None:
         with self.history.change(self.lesson_state, merge="typing"):  # one u per sentence
