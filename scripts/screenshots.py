@@ -16,7 +16,10 @@ from pathlib import Path
 
 from same_kernels import same_kernels
 
+from attn_tui.cli.blas_threads import one_blas_thread
+
 same_kernels()  # before numpy loads: the pictures match the tests' on any x86-64 machine
+one_blas_thread()  # as the app and the tests run: two threads split a product's sums otherwise
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots"
 

@@ -160,16 +160,21 @@ class HeadTitle(Static):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.named = ""  # "layer 1 head 1"
+        self.named = self.short = ""  # "layer 1 head 1", "L1 H1"
 
-    def show(self, named: str) -> None:
-        self.named = named
+    def show(self, named: str, short: str) -> None:
+        self.named, self.short = named, short
         self.refresh()
 
     def render(self) -> str:
-        short = f"{self.named} α  q↓ k→" if self.named else ""
-        full = f"{short} · {ROW_SCALE}"
-        return full if short and len(full) <= self.size.width else short
+        if not self.named:
+            return ""
+        # the shades' scale before the long name: at 80x24 a █ of 0.32, the row's largest,
+        # read as nearly all the weight
+        forms = (f"{self.named} α  q↓ k→ · {ROW_SCALE}", f"{self.named} α  q↓ k→ · █ = row's max",
+                 f"{self.short} α  q↓ k→ · █ = row's max", f"{self.short} α q↓ k→ █=row max")
+        return next((f for f in forms if cell_len(f) <= self.size.width),
+                    f"{self.named} α  q↓ k→")
 
 
 GRID_TITLE = "every head: layers ↓, heads →"
@@ -633,7 +638,8 @@ class ModelScreen(Screen):
         grid.at_layer, grid.at_head = self.layer_index, self.head_index
         alpha = run.weights[self.layer_index, self.head_index]
         self.summary = s = summarise(alpha, self.layer_index, self.head_index)
-        self.query_one(HeadTitle).show(head_name(self.layer_index, self.head_index))
+        self.query_one(HeadTitle).show(head_name(self.layer_index, self.head_index),
+                                       short_head_name(self.layer_index, self.head_index))
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
         self.query_one(HeadSummaryLine).show(s)
         i = self.query_index
