@@ -186,6 +186,25 @@ async def test_progress_a_folder_refused_is_asked_about_on_quit_and_written_once
     assert record.answers == {2: 1} and record.step == 3
 
 
+async def test_with_progress_refused_save_on_quit_says_it_keeps_the_session_not_the_progress(
+        progress_dir, monkeypatch):
+    """Save (s) under "your progress could not be saved" read as saving the progress; it
+    writes the session, which holds none."""
+    app = lesson_app("select", at=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        read_only(monkeypatch)
+        await press(pilot, "home", "0", "enter")  # the step's task, met: its record refused
+        assert pilot.app.workbench().dirty
+        await press(pilot, "ctrl+q")
+        assert type(app.screen).__name__ == "ConfirmQuitModal"
+        question = str(app.screen.query_one("#quit-question").render())
+        assert question.startswith("Your progress in lesson select could not be saved")
+        assert question.endswith("You have unsaved changes. s saves the session; lesson "
+                                 "progress is not part of a session. Save (s) / Quit anyway "
+                                 "(y) / Cancel (Esc)")
+
+
 async def _answered_while_read_only(pilot, monkeypatch) -> None:
     """The open question answered (b) while the folder refused progress, which then takes it
     again: the answer waits, unwritten."""

@@ -659,8 +659,12 @@ class SessionController:
                                  f"why), so nothing can be saved now.{mend} Quit anyway (y) / "
                                  "Cancel (Esc)"])
         elif dirty or run is not None:
+            # a learner reads Save as keeping everything named above it: not the progress
+            apart = "; lesson progress is not part of a session" if lost and dirty else ""
             if dirty and run is not None:
-                words.append("s saves the session, then the run.")
+                words.append(f"s saves the session, then the run{apart}.")
+            elif apart:
+                words.append(f"s saves the session{apart}.")
             question = " ".join([*words, SAVE_OR_QUIT])
         else:
             question = " ".join([*words, "Quit anyway (y) / Cancel (Esc)"])
