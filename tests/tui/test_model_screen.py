@@ -1390,3 +1390,31 @@ async def test_the_step_tables_row_labels_keep_or_drop_their_brackets_together(w
         rows = [steps.render_line(1 + i).text[:room].split() for i in range(steps.n_rows)]
         names = {r[0] for r in rows if r and r[0].split(":")[-1].strip("[]") in ("CLS", "SEP")}
         assert names in ({"1:[CLS]", "14:[SEP]"}, {"1:CLS", "14:SEP"}), rows
+
+
+async def test_u_and_U_say_what_they_put_back_and_the_workbenchs_keys_say_where_they_work():
+    """u took the head or the query back with no sign but the picture; m, s, v and f, the
+    workbench's keys, did nothing and said nothing here."""
+    async with model_app().run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await pilot.press("right", "right_square_bracket")
+        await settle(pilot)
+        assert (screen.head_index, screen.query_index) == (1, 1)
+        await pilot.press("u")
+        await settle(pilot)
+        assert notifications(pilot.app)[-1].message == "Undid: query 2:the → 1:[CLS]."
+        await pilot.press("u")
+        await settle(pilot)
+        assert notifications(pilot.app)[-1].message == "Undid: layer 1 head 2 → layer 1 head 1."
+        await pilot.press("U")
+        await settle(pilot)
+        assert notifications(pilot.app)[-1].message == "Redid: layer 1 head 1 → layer 1 head 2."
+        await pilot.press("m")
+        await settle(pilot)
+        assert notifications(pilot.app)[-1].message == (
+            "m changes the mask on the workbench: w opens this head there, its real Q, K and V.")
+        assert pilot.app.screen is screen
+        await pilot.press("slash", "m")  # typed in the sentence, m is a letter
+        await settle(pilot)
+        assert screen.query_one("#sentence", Input).value.endswith("m")

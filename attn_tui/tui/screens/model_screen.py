@@ -46,6 +46,7 @@ from attn_tui.models.text import clean
 from attn_tui.report.fmt import num
 from attn_tui.tui import bindings, textual_compat
 from attn_tui.tui.keys import forward_if_unfocused, run_binding_now, take_once
+from attn_tui.tui.screens import say_put_back
 from attn_tui.tui.undo_stack import UndoStack
 from attn_tui.tui.widgets.alpha_picture import ROW_SCALE, HeadGrid, HeadPicture
 from attn_tui.tui.widgets.grid_view import cut_ends, cut_label
@@ -837,7 +838,39 @@ class ModelScreen(Screen):
         if choice is None:
             self.notify(f"Nothing to {what}.", timeout=2)
             return
+        before = self.lesson_state()
+        assert isinstance(before, ModelChoice)
         self._put(choice)
+        # as the workbench says its undo: the head or token changed with no other sign
+        say_put_back(self.app, what == "undo", self._change_words(before, choice))
+
+    def _change_words(self, before: ModelChoice, after: ModelChoice) -> str:
+        parts = []
+        if before.text != after.text:
+            def cut(text: str) -> str:
+                words = " ".join(text.split())
+                return words if len(words) <= 24 else words[:23] + "…"
+            parts.append(f"the sentence “{cut(before.text)}” → “{cut(after.text)}”")
+        if (before.layer, before.head) != (after.layer, after.head):
+            parts.append(f"{head_name(before.layer, before.head)} → "
+                         f"{head_name(after.layer, after.head)}")
+        tokens = self.run.tokens if self.run is not None and before.text == after.text else None
+        if before.query != after.query and tokens:
+            def label(i: int) -> str:
+                return token_label(i, tokens[i]) if i < len(tokens) else str(i + 1)
+            parts.append(f"query {label(before.query)} → {label(after.query)}")
+        return "; ".join(parts) or "nothing you can see changed"
+
+    # the workbench's keys for its maths, which here would do nothing and say nothing
+    WORKBENCH_KEYS = {"m": "the mask", "s": "÷√d_k", "v": "the map's view", "f": "the precision"}
+
+    def on_key(self, event: events.Key) -> None:
+        what = self.WORKBENCH_KEYS.get(event.character or "")
+        if what is None or isinstance(self.focused, Input):
+            return
+        event.stop()
+        self.notify(f"{event.character} changes {what} on the workbench: w opens this head "
+                    "there, its real Q, K and V.", timeout=4, markup=False)
 
     def _put(self, choice: ModelChoice) -> None:
         """The sentence, head and query of ``choice`` on screen (the maps follow; a lesson's
