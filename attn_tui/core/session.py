@@ -171,6 +171,11 @@ def _parsed(raw: bytes, shown: str) -> Session:
     try:
         return parse_full(text)
     except SessionError as exc:
+        ext = os.path.splitext(shown)[1].lower()
+        if ext in NOT_SESSION_NAMES and exc.reason.startswith("it is not valid JSON"):
+            # an export opened by mistake: its name says what it is, the JSON error did not
+            raise SessionError(f"it is a {ext} file, as the export (e) writes, not a session: "
+                               "a session is the JSON file ctrl+s saves", shown) from None
         raise SessionError(exc.reason, shown) from None
 
 

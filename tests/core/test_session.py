@@ -250,6 +250,26 @@ def test_corrupt_json_is_not_called_truncated(text: str) -> None:
         session.parse(text)
 
 
+def test_an_export_opened_as_a_session_is_named_for_what_it_is(tmp_path) -> None:
+    """ctrl+o on an export said "not valid JSON (line 1, column 1: Expecting value)"."""
+    from attn_tui.report.export import export_text
+
+    path = tmp_path / "head.md"
+    path.write_text(export_text(state.from_preset("mask"), "md"), encoding="utf-8")
+    with pytest.raises(SessionError) as err:
+        session.load(path)
+    assert str(err.value) == (f"Cannot open {path}: it is a .md file, as the export (e) "
+                              "writes, not a session: a session is the JSON file ctrl+s saves.")
+    path = tmp_path / "notes.txt"  # print's text, saved: named as such too
+    path.write_text("hello", encoding="utf-8")
+    with pytest.raises(SessionError, match="it is a .txt file"):
+        session.load(path)
+    path = tmp_path / "s.json"
+    path.write_text("hello", encoding="utf-8")
+    with pytest.raises(SessionError, match="it is not valid JSON"):
+        session.load(path)
+
+
 def test_every_bad_text_is_otherwise_a_good_session() -> None:
     # the variants differ from a good file in one place only: the good one must load
     assert session.from_json(doc()) == state.from_preset("select")
