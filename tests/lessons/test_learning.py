@@ -579,3 +579,13 @@ async def test_a_click_on_the_quit_question_is_taken_while_an_answer_trains(monk
             assert not any("click was not taken" in n.message for n in notifications(app))
         finally:
             release.set()
+
+
+async def test_e_before_a_questions_run_says_answer_first_as_enter_does():
+    """e said "Train first (Enter)" while Enter itself said "Answer first"."""
+    async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await press(pilot, "e")
+        assert screen.message == ("Answer first (a, b, c or d): the step trains the run once "
+                                  "you answer, and e saves it then.")

@@ -800,6 +800,14 @@ class LessonRunner:
         return ("The workbench would show the numbers this step keeps back: w works once "
                 "they are on screen.")
 
+    def answer_first(self, host: object, then: str) -> str | None:
+        """"Answer first (a, b or c): ``then``" while ``host``'s question waits; else None."""
+        if not self.asking(host):
+            return None
+        question = self._step().question
+        assert question is not None
+        return f"{_answer_first(question)}: {then}"
+
     def asking(self, host: object) -> bool:
         """Whether ``host``'s step has a question waiting for its answer (what a step keeps
         back may instead be for a question still to come)."""
@@ -1086,7 +1094,9 @@ class LessonRunner:
         if self.lesson is None or host is None or self.app.screen is not host:
             return False
         stacked = host.has_class("-stacked")
-        if only_stacked and not stacked:
+        # or a pane that scrolls on its own where the panel's height takes its room (the
+        # train lab's maps: an answer's words hid the rows they spoke of)
+        if only_stacked and not stacked and not getattr(host, "PANES_UNDER_PANEL", False):
             return False
         then = None if stacked else then  # stacked, the marks are what the column shows
         if not self._busy:  # a step setting up points at its own marks when ready

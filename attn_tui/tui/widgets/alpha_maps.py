@@ -64,6 +64,7 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
         self.picked = 0  # the head marked ▶, counted across layers
         self.caption = ""
         self.pattern_rows: tuple[int, ...] = ()  # the queries of the task's pattern (a lesson's)
+        self._pattern_kept = False  # pattern_into_view holds after resizes
         # moves sent and not yet taken: `↓ w` in one burst opens the head ↓ picked
         self.in_flight: list[AlphaMaps.Moved] = []
 
@@ -71,14 +72,18 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
              caption: str, pattern_rows: tuple[int, ...] = ()) -> None:
         moved = picked != self.picked
         self.alpha, self.tokens, self.picked, self.caption = alpha, tokens, picked, caption
+        if moved or pattern_rows != self.pattern_rows:  # the learner's own look now
+            self._pattern_kept = False
         self.pattern_rows = pattern_rows
         self.refresh(layout=True)
         if moved and self.has_focus:  # ↑↓ picked a head: the view follows it
             self.call_after_refresh(self.reveal_picked)
 
     def follow_cursor(self) -> None:
-        """After a resize: the picked head in sight (``roles.FollowsCursor``)."""
-        self.call_after_refresh(self.reveal_picked)
+        """After a resize: the picked head in sight (``roles.FollowsCursor``), or the rows a
+        lesson pointed at (``pattern_into_view``)."""
+        self.call_after_refresh(self.pattern_into_view if self._pattern_kept
+                                else self.reveal_picked)
 
     def reveal_picked(self) -> None:
         """Scroll the first scrolling container around the maps so the picked head shows
@@ -103,22 +108,24 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
 
     def pattern_into_view(self) -> None:
         """Scroll the first scrolling container around the maps so the picked head's pattern
-        rows show, from the first, with the keys' line under them where they fit: at 80×24 a
-        lesson's answer about reverse's anti-diagonal left only the rows above '>' in sight."""
+        rows show from the first, at the top of the view (as far as it scrolls), so a lesson
+        panel growing under the maps (an answer's words) hides the last of them, not the
+        first: at 80×24 a lesson's answer about reverse's anti-diagonal left only the rows
+        above '>' in sight. Kept to after a resize, until the learner picks another head."""
         blocks = self.blocks()
         if not blocks or not self.pattern_rows or not self.is_mounted:
             return
+        self._pattern_kept = True
         per_row = max(1, self.content_size.width // (len(blocks[0][1]) + 2))
-        block = self.region.y + self.gutter.top + (self.picked // per_row) * len(blocks[0])
-        top = block + 2 + min(self.pattern_rows)  # under the head's title and the keys' line
-        bottom = block + len(blocks[0])  # the keys' line again, below the last row
+        # below the maps' top: the rows of heads above, the head's title and keys' line
+        below = self.gutter.top + (self.picked // per_row) * len(blocks[0]) + 2 + min(
+            self.pattern_rows)
         for node in self.ancestors:
             if isinstance(node, Widget) and node.allow_vertical_scroll:
-                view = node.scrollable_content_region
-                if bottom - top > view.height or top < view.y:
-                    node.scroll_relative(y=top - view.y, animate=False, immediate=True)
-                elif bottom > view.bottom:
-                    node.scroll_relative(y=bottom - view.bottom, animate=False, immediate=True)
+                # from the maps' place in the layout, not their place on screen, which is
+                # stale until the next refresh when a scroll has just been asked for
+                node.scroll_to_widget(self, top=True, animate=False, immediate=True)
+                node.scroll_relative(y=below, animate=False, immediate=True)
                 return
 
     def blocks(self) -> list[list[str]]:

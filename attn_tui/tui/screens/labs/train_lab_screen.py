@@ -80,6 +80,7 @@ TELL_EVERY = 0.25  # seconds between the worker's reports: each redraws the plot
 class TrainLabScreen(LabScreen):
     FIELDS = FIELDS
     ENTER_ON_BAR = False
+    PANES_UNDER_PANEL = True  # the maps scroll in what a lesson panel leaves: pointed at again
     BINDINGS = bindings.LABS["train"]
     # idle, loading, running, paused, done, diverged, loaded; the key bar follows it (w)
     state: reactive[str] = reactive("idle", repaint=False, init=False, bindings=True)
@@ -738,6 +739,10 @@ class TrainLabScreen(LabScreen):
         if (reason := self._held_back(action)) is None:
             return False
         refused = self.app.tutor.refuses_hand_over(self) if action == "to_workbench" else None
+        if action == "save_run" and self.held_run() is None:  # "Train first" while Enter
+            # says "Answer first": the step trains once its question is answered
+            refused = self.app.tutor.answer_first(self, "the step trains the run once you "
+                                                  "answer, and e saves it then.")
         self.say(refused or reason, error=reason != self.STARTING)
         return True
 
