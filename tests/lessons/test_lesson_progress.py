@@ -312,7 +312,7 @@ def test_step_needs_a_lesson_and_a_step_it_has(capsys):
     for argv, said in ((["--step", "2"], "argument --step: it goes with --lesson NAME"),
                        (["--lesson", "list", "--step", "2"],
                         "argument --step: not allowed with --lesson list, which prints"),
-                       (["--lesson", "mask", "--step", "0"], "0 is out of range (1-999)")):
+                       (["--lesson", "mask", "--step", "0"], "0 is not a step: steps count from 1")):
         with _pytest.raises(SystemExit):
             parse_args(argv)
         assert said in capsys.readouterr().err
