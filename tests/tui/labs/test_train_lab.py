@@ -1023,6 +1023,17 @@ def test_a_run_that_broke_before_its_second_frame_keeps_the_frame_not_the_frames
     assert frames_kept_words([0, 4]) == "the frames up to step 4 are kept"
 
 
+async def test_a_run_that_broke_before_its_second_frame_offers_no_frames_to_walk() -> None:
+    """'the frame at step 0 is kept (f, then ←→)': ←→ had nothing to walk."""
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 6000, "set_lr(1000)")
+        screen = pilot.app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "diverged" and len(screen.frames) == 1
+        assert screen.message.endswith("Stopped; the frame at step 0 is kept."), screen.message
+
+
 async def test_settings_changed_beside_a_paused_run_are_on_the_bar_when_it_is_back(
         monkeypatch) -> None:
     # paused at 252, lr 0.003 → 0.03, Esc, Go to lab train: "Paused at step 252, where you

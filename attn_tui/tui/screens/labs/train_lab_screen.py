@@ -477,8 +477,9 @@ class TrainLabScreen(LabScreen):
         if diverged:
             words = diverged_words(self.losses, self.step, self.run.config.lr)
             kept = frames_kept_words([at for at, _ in self.frames])
-            self.say(f"{words} Stopped; {kept} ({'f, then ←→' if keep_bar else '←→'}).",
-                     error=True)
+            # ←→ walk frames: with one kept, there is nothing to walk
+            walk = "" if len(self.frames) < 2 else " (f, then ←→)" if keep_bar else " (←→)"
+            self.say(f"{words} Stopped; {kept}{walk}.", error=True)
         if not keep_bar:
             # ←→ scrub from here; c goes back to the controls. A learner on the bar keeps it:
             # a digit typed next must not become a command on the maps
