@@ -41,6 +41,16 @@ examples:
 """
 
 
+def _progress_word(text: str) -> str:
+    """reset, the one word --progress takes; list, the likeliest other, is --lesson's."""
+    import argparse
+
+    if text != "reset":
+        also = "; --lesson list lists each lesson's progress" if text == "list" else ""
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from 'reset'){also}")
+    return text
+
+
 def _int_in(lo: int, hi: int, below: str = ""):
     """``below``: what a value under ``lo`` is told instead of the range ("steps count from
     1": a lesson's --step 0 read "out of range (1-999)", and no lesson has 999 steps)."""
@@ -170,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-progress", action="store_true",
                     help="keep no lesson progress (as ATTN_TUI_NO_PROGRESS=1 does): for a "
                     "shared class account")
-    ap.add_argument("--progress", choices=["reset"],
+    ap.add_argument("--progress", type=_progress_word, metavar="reset",
                     help="reset: clear every lesson's kept progress, or with --lesson NAME "
                          "that lesson's only (asks first)")
     ap.add_argument("--theme", metavar="NAME", type=_theme,

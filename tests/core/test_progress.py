@@ -506,3 +506,17 @@ def test_a_task_solved_while_the_folder_is_unusable_is_written_once_it_is_mended
     assert p.save("one", step=5) is None and p.unsaved() == {}
     assert Progress.from_env().load("one") == Record(step=5, tasks=frozenset({4}))
     assert not p.unreadable("mask")  # mended: no more
+
+
+@pytest.mark.parametrize(("word", "said"), [
+    ("list", "invalid choice: 'list' (choose from 'reset'); --lesson list lists each lesson's "
+             "progress"),
+    ("bogus", "invalid choice: 'bogus' (choose from 'reset')\n"),
+])
+def test_progress_takes_reset_and_points_list_at_lesson_list(capsys, word, said):
+    from attn_tui.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--progress", word])
+    assert done.value.code == 2
+    assert said in capsys.readouterr().err
