@@ -589,3 +589,18 @@ async def test_e_before_a_questions_run_says_answer_first_as_enter_does():
         await press(pilot, "e")
         assert screen.message == ("Answer first (a, b, c or d): the step trains the run once "
                                   "you answer, and e saves it then.")
+
+
+@pytest.mark.parametrize(("lr", "learns"), [(0.3, False), (0.01, True), (0.001, False)])
+def test_step_4s_why_holds_for_each_rate_it_names(lr, learns):
+    """Its why named 0.3 (overshoots, near chance) and 0.01; a learner who tried 0.001 saw it
+    fail too, and the why now says so."""
+    run = Run(default_config("previous", steps=20, lr=lr))
+    run.advance()
+    assert (run.last_accuracy >= 0.99) is learns, run.last_accuracy
+    if lr == 0.3:
+        assert run.last_accuracy < 0.2  # near chance: one digit in ten
+    from attn_tui.lessons import load
+
+    task = load("learning").steps[3].task
+    assert task is not None and (f"at {lr:g}" in task.why or lr == 0.01)
