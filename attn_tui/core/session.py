@@ -13,7 +13,7 @@ import os
 import re
 import stat
 import unicodedata
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, NamedTuple
 
 from attn_tui.compute.attend import MASKS
@@ -26,8 +26,8 @@ from attn_tui.core.words import json_short, plural
 
 FORMAT = "attn-tui-session"
 # 2 adds "lab_settings", 3 "kept"; a file is written as the lowest version that holds it
-VERSION = 3
-VERSIONS = (1, 2, 3)
+VERSION = 4
+VERSIONS = (1, 2, 3, 4)
 MAX_LAB_SETTINGS = 32  # a lab has at most a dozen controls
 MAX_BYTES = 24 * 2**20  # the largest workspace, written in full, is about 20 MB
 MAX_LABEL = 100
@@ -79,11 +79,13 @@ def to_json(ws: Workspace, screen: str = "workbench",
         else:
             text = json.dumps(list(value) if isinstance(value, tuple) else value)
         parts.append(f"    {json.dumps(key)}: {text}")
+    if ws.source:  # where the numbers came from (a model's head): an export credits it
+        parts.append(f"    \"source\": {json.dumps(ws.source)}")
     workspace = "{\n" + ",\n".join(parts) + "\n  }"
     lab = (f',\n  "lab_settings": {json.dumps(lab_settings, allow_nan=False)}'
            if lab_settings else "")
     left = f',\n  "kept": {json.dumps(kept, allow_nan=False)}' if kept else ""
-    version = 3 if left else 2 if lab else 1
+    version = 4 if ws.source else 3 if left else 2 if lab else 1
     return (f'{{\n  "format": {json.dumps(FORMAT)},\n  "version": {version},\n'
             f'  "workspace": {workspace},\n  "screen": {json.dumps(screen)}{lab}{left}\n}}\n')
 
@@ -257,10 +259,26 @@ def parse_full(text: str) -> Session:
     w = doc["workspace"]
     if not isinstance(w, dict):
         raise SessionError('"workspace" is not a JSON object')
+    if version < 4 and "source" in w:
+        raise SessionError(f'its workspace has "source", which only schema version 4 has, but '
+                           f"it says version {version}")
+    source = _source(w.pop("source", ""))
     _keys(w, WORKSPACE_KEYS, "the workspace")
     if lab_settings and not screen.startswith("lab:"):
         raise SessionError(f'it has "lab_settings" but its screen is {_short(screen)}, not a lab')
-    return Session(_workspace(w), screen, lab_settings, kept)
+    return Session(replace(_workspace(w), source=source), screen, lab_settings, kept)
+
+
+MAX_SOURCE = 3000  # a head's: the model, the head and the sentence (2,000 characters at most)
+
+
+def _source(raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise SessionError('"source" is not text')
+    if len(raw) > MAX_SOURCE or any(_unshowable(c) for c in raw):
+        raise SessionError(f'"source" is {_short(raw)}: where the numbers came from, one line of '
+                           f"at most {MAX_SOURCE:,} characters without control characters")
+    return raw
 
 
 KEPT_LABS = ("minilm",)  # the labs a session keeps as left with Esc (see "kept")

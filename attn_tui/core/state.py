@@ -40,7 +40,7 @@ class Workspace:
     seed: int = 0
     preset: str = "one"
     # where the numbers came from when they were not typed (a model's head, a trained run):
-    # exports say it; a session does not keep it
+    # exports say it; a session keeps it (its schema version 4)
     source: str = ""
 
     @property

@@ -121,8 +121,8 @@ BAD_TEXT = {
     "another format": (json.dumps({"format": "other", "version": 1}), "not an attn-tui"),
     "no version": (doc(version=DELETE), "no schema version"),
     "version as text": (doc(version="1"), "not a whole number"),
-    "newer version": (doc(version=4), "schema version 4 (a newer attn-tui wrote it)"),
-    "older version": (doc(version=0), "schema version 0; this attn-tui reads versions 1 to 3"),
+    "newer version": (doc(version=5), "schema version 5 (a newer attn-tui wrote it)"),
+    "older version": (doc(version=0), "schema version 0; this attn-tui reads versions 1 to 4"),
     "kept labs in version 2": (doc(version=2, kept={"minilm": {"text": "a"}}),
                                'it has "kept", which only schema version 3 has, but says version 2'),
     "kept, not a lab": (doc(version=3, kept={"workbench": {"text": "a"}}),
@@ -268,6 +268,26 @@ def test_an_export_opened_as_a_session_is_named_for_what_it_is(tmp_path) -> None
     path.write_text("hello", encoding="utf-8")
     with pytest.raises(SessionError, match="it is not valid JSON"):
         session.load(path)
+
+
+def test_a_heads_source_is_kept_by_a_session_and_checked_when_read(tmp_path) -> None:
+    """A head opened with w and saved came back as plain numbers: its export no longer said
+    which model, head and sentence they were, and R had nothing to say about them."""
+    ws = replace(state.from_preset("select"),
+                 source="all-MiniLM-L6-v2, layer 1 head 3, on “The cat sat.”, edited since")
+    text = session.to_json(ws)
+    assert json.loads(text)["version"] == 4
+    assert session.from_json(text) == ws
+    assert json.loads(session.to_json(state.from_preset("select")))["version"] == 1
+    for bad, said in ((text.replace('"version": 4', '"version": 3'),
+                       'workspace has "source", which only schema version 4 has, but it '
+                       "says version 3"),
+                      (text.replace("The cat", "The\\u001bcat"), '"source" is '),
+                      (text.replace('"source": "all', '"source": 7, "x": "all'),
+                       '"source" is not text')):
+        with pytest.raises(SessionError) as err:
+            session.from_json(bad)
+        assert said in str(err.value)
 
 
 def test_every_bad_text_is_otherwise_a_good_session() -> None:

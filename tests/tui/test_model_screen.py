@@ -535,6 +535,42 @@ async def test_r_on_a_head_opened_with_w_puts_the_heads_own_numbers_back() -> No
         assert bench.workspace.q[3][0] == 7.0
 
 
+async def test_a_head_saved_and_opened_again_keeps_its_source_and_r_says_where_it_came_from(
+        tmp_path: Path) -> None:
+    """Saved, a head came back as plain numbers filed under the random example: R loaded
+    that, and an export no longer said which model, head and sentence they were."""
+    from attn_tui.core import session, state
+    from attn_tui.report.export import export_text
+
+    async with model_app(dtype="float32").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        bench = pilot.app.workbench()
+        edited = state.set_cell(bench.workspace, "Q", 1, 0, 7.0)
+        bench.apply(edited)
+        await settle(pilot)
+        ws = bench.workspace
+    path = tmp_path / "head.json"
+    path.write_text(session.to_json(ws), encoding="utf-8")
+    assert ws.source.endswith(", edited since")
+    opened = session.load_full(path)  # as --session opens it
+    async with make_app(workspace=opened.workspace, backend=opened.workspace.backend,
+                        dtype=opened.workspace.dtype, session_path=str(path)).run_test(
+            size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        bench = pilot.app.workbench()
+        assert bench.workspace == ws
+        assert export_text(bench.workspace, "md").startswith(f"From {ws.source}")
+        pilot.app.clear_notifications()
+        await pilot.press("R")
+        await pilot.pause()
+        assert bench.workspace == ws  # kept, not the random example
+        assert [n.message for n in notifications(pilot.app)] == [
+            f"R reloads an example; these numbers are {ws.source}. Open that head again with "
+            "w for its own numbers."]
+
+
 async def test_the_workbenchs_picture_of_a_head_opened_with_w_numbers_each_row_once() -> None:
     """The picture numbers its rows itself; the tokens w brings are numbered already, and
     rows read "2 2:the"."""

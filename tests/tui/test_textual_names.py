@@ -47,6 +47,8 @@ METHODS = {
     "can_replace": "Textual's hook to drop a message a newer one replaces",
     "_on_key": "Textual's key dispatch, wrapped so a binding already run is not run again",
     "_select_or_command": "the command palette chooses an entry once, however many Enters",
+    "focus_next": "Tab on the model screen passes the sentence box by while a question waits",
+    "focus_previous": "shift+Tab likewise",
 }
 
 # Textual's class variables and settable attributes attn-tui gives values, with Textual's meaning
