@@ -191,7 +191,8 @@ def measure(plan: Plan, only: tuple[str, ...]) -> tuple[dict, list[str]]:
                          f"output_attentions=True; the 32-token runs ({md['t_long']} tokens) are "
                          "run(full=False), as the screen asks: the 72 maps without the last "
                          "layer's output projection and feed-forward, which no map needs, "
-                         "each precision in a loop of its own; the "
+                         f"each precision in runs of {max(1, plan.model_warm // 5)} of its "
+                         "own, taking turns; the "
                          "numbers only, not their drawing; the model screen computes in "
                          "float32, its weights' precision, unless --dtype float64")
     if "train" in only:

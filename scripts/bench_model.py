@@ -90,14 +90,17 @@ def model_figure(cold_runs: int = 5, warm_runs: int = 50) -> dict:
             t = time.perf_counter()
             ref(ids, output_attentions=True)
             theirs.append(time.perf_counter() - t)
-        # each precision in a loop of its own: on the screen one sentence follows another in
+        # each precision in runs of its own: on the screen one sentence follows another in
         # one precision, not another model's pass (transformers' weights, or float64's twice
-        # the bytes of float32's), which would leave the caches colder than the screen does
-        for dtype, times in (("float32", long), ("float64", long64)):
-            for _ in range(warm_runs):
-                t = time.perf_counter()
-                model.run(SENTENCE_32, dtype=dtype, full=False)  # the 72 maps, as the screen asks
-                times.append(time.perf_counter() - t)
+        # the bytes of float32's), which would leave the caches colder than the screen does;
+        # the runs take turns, first one precision then the other, as the machine drifts
+        blocks = (("float32", long), ("float64", long64))
+        for block in range(5):
+            for dtype, times in blocks if block % 2 == 0 else blocks[::-1]:
+                for _ in range(max(1, warm_runs // 5)):
+                    t = time.perf_counter()
+                    model.run(SENTENCE_32, dtype=dtype, full=False)  # the maps, as the screen asks
+                    times.append(time.perf_counter() - t)
     return {"first": (_median(ours_cold), _median(theirs_cold)),
             "load": (_median(loads_ours), _median(loads_theirs)),
             "forward": (_median(ours), _median(theirs)),

@@ -52,8 +52,8 @@ def _progress_word(text: str) -> str:
 
 
 def _int_in(lo: int, hi: int, below: str = ""):
-    """``below``: what a value under ``lo`` is told instead of the range ("steps count from
-    1": a lesson's --step 0 read "out of range (1-999)", and no lesson has 999 steps)."""
+    """``below``: what a value under ``lo`` is, said instead of the range ("not a step: steps
+    count from 1": --step 0 read "out of range (1-999)", and no lesson has 999 steps)."""
     def parse(text: str) -> int:
         import argparse
 
@@ -62,7 +62,7 @@ def _int_in(lo: int, hi: int, below: str = ""):
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if value < lo and below:
-            raise argparse.ArgumentTypeError(f"{value} is not a step: {below}")
+            raise argparse.ArgumentTypeError(f"{value} is {below}")
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(f"{value} is out of range ({lo}-{hi})")
         return value
@@ -174,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--lesson", metavar="NAME",
                     help="open a lesson where you left it (at its first step the first time); "
                     "--lesson list shows every lesson")
-    ap.add_argument("--step", type=_int_in(1, 999, "steps count from 1"), metavar="N",
+    ap.add_argument("--step", type=_int_in(1, 999, "not a step: steps count from 1"), metavar="N",
                     help="with --lesson NAME: open it at step N (1 is its first), wherever it "
                     "was left; answers and tasks kept are kept")
     ap.add_argument("--no-progress", action="store_true",

@@ -25,7 +25,8 @@ from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
 from attn_tui.core.words import json_short, plural
 
 FORMAT = "attn-tui-session"
-# 2 adds "lab_settings", 3 "kept"; a file is written as the lowest version that holds it
+# 2 adds "lab_settings", 3 "kept", 4 the workspace's "source"; a file is written as the
+# lowest version that holds it
 VERSION = 4
 VERSIONS = (1, 2, 3, 4)
 MAX_LAB_SETTINGS = 32  # a lab has at most a dozen controls

@@ -20,6 +20,7 @@ from attn_tui.cli.main import main
     (["--lr", "nan"], "not a learning rate"),
     (["--lr", "-1"], "not a learning rate"),
     (["--lr", "1/x"], "'1/x' is not a number"),
+    (["--lr", "1,5"], "'1,5' is not a number: write 1.5, with a point"),  # the lab's words
     (["--layers", "two"], "'two' is not a whole number"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])

@@ -74,12 +74,12 @@ def test_a_file_from_a_newer_version_is_a_notice_not_a_crash(progress_dir):
     assert f"written by a newer attn-tui, version {VERSION + 1}" in p.notices[0]
 
 
-
 def test_a_negative_step_is_said_as_such_not_as_not_a_whole_number(progress_dir):
     _write(progress_dir, "one", json.dumps({"version": VERSION, "step": -3}).encode())
     p = Progress.from_env()
     assert p.load("one") == Record()
     assert "its step is not a step number (a whole number from 0)" in p.notices[0]
+
 
 CONTENTS = st.one_of(
     st.binary(max_size=300),

@@ -31,22 +31,27 @@ def test_a_run_has_the_shapes_the_issue_promises(minilm: Any) -> None:
     assert abs(float(np.linalg.norm(run.embedding)) - 1.0) < 1e-5
 
 
-def test_the_maps_only_skip_the_last_feed_forward_and_match_the_whole_pass(
+def test_the_maps_only_skip_the_last_output_projection_and_feed_forward(
         minilm: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The screen shows the 72 maps and nothing of hidden or the embedding: run(full=False)
-    leaves out the sixth layer's feed-forward, and its maps, q, k and v are the whole pass's."""
+    leaves out the sixth layer's output projection and feed-forward, and its maps, q, k and v
+    are the whole pass's."""
     import copy
     import pickle
 
     from attn_tui.models import forward
 
-    calls = []
-    real = forward.gelu
+    calls, products = [], []
+    real, real_linear = forward.gelu, forward.linear
     monkeypatch.setattr(forward, "gelu", lambda x, xp: (calls.append(1), real(x, xp))[1])
+    monkeypatch.setattr(forward, "linear",
+                        lambda x, w, b, xp: (products.append(w.shape), real_linear(x, w, b, xp))[1])
     maps = minilm.run("the dog chased the ball", full=False)
     assert len(calls) == 5 and maps.hidden is None and maps.embedding is None
+    # Q, K and V as one product in each layer; the sixth has no output projection or FFN
+    assert len(products) == 6 + 5 * 3 and products.count((384, 1152)) == 6
     whole = minilm.run("the dog chased the ball")
-    assert len(calls) == 11 and whole.hidden.shape[0] == 7
+    assert len(calls) == 11 and whole.hidden.shape[0] == 7 and len(products) == 21 + 6 * 4
     for name in ("weights", "q", "k", "v"):
         np.testing.assert_array_equal(getattr(maps, name), getattr(whole, name))
     # a Run stays plain data: copied, pickled and made a dict as before

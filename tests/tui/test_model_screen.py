@@ -525,12 +525,14 @@ async def test_r_on_a_head_opened_with_w_puts_the_heads_own_numbers_back() -> No
         assert [n.message for n in notifications(pilot.app)] == [
             f"The head's own Q, K, V back: {head.source} (u undoes)"]
         assert head.source.startswith("all-MiniLM-L6-v2, layer 1 head 3, on “The cat sat")
+        bench.apply(replace(bench.workspace, selected=5))  # another query looked at: no edit
+        await settle(pilot)
         pilot.app.clear_notifications()
         await pilot.press("R")
         await settle(pilot)
         assert [n.message for n in notifications(pilot.app)] == [
             "These are the head's own numbers already."]
-        await pilot.press("u")  # R was one change: u gives the edit back
+        await pilot.press("u", "u")  # the query looked at, then R: the edit is back
         await settle(pilot)
         assert bench.workspace.q[3][0] == 7.0
 

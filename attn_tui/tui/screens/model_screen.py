@@ -175,7 +175,7 @@ class HeadTitle(Static):
         forms = (f"{self.named} α  q↓ k→ · {ROW_SCALE}", f"{self.named} α  q↓ k→ · █ = row's max",
                  f"{self.short} α  q↓ k→ · █ = row's max", f"{self.short} α q↓ k→ █=row max")
         return next((f for f in forms if cell_len(f) <= self.size.width),
-                    f"{self.named} α  q↓ k→")
+                    f"{self.short} α q↓ k→")
 
 
 GRID_TITLE = "every head: layers ↓, heads →"

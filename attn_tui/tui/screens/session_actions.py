@@ -660,11 +660,12 @@ class SessionController:
                                  "Cancel (Esc)"])
         elif dirty or run is not None:
             # a learner reads Save as keeping everything named above it: not the progress
-            apart = "; lesson progress is not part of a session" if lost and dirty else ""
             if dirty and run is not None:
-                words.append(f"s saves the session, then the run{apart}.")
-            elif apart:
-                words.append(f"s saves the session{apart}.")
+                words.append("s saves the session, then the run" + (
+                    "; lesson progress is in neither." if lost else "."))
+            elif lost:
+                words.append("s saves the session; lesson progress is not part of a session."
+                             if dirty else "s saves the run; lesson progress is not part of it.")
             question = " ".join([*words, SAVE_OR_QUIT])
         else:
             question = " ".join([*words, "Quit anyway (y) / Cancel (Esc)"])

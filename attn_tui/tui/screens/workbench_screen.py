@@ -643,16 +643,20 @@ class WorkbenchScreen(Screen):
             return
         # a head's numbers (w): filed under the random example, which R must not put in their place
         head = self._heads_opened.get(ws.source.removesuffix(state.EDITED))
+
+        def short(source: str) -> str:  # its sentence may run to 2,000 characters
+            return source if len(source) <= 140 else source[:139] + "…"
+
         if head is None:
-            self.notify(f"R reloads an example; these numbers are {ws.source}. Open that head "
-                        "again with w for its own numbers.", severity="warning",
+            self.notify(f"R reloads an example; these numbers are {short(ws.source)}. Open "
+                        "that head again with w for its own numbers.", severity="warning",
                         timeout=8, markup=False)
             return
-        head = replace(head, backend=ws.backend, dtype=ws.dtype)
-        if head == ws:
+        head = replace(head, backend=ws.backend, dtype=ws.dtype, selected=ws.selected)
+        if head == ws:  # the query looked at is the learner's, not a change R undoes
             self.notify("These are the head's own numbers already.", timeout=3)
             return
-        self.apply(head, note=f"The head's own Q, K, V back: {head.source} (u undoes)")
+        self.apply(head, note=f"The head's own Q, K, V back: {short(head.source)} (u undoes)")
 
     def action_undo(self) -> None:
         if self.held():
@@ -835,7 +839,9 @@ class WorkbenchScreen(Screen):
         once edited, and about unsaved edits of the learner's they replaced (u brings those
         back), as for a lesson step's."""
         replaced, was_dirty = self.workspace, self.dirty
-        self._heads_opened = {**self._heads_opened, ws.source: ws}
+        # opened again: the newest, and the last to go
+        self._heads_opened = {**{k: v for k, v in self._heads_opened.items() if k != ws.source},
+                              ws.source: ws}
         if len(self._heads_opened) > 20:  # the oldest head goes: R then says how to reopen it
             del self._heads_opened[next(iter(self._heads_opened))]
         self.apply(ws, note=note)

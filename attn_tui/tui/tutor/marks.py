@@ -32,6 +32,10 @@ def mark(host: Screen, highlights: Iterable[Highlight]) -> Marks:
         found = host.query(f"#{pane}")
         if found and isinstance(found.first(), GridView):
             found.first().set_highlights(cells)
+    for maps in host.query(AlphaMaps):  # no longer pointed at: its pattern rows go free
+        if not any(node.id in panes for node in (maps, *maps.ancestors)
+                   if isinstance(node, Widget)):
+            maps.let_go()
     return list(panes.items())
 
 
@@ -97,7 +101,7 @@ def bring_into_view(host: Screen, marks: Marks, lead: frozenset = frozenset(),
             if isinstance(widget, HeadPicture):  # and the row of the query the step is about
                 widget.query_into_view()
             for maps in box.query(AlphaMaps):  # and the rows of the pattern a task learns
-                maps.pattern_into_view()
+                maps.pattern_into_view(renew=from_top)
             continue
         box.scroll_visible(animate=False, immediate=True)  # the least scroll: titles stay
         # the leftmost scroll that shows the last marked column, never past the first

@@ -82,8 +82,14 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
     def follow_cursor(self) -> None:
         """After a resize: the picked head in sight (``roles.FollowsCursor``), or the rows a
         lesson pointed at (``pattern_into_view``)."""
-        self.call_after_refresh(self.pattern_into_view if self._pattern_kept
-                                else self.reveal_picked)
+        if self._pattern_kept:
+            self.call_after_refresh(self.pattern_into_view, False)
+        else:
+            self.call_after_refresh(self.reveal_picked)
+
+    def let_go(self) -> None:
+        """The lesson points elsewhere now: a resize follows the picked head again."""
+        self._pattern_kept = False
 
     def reveal_picked(self) -> None:
         """Scroll the first scrolling container around the maps so the picked head shows
@@ -106,14 +112,17 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
                                          animate=False)
                 return
 
-    def pattern_into_view(self) -> None:
+    def pattern_into_view(self, renew: bool = True) -> None:
         """Scroll the first scrolling container around the maps so the picked head's pattern
         rows show from the first, at the top of the view (as far as it scrolls), so a lesson
         panel growing under the maps (an answer's words) hides the last of them, not the
         first: at 80×24 a lesson's answer about reverse's anti-diagonal left only the rows
-        above '>' in sight. Kept to after a resize, until the learner picks another head."""
+        above '>' in sight. Kept to after a resize, until the learner picks another head;
+        ``renew=False`` (a resize, the panel's new height) only keeps it, never starts it."""
         blocks = self.blocks()
         if not blocks or not self.pattern_rows or not self.is_mounted:
+            return
+        if not (renew or self._pattern_kept):  # the learner has looked elsewhere since
             return
         self._pattern_kept = True
         per_row = max(1, self.content_size.width // (len(blocks[0][1]) + 2))

@@ -1114,3 +1114,19 @@ async def test_a_run_left_while_it_trains_comes_back_with_a_frame_at_its_step(mo
         back = app.screen
         assert back.state == "paused" and back.step == 13
         assert back.frames[-1][0] == 13
+
+
+def test_a_trained_heads_source_names_its_run_by_its_settings() -> None:
+    """Two runs of one task at one step had one name: R put back the other run's head."""
+    from attn_tui.core import state
+    from attn_tui.train.trainer import Run
+    from attn_tui.tui.screens.labs.train_workspace import head_workspace
+
+    sources = []
+    for lr in (0.01, 0.03):
+        run = Run(default_config("previous", steps=4, d_model=8, lr=lr))
+        run.advance()
+        sources.append(head_workspace(run.record(), 0, 0, state.from_preset("one")).source)
+    assert sources[0] == ("the train lab's previous run (L 1, h 1, D 8, lr 0.01, seed 0) at "
+                          "step 4, layer 1 head 1")
+    assert sources[1] == sources[0].replace("lr 0.01", "lr 0.03")

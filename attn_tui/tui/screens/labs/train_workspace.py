@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from attn_tui.core.state import Workspace
+from attn_tui.core.words import as_typed
 from attn_tui.models.names import token_labels
 from attn_tui.train.replay import forward
 from attn_tui.train.runfile import RunRecord
@@ -19,7 +20,9 @@ def head_workspace(record: RunRecord, layer: int, head: int, like: Workspace) ->
     def m(a):
         return tuple(tuple(float(x) for x in row) for row in a)
 
-    source = (f"the train lab's {record.config.task} run at step {record.steps_done}, "
+    c = record.config  # its settings name the run: two runs of one task differ in them
+    source = (f"the train lab's {c.task} run (L {c.layers}, h {c.heads}, D {c.d_model}, "
+              f"lr {as_typed(c.lr)}, seed {c.seed}) at step {record.steps_done}, "
               f"layer {layer + 1} head {head + 1}")
     return Workspace(source=source, q=m(h.q), k=m(h.k), v=m(h.v), query_tokens=names, key_tokens=names,
                      mask="causal", scale=True, backend=like.backend, dtype="float32",
