@@ -113,6 +113,15 @@ class PointedByLesson(Protocol):
 
 
 @runtime_checkable
+class ScrollsUnderPanel(Protocol):
+    """A host with a pane that scrolls on its own in the room a lesson's panel leaves (the
+    train lab's maps): when the panel takes a new height, the step's marks are brought into
+    view again, side by side too."""
+
+    def scrolls_under_panel(self) -> bool: ...
+
+
+@runtime_checkable
 class ExplainsQuery(Protocol):
     """A host whose step table explains one query, key by key (the workbench): a lesson keeps
     the key its task, or its marked cell of the map, is about in sight there."""

@@ -40,6 +40,7 @@ from attn_tui.tui.roles import (
     HoldsRun,
     PointedByLesson,
     SaysForLesson,
+    ScrollsUnderPanel,
 )
 from attn_tui.tui.screens import says_too_small
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
@@ -1096,7 +1097,7 @@ class LessonRunner:
         stacked = host.has_class("-stacked")
         # or a pane that scrolls on its own where the panel's height takes its room (the
         # train lab's maps: an answer's words hid the rows they spoke of)
-        if only_stacked and not stacked and not getattr(host, "PANES_UNDER_PANEL", False):
+        if only_stacked and not stacked and not isinstance(host, ScrollsUnderPanel):
             return False
         then = None if stacked else then  # stacked, the marks are what the column shows
         if not self._busy:  # a step setting up points at its own marks when ready

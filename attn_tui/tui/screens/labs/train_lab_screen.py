@@ -80,7 +80,6 @@ TELL_EVERY = 0.25  # seconds between the worker's reports: each redraws the plot
 class TrainLabScreen(LabScreen):
     FIELDS = FIELDS
     ENTER_ON_BAR = False
-    PANES_UNDER_PANEL = True  # the maps scroll in what a lesson panel leaves: pointed at again
     BINDINGS = bindings.LABS["train"]
     # idle, loading, running, paused, done, diverged, loaded; the key bar follows it (w)
     state: reactive[str] = reactive("idle", repaint=False, init=False, bindings=True)
@@ -946,6 +945,9 @@ class TrainLabScreen(LabScreen):
         """Pause a run in progress, and nothing else (a lesson's step starts on a still lab)."""
         if self.state in ("loading", "running"):
             self._pause_asked = True
+
+    def scrolls_under_panel(self) -> bool:  # roles.ScrollsUnderPanel: the maps
+        return True
 
     def action_focus_maps(self) -> None:
         """Give the maps the keys: ←→ walk the frames, ↑↓ pick a head (f; a lesson's step)."""
