@@ -429,3 +429,26 @@ async def test_real_heads_keeps_the_large_picture_drawn_with_its_weights_as_ques
         assert sat_row().rstrip().endswith("?" * 13)  # 13 tokens, each key's weight kept back
         await press(pilot, "b")
         assert not picture.kept_back and "?" not in sat_row()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_real_heads_step_4_keeps_the_heads_small_picture_back_too(size):
+    """Step 4 asks where layer 3, head 8 parks its weight: its small picture in the grid, a
+    dark first column, gave the answer away while the large one showed ?."""
+    from attn_tui.tui.widgets.alpha_picture import HeadGrid
+
+    async with lesson_app("real-heads", at=4).run_test(size=size) as pilot:
+        await settle(pilot)
+        grid = pilot.app.screen.query_one(HeadGrid)
+        assert (grid.at_layer, grid.at_head) == (2, 7) and grid.kept_back == {(2, 7)}
+        w, h = grid.cell_size(grid.size.width)
+        grid.scroll_visible(animate=False)
+        await settle(pilot)
+        rows = grid.render().plain.splitlines()[1 + 2 * h:1 + 3 * h]  # layer 3's
+        x = 3 + 7 * (w + 1) + 1  # head 8's picture, after its bracket
+        assert [row[x:x + w] for row in rows] == ["?" * w] * h
+        assert all("?" not in row[:x - 1] + row[x + w + 1:] for row in rows)  # only it
+        await press(pilot, "b")
+        assert not grid.kept_back
+        rows = grid.render().plain.splitlines()[1 + 2 * h:1 + 3 * h]
+        assert not any("?" in row for row in rows) and rows[0][x] in "▓█"  # [CLS]: dark

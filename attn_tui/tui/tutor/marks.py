@@ -40,12 +40,14 @@ def mark(host: Screen, highlights: Iterable[Highlight]) -> Marks:
 
 
 def conceal(host: Screen, items: Iterable[Highlight]) -> None:
-    """Hide what would answer a question before it is asked: cells of a grid show "?", a pane
-    without cells is not drawn. ``conceal(host, ())`` shows everything again."""
+    """Hide what would answer a question before it is asked: cells of a grid show "?" (of the
+    grid of heads: the heads' pictures), a pane without cells is not drawn. ``conceal(host, ())`` shows everything again."""
     for grid in host.query(GridView):
         grid.set_concealed(frozenset())
     for picture in host.query(HeadPicture):
         picture.keep_back(False)
+    for heads in host.query(HeadGrid):
+        heads.keep_back(frozenset())
     for hidden in host.query(".-concealed"):
         hidden.remove_class("-concealed")
     for h in items:
@@ -55,6 +57,8 @@ def conceal(host: Screen, items: Iterable[Highlight]) -> None:
         widget = found.first()
         if h.cells and isinstance(widget, GridView):
             widget.conceal_more(h.cells, from_softmax=h.from_softmax)
+        elif h.cells and isinstance(widget, HeadGrid):  # cells: (layer, head), from 0
+            widget.keep_back(widget.kept_back | h.cells)
         elif isinstance(widget, HeadPicture):  # drawn, its weights ?: not an empty space
             widget.keep_back(True)
         else:

@@ -110,6 +110,7 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         self._pictures: list[list[list[str]]] = []
         self._drawn_for: tuple[int, int] = (0, 0)
         self.in_flight: list[HeadGrid.Picked] = []  # picks sent and not yet taken
+        self.kept_back: frozenset[tuple[int, int]] = frozenset()  # (layer, head) drawn ?
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -130,6 +131,13 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
         self.weights = weights
         self._pictures = []
         self.refresh(layout=True)
+
+    def keep_back(self, heads: frozenset[tuple[int, int]]) -> None:
+        """Draw these heads' pictures as ?, until a lesson's question about them is answered:
+        a small picture can answer it as well as the large one."""
+        if heads != self.kept_back:
+            self.kept_back = heads
+            self.refresh()
 
     def on_resize(self) -> None:
         one_cell = self.cell_size(self.size.width) == (1, 1)
@@ -170,7 +178,7 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
                     left = "[" if chosen else ("]" if (i, j - 1) == (self.at_layer, self.at_head)
                                                else " ")
                     out.append(left, Style(bold=True) if left != " " else None)
-                    out.append(self._pictures[i][j][r])
+                    out.append("?" * w if (i, j) in self.kept_back else self._pictures[i][j][r])
                 if (i, heads - 1) == (self.at_layer, self.at_head):
                     out.append("]", Style(bold=True))
         return out
