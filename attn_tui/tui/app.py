@@ -83,6 +83,7 @@ class AttnApp(App[int]):
         drop_escapes_in_pastes()
         textual_compat.render_only_what_changed(self)
         textual_compat.one_shot_timers_fire_however_late()
+        textual_compat.count_a_callbacks_parameters_once()
         textual_compat.lay_out_only_when_resized()
         textual_compat.name_keys_without_the_unicode_database()
         textual_compat.repaint_only_what_focus_or_selection_changes()
