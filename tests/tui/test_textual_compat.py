@@ -778,3 +778,117 @@ async def test_a_one_shot_timer_fires_however_late_and_resizes_go_on(monkeypatch
             await until(pilot, lambda size=size: app.screen._compositor.size == size,
                         f"the screen laid out at {size}", seconds=10)
     assert any(name.startswith("App._check_resize") for name in late)  # Textual's own, late
+
+
+def test_a_callbacks_parameters_are_counted_once_and_as_textual_counts_them(monkeypatch):
+    """call_later wraps its callback in a new partial each time: the count is kept on the
+    function inside, and for every kind of callback it is the number Textual's own gives."""
+    from functools import partial
+
+    import textual._callback
+
+    compat.count_a_callbacks_parameters_once()
+    patched = textual._callback.count_parameters
+    assert getattr(patched, compat.PATCH_MARK)
+    textuals = inspect.getclosurevars(patched).nonlocals["original"]
+
+    class Base:
+        def __init__(self, a, b): ...
+
+        def method(self, a, b=1): ...
+
+    class Child(Base):
+        def __init__(self, a): ...
+
+    def two(a, b): ...
+
+    method = Base(1, 2).method
+    kinds = [lambda: None, two, method, partial(two, 1), partial(two, b=2), partial(method, 1),
+             partial(partial(two, 1), 2), Base, partial(Child, 1)]
+    for func in kinds:
+        assert patched(func) == textuals(func), func
+    assert [patched(f) for f in kinds[3:7]] == [1, 1, 1, 0]  # (Textual takes a keyword off)
+    assert patched(partial(Child, 1)) == 0 and patched(partial(Base, 1)) == 1  # not inherited
+
+    signatures: list[object] = []
+    real = textual._callback.signature
+    monkeypatch.setattr(textual._callback, "signature",
+                        lambda f: signatures.append(f) or real(f))
+
+    def callback(x): ...
+
+    for _ in range(5):
+        assert patched(partial(callback)) == 1
+    assert signatures == [callback]
+    assert "count_parameters" in textual._callback._invoke.__code__.co_names
+
+
+async def test_the_suites_wait_for_screen_waits_for_a_busy_widget_and_skips_parked_ones(
+        monkeypatch):
+    """tests/pilot_wait.py replaces Pilot._wait_for_screen: a widget in the middle of a
+    handler is still waited for, and one the App hands a message on to while it is waited
+    for (Textual's own returned first); a widget parked on its empty queue is not sent a
+    callback;
+    Textual's own sends one to each widget, and the queue is read where _parked looks."""
+    import textual._queue
+    from pilot_wait import TEXTUALS_WAIT_FOR_SCREEN, _parked, wait_for_screen
+    from textual import pilot
+    from textual.message_pump import MessagePump
+
+    assert pilot.Pilot._wait_for_screen is wait_for_screen
+    textuals = inspect.getsource(TEXTUALS_WAIT_FOR_SCREEN)
+    assert "walk_children(with_self=True)" in textuals and "_exception_event" in textuals
+    assert "await self._message_queue.get()" in inspect.getsource(MessagePump._get_message)
+    assert "await self.ready_event.wait()" in inspect.getsource(textual._queue.Queue.get)
+
+    class Work(Message):
+        pass
+
+    started, release, done = asyncio.Event(), asyncio.Event(), []
+
+    class Slow(Label):
+        async def on_work(self, message: Work) -> None:
+            started.set()
+            await release.wait()
+            done.append(message)
+
+    class HandOn(Message):
+        pass
+
+    class Two(App):
+        def compose(self) -> ComposeResult:
+            yield Slow("slow", id="slow")
+            yield Label("idle", id="idle")
+
+        def on_hand_on(self) -> None:  # as the App hands a click on to the widget under it
+            self.query_one(Slow).post_message(Work())
+
+    app = Two()
+    async with app.run_test(size=(40, 10)) as driven:
+        await driven.pause()
+        slow, idle = app.query_one(Slow), app.query_one("#idle")
+        await until(driven, lambda: _parked(slow) and _parked(idle), "both parked", seconds=10)
+        sent_to: list[object] = []
+        real = MessagePump.call_later
+        monkeypatch.setattr(MessagePump, "call_later",
+                            lambda self, *a, **k: sent_to.append(self) or real(self, *a, **k))
+        await driven._wait_for_screen()
+        assert sent_to == [app, app.screen]
+
+        slow.post_message(Work())
+        await started.wait()
+        assert not _parked(slow) and _parked(idle)
+        asyncio.get_running_loop().call_later(0.05, release.set)
+        sent_to.clear()
+        await driven._wait_for_screen()
+        assert len(done) == 1 and sent_to == [app, app.screen, slow]
+
+        # handed on while the App is waited for: the widget is waited for too
+        await until(driven, lambda: _parked(slow), "slow parked again", seconds=10)
+        started.clear()
+        release.clear()
+        asyncio.get_running_loop().call_later(0.05, release.set)
+        app.post_message(HandOn())
+        sent_to.clear()
+        await driven._wait_for_screen()
+        assert len(done) == 2 and sent_to == [app, app.screen, slow]
