@@ -61,3 +61,31 @@ async def test_under_no_color_the_pane_with_the_keys_is_drawn_heavy(monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:  # in colour, the border's colour says it
         await settle(app, pilot)
         assert "┏" not in screen_text(app)
+
+
+async def test_under_no_color_a_progress_bars_track_and_the_part_done_both_show(monkeypatch):
+    """Greyed, the train lab's track was grey 30 on a background of 18: a bar at 0 % was
+    not there, and one part done had no length to be read against."""
+    from textual.color import Color
+    from textual.widgets import ProgressBar
+    from textual.widgets._progress_bar import Bar
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(lab="train", confirm_quit=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        progress = app.screen.query_one(ProgressBar)
+        progress.update(total=100, progress=40)
+        await settle(app, pilot)
+        bar = progress.query_one(Bar)
+        greys = {}  # the grey each glyph of the bar is drawn in, after NO_COLOR's filter
+        for strip in bar.render_lines(bar.size.region):
+            for f in app._filters:
+                strip = strip.apply_filter(f, Color(0, 0, 0))
+            for segment in strip:
+                red = segment.style.color.triplet.red
+                greys[red] = greys.get(red, "") + segment.text
+                background = segment.style.bgcolor.triplet.red
+        done, track = max(greys), min(greys)
+        assert "━" in greys[done] and "━" in greys[track]
+        assert done - track >= 100 and track - background >= 50, (done, track, background)
