@@ -67,6 +67,25 @@ def resume_gc() -> None:
         gc.enable()
 
 
+def folders_then_names(paths: list[str]) -> list[str]:
+    """Lines naming ``paths``: each folder once, ending in its separator, then the names of its
+    files under it. A notice is some 36 columns wide at 80: a path whole broke mid-name
+    (unsaved-202612 / 07-095408.json), and the run kept beside the edits repeated the folder."""
+    lines: list[str] = []
+    folder = None
+    for path in paths:
+        head, sep, name = path.rpartition(os.sep)
+        if not sep or not name:  # a bare name (a browser's own files) or a folder
+            lines.append(path)
+            folder = None
+            continue
+        if head + sep != folder:
+            folder = head + sep
+            lines.append(folder)
+        lines.append(name)
+    return lines
+
+
 class AttnApp(App[int]):
     """Composes and routes: lessons are run by ``tutor``, sessions saved by ``session``."""
 
@@ -324,7 +343,7 @@ class AttnApp(App[int]):
                                          "is kept, paused, in")
             else:
                 title, said = edits, "attn-tui ended before your edits were saved. They are kept in"
-            said += "\n" + "\n".join(named)
+            said += "\n" + "\n".join(folders_then_names(named))
             if more := len(offered) - len(latest):
                 said += f"\n(and {more} more file{'s' if more > 1 else ''} kept before)"
             said += "\nctrl+o offers " + ("it." if len(offered) == 1 else "each in turn.")

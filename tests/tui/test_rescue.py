@@ -62,9 +62,11 @@ async def test_the_next_start_says_where_the_edits_are_once(data, monkeypatch, t
             said = [str(n.message) for n in notifications(app) if n.title == "Unsaved edits kept"]
             assert bool(said) is told
             if told:
-                where = "~/" + str(path.relative_to(data.parent))
+                where = "~/" + str(path.parent.relative_to(data.parent)) + "/"
+                # the folder on a line, the name on the next: the notice wrapped the path whole
+                # mid-name
                 assert said[0] == ("attn-tui ended before your edits were saved. They are "
-                                   f"kept in\n{where}\nctrl+o offers it.")
+                                   f"kept in\n{where}\n{path.name}\nctrl+o offers it.")
                 # its long name wraps in the notice: the open dialog offers it whole, and
                 # the notice, which covered the dialog's "Full path:" line, goes
                 await pilot.press("ctrl+o")
@@ -195,3 +197,11 @@ async def test_in_a_browser_the_notice_names_the_file_alone(data, tmp_path, monk
         await pilot.pause()
         [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved edits kept"]
     assert said.endswith(f"They are kept in\n{path.name}\nctrl+o offers it.")
+
+
+def test_paths_kept_are_said_folder_first_each_folder_once():
+    from attn_tui.tui.app import folders_then_names
+
+    assert folders_then_names(["~/a/unsaved/x.json", "~/a/unsaved/x.npz", "/tmp/y.json",
+                               "z.json", "/"]) == [
+        "~/a/unsaved/", "x.json", "x.npz", "/tmp/", "y.json", "z.json", "/"]

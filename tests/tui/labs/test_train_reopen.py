@@ -165,9 +165,9 @@ async def test_a_tab_closed_on_an_unsaved_run_leaves_it_in_a_npz_that_ctrl_o_reo
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
         [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved run kept"]
-        where = "~/" + str(path.relative_to(data.parent))
+        where = "~/" + str(path.parent.relative_to(data.parent)) + "/"
         assert said == ("attn-tui ended before the training run was saved. It is kept, "
-                        f"paused, in\n{where}\nctrl+o offers it.")
+                        f"paused, in\n{where}\n{path.name}\nctrl+o offers it.")
         modal = await _open(pilot)  # offered: Enter alone
         assert modal.offered == str(path)
         lab = app.screen
@@ -213,7 +213,8 @@ async def test_an_edited_workbench_and_an_unsaved_run_leave_two_files_offered_in
         await pilot.pause()
         [said] = [str(n.message) for n in notifications(app) if n.title == "Unsaved work kept"]
         assert said == ("attn-tui ended before your edits and the training run were saved. "
-                        f"They are kept in\n{kept}\n{run}\nctrl+o offers each in turn.")
+                        f"They are kept in\n{kept.parent}/\n{kept.name}\n{run.name}\n"
+                        "ctrl+o offers each in turn.")  # the folder once
         assert kept.with_suffix("") == run.with_suffix("")  # one ending: one name
         def told() -> list[str]:
             return [str(n.message) for n in notifications(app) if n.title.startswith("Unsaved")]
