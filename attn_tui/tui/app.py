@@ -104,6 +104,7 @@ class AttnApp(App[int]):
         textual_compat.one_shot_timers_fire_however_late()
         textual_compat.count_a_callbacks_parameters_once()
         textual_compat.lay_out_only_when_resized()
+        textual_compat.draw_a_screen_shown_at_a_new_size_once()
         textual_compat.name_keys_without_the_unicode_database()
         textual_compat.repaint_only_what_focus_or_selection_changes()
         textual_compat.forget_gone_widgets_lines()

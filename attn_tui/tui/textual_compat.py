@@ -494,6 +494,47 @@ def lay_out_only_when_resized() -> None:
     Screen._screen_resized = screen_resized
 
 
+def draw_a_screen_shown_at_a_new_size_once() -> None:
+    """A screen shown at a size it has not been laid out at is drawn once by that layout, not
+    again on the next frame, once per process. Textual's ``Screen._on_screen_resume`` lays it
+    out, which draws the whole screen, then asks for a repaint, and the repaint (that one, or
+    one asked before the layout, as a title set on mount asks) drew all of it again: at every
+    start, about 12 ms of CPU at 80×24. (A screen pushed later is still drawn twice: the
+    repaint Textual asks for once its widgets are mounted comes after the layout.) Shown
+    again at the size it was laid out at, a screen is repainted as before."""
+    from textual.screen import Screen
+
+    with _door("Screen._on_screen_resume"):
+        original = Screen._on_screen_resume
+        if getattr(original, PATCH_MARK, False):
+            return
+
+    def on_screen_resume(self: Screen, event: Any) -> None:
+        with _door("Screen._size"):
+            lays_out = self.is_attached and self._size != self.app.size and bool(self.app.size)
+        if not lays_out:
+            original(self, event)
+            return
+
+        def refresh(*regions: Any, **options: Any) -> Screen:
+            # only the bare repaint after the layout: anything asked more is done as asked
+            return (self if not regions and not options
+                    else Screen.refresh(self, *regions, **options))
+
+        self.refresh = refresh  # type: ignore[method-assign]
+        try:
+            original(self, event)
+        finally:
+            del self.refresh
+        with _door("Screen._repaint_required"):
+            if self.is_current and not self.app._batch_count:
+                # drawn whole just now: a repaint asked before (its title set on mount) is done
+                self._repaint_required = False
+
+    setattr(on_screen_resume, PATCH_MARK, True)
+    Screen._on_screen_resume = on_screen_resume
+
+
 def repaint_only_what_focus_or_selection_changes() -> None:
     """A change of focus or of the text selection repaints only the widgets it changes, once per
     process. Textual repaints the whole screen when either changes (the reactives

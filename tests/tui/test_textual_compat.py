@@ -892,3 +892,57 @@ async def test_the_suites_wait_for_screen_waits_for_a_busy_widget_and_skips_park
         sent_to.clear()
         await driven._wait_for_screen()
         assert len(done) == 2 and sent_to == [app, app.screen, slow]
+
+
+async def test_a_screen_shown_at_a_new_size_is_drawn_whole_once_and_shown_again_is_redrawn(
+        monkeypatch):
+    """Textual lays a screen shown at a new size out, which draws all of it, then repainted
+    all of it again on the next frame: twice at every start. A screen pushed later is drawn,
+    and shown again it is repainted, as before."""
+    from textual._compositor import Compositor
+    from textual.screen import Screen
+
+    compat.draw_a_screen_shown_at_a_new_size_once()
+    assert getattr(Screen._on_screen_resume, compat.PATCH_MARK)
+    textuals = inspect.getsource(_original_resume())
+    assert "self._refresh_layout(size)" in textuals and textuals.rstrip().endswith(
+        "self.refresh()")
+
+    drawn: list[str] = []
+    real = Compositor.render_full_update
+    monkeypatch.setattr(Compositor, "render_full_update",
+                        lambda self, *a, **k: drawn.append(type(self.root).__name__)
+                        or real(self, *a, **k))
+
+    class Titled(Screen):
+        def compose(self) -> ComposeResult:
+            yield Label("second screen", id="second")
+
+        def on_mount(self) -> None:
+            self.title = "asks for a repaint before its layout"
+
+    app = Tiny()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert drawn == ["Screen"]
+        assert "canary text" in "".join(s.text for s in compat.screen_strips(app.screen))
+        drawn.clear()
+        await app.push_screen(Titled())
+        await pilot.pause()
+        await pilot.pause()
+        assert drawn[0] == "Titled" and set(drawn) == {"Titled"}  # (again after its mount)
+        assert "second screen" in "".join(s.text for s in compat.screen_strips(app.screen))
+        drawn.clear()
+        app.pop_screen()  # shown again at the size it was laid out at: repainted, as before
+        await pilot.pause()
+        await pilot.pause()
+        assert drawn and set(drawn) == {"Screen"}
+        assert "canary text" in "".join(s.text for s in compat.screen_strips(app.screen))
+
+
+def _original_resume():
+    from textual.screen import Screen
+
+    fn = Screen._on_screen_resume
+    return inspect.getclosurevars(fn).nonlocals["original"]
