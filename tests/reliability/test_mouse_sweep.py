@@ -29,12 +29,14 @@ from screen_text import screen_lines
 from textual import events
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
+from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, OptionList
 
 from attn_tui.core.labs import LABS
 from attn_tui.lessons import load, names
 from attn_tui.tui.app import make_app
+from attn_tui.tui.keys import takes_text
 from attn_tui.tui.screens.dialogs.modal import AttnModal, ChoiceList
 from attn_tui.tui.screens.labs.lab_screen import LabScreen
 from attn_tui.tui.screens.too_small_screen import TooSmallScreen
@@ -197,7 +199,15 @@ async def settle(pilot) -> None:
 
 
 async def keys_still_work(pilot, key: str) -> None:
-    """After the mouse, a key still does what it does: ``key`` changes what the app shows."""
+    """After the mouse, a key still does what it does: ``key`` changes what the app shows.
+    Where a click left a text box with the keys (the model screen's sentence: once in a full
+    run, real-heads' step 4), Escape first leaves the box, as it does for anyone typing."""
+    if (key == "escape" and takes_text(pilot.app.focused)
+            and not isinstance(pilot.app.screen, ModalScreen)):  # a dialog's: Escape closes it
+        box = pilot.app.focused
+        await pilot.press(key)
+        await settle(pilot)
+        assert pilot.app.focused is not box and not takes_text(pilot.app.focused), box
     before = workspace_state(pilot.app)
     await pilot.press(key)
     await settle(pilot)
