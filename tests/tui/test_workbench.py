@@ -14,6 +14,7 @@ from attn_tui.report.fmt import num
 from attn_tui.tui.app import make_app
 from attn_tui.tui.screens.workbench_screen import WorkbenchScreen
 from attn_tui.tui.textual_compat import app_exception, notifications
+from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import Heatmap
 from attn_tui.tui.widgets.matrix_editor import MatrixEditor
 
@@ -828,6 +829,8 @@ async def test_an_exp_that_underflows_is_explained_beside_the_alpha_it_did_not_z
         await pilot.pause()
         summary = str(bench(pilot.app).query_one("#summary").render())
         assert "exp underflows to 0; α uses e^(x − max)" in summary
+        box = bench(pilot.app).query_one("#steps-box")
+        assert str(box.border_title) == "'who' (1 of 1) · exp underflows"
 
 
 async def test_r_puts_q_s_cursor_on_the_query_it_selects():
@@ -1065,3 +1068,22 @@ async def test_x_and_shift_x_say_what_they_removed_and_that_u_undoes():
         said = [str(n.message) for n in notifications(pilot.app)]
         assert "Removed d3 of Q and K (d_k 4 → 3); u undoes." in said
         assert bench(pilot.app).workspace.d_k == 3
+
+
+async def test_an_exp_out_of_range_is_named_in_the_step_tables_title():
+    """At 80×24 with T = 16 the summary that explains an inf in the exp column sits below the
+    table, out of sight: the table's title names it (the underflow's test checks its own)."""
+    async with make_app(preset="random").run_test(size=(80, 24)) as pilot:
+        await pilot.press("D", "ctrl+u", "1", "6", "enter")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.t_k == 16
+        bench(pilot.app).query_one("#editor-q").query_one(GridView).focus()  # Q's first cell
+        await pilot.press("f", "3", "0", "0", "enter")  # float32; into Q's first cell
+        await pilot.pause()
+        box = bench(pilot.app).query_one("#steps-box")
+        assert str(box.border_title) == "'t1' (1 of 16) · exp overflows"
+        summary = bench(pilot.app).query_one("#summary")
+        assert summary.region.y >= bench(pilot.app).query_one("#results").region.bottom
+        await pilot.press("u")
+        await pilot.pause()
+        assert str(box.border_title) == "steps for query 't1' (1 of 16)"

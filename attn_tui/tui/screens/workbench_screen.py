@@ -217,13 +217,21 @@ class WorkbenchScreen(Screen):
     def _show_steps(self, ws: Workspace, steps: Steps) -> None:
         i = ws.selected
         box = self.query_one("#steps-box")
-        set_border_text(box, f"steps for query '{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})")
-        table = self.query_one(StepTable)
-        table.edge = "↑↓ in Q picks the query"
-        table.show(steps, i, ws.key_tokens)
         # a query whose weights a lesson keeps back on the map is kept back here too, from exp
         # on: exp over its sum is α
         kept = any(r == i for r, _ in self.query_one(Heatmap).concealed_in("weights"))
+        where = f"'{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})"
+        title = f"steps for query {where}"
+        if not kept and (out_of_range := steps.exp_out_of_range(i)):
+            # said where the inf or the 0s are: the summary that explains them sits under the
+            # table, out of sight at 80×24 once T passes 12
+            forms = (f"{title} · exp {out_of_range}", f"{where} · exp {out_of_range}")
+            room = box.size.width - 6  # the corners and the rule around the title
+            title = next((f for f in forms if room <= 0 or len(f) <= room), forms[-1])
+        set_border_text(box, title)
+        table = self.query_one(StepTable)
+        table.edge = "↑↓ in Q picks the query"
+        table.show(steps, i, ws.key_tokens)
         if kept or self._kept_in_steps:  # (no set of cells built on an edit outside a lesson)
             lesson_own = table.concealed - self._kept_in_steps
             self._kept_in_steps = frozenset(
