@@ -451,8 +451,11 @@ def count_a_callbacks_parameters_once() -> None:
     """``call_later``, ``call_next`` and ``call_after_refresh`` wrap their callback in a new
     ``functools.partial``, so Textual's ``count_parameters``, which keeps its count on the object
     it is given, ran ``inspect.signature`` on the same function at every call (about 30 µs, a
-    third of the messages a lesson step sends). Counted on the function inside the partial, the
-    count is kept; the number is the same."""
+    third of the messages a lesson step sends). The function inside the partial keeps its whole
+    count under a name of attn-tui's own (Textual's, on the same function, is a bound method's,
+    without self); the number is Textual's."""
+    import inspect
+
     import textual._callback
 
     with _door("textual._callback.count_parameters"):
@@ -460,14 +463,31 @@ def count_a_callbacks_parameters_once() -> None:
         if getattr(original, PATCH_MARK, False):
             return
 
+    def every_parameter(func: FunctionType) -> int:
+        try:
+            return func.__dict__[PARAMETERS_KEPT]
+        except KeyError:
+            count = func.__dict__[PARAMETERS_KEPT] = len(inspect.signature(func).parameters)
+            return count
+
     def count_parameters(func: Callable) -> int:
         # only functions and bound methods: a count kept on a class would be inherited
-        if type(func) is partial and isinstance(func.func, FunctionType | MethodType):
-            return original(func.func) - len(func.args) - len(func.keywords)
+        if type(func) is partial:
+            inner = func.func
+            if isinstance(inner, FunctionType):
+                count = every_parameter(inner)
+            elif isinstance(inner, MethodType) and isinstance(inner.__func__, FunctionType):
+                count = every_parameter(inner.__func__) - 1  # bound: its first is given
+            else:
+                return original(func)
+            return count - len(func.args) - len(func.keywords)
         return original(func)
 
     setattr(count_parameters, PATCH_MARK, True)
     textual._callback.count_parameters = count_parameters
+
+
+PARAMETERS_KEPT = "_attn_tui_parameters"  # a function's whole count, kept on it
 
 
 def lay_out_only_when_resized() -> None:

@@ -808,18 +808,29 @@ def test_a_callbacks_parameters_are_counted_once_and_as_textual_counts_them(monk
     for func in kinds:
         assert patched(func) == textuals(func), func
     assert [patched(f) for f in kinds[3:7]] == [1, 1, 1, 0]  # (Textual takes a keyword off)
+
+    class A:
+        def m(self, x): ...
+
+    class B:
+        def m(self, x): ...
+
+    a, b = A(), B()  # a partial of the function, then its bound method, and the other way
+    assert (patched(partial(A.m, a)), patched(a.m)) == (1, 1)
+    assert (patched(b.m), patched(partial(B.m, b))) == (1, 1)
     assert patched(partial(Child, 1)) == 0 and patched(partial(Base, 1)) == 1  # not inherited
 
     signatures: list[object] = []
-    real = textual._callback.signature
-    monkeypatch.setattr(textual._callback, "signature",
-                        lambda f: signatures.append(f) or real(f))
+    real = inspect.signature
+    monkeypatch.setattr(inspect, "signature", lambda f: signatures.append(f) or real(f))
+    monkeypatch.setattr(textual._callback, "signature", inspect.signature)  # Textual's name
 
     def callback(x): ...
 
     for _ in range(5):
         assert patched(partial(callback)) == 1
     assert signatures == [callback]
+    assert getattr(callback, "_param_count", None) is None  # Textual's own name left alone
     assert "count_parameters" in textual._callback._invoke.__code__.co_names
 
 
@@ -946,3 +957,4 @@ def _original_resume():
 
     fn = Screen._on_screen_resume
     return inspect.getclosurevars(fn).nonlocals["original"]
+
