@@ -105,6 +105,7 @@ class AttnApp(App[int]):
         textual_compat.count_a_callbacks_parameters_once()
         textual_compat.lay_out_only_when_resized()
         textual_compat.draw_a_screen_shown_at_a_new_size_once()
+        textual_compat.leave_a_screen_under_an_opaque_one_unpainted()
         textual_compat.name_keys_without_the_unicode_database()
         textual_compat.repaint_only_what_focus_or_selection_changes()
         textual_compat.forget_gone_widgets_lines()

@@ -555,6 +555,35 @@ def draw_a_screen_shown_at_a_new_size_once() -> None:
     Screen._on_screen_resume = on_screen_resume
 
 
+def leave_a_screen_under_an_opaque_one_unpainted() -> None:
+    """A screen under an opaque one (the workbench under a lab or help) no longer repaints the
+    screen above it for changes that cannot show, once per process. Textual counts the screen
+    just below the top one as visible in case the top one is translucent (a dialog), and
+    passes its changes up as a repaint of the top screen: opening a lab drew the lab whole
+    three more times for the workbench's own first frames. Under a translucent screen it is
+    as before; shown again, a screen is repainted whole (ScreenResume)."""
+    from textual.screen import Screen
+
+    with _door("Screen._compositor_refresh"):
+        original = Screen._compositor_refresh
+        if getattr(original, PATCH_MARK, False):
+            return
+
+    def compositor_refresh(self: Screen) -> None:
+        app = self.app
+        with _door("Screen._compositor"):
+            top = app.screen_stack[-1] if app.screen_stack else None
+            if (top is not None and self is not top and not app.is_inline
+                    and top.styles.background.a == 1):
+                self._compositor._dirty_regions.clear()
+                self._dirty_widgets.clear()
+                return
+        original(self)
+
+    setattr(compositor_refresh, PATCH_MARK, True)
+    Screen._compositor_refresh = compositor_refresh
+
+
 def repaint_only_what_focus_or_selection_changes() -> None:
     """A change of focus or of the text selection repaints only the widgets it changes, once per
     process. Textual repaints the whole screen when either changes (the reactives

@@ -958,3 +958,58 @@ def _original_resume():
     fn = Screen._on_screen_resume
     return inspect.getclosurevars(fn).nonlocals["original"]
 
+
+async def test_a_screen_under_an_opaque_one_does_not_repaint_it_and_is_drawn_when_shown(
+        monkeypatch):
+    """Textual passes changes of the screen just below the top one up as repaints of the top
+    one, in case it is translucent: the workbench's first frames drew a lab whole three more
+    times. Under a translucent screen (a dialog) they still show."""
+    from textual._compositor import Compositor
+    from textual.screen import ModalScreen, Screen
+
+    compat.leave_a_screen_under_an_opaque_one_unpainted()
+    assert getattr(Screen._compositor_refresh, compat.PATCH_MARK)
+    textuals = inspect.getsource(
+        inspect.getclosurevars(Screen._compositor_refresh).nonlocals["original"])
+    assert "app.screen.refresh(*self._compositor._dirty_regions)" in textuals
+
+    drawn: list[str] = []
+    real = Compositor.render_full_update
+    monkeypatch.setattr(Compositor, "render_full_update",
+                        lambda self, *a, **k: drawn.append(type(self.root).__name__)
+                        or real(self, *a, **k))
+
+    class Opaque(Screen):
+        def compose(self) -> ComposeResult:
+            yield Label("on top")
+
+    class Dialog(ModalScreen):
+        DEFAULT_CSS = "Dialog { background: $background 50%; }"
+
+        def compose(self) -> ComposeResult:
+            yield Label("a dialog")
+
+    app = Tiny()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        under = app.query_one("#label", Label)
+        await app.push_screen(Opaque())
+        await pilot.pause()
+        drawn.clear()
+        under.update("changed below")
+        await pilot.pause()
+        await pilot.pause()
+        assert drawn == [] and "changed below" not in "".join(
+            s.text for s in compat.screen_strips(app.screen))
+        app.pop_screen()
+        await pilot.pause()
+        await pilot.pause()
+        assert "changed below" in "".join(s.text for s in compat.screen_strips(app.screen))
+
+        await app.push_screen(Dialog())
+        await pilot.pause()
+        drawn.clear()
+        under.update("shows through")
+        await pilot.pause()
+        await pilot.pause()
+        assert drawn == ["Dialog"]  # as before: the screen below is seen through it
