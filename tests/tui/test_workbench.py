@@ -1084,6 +1084,12 @@ async def test_an_exp_out_of_range_is_named_in_the_step_tables_title():
         assert str(box.border_title) == "'t1' (1 of 16) · exp overflows"
         summary = bench(pilot.app).query_one("#summary")
         assert summary.region.y >= bench(pilot.app).query_one("#results").region.bottom
+        await pilot.resize_terminal(120, 40)  # fitted again to the width
+        await pilot.pause()
+        assert str(box.border_title) == "steps for query 't1' (1 of 16) · exp overflows"
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert str(box.border_title) == "'t1' (1 of 16) · exp overflows"
         await pilot.press("u")
         await pilot.pause()
         assert str(box.border_title) == "steps for query 't1' (1 of 16)"

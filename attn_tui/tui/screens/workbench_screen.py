@@ -135,6 +135,8 @@ class WorkbenchScreen(Screen):
     _kept_for: object = None  # the window size keep_in_view last ran for
 
     def on_resize(self) -> None:
+        # the steps box's width is known only once laid out at this size
+        self.call_after_refresh(self._title_steps)
         # not the first layout (nothing to keep yet: a lesson's first step may be scrolling
         # to its marks); under help or a dialog, on_screen_resume does it
         if self.app.screen is self and self._kept_for != self.app.size:
@@ -214,21 +216,30 @@ class WorkbenchScreen(Screen):
         self.query_one("#editor-k", MatrixEditor).show(ws.k, ws.key_tokens, d_labels, ws.dtype)
         self.query_one("#editor-v", MatrixEditor).show(ws.v, ws.key_tokens, v_labels, ws.dtype)
 
+    _steps_title: tuple[str, str | None] = ("", None)  # the query, and its exp's range
+
+    def _title_steps(self) -> None:
+        """The step table's title, in full where the box's width allows."""
+        where, out_of_range = self._steps_title
+        if not where:
+            return
+        title = f"steps for query {where}"
+        if out_of_range:
+            forms = (f"{title} · exp {out_of_range}", f"{where} · exp {out_of_range}")
+            room = self.query_one("#steps-box").size.width - 6  # corners, rules, spaces
+            title = next((f for f in forms if len(f) <= room), forms[-1])
+        set_border_text(self.query_one("#steps-box"), title)
+
     def _show_steps(self, ws: Workspace, steps: Steps) -> None:
         i = ws.selected
-        box = self.query_one("#steps-box")
         # a query whose weights a lesson keeps back on the map is kept back here too, from exp
         # on: exp over its sum is α
         kept = any(r == i for r, _ in self.query_one(Heatmap).concealed_in("weights"))
-        where = f"'{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})"
-        title = f"steps for query {where}"
-        if not kept and (out_of_range := steps.exp_out_of_range(i)):
-            # said where the inf or the 0s are: the summary that explains them sits under the
-            # table, out of sight at 80×24 once T passes 12
-            forms = (f"{title} · exp {out_of_range}", f"{where} · exp {out_of_range}")
-            room = box.size.width - 6  # the corners and the rule around the title
-            title = next((f for f in forms if room <= 0 or len(f) <= room), forms[-1])
-        set_border_text(box, title)
+        # an exp out of range is said where the inf or the 0s are: the summary that explains
+        # it sits under the table, out of sight at 80×24 once T passes 12
+        self._steps_title = (f"'{ws.query_tokens[i]}' ({i + 1} of {ws.t_q})",
+                             None if kept else steps.exp_out_of_range(i))
+        self._title_steps()
         table = self.query_one(StepTable)
         table.edge = "↑↓ in Q picks the query"
         table.show(steps, i, ws.key_tokens)
