@@ -164,12 +164,12 @@ TEXTUALS_WAIT_FOR_SCREEN = textual.pilot.Pilot._wait_for_screen
 async def wait_for_screen(self, timeout: float = 30.0) -> bool:
     """Pilot's wait for every widget on the screen to have handled what it was sent
     (Pilot._wait_for_screen), with a callback sent only to the App, the screen and the
-    widgets that are not parked on an empty queue; then again to those busy after that, until
-    none is (a click the App handed on while it was waited for: Textual's wait returned before
-    the widget had it). Textual sends one to each widget, some 20 to 70 of them, six times a
-    key in a lesson's settle: half the messages a lesson replay dispatched, 12% of its CPU
-    time. A widget parked has nothing in hand and nothing queued: its callback would come back
-    at once and prove nothing more."""
+    widgets that are not parked on an empty queue; then to the screen's widgets busy after
+    that, until none is, in five rounds at most (a click the App handed on while it was waited
+    for: Textual's wait returned before the widget had it). Textual sends one to each widget,
+    some 20 to 70 of them, six times a key in a lesson's settle: half the messages a lesson
+    replay dispatched, about 7% of its CPU time. A widget parked has nothing in hand and
+    nothing queued: its callback would come back at once and prove nothing more."""
     try:
         screen = self.app.screen
     except Exception:
