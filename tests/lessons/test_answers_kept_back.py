@@ -432,23 +432,28 @@ async def test_real_heads_keeps_the_large_picture_drawn_with_its_weights_as_ques
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-async def test_real_heads_step_4_keeps_the_heads_small_picture_back_too(size):
+@pytest.mark.parametrize(("at", "layer", "head", "answer"), [(4, 2, 7, "b"), (6, 1, 8, "c")],
+                         ids=["step-4", "step-6"])
+async def test_real_heads_questions_keep_the_heads_small_picture_back_too(size, at, layer, head,
+                                                                          answer):
     """Step 4 asks where layer 3, head 8 parks its weight: its small picture in the grid, a
-    dark first column, gave the answer away while the large one showed ?."""
+    dark first column, gave the answer away while the large one showed ?. Step 6 asks which
+    head a causal mask hurts: layer 2, head 9's looked ahead in plain sight."""
     from attn_tui.tui.widgets.alpha_picture import HeadGrid
 
-    async with lesson_app("real-heads", at=4).run_test(size=size) as pilot:
+    async with lesson_app("real-heads", at=at).run_test(size=size) as pilot:
         await settle(pilot)
         grid = pilot.app.screen.query_one(HeadGrid)
-        assert (grid.at_layer, grid.at_head) == (2, 7) and grid.kept_back == {(2, 7)}
+        assert (grid.at_layer, grid.at_head) == (layer, head)
+        assert grid.kept_back == {(layer, head)}
         w, h = grid.cell_size(grid.size.width)
-        grid.scroll_visible(animate=False)
-        await settle(pilot)
-        rows = grid.render().plain.splitlines()[1 + 2 * h:1 + 3 * h]  # layer 3's
-        x = 3 + 7 * (w + 1) + 1  # head 8's picture, after its bracket
+        rows = grid.render().plain.splitlines()[1 + layer * h:1 + (layer + 1) * h]
+        x = 3 + head * (w + 1) + 1  # the head's picture, after its bracket
         assert [row[x:x + w] for row in rows] == ["?" * w] * h
         assert all("?" not in row[:x - 1] + row[x + w + 1:] for row in rows)  # only it
-        await press(pilot, "b")
+        await press(pilot, answer)
         assert not grid.kept_back
-        rows = grid.render().plain.splitlines()[1 + 2 * h:1 + 3 * h]
-        assert not any("?" in row for row in rows) and rows[0][x] in "▓█"  # [CLS]: dark
+        rows = grid.render().plain.splitlines()[1 + layer * h:1 + (layer + 1) * h]
+        assert not any("?" in row for row in rows)
+        if at == 4:
+            assert rows[0][x] in "▓█"  # [CLS], the first key: dark

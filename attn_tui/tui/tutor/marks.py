@@ -41,7 +41,8 @@ def mark(host: Screen, highlights: Iterable[Highlight]) -> Marks:
 
 def conceal(host: Screen, items: Iterable[Highlight]) -> None:
     """Hide what would answer a question before it is asked: cells of a grid show "?" (of the
-    grid of heads: the heads' pictures), a pane without cells is not drawn. ``conceal(host, ())`` shows everything again."""
+    grid of heads: the heads' pictures), a pane without cells is not drawn.
+    ``conceal(host, ())`` shows everything again."""
     for grid in host.query(GridView):
         grid.set_concealed(frozenset())
     for picture in host.query(HeadPicture):
