@@ -910,7 +910,6 @@ async def test_a_screen_shown_at_a_new_size_is_drawn_whole_once_and_shown_again_
     """Textual lays a screen shown at a new size out, which draws all of it, then repainted
     all of it again on the next frame: twice at every start. A screen pushed later is drawn,
     and shown again it is repainted, as before."""
-    from textual._compositor import Compositor
     from textual.screen import Screen
 
     compat.draw_a_screen_shown_at_a_new_size_once()
@@ -919,11 +918,7 @@ async def test_a_screen_shown_at_a_new_size_is_drawn_whole_once_and_shown_again_
     assert "self._refresh_layout(size)" in textuals and textuals.rstrip().endswith(
         "self.refresh()")
 
-    drawn: list[str] = []
-    real = Compositor.render_full_update
-    monkeypatch.setattr(Compositor, "render_full_update",
-                        lambda self, *a, **k: drawn.append(type(self.root).__name__)
-                        or real(self, *a, **k))
+    drawn = _full_draws(monkeypatch)
 
     class Titled(Screen):
         def compose(self) -> ComposeResult:
@@ -952,6 +947,18 @@ async def test_a_screen_shown_at_a_new_size_is_drawn_whole_once_and_shown_again_
         assert "canary text" in "".join(s.text for s in compat.screen_strips(app.screen))
 
 
+def _full_draws(monkeypatch) -> list[str]:
+    """The class of each screen drawn whole from now on, in order."""
+    from textual._compositor import Compositor
+
+    drawn: list[str] = []
+    real = Compositor.render_full_update
+    monkeypatch.setattr(Compositor, "render_full_update",
+                        lambda self, *a, **k: drawn.append(type(self.root).__name__)
+                        or real(self, *a, **k))
+    return drawn
+
+
 def _original_resume():
     from textual.screen import Screen
 
@@ -964,7 +971,6 @@ async def test_a_screen_under_an_opaque_one_does_not_repaint_it_and_is_drawn_whe
     """Textual passes changes of the screen just below the top one up as repaints of the top
     one, in case it is translucent: the workbench's first frames drew a lab whole three more
     times. Under a translucent screen (a dialog) they still show."""
-    from textual._compositor import Compositor
     from textual.screen import ModalScreen, Screen
 
     compat.leave_a_screen_under_an_opaque_one_unpainted()
@@ -973,11 +979,7 @@ async def test_a_screen_under_an_opaque_one_does_not_repaint_it_and_is_drawn_whe
         inspect.getclosurevars(Screen._compositor_refresh).nonlocals["original"])
     assert "app.screen.refresh(*self._compositor._dirty_regions)" in textuals
 
-    drawn: list[str] = []
-    real = Compositor.render_full_update
-    monkeypatch.setattr(Compositor, "render_full_update",
-                        lambda self, *a, **k: drawn.append(type(self.root).__name__)
-                        or real(self, *a, **k))
+    drawn = _full_draws(monkeypatch)
 
     class Opaque(Screen):
         def compose(self) -> ComposeResult:
