@@ -8,6 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
+from rich.cells import cell_len
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -227,7 +228,7 @@ class WorkbenchScreen(Screen):
         if out_of_range:
             forms = (f"{title} · exp {out_of_range}", f"{where} · exp {out_of_range}")
             room = self.query_one("#steps-box").size.width - 6  # corners, rules, spaces
-            title = next((f for f in forms if len(f) <= room), forms[-1])
+            title = next((f for f in forms if cell_len(f) <= room), forms[-1])
         set_border_text(self.query_one("#steps-box"), title)
 
     def _show_steps(self, ws: Workspace, steps: Steps) -> None:
