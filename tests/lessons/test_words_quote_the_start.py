@@ -208,3 +208,19 @@ async def test_at_80x24_a_drift_after_an_answer_is_said_in_sight():
         lesson = panel(pilot.app)
         assert lesson.max_scroll_y > 0 and lesson.scroll_y == 0
         assert "The words quote the step's start" in screen_text(pilot.app)
+
+
+@pytest.mark.parametrize("at", [3, 4, 5, 6])
+async def test_a_sentence_typed_on_the_step_before_gives_way_to_the_lessons_own(at):
+    # the learner's "my dog ate it", typed on step 2, stayed for steps 3 to 6, whose hints and
+    # answers name the lesson's sentence: step 4's answer read "|v| against 5.46 for 'the'"
+    async with lesson_app("real-heads", at=at - 1).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        host = pilot.app.screen
+        lesson_text = host.lesson_state().text
+        host.action_set_text("my dog ate it")
+        await settle(pilot)
+        await press(pilot, "n")
+        assert host.lesson_state().text == lesson_text
+        assert host.run.tokens[1] == "the"
+        assert f"Step {at} starts from its own sentence, head and query." in _said(pilot.app)
