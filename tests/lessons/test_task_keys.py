@@ -203,6 +203,22 @@ async def test_a_task_met_then_walked_past_says_it_was_met_not_not_yet():
         assert "Met before; on these panes now: share on [CLS] of layer 5 head 7" in said
 
 
+async def test_the_m_a_met_tasks_try_line_invites_leaves_it_met_not_broken():
+    """mask step 5: once met, its Try line offers m to compare the orders, and pressing it
+    turned the ✓ into "Rule broken", as if the learner had done wrong."""
+    async with lesson_app("mask", at=5).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 5)
+        await press(pilot, *SOLVE[("mask", 5)])
+        said = _said(pilot.app)
+        assert "Task ✓" in said and "m compare the orders" in said
+        await press(pilot, "m")
+        said = _said(pilot.app)
+        assert "Met before; on these panes a rule does not hold: mask must stay causal." \
+            in said and "Rule broken" not in said, said
+        await press(pilot, "m", "m")  # round to the causal mask again
+        assert "Task ✓" in _said(pilot.app)
+
+
 async def test_a_rule_that_quotes_a_sentence_ends_with_one_full_stop():
     async with lesson_app("real-heads", at=3).run_test(size=(80, 24)) as pilot:
         await _at(pilot, 3)

@@ -341,7 +341,9 @@ def _task(out: Text, view: PanelView) -> None:
         return
     out.append("  ")  # the check follows the goal on its line: a row kept for the panes
     if v.broken is not None:
-        out.append("Rule broken: ", style="bold")
+        # met, then a rule left (the m a step's Try line invites): the task is kept as met
+        out.append("Met before; on these panes a rule does not hold: " if view.solved_before
+                   else "Rule broken: ", style="bold")
         # a rule that quotes a sentence ends with its full stop: "… tired.'", not "tired.'."
         ends = v.broken.rstrip("'\"’”").endswith((".", "!", "?"))
         out.append(f"{v.broken} " if ends else f"{v.broken}. ")
