@@ -355,6 +355,26 @@ async def test_each_sentence_typed_is_its_own_undo():
         assert screen.text == first
 
 
+async def test_a_box_left_empty_is_no_sentence_of_its_own_to_undo_to():
+    """/ ctrl+u Esc, / dog Esc, u: "Undid: the sentence “dog” → “”", the box empty and its
+    error line up, over maps of neither; a second u brought the sentence back."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        first = screen.text
+        await pilot.press("slash", "ctrl+u", "escape")
+        await settle(pilot)
+        await pilot.press("slash", *"dog", "escape")
+        await settle(pilot)
+        assert screen.run.tokens == ["[CLS]", "dog", "[SEP]"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.text == first and screen.run_text == first
+        assert screen.message == ""
+        assert any("Undid: the sentence “dog” → “The cat" in n.message
+                   for n in notifications(pilot.app))
+
+
 async def test_maps_that_land_after_the_screen_has_closed_are_dropped(minilm: Any) -> None:
     """A sentence's maps, computed in a worker, can land after Esc has closed the screen: on
     its removed widgets they crashed the app (NoMatches)."""

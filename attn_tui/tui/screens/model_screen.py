@@ -304,8 +304,11 @@ class SentenceInput(Input):
         self.screen.leave_sentence()  # the sentence stays: the maps already follow it
 
     def on_focus(self, event: events.Focus) -> None:
-        if not event.from_app_focus and isinstance(self.screen, ModelScreen):
-            # another sentence: u takes it alone (not the terminal's window coming back)
+        if (not event.from_app_focus and isinstance(self.screen, ModelScreen)
+                and self.screen._readable(self.value)):
+            # another sentence: u takes it alone (not the terminal's window coming back). A
+            # box left empty is no sentence of its own: what is typed now joins its change,
+            # so u goes back to the sentence the maps showed, not to an empty box
             self.screen.history.seal()
         self.placeholder = self.TYPING
         # back in the box, the view goes back to the cursor (its selection scrolls to it)
