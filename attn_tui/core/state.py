@@ -6,6 +6,7 @@ mutates. Matrices are tuples of tuples of floats, so equality is cheap and exact
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -265,9 +266,22 @@ def _one_token(before: tuple[str, ...], after: tuple[str, ...]) -> str | None:
     return f"{sign}{long[at]}" if long[:at] + long[at + 1:] == short else None
 
 
+def _origin(ws: Workspace) -> str:
+    """Where a workspace's numbers came from, short: "all-MiniLM-L6-v2, layer 2 head 9"
+    without the sentence, a train lab's run without its settings."""
+    source = ws.source.removesuffix(EDITED)
+    if not source:
+        return "the workbench's own"
+    source = source.split(", on “")[0]  # a model's head: the sentence is in its export
+    return re.sub(r" \(L \d+, h .*?\)", "", source)  # a run: named by its task and step
+
+
 def change_words(before: Workspace, after: Workspace) -> str:
     """What differs from ``before`` to ``after``, in a few words, for undo and redo to say
-    what they took back: "Q who d1 0.1 → 7", "mask causal → none", "T 3 → 4"."""
+    what they took back: "Q who d1 0.1 → 7", "mask causal → none", "T 3 → 4"; numbers from
+    elsewhere (a model's head opened with w) by where each came from."""
+    if before.source.removesuffix(EDITED) != after.source.removesuffix(EDITED):
+        return f"Q, K and V: {_origin(before)} → {_origin(after)}"
     parts = []
     tokens = {"T": (before.key_tokens, after.key_tokens),
               "queries": (before.query_tokens, after.query_tokens)}

@@ -41,6 +41,22 @@ def test_change_words_say_what_an_undo_takes_back():
     assert state.change_words(mask, state.remove_row(mask, "K", 1)) == "T 4 → 3 (−dog)"
 
 
+
+def test_change_words_name_where_numbers_from_elsewhere_came_from():
+    # w on the model screen, then u: "Undid: T 13 → 3, queries 13 → 1, d_k 32 → 3 …"
+    ws = state.from_preset("one")
+    head = replace(state.from_preset("mask"),
+                   source="all-MiniLM-L6-v2, layer 2 head 9, on “The cat sat.”")
+    assert state.change_words(head, ws) == \
+        "Q, K and V: all-MiniLM-L6-v2, layer 2 head 9 → the workbench's own"
+    edited = replace(state.set_cell(head, "Q", 0, 0, 7.0), source=head.source + EDITED)
+    assert state.change_words(edited, head) == "Q the d1 7 → 2"  # an edit of the head's own
+    run = replace(ws, source="the train lab's sort run (L 2, h 2, D 48, lr 3e-3, seed 0) at "
+                             "step 2000, layer 1 head 2")
+    assert state.change_words(head, run) == ("Q, K and V: all-MiniLM-L6-v2, layer 2 head 9 → "
+                                             "the train lab's sort run at step 2000, layer 1 head 2")
+
+
 @pytest.mark.parametrize(("typed", "said"), [
     (1e-320, "1e-320"),  # %g wrote the subnormal's stored value, 9.99989e-321
     (1e6, "1000000"),  # not 1e+06

@@ -741,6 +741,9 @@ async def test_w_over_unsaved_edits_keeps_them_asked_about_and_u_brings_them_bac
         await pilot.press("escape", "u")
         await settle(pilot)
         assert bench.workspace == mine
+        # said by where the numbers came from, not as sizes ("T 13 → 1, queries 13 → 1, …")
+        assert [n.message for n in notifications(app) if n.message.startswith("Undid")] == [
+            "Undid: Q, K and V: all-MiniLM-L6-v2, layer 1 head 1 → the workbench's own."]
 
 
 async def test_escape_goes_back_and_escape_in_the_sentence_only_leaves_it() -> None:

@@ -1041,6 +1041,8 @@ async def test_a_masked_scaled_column_too_narrow_for_plus_mask_still_names_the_d
 
 
 async def test_undo_and_redo_say_what_they_took_back_one_notice_at_a_time():
+    from dataclasses import replace
+
     app = make_app(confirm_quit=False)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.press("7", "enter", "m", "u")
@@ -1052,6 +1054,13 @@ async def test_undo_and_redo_say_what_they_took_back_one_notice_at_a_time():
         await pilot.press("U")
         await pilot.pause()
         assert [str(n.message) for n in notifications(app)] == ["Redid: Q who d1 0.1 → 7."]
+        # more than three changes end "…", and no full stop after it
+        bench = app.screen
+        bench.apply(replace(bench.workspace, mask="causal", scale=False, seed=3, dtype="float32"))
+        await pilot.press("u")
+        await pilot.pause()
+        assert [str(n.message) for n in notifications(app)] == [
+            "Undid: mask causal → none, ÷√d_k off → on, dtype float32 → float64 …"]
 
 
 async def test_x_and_shift_x_say_what_they_removed_and_that_u_undoes():

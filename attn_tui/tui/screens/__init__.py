@@ -23,4 +23,5 @@ def say_put_back(app, undo: bool, what: str) -> None:
     from attn_tui.tui import textual_compat
 
     textual_compat.dismiss_notices(app, starts=("Undid: ", "Redid: "))
-    app.notify(f"{'Undid' if undo else 'Redid'}: {what}.", timeout=2, markup=False)
+    end = "" if what.endswith("…") else "."  # "h 1 → 2 …", not "h 1 → 2 …."
+    app.notify(f"{'Undid' if undo else 'Redid'}: {what}{end}", timeout=2, markup=False)
