@@ -129,7 +129,10 @@ async def test_in_the_train_lab_u_pauses_the_run_of_the_settings_it_takes_away()
         await until(pilot, lambda: screen.state != "running", "the run to pause")
         assert screen.state == "paused" and screen.step < 3000
         assert screen.settings == before and "steps ‹200›" in screen_text(pilot.app)
-        assert "paused; Enter trains these" in screen.message
+        # the run is in no file: Enter asks first, and the notice says so as the status
+        # line does (it said "Enter trains these" beside "Enter twice trains them")
+        assert "paused; Enter twice trains these (e saves the paused run)." in screen.message
+        assert "Enter twice trains them" in " ".join(screen_text(pilot.app).split())
         live = screen.lesson_live()
         assert live.figures is None and live.waiting.startswith("not trained yet")
         await pilot.press("U")  # the run's settings again: Enter goes on from where it was

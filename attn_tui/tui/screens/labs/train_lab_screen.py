@@ -889,7 +889,15 @@ class TrainLabScreen(LabScreen):
         return False
 
     def _say_paused(self) -> None:
-        self.say("The run of the settings taken away is paused; Enter trains these.")
+        def say() -> None:  # as the status line words it, once the pause has landed
+            enter = ("Enter twice trains these (e saves the paused run)" if self._asks_first()
+                     else "Enter trains these")
+            self.say(f"The run of the settings taken away is paused; {enter}.")
+
+        if self.state in ("loading", "running"):
+            self._after_pause.append(say)
+        else:
+            say()
 
     def _train_afresh(self) -> None:
         """Train the settings on the bar from step 0, whatever runs now."""
