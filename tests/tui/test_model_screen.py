@@ -879,6 +879,24 @@ async def test_a_paste_of_several_lines_is_one_sentence() -> None:
         assert "the" in screen.run.tokens and "end" in screen.run.tokens
 
 
+async def test_a_paste_on_the_grid_is_a_sentence_as_slash_then_the_paste_would_be() -> None:
+    # the grid has the focus at first: a paste there was dropped without a word
+    app = model_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        first = screen.text
+        assert isinstance(screen.focused, HeadGrid)
+        app.post_message(events.Paste("pasted words\nhere"))
+        await settle(pilot)
+        box = screen.query_one("#sentence", Input)
+        assert screen.focused is box and box.value == "pasted words here"
+        assert screen.run_text == "pasted words here"
+        await pilot.press("escape", "u")  # one change
+        await settle(pilot)
+        assert screen.text == first
+
+
 async def test_a_pasted_control_character_never_reaches_the_box_so_a_session_keeps_it(
         tmp_path) -> None:
     """A tab and a bell pasted stayed in the box; saved, the session refused the sentence when

@@ -885,6 +885,16 @@ class ModelScreen(Screen):
         if self.run_text == self.text:  # else the sentence's run shows them when it lands
             self._show_head()
 
+    def on_paste(self, event: events.Paste) -> None:
+        # pasted on the grid or a table, where no key types: a sentence, as / then the paste
+        # would give (it was dropped without a word)
+        box = self.query_one("#sentence", SentenceInput)
+        if self.focused is box or not box.focusable:
+            return
+        event.stop()
+        self.action_focus_sentence()
+        box.on_paste(events.Paste(event.text))
+
     def action_focus_sentence(self) -> None:
         # / asks for a sentence: what is typed replaces this one (Tab to the box edits it)
         field = self.query_one("#sentence", Input)
