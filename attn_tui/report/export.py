@@ -214,10 +214,11 @@ def export_bytes(ws: Workspace, fmt: str, script_backend: str | None = None,
 
 
 def name_problem(path: str | os.PathLike, fmt: str | None = None,
-                 offered: tuple[str, ...] | None = None) -> str | None:
+                 offered: tuple[str, ...] | None = None, example: str = "steps.md") -> str | None:
     """What is wrong with ``path`` as the name of an export (of ``fmt``, or of the format its
     extension names), whatever is on disk there; None if nothing. ``offered``: the formats
-    the caller can write, where not every one (`print heads` writes no tex or py)."""
+    the caller can write, where not every one (`print heads` writes no tex or py);
+    ``example``: a file name to suggest in a folder (the name a dialog offers)."""
     from attn_tui.core.files import short_path
 
     shown = short_path(os.fspath(path))
@@ -235,7 +236,7 @@ def name_problem(path: str | os.PathLike, fmt: str | None = None,
         return f"{shown} is named as a text file, but npz is binary: end the name with .npz."
     if (fmt or named) is None and os.path.isdir(path):  # a folder's name has no format to tell
         return (f"Cannot export to {shown}: it is a folder; name a file in it, "
-                f"e.g. {os.path.join(shown, 'steps.md')}.")
+                f"e.g. {os.path.join(shown, example)}.")
     if (fmt or named) is None:
         return f"Cannot tell the format of {shown}: end the name with .md, .csv, .tex, .npz or .py."
     return None

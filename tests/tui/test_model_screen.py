@@ -1285,6 +1285,15 @@ async def test_e_offers_each_head_its_own_file_beside_the_last_export(
         await pilot.press("enter")
         await settle(pilot)
         assert (tmp_path / "out" / "mine.csv").read_text().startswith("key,q_dot_k,")
+        await pilot.press("e")
+        await settle(pilot)
+        pilot.app.screen.query_one(Input).value = "out"  # a folder: a file in it, as offered
+        await pilot.press("enter")
+        await settle(pilot)
+        said = str(pilot.app.screen.query_one("#file-error").render())
+        assert said.endswith("it is a folder; name a file in it, e.g. out/minilm-L2H9.csv."), said
+        await pilot.press("escape")
+        await settle(pilot)
         screen.action_pick(5, 0)
         await settle(pilot)
         await pilot.press("e")

@@ -459,8 +459,10 @@ class SessionController:
 
         title = ("Export to a file: .md .csv .tex (tables), .npz (every stage), .py (script)"
                  if not fmt else f"Export {fmt}")
+        example = os.path.basename(default)  # a folder typed: a file in it, named as offered
         self.app.push_screen(FileModal(title, default, submit=write, writes=True,
-                                       check=lambda path: name_problem(path, fmt or None)), done)
+                                       check=lambda path: name_problem(path, fmt or None,
+                                                                       example=example)), done)
 
     def copy(self, bench: SessionHost, fmt: str = "md") -> None:
         """c: the step table and weights to the clipboard, through the terminal (OSC 52)."""
