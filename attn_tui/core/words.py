@@ -15,6 +15,12 @@ def listed(items: list[str], last: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
+def full_stop(text: str) -> str:
+    """The full stop that ends a sentence closing with ``text``: none where a quoted sentence
+    already ends it (on “The cat sat.”), not “The cat sat.”.)."""
+    return "" if text.rstrip("'\"’”").endswith((".", "!", "?")) else "."
+
+
 def as_typed(x: float) -> str:
     """A value as a learner types one: the shortest decimal that reads back as ``x`` (1e-320,
     not %g's 9.99989e-321 of a subnormal; 1000000, not 1e+06; 0.1; -2), or six digits when

@@ -15,6 +15,7 @@ import numpy as np
 
 from attn_tui.compute import Steps, attend
 from attn_tui.core.state import Workspace
+from attn_tui.core.words import full_stop
 from attn_tui.report.fmt import table_num
 from attn_tui.report.script import script
 from attn_tui.report.tables import distinct, markdown, md_cell, model
@@ -46,7 +47,8 @@ def export_text(ws: Workspace, fmt: str, steps: Steps | None = None) -> str:
 
 def _markdown(m: dict[str, Any]) -> str:
     # as the exported script prints it (its SOURCE)
-    return (f"From {md_cell(m['source'])}.\n\n" if m["source"] else "") + markdown(m)
+    source = m["source"]
+    return (f"From {md_cell(source)}{full_stop(source)}\n\n" if source else "") + markdown(m)
 
 
 def csv_name(name: str) -> str:

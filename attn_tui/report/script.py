@@ -136,7 +136,8 @@ def main():
         sys.stdout.reconfigure(errors="backslashreplace")
     m = model(stages(), SELECTED, QUERY_TOKENS, KEY_TOKENS, MASK, SCALE, @BACKEND@, DTYPE)
     if SOURCE:
-        sys.stdout.write(f"From {md_cell(SOURCE)}.\\n\\n")
+        end = "" if SOURCE.rstrip("'\\"’”").endswith((".", "!", "?")) else "."  # “It sat.”
+        sys.stdout.write(f"From {md_cell(SOURCE)}{end}\\n\\n")
     sys.stdout.write(markdown(m))
 
 

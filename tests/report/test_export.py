@@ -170,6 +170,11 @@ def test_numbers_from_a_real_head_say_so_in_every_format_and_in_the_script(
     arrays = export.npz_arrays(ws)
     assert str(arrays["source"]) == ws.source and "preset" not in arrays
     assert arrays["q"].dtype == np.float32
+    # a sentence that ends itself takes no second full stop: on “The cat sat.”, not “…sat.”.
+    said = replace(ws, source="all-MiniLM-L6-v2, layer 1 head 3, on “The cat sat.”")
+    md = export.export_text(said, "md")
+    assert md.startswith("From all-MiniLM-L6-v2, layer 1 head 3, on “The cat sat.”\n\nSteps")
+    assert run_script(export.export_script(said), tmp_path) == md
     plain = export.export_text(replace(ws, source=""), "md")  # typed numbers: as before
     assert plain.startswith("Steps for query") and "preset" in export.npz_arrays(
         replace(ws, source=""))

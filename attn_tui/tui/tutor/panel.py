@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.style import Style
 from textual.widgets import Static
 
-from attn_tui.core.words import listed
+from attn_tui.core.words import full_stop, listed
 from attn_tui.tui import textual_compat
 from attn_tui.tui.keys import key_word, takes_text
 
@@ -345,8 +345,7 @@ def _task(out: Text, view: PanelView) -> None:
         out.append("Met before; on these panes a rule does not hold: " if view.solved_before
                    else "Rule broken: ", style="bold")
         # a rule that quotes a sentence ends with its full stop: "… tired.'", not "tired.'."
-        ends = v.broken.rstrip("'\"’”").endswith((".", "!", "?"))
-        out.append(f"{v.broken} " if ends else f"{v.broken}. ")
+        out.append(f"{v.broken}{full_stop(v.broken)} ")
     elif v.met:
         out.append("Done: ", style="bold")
     else:
