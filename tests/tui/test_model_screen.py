@@ -1388,11 +1388,12 @@ async def test_a_step_table_cut_at_its_right_says_so_with_an_arrow_ending_its_he
 
 async def test_a_step_table_cut_exactly_at_a_columns_end_still_says_more_follow() -> None:
     """At 120×40 the eighth α·v column ended the line exactly: no blank cell for the →, and
-    none was drawn. The last label moves a cell left for it."""
+    none was drawn. The last label moves two cells left for it, so that a space parts them
+    ("α·v8→" read as one name)."""
     async with model_app().run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         header = next(line for line in screen_lines(pilot.app) if re.search(r"\bkey +q·k", line))
-        assert header.rstrip().endswith("α·v8→") and "←" not in header
+        assert header.rstrip().endswith("α·v8 →") and "←" not in header
 
 
 def test_a_numbered_label_cut_short_keeps_its_number_whole() -> None:

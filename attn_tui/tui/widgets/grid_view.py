@@ -394,8 +394,8 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
                   style: Style) -> tuple[str, list[Segment]]:
         """The header's corner and cells with a ← ending the corner while columns are hidden
         to the left and a → ending the cells while some are hidden to the right. Never over a
-        label's text: where the last cell in sight ends the line exactly, its label moves one
-        cell left to make room."""
+        label's text: where the last cell in sight ends the line exactly, its label moves left
+        to make room, two cells where it can so that a space parts it from the arrow."""
         if scroll_x > 0 and len(corner) > 1 and corner[-2:] == "  ":
             corner = corner[:-1] + "←"
         if room <= 1 or scroll_x + room >= self.n_cols * self.cell_width:
@@ -404,9 +404,11 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         if strip.crop(room - 1, room).text == " ":
             return corner, [*strip.crop(0, room - 1), Segment("→", style)]
         start = max(0, room - self.cell_width)  # the last cell, whole: an exact fit
-        if strip.crop(start, start + 1).text == " ":
-            return corner, [*strip.crop(0, start), *strip.crop(start + 1, room),
-                            Segment("→", style)]
+        # two columns where the label has them: "α·v8 →", not "α·v8→", read as one name
+        for shift in (2, 1):
+            if strip.crop(start, start + shift).text == " " * shift:
+                return corner, [*strip.crop(0, start), *strip.crop(start + shift, room),
+                                Segment(" →"[-shift:], style)]
         return corner, cells
 
     def _cells_strip(self, row: int, scroll_x: int, room: int) -> list[Segment]:
