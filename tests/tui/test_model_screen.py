@@ -293,8 +293,12 @@ async def test_deep_in_a_long_step_table_its_header_stays_on_the_top_line_in_sig
         for _ in range(8):
             lines = _table_lines(pilot.app, table, body)
             first = min(lines)
-            assert lines[first].split()[:4] == ["key", "q·k", "÷5.66", "exp"]
-            assert [y for y, line in lines.items() if line.split()[:1] == ["key"]] == [first]
+            # its corner names the query once the title above the table is out of sight
+            corner = "key" if first > body.region.y else "q 1:CLS"  # as its row, cut
+            header = re.compile(rf" ({corner}) +q·k +÷5\.66 +exp ")
+            assert header.match(lines[first]), lines[first]
+            assert [y for y, line in lines.items() if re.match(r" (key|q \S+) +q·k ", line)] \
+                == [first]
             # the rows in sight under it: the table's own scroll is 0, the body's moves
             seen |= {y - table.region.y - 1 for y in lines if y > first}
             await pilot.press("pagedown")
@@ -315,7 +319,7 @@ async def test_a_click_on_the_header_drawn_over_a_row_moves_no_cursor():
         await pilot.press("tab", "pagedown", "pagedown", "pagedown")
         await settle(pilot)
         top = body.region.y
-        assert table.region.y < top and screen_lines(pilot.app)[top].split()[0] == "key"
+        assert table.region.y < top and screen_lines(pilot.app)[top].split()[0] == "q"
         row = table.cursor_row
         await pilot.click(offset=(20, top))
         await settle(pilot)
@@ -1384,6 +1388,23 @@ async def test_a_step_table_cut_at_its_right_says_so_with_an_arrow_ending_its_he
         header = next(line for line in screen_lines(pilot.app) if line.startswith(" key "))
         assert header.rstrip().endswith("α·v32") and "→" not in header
         assert re.match(r" key +← +α·v\d+ ", header)  # q·k to α are off to the left
+
+
+async def test_a_step_table_whose_title_scrolled_away_names_its_query_in_its_corner() -> None:
+    """At 80×24 PgDn left the table's header in sight and its title above it out of sight:
+    nothing said which query the rows of numbers were for."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("pagedown")
+        await settle(pilot)
+        lines = screen_lines(pilot.app)
+        assert not any("steps for query" in line for line in lines)
+        assert any(line.startswith(" q 1:[CLS]       q·k ") for line in lines), lines
+        await pilot.press("pageup", "tab")  # the table with the keys: under its title
+        await settle(pilot)
+        lines = screen_lines(pilot.app)
+        assert any("steps for query '[CLS]' (1 of 13)" in line for line in lines)
+        assert any(re.match(r" key +q·k ", line) for line in lines), lines
 
 
 async def test_a_step_table_cut_exactly_at_a_columns_end_still_says_more_follow() -> None:

@@ -678,6 +678,10 @@ class ModelScreen(Screen):
         if words != self._steps_words:  # every scroll asks: a new title only when it changes
             self._steps_words = words
             title.update(Text(words))
+        # the title scrolled out of sight above the table: the header's corner names the query
+        out = bool(table.region.size and title.region.size
+                   and title.region.y < seen.y <= table.region.y + table.region.height)
+        table.query_in_corner(i if out else None)
 
     def keep_in_view(self) -> None:
         """The chosen layer's row of the grid, or the marked query's of the picture, whichever

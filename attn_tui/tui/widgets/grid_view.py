@@ -145,6 +145,8 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         self.cell_width = cell_width
         self.label_width = label_width
         self.corner = corner
+        # the row whose label the corner says instead ("q 4:sat"), cut to the labels' width
+        self.corner_row: int | None = None
         self.row_labels: Sequence[str] = ()
         self.col_labels: Sequence[str] = ()
         self.show_cursor = True
@@ -348,6 +350,23 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
             return 0
         return hidden
 
+    def query_in_corner(self, row: int | None) -> None:
+        """Name row ``row`` as the query in the header's corner instead of its name ("q 4:sat",
+        cut as the rows' labels are, never widening them); None puts the name back."""
+        if row != self.corner_row:
+            self.corner_row = row
+            self.refresh()
+
+    def _corner_text(self, label_w: int) -> str:
+        row = self.corner_row
+        if row is None or row >= len(self.row_labels) or label_w < 5:
+            return self.corner
+        room = label_w - 3  # "q ", and the space that ends every label
+        label = self.row_labels[row]
+        cut = (cut_numbered(label, room, self._bare_specials(label_w - 1)) if self.numbered_rows
+               else cut_label(label, room))
+        return f"q {cut}"
+
     def _line_of(self, row: int) -> int:
         return row - self.scroll_offset.y + 1
 
@@ -372,7 +391,7 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         label_w = min(self.label_width, width)
         if y == 0 or y == self._header_line:
             head = self.style_of("header")
-            corner = set_cell_size(self.corner, label_w)
+            corner = set_cell_size(self._corner_text(label_w), label_w)
             room = width - label_w
             cells = self._cells_strip(-1, scroll_x, room)
             if self.mark_cut_columns:
