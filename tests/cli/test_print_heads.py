@@ -89,7 +89,8 @@ def test_a_head_exports_as_markdown_like_the_workbench(capsys: Any, minilm: Any)
     ws = head_workspace(minilm.run(SENTENCE), 1, 3, 2)  # array indexes, from 0
     assert out == export_text(ws, "md")
     # where the numbers came from first: the file alone named no model, head or sentence
-    source = f"From all-MiniLM-L6-v2, layer 2 head 4, on “{SENTENCE}”."  # as typed
+    # as typed, the sentence's own full stop ending the line ("mat.”.": two)
+    source = f"From all-MiniLM-L6-v2, layer 2 head 4, on “{SENTENCE}”"
     assert out.startswith(source + "\n\nSteps for query 'cat' (3 of 9); mask none; ÷√d_k; "
                           "numpy float32")
     assert ws.q == tuple(tuple(float(x) for x in r) for r in minilm.run(SENTENCE).q[1, 3])
