@@ -359,16 +359,23 @@ async def test_each_sentence_typed_is_its_own_undo():
         assert screen.text == first
 
 
-async def test_a_box_left_empty_is_no_sentence_of_its_own_to_undo_to():
+@pytest.mark.parametrize("between", ["", "down", "paste"])
+async def test_a_box_left_empty_is_no_sentence_of_its_own_to_undo_to(between):
     """/ ctrl+u Esc, / dog Esc, u: "Undid: the sentence “dog” → “”", the box empty and its
-    error line up, over maps of neither; a second u brought the sentence back."""
+    error line up, over maps of neither; a second u brought the sentence back. So too with
+    a head picked in between, or the sentence pasted on the grid."""
     async with model_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         first = screen.text
-        await pilot.press("slash", "ctrl+u", "escape")
+        await pilot.press("slash", "ctrl+u", "escape", *["down"] * (between == "down"))
         await settle(pilot)
-        await pilot.press("slash", *"dog", "escape")
+        if between == "paste":
+            pilot.app.post_message(events.Paste("dog"))
+            await settle(pilot)
+            await pilot.press("escape")
+        else:
+            await pilot.press("slash", *"dog", "escape")
         await settle(pilot)
         assert screen.run.tokens == ["[CLS]", "dog", "[SEP]"]
         await pilot.press("u")
@@ -1355,9 +1362,11 @@ async def test_a_sentence_with_nothing_to_read_left_with_escape_is_an_emptied_bo
         assert screen_lines(pilot.app)[1].startswith(" / types a sentence; the maps show: The")
         assert screen.session_settings()["text"] == shown
         assert not screen.has_unsaved_work()
-        await pilot.press("u")  # the sentence typed and emptied was one change
+        # the sentence the maps show never changed: no step of its own for u to go back over
+        await pilot.press("u")
         await settle(pilot)
-        assert screen.text == shown and box.value == shown
+        assert screen.run_text == shown and screen.message == ""
+        assert any(n.message == "Nothing to undo." for n in notifications(pilot.app))
 
 
 async def test_the_step_table_numbers_its_keys_as_the_token_line_does() -> None:

@@ -304,11 +304,8 @@ class SentenceInput(Input):
         self.screen.leave_sentence()  # the sentence stays: the maps already follow it
 
     def on_focus(self, event: events.Focus) -> None:
-        if (not event.from_app_focus and isinstance(self.screen, ModelScreen)
-                and self.screen._readable(self.value)):
-            # another sentence: u takes it alone (not the terminal's window coming back). A
-            # box left empty is no sentence of its own: what is typed now joins its change,
-            # so u goes back to the sentence the maps showed, not to an empty box
+        if not event.from_app_focus and isinstance(self.screen, ModelScreen):
+            # another sentence: u takes it alone (not the terminal's window coming back)
             self.screen.history.seal()
         self.placeholder = self.TYPING
         # back in the box, the view goes back to the cursor (its selection scrolls to it)
@@ -769,7 +766,7 @@ class ModelScreen(Screen):
 
     @on(Input.Changed, "#sentence")
     def _typed(self, event: Input.Changed) -> None:
-        with self.history.change(self.lesson_state, merge="typing"):  # one u per sentence
+        with self.history.change(self.undo_state, merge="typing"):  # one u per sentence
             self.text = event.value
         self._start_run(event.value)
 
@@ -789,7 +786,7 @@ class ModelScreen(Screen):
             self.action_set_query(event.query)
 
     def action_set_text(self, text: str) -> None:
-        with self.history.change(self.lesson_state):
+        with self.history.change(self.undo_state):
             self._set_text(text)
 
     def _set_text(self, text: str) -> None:
@@ -800,12 +797,12 @@ class ModelScreen(Screen):
         self._start_run(text)
 
     def action_pick(self, layer: int, head: int) -> None:
-        with self.history.change(self.lesson_state):
+        with self.history.change(self.undo_state):
             self.layer_index, self.head_index = layer, head
         self._show_head()
 
     def action_set_query(self, index: int) -> None:
-        with self.history.change(self.lesson_state):
+        with self.history.change(self.undo_state):
             self.query_index = index
         self.action_query(0)
 
@@ -831,22 +828,21 @@ class ModelScreen(Screen):
     def action_query(self, step: int) -> None:
         # before the first maps (the model loading) the index is kept, and clamped on arrival
         most = len(self.run.tokens) - 1 if self.run is not None else 10**6
-        with self.history.change(self.lesson_state):
+        with self.history.change(self.undo_state):
             self.query_index = max(0, min(most, self.query_index + step))
         self._show_head()
 
     def action_undo(self) -> None:
-        self._put_back(self.history.undo(self.lesson_state()), "undo")
+        self._put_back(self.history.undo(self.undo_state()), "undo")
 
     def action_redo(self) -> None:
-        self._put_back(self.history.redo(self.lesson_state()), "redo")
+        self._put_back(self.history.redo(self.undo_state()), "redo")
 
     def _put_back(self, choice: ModelChoice | None, what: str) -> None:
         if choice is None:
             self.notify(f"Nothing to {what}.", timeout=2)
             return
-        before = self.lesson_state()
-        assert isinstance(before, ModelChoice)
+        before = self.undo_state()
         self._put(choice)
         # as the workbench says its undo: the head or token changed with no other sign
         say_put_back(self.app, what == "undo", self._change_words(before, choice))
@@ -910,7 +906,7 @@ class ModelScreen(Screen):
         if field.value and not self._readable(field.value):
             # spaces or marks alone: emptied, so that the box names the sentence whose maps
             # still show, as an emptied box does (left as typed, it hid which one they were)
-            with self.history.change(self.lesson_state, merge="typing"), \
+            with self.history.change(self.undo_state, merge="typing"), \
                     self.prevent(Input.Changed):
                 field.value = self.text = ""
         # at once, not after a refresh as Widget.focus: the next key typed goes to the grid
@@ -953,6 +949,12 @@ class ModelScreen(Screen):
     def lesson_state(self) -> object:
         return ModelChoice(self.text, self.layer_index, self.head_index, self.query_index)
 
+    def undo_state(self) -> ModelChoice:
+        """What u and U go back and forth between: as lesson_state, but a box emptied, or
+        holding nothing the model reads, is the sentence whose maps still show (an empty box
+        was a step of its own, which u went back to with an error under it)."""
+        return ModelChoice(self.kept_text, self.layer_index, self.head_index, self.query_index)
+
     def lesson_work(self) -> object:
         return self.lesson_state()
 
@@ -987,7 +989,7 @@ class ModelScreen(Screen):
 
     def lesson_restore(self, state: object, edits: tuple = ()) -> None:
         assert isinstance(state, ModelChoice)
-        with self.history.change(self.lesson_state):  # one change u undoes
+        with self.history.change(self.undo_state):  # one change u undoes
             self._put(ModelChoice(**asdict(state) | {e.target: e.value for e in edits}))
 
     def _say_not_ready(self, verb: str) -> None:
