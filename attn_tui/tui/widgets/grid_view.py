@@ -413,21 +413,40 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
                   style: Style) -> tuple[str, list[Segment]]:
         """The header's corner and cells with a ← ending the corner while columns are hidden
         to the left and a → ending the cells while some are hidden to the right. Never over a
-        label's text: where the last cell in sight ends the line exactly, its label moves left
-        to make room, two cells where it can so that a space parts it from the arrow."""
+        label's text, and parted from it by a space ("α·v8→" read as one name): where the
+        line has no two blank cells at its end, the last label moves left into its own
+        blanks, as far as leaves one blank before it, else one cell, arrow against it."""
         if scroll_x > 0 and len(corner) > 1 and corner[-2:] == "  ":
             corner = corner[:-1] + "←"
         if room <= 1 or scroll_x + room >= self.n_cols * self.cell_width:
             return corner, cells
         strip = Strip(cells)
-        if strip.crop(room - 1, room).text == " ":
+
+        def blank(at: int) -> bool:
+            return strip.crop(at, at + 1).text == " "
+
+        trailing = 0  # blank cells ending the line (the next column's first, partly in sight)
+        while trailing < 2 and trailing < room and blank(room - 1 - trailing):
+            trailing += 1
+        if trailing == 2 or room < 3:
+            return corner, ([*strip.crop(0, room - 1), Segment("→", style)] if trailing
+                            else cells)
+        label_end = room - trailing
+        first = label_end  # where the last label starts
+        while first > max(0, label_end - self.cell_width) and not blank(first - 1):
+            first -= 1
+        lead = 0  # the blanks before it
+        while lead < 3 and first - lead > 0 and blank(first - 1 - lead):
+            lead += 1
+        need = 2 - trailing
+        if lead > need:  # it moves left, a blank still before it: "5:on 6:the →"
+            return corner, [*strip.crop(0, first - need), *strip.crop(first, label_end),
+                            Segment(" →", style)]
+        if trailing:  # no room to move: the blank after it becomes the arrow
             return corner, [*strip.crop(0, room - 1), Segment("→", style)]
-        start = max(0, room - self.cell_width)  # the last cell, whole: an exact fit
-        # two columns where the label has them: "α·v8 →", not "α·v8→", read as one name
-        for shift in (2, 1):
-            if strip.crop(start, start + shift).text == " " * shift:
-                return corner, [*strip.crop(0, start), *strip.crop(start + shift, room),
-                                Segment(" →"[-shift:], style)]
+        if lead == 2:  # "5:on 6:the→" rather than "5:on6:the →"
+            return corner, [*strip.crop(0, first - 1), *strip.crop(first, room),
+                            Segment("→", style)]
         return corner, cells
 
     def _cells_strip(self, row: int, scroll_x: int, room: int) -> list[Segment]:
