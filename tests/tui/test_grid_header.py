@@ -4,6 +4,7 @@ around it change without scrolling."""
 
 from __future__ import annotations
 
+import pytest
 from screen_text import screen_lines
 
 from attn_tui.tui.app import make_app
@@ -72,3 +73,28 @@ async def test_the_header_never_covers_the_focused_cursor():
         await pilot.press("down")  # the cursor moves on: the grid's top comes back with it
         await settle(pilot)
         assert len(_headers(app, q)) == 1
+
+
+@pytest.mark.parametrize(("line", "marked"), [
+    # the last column ends the line exactly: its label moves two cells, a blank kept before it
+    ("     α·v1     α·v2     α·v3", "     α·v1     α·v2   α·v3 →"),
+    # one blank of the next column in sight: one cell, not "α·v3→"
+    ("     α·v1     α·v2     α·v3 ", "     α·v1     α·v2    α·v3 →"),
+    ("     α·v1     α·v2     α·v3  ", "     α·v1     α·v2     α·v3 →"),
+    # two blanks only between labels: one cell, arrow against it, not "2:the3:cat →"
+    ("  1:CLS  2:the  3:cat", "  1:CLS  2:the 3:cat→"),
+    ("  1:CLS   2:the   3:cat", "  1:CLS   2:the 3:cat →"),
+    (" 1:CLS 2:the 3:cat", " 1:CLS 2:the 3:cat"),  # no room without touching a label: no arrow
+])
+def test_the_arrow_after_a_cut_header_never_joins_two_labels(line, marked):
+    from rich.segment import Segment
+    from rich.style import Style
+
+    from attn_tui.tui.widgets.grid_view import GridView
+
+    class Wide(GridView):
+        n_cols = 32  # more columns than the line shows
+
+    grid = Wide(cell_width=9, corner="key")
+    _, cells = grid._mark_cut("key", [Segment(line)], 0, len(line), Style())
+    assert "".join(seg.text for seg in cells) == marked
