@@ -266,22 +266,36 @@ def _one_token(before: tuple[str, ...], after: tuple[str, ...]) -> str | None:
     return f"{sign}{long[at]}" if long[:at] + long[at + 1:] == short else None
 
 
-def _origin(ws: Workspace) -> str:
-    """Where a workspace's numbers came from, short: "all-MiniLM-L6-v2, layer 2 head 9"
-    without the sentence, a train lab's run without its settings."""
-    source = ws.source.removesuffix(EDITED)
-    if not source:
-        return "the workbench's own"
-    source = source.split(", on “")[0]  # a model's head: the sentence is in its export
-    return re.sub(r" \(L \d+, h .*?\)", "", source)  # a run: named by its task and step
+def _origins(before: Workspace, after: Workspace) -> tuple[str, str]:
+    """Where each workspace's numbers came from, as short as still tells them apart:
+    "all-MiniLM-L6-v2, layer 2 head 9" without its sentence, a train lab's run without its
+    settings, unless those are all that differ."""
+    def short(ws: Workspace, level: int) -> str:
+        source = ws.source.removesuffix(EDITED)
+        if not source:
+            return "the workbench's own"
+        head, on, sentence = source.partition(", on “")
+        if level == 0:  # a model's head without its sentence, a run by its task and step
+            return re.sub(r" \(L \d+, h .*?\)", "", head)
+        if on and len(sentence) > 32:  # the sentence's start: what tells two apart
+            sentence = sentence[:30].rstrip() + "…”"
+        return head + on + sentence
+
+    for level in (0, 1):
+        a, b = short(before, level), short(after, level)
+        if a != b:
+            break
+    return a, b
 
 
 def change_words(before: Workspace, after: Workspace) -> str:
     """What differs from ``before`` to ``after``, in a few words, for undo and redo to say
     what they took back: "Q who d1 0.1 → 7", "mask causal → none", "T 3 → 4"; numbers from
-    elsewhere (a model's head opened with w) by where each came from."""
+    elsewhere (a model's head opened with w) by where each came from, then the settings that
+    changed with them."""
     if before.source.removesuffix(EDITED) != after.source.removesuffix(EDITED):
-        return f"Q, K and V: {_origin(before)} → {_origin(after)}"
+        a, b = _origins(before, after)
+        return _joined([f"Q, K and V: {a} → {b}", *_setting_words(before, after)])
     parts = []
     tokens = {"T": (before.key_tokens, after.key_tokens),
               "queries": (before.query_tokens, after.query_tokens)}
@@ -306,14 +320,21 @@ def change_words(before: Workspace, after: Workspace) -> str:
                 parts.append(f"{len(cells)} cells of {name}")
         if (before.query_tokens, before.key_tokens) != (after.query_tokens, after.key_tokens):
             parts.append("token names")
-    for name, a, b in (("mask", before.mask, after.mask),
-                       ("÷√d_k", "on" if before.scale else "off", "on" if after.scale else "off"),
-                       ("backend", before.backend, after.backend),
-                       ("dtype", before.dtype, after.dtype), ("seed", before.seed, after.seed)):
-        if a != b:
-            parts.append(f"{name} {a} → {b}")
+    parts += _setting_words(before, after)
     if before.selected != after.selected and not parts:
         names = after.query_tokens
         was = names[before.selected] if before.selected < len(names) else before.selected + 1
         parts.append(f"query {was} → {names[after.selected]}")
+    return _joined(parts)
+
+
+def _setting_words(before: Workspace, after: Workspace) -> list[str]:
+    return [f"{name} {a} → {b}" for name, a, b in (
+        ("mask", before.mask, after.mask),
+        ("÷√d_k", "on" if before.scale else "off", "on" if after.scale else "off"),
+        ("backend", before.backend, after.backend),
+        ("dtype", before.dtype, after.dtype), ("seed", before.seed, after.seed)) if a != b]
+
+
+def _joined(parts: list[str]) -> str:
     return ", ".join(parts[:3]) + (" …" if len(parts) > 3 else "") if parts else "nothing seen"

@@ -47,14 +47,31 @@ def test_change_words_name_where_numbers_from_elsewhere_came_from():
     ws = state.from_preset("one")
     head = replace(state.from_preset("mask"),
                    source="all-MiniLM-L6-v2, layer 2 head 9, on “The cat sat.”")
-    assert state.change_words(head, ws) == \
-        "Q, K and V: all-MiniLM-L6-v2, layer 2 head 9 → the workbench's own"
+    # and the settings that came back with them (they were all the words said of a preset)
+    assert state.change_words(head, ws) == ("Q, K and V: all-MiniLM-L6-v2, layer 2 head 9 → "
+                                            "the workbench's own, mask causal → none, "
+                                            "÷√d_k off → on")
+    # the same head of two sentences: named with their sentences, or the words said nothing
+    other = replace(head, source="all-MiniLM-L6-v2, layer 2 head 9, on “dogs bark loudly”")
+    assert state.change_words(other, head) == (
+        "Q, K and V: all-MiniLM-L6-v2, layer 2 head 9, on “dogs bark loudly” → "
+        "all-MiniLM-L6-v2, layer 2 head 9, on “The cat sat.”")
     edited = replace(state.set_cell(head, "Q", 0, 0, 7.0), source=head.source + EDITED)
     assert state.change_words(edited, head) == "Q the d1 7 → 2"  # an edit of the head's own
     run = replace(ws, source="the train lab's sort run (L 2, h 2, D 48, lr 3e-3, seed 0) at "
                              "step 2000, layer 1 head 2")
     assert state.change_words(head, run) == ("Q, K and V: all-MiniLM-L6-v2, layer 2 head 9 → "
-                                             "the train lab's sort run at step 2000, layer 1 head 2")
+                                             "the train lab's sort run at step 2000, layer 1 head 2"
+                                             ", mask causal → none, ÷√d_k off → on")
+    seed = replace(run, source=run.source.replace("seed 0", "seed 1"))
+    assert state.change_words(run, seed) == (
+        "Q, K and V: the train lab's sort run (L 2, h 2, D 48, lr 3e-3, seed 0) at step 2000, "
+        "layer 1 head 2 → the train lab's sort run (L 2, h 2, D 48, lr 3e-3, seed 1) at step "
+        "2000, layer 1 head 2")
+    long = replace(head, source=head.source.replace("The cat sat.", "The cat sat on the mat "
+                                                    "because it was tired."))
+    assert state.change_words(long, other).startswith(
+        "Q, K and V: all-MiniLM-L6-v2, layer 2 head 9, on “The cat sat on the mat because…” → ")
 
 
 @pytest.mark.parametrize(("typed", "said"), [

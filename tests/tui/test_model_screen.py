@@ -754,7 +754,8 @@ async def test_w_over_unsaved_edits_keeps_them_asked_about_and_u_brings_them_bac
         assert bench.workspace == mine
         # said by where the numbers came from, not as sizes ("T 13 → 1, queries 13 → 1, …")
         assert [n.message for n in notifications(app) if n.message.startswith("Undid")] == [
-            "Undid: Q, K and V: all-MiniLM-L6-v2, layer 1 head 1 → the workbench's own."]
+            "Undid: Q, K and V: all-MiniLM-L6-v2, layer 1 head 1 → the workbench's own, "
+            "dtype float32 → float64."]
 
 
 async def test_escape_goes_back_and_escape_in_the_sentence_only_leaves_it() -> None:
