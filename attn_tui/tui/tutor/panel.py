@@ -315,7 +315,8 @@ def render(view: PanelView, width: int | None = None) -> Text:
     # on a question, the keys to try come with the answer: they often show it (m, s, v); on
     # a task, with its hints or once it is done: at 80 x 24 the panes need the row meanwhile
     v = view.verdict
-    task_open = bool(view.goal) and not view.hints and not (v is not None and v.done)
+    task_open = (bool(view.goal) and not view.hints and not (v is not None and v.done)
+                 and not view.solved_before)
     if view.keys and (not view.prompt or view.chosen is not None) and not task_open:
         out.append("\nTry ", style="bold")
         for i, (key, does) in enumerate(view.keys):
@@ -334,15 +335,18 @@ def _task(out: Text, view: PanelView) -> None:
     marks, never by colour alone. The mark rides in the label, at the start of a line: after
     the goal it could wrap away from its words."""
     v = view.verdict
-    mark = "" if v is None else " ✗" if v.broken is not None else " ✓" if v.met else " ○"
+    # a rule left once the goal was met (the Try line's m) is no mistake: marked as a goal
+    # not held now, and kept as met
+    kept = v is not None and v.broken is not None and view.solved_before
+    mark = ("" if v is None else " ○" if kept else " ✗" if v.broken is not None
+            else " ✓" if v.met else " ○")
     out.append(f"\nTask{mark} ", style="reverse bold")
     out.append(f" {view.goal}", style="bold")
     if v is None:
         return
     out.append("  ")  # the check follows the goal on its line: a row kept for the panes
     if v.broken is not None:
-        # met, then a rule left (the m a step's Try line invites): the task is kept as met
-        out.append("Met before; on these panes a rule does not hold: " if view.solved_before
+        out.append("Met before; on these panes a rule does not hold: " if kept
                    else "Rule broken: ", style="bold")
         # a rule that quotes a sentence ends with its full stop: "… tired.'", not "tired.'."
         out.append(f"{v.broken}{full_stop(v.broken)} ")
@@ -355,7 +359,7 @@ def _task(out: Text, view: PanelView) -> None:
     out.append(v.line())
     if view.shown:  # in the panel, not a notice: a notice covered the ✓ it brought
         out.append(f"  {view.shown}", style="italic")
-    if v.broken is not None:
+    if v.broken is not None and not kept:  # (ctrl+r would take the learner's answer away)
         out.append(" · ctrl+r starts the step again.")
     elif v.met:
         out.append("\n" + view.task_why)
