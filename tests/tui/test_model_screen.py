@@ -907,6 +907,12 @@ async def test_a_paste_on_the_grid_is_a_sentence_as_slash_then_the_paste_would_b
         await pilot.press("escape", "u")  # one change
         await settle(pilot)
         assert screen.text == first
+        # a paste with nothing left once cleaned says so and leaves the keys on the grid
+        app.post_message(events.Paste("\x07\x01"))
+        await settle(pilot)
+        assert isinstance(screen.focused, HeadGrid) and screen.text == first
+        assert any(n.message == "From the pasted text: removed 2 control characters."
+                   for n in notifications(app))
 
 
 async def test_a_pasted_control_character_never_reaches_the_box_so_a_session_keeps_it(

@@ -892,8 +892,9 @@ class ModelScreen(Screen):
         if self.focused is box or not box.focusable:
             return
         event.stop()
-        self.action_focus_sentence()
-        box.on_paste(events.Paste(event.text))
+        if clean(" ".join(event.text.splitlines()))[0]:  # else the next key would type
+            self.action_focus_sentence()
+        box.on_paste(events.Paste(event.text))  # what was removed is said either way
 
     def action_focus_sentence(self) -> None:
         # / asks for a sentence: what is typed replaces this one (Tab to the box edits it)
