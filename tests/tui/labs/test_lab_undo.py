@@ -147,6 +147,27 @@ async def test_in_the_train_lab_u_pauses_the_run_of_the_settings_it_takes_away()
         await pilot.press("escape")
 
 
+async def test_in_the_train_lab_e_pressed_as_u_pauses_keeps_the_pause_said():
+    # e waits for the pause too, and its wait took the place of the notice's
+    pytest.importorskip("torch")
+    from attn_tui.tui.screens.dialogs.file_modal import FileModal
+
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for action in ("set_task('previous')", "set_width(16)", "set_steps(3000)"):
+            await run_action(pilot, action)
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.state == "running", "the run to start")
+        # u takes the steps back (the run of them pauses), and e before the pause has landed
+        screen.action_undo()
+        screen.action_save_run()
+        await until(pilot, lambda: isinstance(pilot.app.screen, FileModal), "e's dialog")
+        assert screen.state == "paused"
+        assert "The run of the settings taken away is paused" in screen.message
+        await pilot.press("escape")
+
+
 async def test_in_the_train_lab_u_leaves_a_run_of_other_settings_going():
     pytest.importorskip("torch")
     async with lab_app("train").run_test(size=(80, 24)) as pilot:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -134,6 +135,7 @@ class TrainLabScreen(LabScreen):
         self.training: TrainConfig | None = None  # the settings the latest run trains
         self._pause_asked = False
         self._after_pause: list = []  # to run once a pause asked for has landed (when_paused)
+        self._say_when_paused: Callable[[], None] | None = None  # see _say_paused
         # the latest request to train: news from a worker that carries another is stale (a
         # run replaced while its thread had not yet seen that it was cancelled)
         self._ticket = object()
@@ -354,6 +356,7 @@ class TrainLabScreen(LabScreen):
                                  and self.record.config == config) else None
         self.run, self.record = None, None
         self._after_pause = []  # asked of the run this one replaces
+        self._say_when_paused = None
         if record is None:
             self.saved_step = None
             self.step, self.losses, self.evals, self.frames = 0, [], [], []
@@ -485,6 +488,9 @@ class TrainLabScreen(LabScreen):
             self.query_one(AlphaMaps).focus()
         self._draw()
         self.app.tutor.host_changed(self)  # a lesson's task reads the finished run
+        said, self._say_when_paused = self._say_when_paused, None
+        if said is not None and self.state == "paused":  # not of a run that ended meanwhile
+            said()
         waiting, self._after_pause = self._after_pause, []
         if self.app.screen is self:  # not over a dialog opened meanwhile (q's question saves too)
             for then in waiting:
@@ -895,7 +901,8 @@ class TrainLabScreen(LabScreen):
             self.say(f"The run of the settings taken away is paused; {enter}.")
 
         if self.state in ("loading", "running"):
-            self._after_pause.append(say)
+            # kept apart from when_paused's one waiting action (e's dialog replaced it)
+            self._say_when_paused = say
         else:
             say()
 
