@@ -100,6 +100,9 @@ def test_a_folder_named_as_the_export_says_it_is_a_folder(tmp_path: Path) -> Non
         export.export_file(state.from_preset("one"), tmp_path / "ex")
     with pytest.raises(ValueError, match="Cannot tell the format of"):
         export.export_file(state.from_preset("one"), tmp_path / "notes")
+    # the format given (the palette's "export csv"): "it is a directory", and no file named
+    with pytest.raises(ValueError, match=r"it is a folder; name a file in it, e.g. .*steps\.csv"):
+        export.export_file(state.from_preset("one"), tmp_path / "ex", "csv")
 
 
 @pytest.mark.parametrize("mask", MASKS)
