@@ -677,7 +677,7 @@ class ModelScreen(Screen):
             title.update(Text(words))
         # the title scrolled out of sight above the table: the header's corner names the query
         out = bool(table.region.size and title.region.size
-                   and title.region.y < seen.y <= table.region.y + table.region.height)
+                   and title.region.y < seen.y < table.region.y + table.region.height)
         table.query_in_corner(i if out else None)
 
     def keep_in_view(self) -> None:
