@@ -583,14 +583,6 @@ def _shape(a: Any) -> tuple[int, int]:
     return len(a), len(a[0]) if len(a) else 0
 
 
-def kept_words(task: Task) -> str:
-    """What ``task`` keeps as its step set it, for a sentence: "the sentence", "mask and
-    ÷√d_k"; "" if nothing."""
-    from attn_tui.core.words import listed
-
-    return listed([_setting(key) for key in task.keep]) if task.keep else ""
-
-
 def _setting(key: str) -> str:
     return {"scale": "÷√d_k", "d_k": "top d_k", "temperature": "temp",
             "text": "the sentence"}.get(key, key)

@@ -218,6 +218,8 @@ async def test_the_m_a_met_tasks_try_line_invites_leaves_it_met_not_broken():
         # marked as a goal not held now, with no ctrl+r (it would take the answer away), and
         # the Try line still in sight: m again goes round the masks
         assert "Task ○" in said and "ctrl+r" not in said and "m compare the orders" in said
+        await press(pilot, "h")  # hints as on any goal not held now (h said nothing)
+        assert "Hint 1: K is the identity here" in _said(pilot.app)
         await press(pilot, "m", "m")  # round to the causal mask again
         assert "Task ✓" in _said(pilot.app)
 

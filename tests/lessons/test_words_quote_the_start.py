@@ -224,10 +224,9 @@ async def test_a_sentence_typed_on_the_step_before_gives_way_to_the_lessons_own(
         assert host.lesson_state().text == lesson_text
         assert host.run.tokens[1] == "the"
         said = _said(pilot.app)
-        kept = {3: "the sentence", 5: "the sentence and layer"}.get(at)
-        if kept:  # a task that keeps the sentence: u at once would break its rule
-            assert (f"Step {at} starts from its own sentence, head and query; its task keeps "
-                    f"{kept} unchanged. Once you are done with it, u brings yours back, one "
-                    "change at a time.") in said, said
+        if at in (3, 5):  # a task that keeps the sentence: u at once would break its rule
+            assert (f"Step {at} starts from its own sentence, head and query, and its task's "
+                    "rules count from them. Once you are done with it, u brings yours back, "
+                    "one change at a time.") in said, said
         else:
             assert f"Step {at} starts from its own sentence, head and query. u brings" in said

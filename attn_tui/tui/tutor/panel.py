@@ -359,8 +359,9 @@ def _task(out: Text, view: PanelView) -> None:
     out.append(v.line())
     if view.shown:  # in the panel, not a notice: a notice covered the ✓ it brought
         out.append(f"  {view.shown}", style="italic")
-    if v.broken is not None and not kept:  # (ctrl+r would take the learner's answer away)
-        out.append(" · ctrl+r starts the step again.")
+    if v.broken is not None:
+        if not kept:  # (kept: ctrl+r would take the learner's answer away)
+            out.append(" · ctrl+r starts the step again.")
     elif v.met:
         out.append("\n" + view.task_why)
         return

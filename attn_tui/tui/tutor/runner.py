@@ -24,7 +24,6 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 from textual.widget import AwaitMount
 
-from attn_tui.lessons.tasks import kept_words
 from attn_tui.tui import textual_compat
 from attn_tui.tui.bindings import LETTERS
 from attn_tui.tui.keys import (
@@ -970,10 +969,12 @@ class LessonRunner:
             when = f"{ONCE_ANSWERED} u" if held else "u"
             said = (f"Step {self.index + 1} starts from its own {host.state_words}. {when} "
                     "brings yours back, one change at a time.")
-            if step.task is not None and (kept := kept_words(step.task)):
-                # u at once would break the task's rule (Task ✗ on a goal not even tried)
-                said = (f"Step {self.index + 1} starts from its own {host.state_words}; its "
-                        f"task keeps {kept} unchanged. Once you are done with it, {when} "
+            task = step.task
+            if task is not None and (task.keep or task.change is not None or task.max_cells):
+                # its rules are counted from there: u at once broke one (Task ✗ on a goal not
+                # even tried)
+                said = (f"Step {self.index + 1} starts from its own {host.state_words}, and its "
+                        f"task's rules count from them. Once you are done with it, {when} "
                         "brings yours back, one change at a time.")
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
             if not was_saved:  # quitting asks about it
