@@ -84,7 +84,9 @@ async def test_the_header_never_covers_the_focused_cursor():
     # two blanks only between labels: one cell, arrow against it, not "2:the3:cat →"
     ("  1:CLS  2:the  3:cat", "  1:CLS  2:the 3:cat→"),
     ("  1:CLS   2:the   3:cat", "  1:CLS   2:the 3:cat →"),
-    (" 1:CLS 2:the 3:cat", " 1:CLS 2:the 3:cat"),  # no room without touching a label: no arrow
+    # no blank to spare: the label gives way, the arrow is never left out
+    (" 1:CLS 2:the 3:cat", " 1:CLS 2:the 3:c…→"),
+    (" 1:CLS 2:the 3:c", " 1:CLS 2:the 3:→"),
 ])
 def test_the_arrow_after_a_cut_header_never_joins_two_labels(line, marked):
     from rich.segment import Segment

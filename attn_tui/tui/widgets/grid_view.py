@@ -415,7 +415,8 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         to the left and a → ending the cells while some are hidden to the right. Never over a
         label's text, and parted from it by a space ("α·v8→" read as one name): where the
         line has no two blank cells at its end, the last label moves left into its own
-        blanks, as far as leaves one blank before it, else one cell, arrow against it."""
+        blanks, as far as leaves one blank before it, else one cell, arrow against it; with
+        no blank to spare, its end gives way to "…→"."""
         if scroll_x > 0 and len(corner) > 1 and corner[-2:] == "  ":
             corner = corner[:-1] + "←"
         if room <= 1 or scroll_x + room >= self.n_cols * self.cell_width:
@@ -447,7 +448,9 @@ class GridView(KeysInOrder, ScrollView, can_focus=True):
         if lead == 2:  # "5:on 6:the→" rather than "5:on6:the →"
             return corner, [*strip.crop(0, first - 1), *strip.crop(first, room),
                             Segment("→", style)]
-        return corner, cells
+        # no blank to spare: the label's end gives way ("3:c…→"), the arrow is never left out
+        end = "…→" if room - first >= 4 else "→"
+        return corner, [*strip.crop(0, room - len(end)), Segment(end, style)]
 
     def _cells_strip(self, row: int, scroll_x: int, room: int) -> list[Segment]:
         if room <= 0:
