@@ -277,11 +277,12 @@ def _origins(before: Workspace, after: Workspace) -> tuple[str, str]:
         head, on, sentence = source.partition(", on “")
         if level == 0:  # a model's head without its sentence, a run by its task and step
             return re.sub(r" \(L \d+, h .*?\)", "", head)
-        if on and len(sentence) > 32:  # the sentence's start: what tells two apart
-            sentence = sentence[:30].rstrip() + "…”"
+        if on and len(sentence) > 32:  # the sentence's start, else its end ("…was hungry.”")
+            sentence = (sentence[:30].rstrip() + "…”" if level == 1
+                        else "…" + sentence[-31:].lstrip())
         return head + on + sentence
 
-    for level in (0, 1):
+    for level in (0, 1, 2):
         a, b = short(before, level), short(after, level)
         if a != b:
             break

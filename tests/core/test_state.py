@@ -72,6 +72,10 @@ def test_change_words_name_where_numbers_from_elsewhere_came_from():
                                                     "because it was tired."))
     assert state.change_words(long, other).startswith(
         "Q, K and V: all-MiniLM-L6-v2, layer 2 head 9, on “The cat sat on the mat because…” → ")
+    hungry = replace(long, source=long.source.replace("tired", "hungry"))
+    assert state.change_words(long, hungry) == (  # the same start: told apart by their ends
+        "Q, K and V: all-MiniLM-L6-v2, layer 2 head 9, on “…the mat because it was tired.” → "
+        "all-MiniLM-L6-v2, layer 2 head 9, on “…the mat because it was hungry.”")
 
 
 @pytest.mark.parametrize(("typed", "said"), [
