@@ -913,6 +913,9 @@ async def test_a_paste_on_the_grid_is_a_sentence_as_slash_then_the_paste_would_b
         assert isinstance(screen.focused, HeadGrid) and screen.text == first
         assert any(n.message == "From the pasted text: removed 2 control characters."
                    for n in notifications(app))
+        app.post_message(events.Paste("   \n\n"))  # blanks alone: the same
+        await settle(pilot)
+        assert isinstance(screen.focused, HeadGrid) and screen.text == first
 
 
 async def test_a_pasted_control_character_never_reaches_the_box_so_a_session_keeps_it(

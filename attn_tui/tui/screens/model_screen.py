@@ -24,6 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
@@ -268,6 +269,13 @@ class HeadSummaryLine(Static):
         self.update(Text(summary_line(self.summary, width)) if self.summary else "")
 
 
+def say_cleaned(widget: Widget, notices: list[str]) -> None:
+    """What cleaning a pasted text removed, long enough to read as the maps reflow under it."""
+    if notices:
+        said = f"From the pasted text: {'; '.join(notices)}."
+        widget.notify(said, timeout=max(6.0, len(said) / 20), markup=False)
+
+
 class SentenceInput(Input):
     """The sentence box. It reads typed text itself, so a key that leaves it (Enter, Escape)
     leaves it here, before the keys typed after it are read as more sentence: `Enter ]` picks
@@ -339,9 +347,7 @@ class SentenceInput(Input):
         # as the model reads it: tabs are spaces, and control characters (no key types one)
         # would stay in the box and in a saved session
         text, notices = clean(" ".join(event.text.splitlines()))
-        if notices:  # long enough to read as the maps reflow under it
-            said = f"From the pasted text: {'; '.join(notices)}."
-            self.notify(said, timeout=max(6.0, len(said) / 20), markup=False)
+        say_cleaned(self, notices)
         if not text:
             return
         selection = self.selection
@@ -892,9 +898,12 @@ class ModelScreen(Screen):
         if self.focused is box or not box.focusable:
             return
         event.stop()
-        if clean(" ".join(event.text.splitlines()))[0]:  # else the next key would type
-            self.action_focus_sentence()
-        box.on_paste(events.Paste(event.text))  # what was removed is said either way
+        text = " ".join(event.text.splitlines())
+        if not self._readable(text):  # nothing to read: the keys stay, or the next one types
+            say_cleaned(self, clean(text)[1])
+            return
+        self.action_focus_sentence()
+        box.on_paste(events.Paste(event.text))
 
     def action_focus_sentence(self) -> None:
         # / asks for a sentence: what is typed replaces this one (Tab to the box edits it)
