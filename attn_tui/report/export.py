@@ -236,7 +236,7 @@ def name_problem(path: str | os.PathLike, fmt: str | None = None,
                 f"with .{fmt}{other}.")
     if fmt == "npz" and ext in TEXT_NAMES:
         return f"{shown} is named as a text file, but npz is binary: end the name with .npz."
-    if os.path.isdir(path):  # with a format given too: "it is a directory" named no file
+    if os.path.isdir(os.path.expanduser(path)):  # a format given too: "it is a directory"
         if fmt is not None:
             example = os.path.splitext(example)[0] + f".{fmt}"
         return (f"Cannot export to {shown}: it is a folder; name a file in it, "

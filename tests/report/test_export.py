@@ -103,6 +103,8 @@ def test_a_folder_named_as_the_export_says_it_is_a_folder(tmp_path: Path) -> Non
     # the format given (the palette's "export csv"): "it is a directory", and no file named
     with pytest.raises(ValueError, match=r"it is a folder; name a file in it, e.g. .*steps\.csv"):
         export.export_file(state.from_preset("one"), tmp_path / "ex", "csv")
+    with pytest.raises(ValueError, match=r"Cannot export to ~: it is a folder; .* e.g. ~/steps"):
+        export.export_file(state.from_preset("one"), "~", "csv")  # as the writer reads it
 
 
 @pytest.mark.parametrize("mask", MASKS)
