@@ -147,6 +147,16 @@ async def test_in_the_train_lab_u_pauses_the_run_of_the_settings_it_takes_away()
         await pilot.press("escape")
 
 
+async def _running(pilot, steps: int):
+    """The train lab running a small previous-token run of ``steps`` steps, started by Enter."""
+    screen = pilot.app.screen
+    for action in ("set_task('previous')", "set_width(16)", f"set_steps({steps})"):
+        await run_action(pilot, action)
+    await pilot.press("enter")
+    await until(pilot, lambda: screen.state == "running", "the run to start")
+    return screen
+
+
 async def test_in_the_train_lab_e_pressed_as_u_pauses_keeps_the_pause_said():
     # e waits for the pause too, and its wait took the place of the notice's
     pytest.importorskip("torch")
@@ -154,11 +164,7 @@ async def test_in_the_train_lab_e_pressed_as_u_pauses_keeps_the_pause_said():
 
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = pilot.app.screen
-        for action in ("set_task('previous')", "set_width(16)", "set_steps(3000)"):
-            await run_action(pilot, action)
-        await pilot.press("enter")
-        await until(pilot, lambda: screen.state == "running", "the run to start")
+        screen = await _running(pilot, 3000)
         # u takes the steps back (the run of them pauses), and e before the pause has landed
         screen.action_undo()
         screen.action_save_run()
@@ -172,11 +178,7 @@ async def test_in_the_train_lab_u_leaves_a_run_of_other_settings_going():
     pytest.importorskip("torch")
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        screen = pilot.app.screen
-        for action in ("set_task('previous')", "set_width(16)", "set_steps(100000)"):
-            await run_action(pilot, action)
-        await pilot.press("enter")
-        await until(pilot, lambda: screen.state == "running", "the run to start")
+        screen = await _running(pilot, 100000)
         # while it runs (a settle would wait for the run): not what it trains
         await pilot.app.run_action("screen.set_seed(5)")
         await pilot.pause()
