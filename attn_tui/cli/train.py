@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from attn_tui.cli.errors import fail
-from attn_tui.core.words import as_typed
+from attn_tui.core.words import as_typed, whole
 from attn_tui.train.config import LIMITS, MAX_LR, MIN_LR, TASKS
 
 
@@ -35,7 +35,8 @@ def _whole(name: str):
         if name == "steps" and value == 0:
             raise argparse.ArgumentTypeError("0 steps trains nothing: give at least 1")
         if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{value} is out of range ({lo}-{hi})")
+            raise argparse.ArgumentTypeError(  # in the train lab's words
+                f"must be between {whole(lo)} and {whole(hi)}; {text.strip()} is outside")
         return value
 
     return parse

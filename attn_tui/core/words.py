@@ -10,6 +10,12 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else many or word + 's'}"
 
 
+def whole(n: int) -> str:
+    """A whole number as a limit or a count is written everywhere: 2000, 10000, 1,000,000
+    (commas from 100,000, where digits stop being counted at a glance)."""
+    return f"{n:,}" if abs(n) >= 100_000 else str(n)
+
+
 def listed(items: list[str], last: str = "and") -> str:
     """a; a and b; a, b and c: items in a sentence (``last``: "or" for a, b or c)."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"

@@ -9,7 +9,7 @@ import math
 from dataclasses import asdict, dataclass, replace
 from typing import NamedTuple
 
-from attn_tui.core.words import as_typed
+from attn_tui.core.words import as_typed, whole
 
 
 def _said(value: object) -> str:
@@ -114,7 +114,7 @@ class TrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or not lo <= value <= hi:
                 what = "steps: train for at least one step" if name == "steps" and value == 0 \
-                    else f"{name} must be a whole number from {lo} to {hi}, not {value!r}"
+                    else f"{name} must be a whole number from {whole(lo)} to {whole(hi)}, not {value!r}"
                 raise TrainConfigError(what)
         if self.d_model % self.heads:
             raise TrainConfigError(

@@ -22,6 +22,9 @@ from attn_tui.cli.main import main
     (["--lr", "1/x"], "'1/x' is not a number"),
     (["--lr", "1,5"], "'1,5' is not a number: write 1.5, with a point"),  # the lab's words
     (["--layers", "two"], "'two' is not a whole number"),
+    # the limit written as the train lab writes it
+    (["--steps", "2000000"], "--steps: must be between 1 and 1,000,000; 2000000 is outside"),
+    (["--layers", "9"], "--layers: must be between 1 and 8; 9 is outside"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
 def test_bad_train_flags_get_usage_and_exit_2(capsys, monkeypatch, args, words) -> None:

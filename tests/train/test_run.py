@@ -20,6 +20,8 @@ from attn_tui.train.trainer import Run
     # its limits and the number refused as they are typed, not 1e-08 and 1e-09
     (dict(lr=1e-9), "learning rate must be between 1e-8 and 1000000, not 1e-9$"),
     (dict(layers=0), "layers must be a whole number from 1"),
+    # a saved run's steps past the limit, said as the lab and the command line say the limit
+    (dict(steps=2_000_000), "steps must be a whole number from 1 to 1,000,000, not 2000000$"),
 ])
 def test_a_config_that_cannot_train_says_why(changes, words) -> None:
     with pytest.raises(TrainConfigError, match=words):

@@ -11,7 +11,7 @@ import math
 from typing import Any, NamedTuple
 
 from attn_tui.core.parse import parse_cell
-from attn_tui.core.words import as_typed, json_short, short_exponent
+from attn_tui.core.words import as_typed, json_short, short_exponent, whole
 
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
 
@@ -46,7 +46,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
         if self.kind == "ladder":
             return _g(value)
         if isinstance(value, int):
-            return f"{value:,}" if value >= 100_000 else str(value)
+            return whole(value)
         return str(value)
 
     def check(self, value: Any) -> tuple[Any, str | None]:
