@@ -1,13 +1,15 @@
 """A line of text given in forms, longest first: it shows the longest that fits its width, so a
 narrow window shortens the words rather than wrapping them onto a second line (which pushed
-what is below it down a row). When none fits, the first, whole, wraps: shortened words are
-worth it only for a line saved."""
+what is below it down a row). When none fits, the longest of those that wrap onto the fewest
+lines: shortened words are worth it only for a line saved."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
 from textual.widgets import Static
 
@@ -31,8 +33,21 @@ class FittedLine(Static):
     def _choice(self, width: int) -> str:
         if not self.forms:
             return ""
-        # not laid out yet (width 0), nothing fits: the whole
-        return next((f for f in self.forms if cell_len(f) <= width), self.forms[0])
+        fits = next((f for f in self.forms if cell_len(f) <= width), None)
+        if fits is not None or width <= 0:  # not laid out yet (width 0): the whole
+            return fits or self.forms[0]
+        lines = [_wrapped_lines(f, width) for f in self.forms]
+        return self.forms[lines.index(min(lines))]
 
     def _pick(self) -> None:
         self.update(Text(self.shown))
+
+
+def _wrapped_lines(text: str, width: int) -> int:
+    """The lines ``text`` takes at ``width``, wrapped between words as a Static wraps it."""
+    return len(Text(text).wrap(_measure(), width))
+
+
+@cache
+def _measure() -> Console:
+    return Console(width=1000, color_system=None)

@@ -1130,3 +1130,29 @@ def test_a_trained_heads_source_names_its_run_by_its_settings() -> None:
     assert sources[0] == ("the train lab's previous run (L 1, h 1, D 8, lr 0.01, seed 0) at "
                           "step 4, layer 1 head 1")
     assert sources[1] == sources[0].replace("lr 0.01", "lr 0.03")
+
+
+@pytest.mark.parametrize(("width", "line"), [
+    (80, "step 1733/2000 · loss 0.0172 (first 2.5388) · acc 0.9805 at step 1700 · training"),
+    (65, "step 1733/2000 · loss 0.0172 · acc 0.9805 at step 1700 · training"),
+    # the width beside the bar at 80×24: "step" stays where the line starts, where "1733/2000"
+    # alone said nothing of what it counts
+    (60, "step 1733/2000 · loss 0.0172 · acc 0.9805 at 1700 · training"),
+])
+def test_a_narrow_status_line_keeps_step_where_it_starts(width, line) -> None:
+    from attn_tui.tui.screens.labs.train_lab_screen import status_forms
+    from attn_tui.tui.widgets.fitted_line import FittedLine
+
+    status = FittedLine()
+    status.forms = status_forms(1733, 2000, "0.0172", "2.5388", "0.9805", 1700, "training", "")
+    assert status._choice(width) == line
+
+
+def test_a_status_line_checked_at_its_own_step_drops_its_first_step_last() -> None:
+    from attn_tui.tui.screens.labs.train_lab_screen import status_forms
+
+    forms = status_forms(2000, 2000, "0.0083", "", "0.9900", 2000, "done", "")
+    assert forms[2] == "step 2000/2000 · loss 0.0083 · acc 0.9900 · done"
+    assert forms[3] == "2000/2000 · loss 0.0083 · acc 0.9900 · done"
+    assert status_forms(5, 9, "1", "", "0", 0, "paused", ": Enter trains them")[-1] == \
+        "5/9 · loss 1 · acc 0 at step 0 · paused: ⏎ trains them"

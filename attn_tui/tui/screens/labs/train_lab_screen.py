@@ -78,6 +78,25 @@ PLOT_EVERY = 4  # reports per redraw of the loss and accuracy plot
 TELL_EVERY = 0.25  # seconds between the worker's reports: each redraws the plot and maps
 
 
+def status_forms(step: int, steps: int, loss: str, first: str, acc: str, checked: int,
+                 state: str, more: str) -> tuple[str, ...]:
+    """The status line, longest first, for FittedLine: ``state`` is what the run is doing,
+    ``more`` what Enter would do. At 80 columns the whole took two lines beside the progress
+    bar: the first loss goes, then the accuracy's "step" (the line's first word says it), then
+    the line's own "step"; what Enter would do is kept (the last form wraps rather than drop
+    it), in the key bar's ⏎ if need be."""
+    # held-out accuracy is checked 20 times a run: between two checks the figure is an older
+    # step's, and says which
+    at = f" at step {checked}" if checked != step else ""
+    also = f" (first {first})" if first else ""
+    head = f"{step}/{steps} · loss {loss}"
+    return (f"step {head}{also} · acc {acc}{at} · {state}{more}",
+            f"step {head} · acc {acc}{at} · {state}{more}",
+            f"step {head} · acc {acc}{at.replace(' step', '')} · {state}{more}",
+            f"{head} · acc {acc}{at} · {state}{more}",
+            f"{head} · acc {acc}{at} · {state}{more.replace('Enter', '⏎')}")
+
+
 class TrainLabScreen(LabScreen):
     FIELDS = FIELDS
     ENTER_ON_BAR = False
@@ -598,26 +617,15 @@ class TrainLabScreen(LabScreen):
                 words = "these settings cannot train"
         if answer_first or typing:
             long = ""
-        # held-out accuracy is checked 20 times a run: between two checks the figure is an
-        # older step's, and says which
         checked = self.evals[-1][0] if self.evals else self.step
         shown_loss = fit(loss, 9) if self.losses else "–"
-        accuracy = (f"acc {num(acc) if self.evals else '–'}"
-                    + (f" at step {checked}" if checked != self.step else ""))
-        figures = f"{self.step}/{c.steps} · loss {shown_loss} · {accuracy}"
         # the plot draws loss ÷ its first value: where there is room the line says the first,
         # so the two can be read together (2.5388 beside a line at 1.1)
-        first = (f" (first {fit(self.losses[0], 9)})"
+        first = (fit(self.losses[0], 9)
                  if len(self.losses) > 1 and fit(self.losses[0], 9) != shown_loss else "")
-        # at 80 columns the whole took two lines beside the progress bar; what Enter would do
-        # is kept (the last form wraps rather than drop it), in the key bar's ⏎ if need be
-        self.query_one("#train-status", FittedLine).show(
-            f"step {self.step}/{c.steps} · loss {shown_loss}{first} · {accuracy} · "
-            f"{words}{hint}{changed}{long}",
-            f"step {figures} · {words}{hint}{changed}{long}",
-            f"{figures} · {words}{hint}{changed}{long}",
-            f"{figures} · {words}{hint.replace('Enter', '⏎')}{changed}"
-            f"{long.replace('Enter', '⏎')}")
+        self.query_one("#train-status", FittedLine).show(*status_forms(
+            self.step, c.steps, shown_loss, first, num(acc) if self.evals else "–", checked,
+            words, f"{hint}{changed}{long}"))
         bar = self.query_one(ProgressBar)
         if (bar.total, bar.progress) != (c.steps, self.step):  # a loaded 1-step run: total 1
             bar.update(total=c.steps, progress=self.step)
