@@ -396,3 +396,35 @@ async def test_the_more_below_edge_follows_the_panes_own_size_and_names_a_key_th
         await settle(pilot)
         edge = [line for line in screen_text(pilot.app).splitlines() if "↓ more below" in line]
         assert edge and edge[0].endswith("↓ more below▁")
+
+
+@pytest.mark.parametrize("changes", [
+    # the spread halved and raw entropy rose beside "grows ×0.5" and "falls 0.0235 → 0.2295"
+    ("set_dk(4)", "set_keys(2)", "set_trials(1)", "set_seed(3)"),
+    # scaled entropy 2.9332, 1.4952, 1.9173, 2.5624, 2.2982 beside "stays level"
+    ("set_trials(1)",),
+])
+async def test_one_trials_words_follow_its_numbers_and_say_they_are_noisy(changes) -> None:
+    from lab_pilot import lab_app, run_action, settle
+
+    async with lab_app("scaling").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for change in changes:
+            await run_action(pilot, change)
+        await settle(pilot)
+        r = screen.result
+        said = " ".join(str(screen.query_one("#explain").render()).split())
+        first, top = r.rows[0], r.rows[-1]
+        assert f"d_k {first.d_k} → {top.d_k} (1 trial: noisy):" in said
+        spread = "grows" if top.sd > first.sd else "shrinks"
+        raw = "rises" if top.entropy_raw > first.entropy_raw else "falls"
+        if len(changes) > 1:  # against the trend every other run shows
+            assert (spread, raw) == ("shrinks", "rises")
+        assert f"the spread of q·k {spread} ×{top.sd / first.sd:.1f}" in said
+        assert (f"raw entropy {raw} {first.entropy_raw:.4f} → {top.entropy_raw:.4f} bits"
+                in said)
+        scaled = [row.entropy_scaled for row in r.rows]
+        assert max(scaled) - min(scaled) > 0.1 * r.max_entropy
+        assert "stays level across d_k" not in said
+        assert f"entropy runs {min(scaled):.4f} to {max(scaled):.4f}" in said

@@ -48,6 +48,9 @@ FIELDS = (
     Field("temperature", "temp", "float", 0.05, 20, step=0.1, places=2,
           meaning="temperature (scores ÷ temp before the softmax)"),
 )
+FEW_TRIALS = 20  # below this many trials the summary says its trends are noisy
+SPREAD_LEVEL = 1.5  # scaled spreads within this factor of each other (and of 1) are "level"
+ENTROPY_LEVEL = 0.1  # scaled entropies within this share of log₂ keys are "level"
 COLUMNS = ("sd of q·k", "H raw", "H scaled", "max α raw", "max α scaled")
 
 
@@ -63,6 +66,10 @@ class ScalingSettings:
     @property
     def dims(self) -> tuple[int, ...]:
         return sweep_up_to(self.d_k)
+
+
+def _moves(before: float, after: float, up: str = "grows", down: str = "falls") -> str:
+    return up if after > before else down if after < before else "stays"
 
 
 def _draws(s: ScalingSettings) -> tuple[int, int, int, int]:
@@ -237,27 +244,44 @@ class ScalingLabScreen(LabScreen):
             growth = top.sd / first.sd if first.sd > 0 else 1.0
             # what the numbers show, not more: at a top d_k of 8 one key takes 0.63, not all
             taken = ("one key takes nearly all the weight, untrained" if top.max_alpha_raw >= 0.9
-                     else f"the largest weight grows to {num(top.max_alpha_raw)}, untrained")
+                     else f"the largest weight {_moves(first.max_alpha_raw, top.max_alpha_raw)}"
+                          f" to {num(top.max_alpha_raw)}, untrained")
+            # a few trials can turn any trend round: the words follow the numbers, and say so
+            few = f" ({plural(r.trials, 'trial')}: noisy)" if r.trials < FEW_TRIALS else ""
             # two lines at 80 columns: under a lesson's panel, a third was cut off
-            lines = [f"d_k {first.d_k} → {top.d_k}: the spread of q·k grows ×{growth:.1f} "
+            lines = [f"d_k {first.d_k} → {top.d_k}{few}: the spread of q·k "
+                     f"{_moves(first.sd, top.sd, 'grows', 'shrinks')} ×{growth:.1f} "
                      f"(√({top.d_k}/{first.d_k}) = {math.sqrt(top.d_k / first.d_k):.1f}) and raw "
-                     f"entropy falls {num(first.entropy_raw)} → {num(top.entropy_raw)} bits: "
-                     f"{taken}."]
+                     f"entropy {_moves(first.entropy_raw, top.entropy_raw, 'rises', 'falls')} "
+                     f"{num(first.entropy_raw)} → {num(top.entropy_raw)} bits: {taken}."]
         if s.scale and len(r.rows) == 1:
             lines.append(f"Scaled, its entropy is {num(top.entropy_scaled)} of "
                          f"{num(r.max_entropy)} bits.")
         elif s.scale:
-            # level across d_k, which is the point; how high it sits is the temperature's doing
-            near = "near 1" if s.temperature == 1 else "level"  # ÷ temp widens or narrows it
-            lines.append(f"Scaled, the spread stays {near} and entropy stays level across d_k: "
-                         f"{num(first.entropy_scaled)} → {num(top.entropy_scaled)} of "
-                         f"{num(r.max_entropy)} bits.")
+            lines.append(self._scaled_words(r))
         else:
             lines.append("÷√d_k is off: only the raw softmax is shown. Press s to compare.")
         if s.temperature != 1:
             lines.append(f"Temperature {s.temperature:g} divides every score: above 1 flattens "
                          "both columns, below 1 sharpens them.")
         self._put("#explain", "\n".join(lines))
+
+    @staticmethod
+    def _scaled_words(r: ScalingResult) -> str:
+        """The scaled columns across d_k, claimed level only where every row's figure is."""
+        # the scores a softmax sees scaled: q·k ÷ √d_k ÷ temp; how high they sit is the
+        # temperature's doing, level across d_k is the point
+        spreads = [row.sd / math.sqrt(row.d_k) / r.temperature for row in r.rows]
+        level = max(spreads) <= SPREAD_LEVEL * min(spreads)
+        near = r.temperature == 1 and all(1 / SPREAD_LEVEL <= x <= SPREAD_LEVEL for x in spreads)
+        spread = "the spread stays near 1" if near else "the spread stays level" if level else \
+            f"the spread runs {min(spreads):.2f} to {max(spreads):.2f}"
+        entropies = [row.entropy_scaled for row in r.rows]
+        if max(entropies) - min(entropies) <= ENTROPY_LEVEL * r.max_entropy:
+            return (f"Scaled, {spread} and entropy stays level across d_k: "
+                    f"{num(entropies[0])} → {num(entropies[-1])} of {num(r.max_entropy)} bits.")
+        return (f"Scaled, {spread} and entropy runs {num(min(entropies))} to "
+                f"{num(max(entropies))} of {num(r.max_entropy)} bits across d_k.")
 
     def lesson_shows(self) -> tuple[object, str]:
         s, shown = self.settings, self.shown
