@@ -475,10 +475,13 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
         return Verdict(None, label(task, start), words, False,
                        waiting=f"{gone} is not where the task began (u brings it back)")
     yes_no = live.screen in YES_NO.get(task.stage, ())
+    # a rule is broken by the settings alone, said at once: a training run of them (minutes
+    # long) could never count
+    broken = None if start is None else broken_rule(task, live, start)
     if value is None or goal is None:
         why = live.waiting or ("the current settings are refused" if live.figures is None
                                and live.screen == "lab:model" else "computing…")
-        return Verdict(None, lab, words, False, waiting=why, yes_no=yes_no)
+        return Verdict(None, lab, words, False, broken, waiting=why, yes_no=yes_no)
     eps = 1e-12
     if task.op == "between":
         lo, hi = goal  # type: ignore[misc]
@@ -488,7 +491,6 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
     else:
         met = {">=": value >= goal - eps, "<=": value <= goal + eps, ">": value > goal,  # type: ignore[operator]
                "<": value < goal}[task.op]  # type: ignore[operator]
-    broken = None if start is None else broken_rule(task, live, start)
     if yes_no:
         return Verdict(value, lab, words, met, broken, yes_no=True)
     if not met and _miss(task, value, goal) < CLOSE:  # 1.57 against 1.58 ± 0.01 read as met

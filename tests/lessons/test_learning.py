@@ -604,3 +604,30 @@ def test_step_4s_why_holds_for_each_rate_it_names(lr, learns):
 
     task = load("learning").steps[3].task
     assert task is not None and (f"at {lr:g}" in task.why or lr == 0.01)
+
+
+async def test_step_4s_task_says_training_while_it_trains_and_a_rule_broken_at_once(
+        monkeypatch):
+    """While its run trained the task read "not trained yet (Enter trains these settings)",
+    and steps set to 2000 against its rule was said only once all 2000 had trained."""
+    reached, release = hold_after(5, monkeypatch)
+    async with lesson_app("learning", at=4).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        try:
+            await pilot.press("enter")
+            await until(pilot, reached.is_set, "the worker at step 5")
+            said = " ".join(panel(pilot.app).plain.split())
+            assert screen.state == "running"
+            assert "Not yet: held-out accuracy: training… (read when the run ends)" in said
+            assert "not trained yet" not in said
+        finally:
+            release.set()
+        await settle(pilot)
+        assert screen.state == "done" and screen.settings.steps == 20
+        await run_action(pilot, "set_steps(2000)")  # as typed on the bar: the rule, now
+        await settle(pilot)
+        said = " ".join(panel(pilot.app).plain.split())
+        assert screen.state == "done"  # nothing of 2000 steps trained
+        assert "Task ✗" in said and "Rule broken: steps must stay 20. ctrl+r starts" in said
+        assert "Enter trains these settings" not in said

@@ -290,3 +290,18 @@ def test_a_verdict_rounds_half_up_as_a_learner_reads_the_panes():
     """nanogpt 2 met with 1/8 read "α(t1 → t8) 0.12" beside the panes' 0.1250: half to even."""
     assert [t.fmt(x) for x in (0.125, 0.375, -0.125, math.log2(3), 0.8343)] == \
         ["0.13", "0.38", "-0.13", "1.58", "0.83"]
+
+
+def test_a_rule_broken_is_said_while_there_is_nothing_yet_to_read():
+    """Learning step 4 with steps 2000 read "Not yet: … not trained yet" until a whole run
+    of settings that could never count had trained."""
+    task = t.parse(dict(goal="g", stage="accuracy", op=">=", value=0.99, hints=["h"], why="w",
+                        keep=["steps"], solution=[{"setting": "lr", "value": 0.01}]),
+                   "lab:train")
+    start = t.lab_live("lab:train", dict(t.LAB_DEFAULTS["lab:train"], steps=20), None,
+                       waiting="not trained")
+    changed = dict(t.LAB_DEFAULTS["lab:train"], steps=2000)
+    v = t.evaluate(task, t.lab_live("lab:train", changed, None, waiting="not trained"), start)
+    assert v.value is None and v.broken is not None and "steps" in v.broken and not v.done
+    same = t.evaluate(task, start, start)
+    assert same.broken is None and same.line() == "held-out accuracy: not trained · goal ≥ 0.99"

@@ -349,19 +349,21 @@ def _task(out: Text, view: PanelView) -> None:
         out.append("Met before; on these panes a rule does not hold: " if kept
                    else "Rule broken: ", style="bold")
         # a rule that quotes a sentence ends with its full stop: "… tired.'", not "tired.'."
-        out.append(f"{v.broken}{full_stop(v.broken)} ")
+        out.append(f"{v.broken}{full_stop(v.broken)}")
     elif v.met:
         out.append("Done: ", style="bold")
     else:
         # kept as met (the ✓ in Go to's count): the panes now, come back to or walked on
         out.append("Met before; on these panes now: " if view.solved_before else "Not yet: ",
                    style="bold")
-    out.append(v.line())
+    read = v.broken is None or not v.waiting  # nothing to read yet: the rule is what counts
+    if read:
+        out.append(f"{'' if v.broken is None else ' '}{v.line()}")
     if view.shown:  # in the panel, not a notice: a notice covered the ✓ it brought
         out.append(f"  {view.shown}", style="italic")
     if v.broken is not None:
         if not kept:  # (kept: ctrl+r would take the learner's answer away)
-            out.append(" · ctrl+r starts the step again.")
+            out.append(f"{' ·' if read or view.shown else ''} ctrl+r starts the step again.")
     elif v.met:
         out.append("\n" + view.task_why)
         return

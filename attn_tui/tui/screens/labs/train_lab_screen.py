@@ -387,6 +387,7 @@ class TrainLabScreen(LabScreen):
         self.keep_on_leaving = True  # a new run: kept for Go to, whatever the last one was
         self._pause_asked = False
         self._draw()
+        self.app.tutor.host_changed(self)  # a lesson's task: "training…", not "not trained"
         self._train(config, None, self._new_ticket(), record)
 
     def _go(self) -> None:
@@ -396,6 +397,7 @@ class TrainLabScreen(LabScreen):
         self.frame = None
         self.state = "running"
         self._draw()
+        self.app.tutor.host_changed(self)
         self._train(self.run.config, self.run, self._new_ticket())
 
     def _new_ticket(self) -> object:
@@ -870,7 +872,8 @@ class TrainLabScreen(LabScreen):
         from attn_tui.train.patterns import run_figures
 
         if self.state in ("loading", "running"):
-            return None, f"training… step {self.step}"
+            return None, ("training… (read when the run ends)" if self.training == self.settings
+                          else "a run of other settings trains (Enter pauses it)")
         if self.state in ("done", "diverged") and self.run is not None \
                 and self.run.config == self.settings:
             return run_figures(self.settings.task, self.evals, self.frames,
