@@ -491,8 +491,8 @@ PARAMETERS_KEPT = "_attn_tui_parameters"  # a function's whole count, kept on it
 
 
 def lay_out_only_when_resized() -> None:
-    """A Resize lays a screen out again only when its size differs from the one it was last
-    laid out at (``Screen._screen_resized``), once per process. Textual lays the whole screen
+    """A Resize lays a screen out again, at the app's size, only when that differs from the
+    size it was last laid out at (``Screen._screen_resized``), once per process. Textual lays the whole screen
     out and repaints it on every Resize, and at start three come with the size it has just
     been laid out at: the app's first, the terminal's (again, from ``App._on_idle``) and the
     screen's own after its first layout."""
@@ -506,9 +506,15 @@ def lay_out_only_when_resized() -> None:
     def screen_resized(self: Screen, size) -> None:
         with _door("Screen._compositor"):
             laid_out_at = self._compositor.size
-        if size == laid_out_at and not self.app.is_inline:  # inline: the height is the app's
+        if self.app.is_inline:  # inline: the height is the app's
+            original(self, size)
             return
-        original(self, size)
+        # a Resize of another size than the app's is stale: in a terminal that reports no
+        # size, Rich's fallback (80×25) and the driver's (80×24) both came, and each layout
+        # sent the screen a Resize of its own size, back and forth without end
+        size = self.app.size
+        if size != laid_out_at:
+            original(self, size)
 
     setattr(screen_resized, PATCH_MARK, True)
     Screen._screen_resized = screen_resized

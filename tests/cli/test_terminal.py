@@ -292,3 +292,40 @@ def test_a_run_training_when_the_app_is_ended_from_outside_is_kept_and_the_app_e
     record = load(str(path))
     assert 0 < record.steps_done < 2000 and record.resume
     assert not list((tmp_path / "unsaved").glob("*.json"))  # the workbench had no edits
+
+
+def test_a_terminal_that_reports_no_size_is_drawn_once_and_sigterm_ends_it(tmp_path):
+    """A pty of 0×0 (a serial console, `script` from a pipe): Rich's fallback 80×25 and
+    the driver's 80×24 both reached the screen, and it laid itself out at each in turn,
+    without end, drawing 1.3 MB in four seconds at a whole core; SIGTERM never got its turn."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("TEXTUAL") and k not in ("COLUMNS", "LINES")}
+    env.update(TERM="xterm-256color", ATTN_TUI_DATA_DIR=str(tmp_path))
+    main, sub = os.openpty()  # a new pty reports 0 columns and 0 lines
+    assert os.get_terminal_size(sub) == (0, 0)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "attn_tui"], stdin=sub, stdout=sub,
+                                stderr=sub, env=env, close_fds=True, start_new_session=True)
+    finally:
+        os.close(sub)
+    out, deadline, drawn, mark = b"", time.monotonic() + 60, None, None
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if select.select([main], [], [], 0.1)[0]:
+                if not (chunk := os.read(main, 65536)):
+                    break
+                out += chunk
+            if drawn is None and b"workbench" in out:
+                drawn = time.monotonic()
+            if mark is None and drawn is not None and time.monotonic() > drawn + 1:
+                mark, deadline = len(out), time.monotonic() + 2  # drawn: two seconds idle
+        assert mark is not None, out[-400:]
+        # what it drew in those two seconds, with nothing pressed: nothing, or a cursor blink
+        assert len(out) - mark < 2_000
+        proc.send_signal(15)
+        assert proc.wait(timeout=10) == -15
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main)

@@ -332,6 +332,13 @@ async def test_a_resize_lays_the_screen_out_again_only_at_a_new_size():
         # pause could end before it had (a CI run saw no layout yet)
         await until(pilot, lambda: layouts, "a layout at the new size", seconds=10)
         assert screen._compositor.size == (50, 12)  # laid out at the new size
+        # a Resize of another size than the app's is stale (Rich's 80×25 in a terminal that
+        # reports none): the screen stays at the app's size, with no layout back and forth
+        layouts.clear()
+        from textual.geometry import Size
+
+        screen._screen_resized(Size(51, 13))
+        assert layouts == [] and screen._compositor.size == (50, 12) == app.size
 
 
 class TwoButtons(App):
