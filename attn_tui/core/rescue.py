@@ -34,6 +34,18 @@ def folder() -> Path:
     return Path(own) if own else data_folder() / "unsaved"
 
 
+def holds(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a rescue's file (a name of its kind in the rescue folder): work in
+    no file of the learner's, which a save must not go back to under its "unsaved" name."""
+    path = os.path.expanduser(path)
+    if not os.path.basename(path).startswith(PREFIX):
+        return False
+    try:
+        return os.path.samefile(os.path.dirname(os.path.abspath(path)), folder())
+    except OSError:
+        return False
+
+
 def reserve(suffixes: tuple[str, ...] = (".json",), now: float | None = None) -> list[Path]:
     """New, empty files of their own for a rescue made now, one per suffix (a session, a
     training run's .npz), sharing one name, so that the files of one ending go together and

@@ -187,7 +187,14 @@ class AttnApp(App[int]):
     def get_default_screen(self) -> Screen:
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from
         # on_mount instead, its first frame was rendered, dropped and laid out again
-        return WorkbenchScreen(self.initial_workspace, session_path=self.session_path)
+        # a rescue's file (--session unsaved-….json) is in no file of the learner's: ctrl+s
+        # asks where it goes rather than saving back into the rescue folder
+        path = self.session_path
+        if path is not None:
+            from attn_tui.core import rescue
+
+            path = None if rescue.holds(path) else path
+        return WorkbenchScreen(self.initial_workspace, session_path=path)
 
     def notify(self, message: str, *, title: str = "", severity="information",
                timeout: float | None = None, markup: bool = True) -> None:

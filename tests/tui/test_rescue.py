@@ -128,6 +128,54 @@ async def test_at_a_later_start_ctrl_o_offers_the_open_session_before_a_rescue(d
     assert rescue.unopened() == [] and str(path) not in (data / rescue.PENDING).read_text()
 
 
+async def test_ctrl_s_after_opening_a_rescue_asks_where_to_save_it(data):
+    """ctrl+o on the rescue, then ctrl+s, wrote back to unsaved-….json in the rescue folder
+    without a question: "Saved" work, under a name that says unsaved, where no one looks."""
+    await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
+    [path] = rescued(data)
+    before = path.read_bytes()
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#file-path").value == str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        bench = app.workbench()
+        assert bench.workspace.q[0] == (7.0, 0.2, 0.3) and bench.session_path is None
+        said = [n.message for n in notifications(app)]
+        assert any("in no file of yours yet, and ctrl+s asks where to save it" in m
+                   for m in said)
+        assert bench.has_unsaved_work()  # quitting asks about it
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        offered = pilot.app.screen.query_one("#file-path").value
+        assert offered == "attn-session.json"
+    assert path.read_bytes() == before
+
+
+async def test_a_rescue_opened_with_session_is_saved_where_the_learner_says(data):
+    await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
+    [path] = rescued(data)
+    app = make_app(session_path=str(path), workspace=session.load(path)[0])  # as --session
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.workbench().workspace.q[0] == (7.0, 0.2, 0.3)
+        assert app.workbench().session_path is None
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#file-path").value == "attn-session.json"
+
+
+def test_a_rescue_s_file_is_one_of_its_name_in_its_folder(data, tmp_path):
+    folder = rescue.folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    assert rescue.holds(folder / "unsaved-20261207-151430.json")
+    assert not rescue.holds(folder / "mine.json")
+    assert not rescue.holds(tmp_path / "unsaved-20261207-151430.json")
+
+
 async def test_a_rescue_opened_with_session_is_offered_no_more(data):
     await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
     [path] = rescued(data)

@@ -355,11 +355,11 @@ class SessionController:
             return None
 
         def done(path: str | None) -> None:
+            from attn_tui.core import rescue
+
             if path is None:
                 return
             if (rescued := _same_file(path, self.rescued)) is not None:
-                from attn_tui.core import rescue
-
                 rescue.opened(os.path.expanduser(path))  # at later starts too
                 self.rescued.remove(rescued)  # offered no more: the next rescued file is
                 if self.rescued:  # the start's notice went as the dialog opened: the rest
@@ -385,13 +385,18 @@ class SessionController:
 
             ws, screen, lab_settings, kept = opened[-1]
             # u undoes it on the workbench: a lab the session opens starts afresh
-            note = f"Opened {path} (u undoes)." if not screen.startswith("lab:") else (
-                f"Opened {path} (u on the workbench undoes it).")
+            undoes = "u undoes" if not screen.startswith("lab:") else "u on the workbench undoes it"
+            note = f"Opened {path} ({undoes})."
+            file = SessionFile(path, ws)
+            if rescue.holds(path):  # in no file of the learner's: ctrl+s asks where it goes
+                file = SessionFile(None, bench.workspace)
+                note = (f"Opened {path}, kept as an earlier session ended: it is in no file of "
+                        f"yours yet, and ctrl+s asks where to save it ({undoes}).")
             if ws.backend == "torch" and not torch_available():
                 ws, changed = state.on_backend(ws, "numpy")
                 note = f"Opened {path}; torch is not installed, so numpy computes it" + (
                     f" in {ws.dtype}." if changed else ".")
-            bench.open_as(ws, SessionFile(path, ws))  # its undo entry keeps the file left
+            bench.open_as(ws, file)  # its undo entry keeps the file left
             restore_kept(self.app, kept)
             self.app.notify(note, timeout=4, markup=False)
             if screen == "lab:train":  # afresh, as the open dialog said: the run goes
