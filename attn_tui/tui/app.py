@@ -43,6 +43,7 @@ from attn_tui.tui.roles import (
     KeepsSettings,
     SavesRun,
     SaysWhyNot,
+    TakesTyping,
     Undoes,
 )
 from attn_tui.tui.screens import says_too_small, too_small
@@ -219,6 +220,15 @@ class AttnApp(App[int]):
             # while the app closes: a dialog opened now would mount half-way through closing
             return AwaitComplete.nothing()
         return super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
+
+    def pop_screen(self):
+        # a value typed on a lab's bar and not yet taken is kept as Enter would take it, as a
+        # cell typed on the workbench is kept: Go to or the palette left it without a word
+        top = self.screen
+        if isinstance(top, TakesTyping) and (refused := top.take_typing()) is not None:
+            self.notify(f"Not kept: {refused}", title="Typed value", severity="warning",
+                        timeout=6, markup=False)
+        return super().pop_screen()
 
     def on_mount(self) -> None:
         if not self.is_headless and not self.is_web:  # a browser's has no terminal to restore

@@ -53,6 +53,13 @@ class KeepsSettings(Protocol):
 
 
 @runtime_checkable
+class TakesTyping(Protocol):
+    """A lab whose bar may hold a value being typed as the lab is left."""
+
+    def take_typing(self) -> str | None: ...
+
+
+@runtime_checkable
 class HoldsSentence(Protocol):
     """The model screen: a sentence typed there is work a session keeps."""
 

@@ -41,6 +41,7 @@ METHODS = {
     "notify": "as Textual's, but a notice already showing is not stacked again",
     "exit": "records that the app is closing, then Textual's",
     "push_screen": "no dialog opens while the app is closing, otherwise Textual's",
+    "pop_screen": "a lab left keeps the value typed on its bar, then Textual's",
     "on_event": "keys and pastes keep their order, every other event goes to Textual's",
     "press": "a dialog's button answers at once, as its key does",
     "dismiss": "a dialog closes once, however many keys ask it to",

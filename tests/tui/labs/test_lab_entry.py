@@ -211,3 +211,33 @@ async def test_a_lessons_lab_settings_are_not_what_go_to_reopens() -> None:
         await settle(pilot)
         assert app.screen is not lab and app.tutor.host is None
         assert "saved" not in app.left_labs.get("scaling", {})
+
+
+@pytest.mark.parametrize(("typed", "kept", "said"), [
+    ("16", 16, None),
+    # refused: the value before stays, and the notice says why the typed one went
+    ("0", 1024, "top d_k must be between"),
+])
+async def test_a_value_typed_on_a_labs_bar_is_kept_when_the_palette_leaves_it(typed, kept, said):
+    """Typed on the bar, not yet taken, and the lab left through the palette: the field was
+    back at 1024 on return, with nothing to undo, where the workbench keeps a typed cell."""
+    from attn_tui.tui.textual_compat import notifications
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    app = make_app(lab="scaling")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "ctrl+u", *typed)
+        assert app.screen.query_one(ControlBar).editing == typed
+        await pilot.press("ctrl+p")  # g would be typed
+        await settle(pilot)
+        await pilot.press(*"Lab: heads")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "HeadsLabScreen"
+        notes = [n.message for n in notifications(app) if n.title == "Typed value"]
+        assert (notes == []) if said is None else (len(notes) == 1 and said in notes[0])
+        app.reopen_lab("scaling")
+        await settle(pilot)
+        assert app.screen.settings.d_k == kept

@@ -331,6 +331,20 @@ class LabScreen(Screen):
                 event.key, event.value) and event.typed is not None:
             event.bar.reopen(event.key, event.typed)  # refused here: kept to mend
 
+    def take_typing(self) -> str | None:
+        """As the lab is left: a value being typed on the bar is taken as Enter takes it; a
+        refused one goes, and why is returned."""
+        bar = self.query_one(ControlBar)
+        if bar.editing is None:
+            return None
+        _, refused = bar.current.parse(bar.editing)
+        if refused is not None:
+            bar.action_typed("drop")
+            return refused
+        bar.take_typed(keep_refused=False)
+        self.settle_edits()
+        return None
+
     def settle_edits(self) -> bool:
         """Take a value the bar has sent but this screen not yet received, before a key's
         binding run early (see key_order) reads the settings."""
