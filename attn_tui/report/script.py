@@ -66,8 +66,8 @@ def stages():
     rows, cols = np.arange(t_q).reshape(t_q, 1), np.arange(t_k).reshape(1, t_k)
     blocked = cols > rows if MASK != "none" else np.zeros((t_q, t_k), dtype=bool)
     # what the softmax receives: causal-after zeroes the future's weights after it instead
-    masked = np.where(blocked, np.asarray(-math.inf, dtype=dt), scaled) if MASK == "causal" \
-        else scaled
+    masked = (np.where(blocked, np.asarray(-math.inf, dtype=dt), scaled) if MASK == "causal"
+              else scaled)
     with np.errstate(over="ignore"):  # exp may overflow in its own column; alpha never does
         exp = np.exp(masked)
         weights = softmax(masked)
@@ -107,8 +107,8 @@ def stages():
     rows, cols = torch.arange(t_q).reshape(t_q, 1), torch.arange(t_k).reshape(1, t_k)
     blocked = cols > rows if MASK != "none" else torch.zeros((t_q, t_k), dtype=torch.bool)
     # what the softmax receives: causal-after zeroes the future's weights after it instead
-    masked = torch.where(blocked, torch.tensor(-math.inf, dtype=dt), scaled) if MASK == "causal" \
-        else scaled
+    masked = (torch.where(blocked, torch.tensor(-math.inf, dtype=dt), scaled)
+              if MASK == "causal" else scaled)
     exp = torch.exp(masked)
     weights = softmax(masked)
     if MASK == "causal-after":

@@ -240,6 +240,16 @@ def test_a_script_imports_nothing_but_its_array_library(backend: str) -> None:
     assert imported == {"__future__", "math", "sys", "types", backend}
 
 
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_script_reads_as_a_teacher_would_hand_it_out(backend: str) -> None:
+    """A backslash at a line's end inside the template joined two lines into one of 128
+    columns with a run of blanks inside it."""
+    text = export.export_script(workspace("mask", "causal"), backend=backend)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert not [line for line in lines if re.search(r"\S {3,}\S", line.split("#")[0])]
+
+
 def test_a_script_keeps_every_bit_of_the_matrices() -> None:
     ws = state.set_cell(state.from_preset("one"), "Q", 0, 0, 0.1 + 0.2)
     ws = state.set_cell(ws, "K", 1, 2, -0.0)
