@@ -177,8 +177,10 @@ def _parsed(raw: bytes, shown: str) -> Session:
         ext = os.path.splitext(shown)[1].lower()
         if ext in NOT_SESSION_NAMES and exc.reason.startswith("it is not valid JSON"):
             # an export opened by mistake: its name says what it is, the JSON error did not
-            raise SessionError(f"it is a {ext} file, as the export (e) writes, not a session: "
-                               "a session is the JSON file ctrl+s saves", shown) from None
+            # (a .txt is no export's: e refuses the name)
+            made = "" if ext == ".txt" else ", as the export (e) writes"
+            raise SessionError(f"it is a {ext} file{made}, not a session: a session is the "
+                               "JSON file ctrl+s saves", shown) from None
         raise SessionError(exc.reason, shown) from None
 
 
@@ -188,12 +190,29 @@ BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
+def _zip_words(raw: bytes) -> str:
+    """What a zip opened as a session is, by the arrays it holds: a training run (its meta)
+    opens with --lab train --load; an export of the stages opens nowhere."""
+    import io
+    import zipfile
+
+    try:
+        names = set(zipfile.ZipFile(io.BytesIO(raw)).namelist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        names = set()
+    if "meta.npy" in names:
+        return ("it is a saved training run (.npz), not a session; attn-tui --lab train "
+                "--load opens it")
+    if {"q.npy", "k.npy", "v.npy", "weights.npy"} <= names:
+        return ("it is an export of the workbench's stages (.npz: the numbers alone), not a "
+                "session; a session is the JSON file ctrl+s saves")
+    return "it is a zip archive, not a session; a session is the JSON file ctrl+s saves"
+
+
 def decode(raw: bytes, shown: str) -> str:
     """A session file's text: UTF-8, or UTF-16 or UTF-32 marked by a byte-order mark."""
     if raw.startswith(ZIP_MAGIC):  # a zip: what attn-tui writes as one is a .npz
-        raise SessionError("it is a zip archive, as a .npz is (a saved training run, or an "
-                           "export), not a session; attn-tui --lab train --load opens a run",
-                           shown)
+        raise SessionError(_zip_words(raw), shown)
     encoding = next((enc for bom, enc in BOMS if raw.startswith(bom)), "utf-8-sig")
     try:
         text = raw.decode(encoding)

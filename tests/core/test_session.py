@@ -402,5 +402,35 @@ def test_a_npz_opened_as_a_session_names_the_flag_that_opens_a_run(tmp_path: Pat
     np.savez(path, meta=np.zeros(1))
     with pytest.raises(SessionError) as info:
         session.load(path)
-    _check_message(info.value, path, "it is a zip archive, as a .npz is (a saved training run, "
-                   "or an export), not a session; attn-tui --lab train --load opens a run")
+    _check_message(info.value, path, "it is a saved training run (.npz), not a session; "
+                   "attn-tui --lab train --load opens it")
+
+
+def test_an_export_of_the_stages_opened_as_a_session_is_named_as_such(tmp_path: Path) -> None:
+    """Named "a saved training run, or an export" with --lab train --load to open it, which
+    then refused it too."""
+    import numpy as np
+
+    from attn_tui.report import export
+
+    path = tmp_path / "m.npz"
+    export.export_npz(state.from_preset("mask"), path)
+    with pytest.raises(SessionError) as info:
+        session.load(path)
+    _check_message(info.value, path, "it is an export of the workbench's stages (.npz: the "
+                   "numbers alone), not a session; a session is the JSON file ctrl+s saves")
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.zeros(1))
+    with pytest.raises(SessionError) as info:
+        session.load(other)
+    _check_message(info.value, other, "it is a zip archive, not a session; a session is the "
+                   "JSON file ctrl+s saves")
+
+
+def test_a_txt_opened_as_a_session_is_not_said_to_be_an_export(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes")
+    with pytest.raises(SessionError) as info:
+        session.load(path)
+    _check_message(info.value, path, "it is a .txt file, not a session: a session is the "
+                   "JSON file ctrl+s saves")
