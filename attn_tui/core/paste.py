@@ -96,6 +96,11 @@ def read_block(text: str) -> Block | None:
             # a row typed by hand beside cells copied from a sheet: its numbers read as one
             raise BlockError(f"row {tabbed + 1} is split by tabs but row {spaced + 1} by "
                              "spaces: split every row the same way")
+        # 1,2 above 3.5,4: the comma read as a decimal one made row 1 one number
+        for i, row in enumerate(rows):
+            for j, token in enumerate(row):
+                if _DECIMAL_COMMA.match(token):
+                    raise BlockError(_comma_inside(f"row {i + 1}, number {j + 1}", token))
         raise BlockError(f"row 1 has {_count(first)} but row {r + 1} has {_count(len(rows[r]))}:"
                          " paste a rectangle of numbers")
     block = []
@@ -106,13 +111,16 @@ def read_block(text: str) -> Block | None:
             if not parsed.ok:
                 where = f"row {i + 1}, number {j + 1}" if len(rows) > 1 else f"number {j + 1}"
                 if _DECIMAL_COMMA.match(token):
-                    one = token.replace(",", ".")
-                    raise BlockError(f"{where}: '{token}' has a comma inside; write {one} for "
-                                     "one number, or a space after the comma for two")
+                    raise BlockError(_comma_inside(where, token))
                 raise BlockError(f"{where}: {parsed.error}")
             values.append(parsed.value)
         block.append(tuple(values))
     return tuple(block)
+
+
+def _comma_inside(where: str, token: str) -> str:
+    return (f"{where}: '{token}' has a comma inside; write {token.replace(',', '.')} for one "
+            "number, or a space after the comma for two")
 
 
 def paste_too_long(text: str) -> str:

@@ -89,6 +89,10 @@ def test_one_value_or_words_are_not_a_block(text: str):
     ("0,5;1,5\n2;3", "row 1, number 1: '0,5' has a comma inside"),  # read as 0 5 1 5
     ("1;2,5", "number 2: '2,5' has a comma inside"),
     ("0,5; 1,5", "number 1: '0,5' has a comma inside"),
+    # rows of unequal length because a decimal comma made one number of two: "row 1 has 1
+    # number but row 2 has 2 numbers", of what was pasted as a rectangle
+    ("1,2\n3.5,4", "row 1, number 1: '1,2' has a comma inside; write 1.2 for one number"),
+    ("d1,d2\n1,2\n3,4", "row 2, number 1: '1,2' has a comma inside"),
     # tabs on one row, spaces on another: "row 2 has 1 number" of a row of three
     ("0.5\t0.5\t0.5\n1 2 3", "row 1 is split by tabs but row 2 by spaces: split every row"),
     ("1 2 3\n0.5\t0.5\t0.5", "row 2 is split by tabs but row 1 by spaces"),
@@ -184,6 +188,9 @@ async def test_text_pasted_into_a_cell_being_typed_shows_its_line_breaks():
         await pilot.press("enter")
         await pilot.pause()
         assert editor.has_class("-invalid") and app.screen.workspace.q[0][0] == 0.1
+        # said as two numbers for the grid, not "not a number (try 0.5, …)"
+        assert "is 2 numbers, and a cell takes one: Escape, then paste them on the grid" in \
+            editor.message
 
 
 def test_a_long_run_of_letters_costs_its_length_not_its_square():
