@@ -175,6 +175,12 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
         parts = (m.group(1), m.group(2))
     elif norm.count(",") == 1 and re.match(_NUMBER_RE, point := norm.replace(",", ".")):
         return Parsed(None, f"'{_shown(text)}' is not a number: write {point}, with a point")
+    elif len(parts := norm.replace(",", " ").split()) > 1 and all(map(one_number, parts)):
+        # a row or a block pasted into a cell being typed: a block goes on the grid
+        where = ": Escape, then paste them on the grid" if cell_limit else ""
+        takes = "a cell takes" if cell_limit else "this takes"
+        return Parsed(None, f"'{_shown(text)}' is {len(parts)} numbers, and {takes} "
+                            f"one{where}")
     else:
         # a lab's field may refuse negatives: its examples are positive
         examples = "0.5, -2, 1e-3 or 1/3" if cell_limit else "0.5, 1e-3 or 1/3"

@@ -50,6 +50,19 @@ def test_refused_with_a_message(text: str):
 
 
 @pytest.mark.parametrize(("text", "says"), [
+    # a block pasted into a cell being typed: "'1 2\r3 4' is not a number (try 0.5, …)"
+    ("1 2\r3 4", "'1 2\\r3 4' is 4 numbers, and a cell takes one: Escape, then paste them "
+                 "on the grid"),
+    ("0.1, 0.2", "'0.1, 0.2' is 2 numbers, and a cell takes one: Escape, then paste them on "
+                 "the grid"),
+])
+def test_several_numbers_in_one_cell_are_said_to_go_on_the_grid(text: str, says: str):
+    assert parse_cell(text) == (None, says)
+    # a lab's field has no grid to paste on
+    assert parse_cell(text, cell_limit=False).error.endswith(", and this takes one")
+
+
+@pytest.mark.parametrize(("text", "says"), [
     ("2²", "'2²' is not a number: ² as a power is not read; type its value (4)"),
     ("10⁻³", "'10⁻³' is not a number: ⁻³ as a power is not read; type its value (0.001)"),
     ("1½", "'1½' is not a number: ½ beside other digits is not read; write 1.5"),
