@@ -195,3 +195,20 @@ async def test_a_table_with_columns_off_to_the_right_says_so_in_its_header():
         await settle(pilot)
         table = pilot.app.screen.query_one("#params-table", TextTable)
         assert "→" not in table.render_line(0).text  # every column in sight
+
+
+async def test_values_changed_while_the_split_is_refused_are_named_as_held_too() -> None:
+    """V 1 and L 2 set after h 1024 (D = 512 does not split into it) changed nothing on the
+    panes, and the message named only D and h as the numbers shown."""
+    from lab_pilot import lab_app, settle
+
+    async with lab_app("model").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.offer("h", 1024)
+        await settle(pilot)
+        assert screen.offer("V", 1) and screen.offer("L", 2)
+        await settle(pilot)
+        assert (screen.settings.V, screen.settings.L) == (1, 2)
+        assert ("The numbers below are the last valid ones (V = 50,000, D = 512, L = 6, h = 8)."
+                in screen.message)

@@ -119,9 +119,12 @@ class ModelLabScreen(LabScreen):
         try:
             count_params(**self.settings.dims)
         except ValueError as exc:
-            c = self.count
-            last = f" The numbers below are the last valid ones (D = {c.D}, h = {c.h})." \
-                if c else ""
+            c, s = self.count, self.settings
+            # every value the panes still show that the bar no longer does: V and L changed
+            # meanwhile are held too
+            held = ", ".join(f"{name} = {getattr(c, name):,}" for name in ("V", "D", "L", "h", "H")
+                             if c and (name in ("D", "h") or getattr(c, name) != getattr(s, name)))
+            last = f" The numbers below are the last valid ones ({held})." if c else ""
             return f"{exc}.{last}"
         return None
 
