@@ -617,6 +617,11 @@ class AttnApp(App[int]):
                             for k, step in enumerate(self.tutor.lesson.steps, start=1)]
         return entries
 
+    def back_to_workbench(self) -> None:
+        bench = self.workbench()
+        while self.screen is not bench and len(self.screen_stack) > 1:
+            self.pop_screen()
+
     def action_goto(self) -> None:
         from attn_tui.tui.screens.dialogs.goto_modal import GotoModal  # a dialog: when asked
 
@@ -624,9 +629,7 @@ class AttnApp(App[int]):
             if target is None:
                 return
             if target == "workbench":
-                bench = self.workbench()
-                while self.screen is not bench and len(self.screen_stack) > 1:
-                    self.pop_screen()
+                self.back_to_workbench()
             elif target.startswith("lab:"):
                 self.reopen_lab(target[4:])
             elif target.startswith("lesson:"):
@@ -693,6 +696,9 @@ class AttnApp(App[int]):
         # the screen's own keys and those its kind shares (a lab's c), not Textual's
         own = [b for cls in type(screen).__mro__ if cls.__module__.startswith("attn_tui.")
                for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding)]
+        # a lesson open here takes its keys first (p is its previous step, not a preset)
+        lessons = ({k for b in bindings.LESSON for k in b.key.split(",")}
+                   if self.tutor.runs_on(screen) else set())
         seen: set[str] = set()
         for b in own:
             name = b.action.split("(")[0]
@@ -701,7 +707,8 @@ class AttnApp(App[int]):
             seen.add(b.action)
             key = self.get_key_display(replace(b, key=b.key.split(",")[0]))  # "/" of "slash,i"
             words = b.tooltip or b.description
-            yield SystemCommand(b.description, f"{words[:1].upper()}{words[1:]} ({key})",
+            said = "" if set(b.key.split(",")) <= lessons else f" ({key})"
+            yield SystemCommand(b.description, f"{words[:1].upper()}{words[1:]}{said}",
                                 lambda b=b, key=key: self._key_from_palette(screen, b, key))
 
     async def _key_from_palette(self, screen: Screen, b: Binding, key: str) -> None:
@@ -762,11 +769,13 @@ class AttnApp(App[int]):
                     yield SystemCommand(b.description, f"In Q, K or V: {b.tooltip} ({b.key})",
                                         lambda b=b: self._editor_key(bench, b))
         yield from self.session.commands(bench, on_bench=screen is bench)
-        yield from self.tutor.commands()
+        yield from self.tutor.commands(screen)
         for name, lab in LABS.items():
             if lab_available(name):
                 yield SystemCommand(f"Lab: {name}", lab.line, lambda n=name: self.reopen_lab(n))
         if screen is not bench:
+            yield SystemCommand("Workbench", "Back to the workbench, as Esc goes back (g brings "
+                                "a lab back as you left it)", self.back_to_workbench)
             # the rest change the workbench's numbers: from a lab they changed them out of
             # sight, and the notice's "u undoes" meant the workbench's u, not the lab's
             return

@@ -23,7 +23,7 @@ APP = [
     Binding("ctrl+o", "open", "Open", show=False, tooltip="open a saved session or training run",
             id="app.open"),
     Binding("ctrl+p", "command_palette", "Commands", show=False,
-            tooltip="every command by name, this screen's keys too",
+            tooltip="every command by name, this screen's and an open lesson's keys too",
             id="app.commands"),
     # priority: in a dialog or a box being typed in too
     Binding("ctrl+l", "redraw", "Redraw", show=False, priority=True,

@@ -283,3 +283,33 @@ async def test_the_palette_offers_one_help_and_names_textuals_keys_panel_for_wha
         assert "Keys panel: hide" in commands_of(app) and "Keys panel: show" not in commands_of(app)
         await _run(pilot, "Keys panel: hide")
         assert not bench.query("HelpPanel")
+
+
+async def test_over_a_lab_the_palette_goes_back_to_the_workbench() -> None:
+    """Esc's Back was in no command, and no entry led to the workbench but Go to."""
+    app = lab_app("heads")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Workbench" in commands_of(app)
+        await _run(pilot, "Workbench")
+        assert app.screen is app.workbench()
+        assert "Workbench" not in commands_of(app)  # it is the workbench
+
+
+async def test_a_lesson_s_keys_are_in_the_palette_and_a_key_it_takes_is_not_named_for_the_lab(
+        ) -> None:
+    """In the params lesson the palette offered "Next preset (p)" where p is the lesson's
+    previous step, and nothing for n, p, h, ctrl+r or Esc."""
+    app = make_app(lesson="params", no_progress=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        commands = commands_of(app)
+        assert {"Lesson: next step", "Lesson: previous step", "Lesson: close"} <= set(commands)
+        preset = next(h for t, h in commands.items() if t == "Next preset")
+        assert "(p)" not in preset
+        await _run(pilot, "Lesson: next step")
+        assert app.tutor.index == 1
+        await _run(pilot, "Lesson: close")
+        assert app.tutor.lesson is None
+        assert not [t for t in commands_of(app) if t.startswith("Lesson: next")]
+        assert "(p)" in commands_of(app)["Next preset"]  # the lab's own key again

@@ -302,7 +302,23 @@ class LessonRunner:
                 nxt = lesson.name
         return words, nxt
 
-    def commands(self) -> Iterable[SystemCommand]:
+    def runs_on(self, screen: object) -> bool:
+        """Whether a lesson is open on ``screen``, its keys taking theirs first."""
+        return self.lesson is not None and self.host is screen and not self.done
+
+    def commands(self, screen: object) -> Iterable[SystemCommand]:
+        if self.runs_on(screen):  # the panel's keys, by name too
+            task = self._step().task is not None
+            for verb, title, words in (
+                    ("next", "Lesson: next step", "The lesson's next step (n)"),
+                    ("prev", "Lesson: previous step", "The lesson's step before (p)"),
+                    *((("hint", "Lesson: hint", "A hint for this step's task (h)"),) if task
+                      else ()),
+                    *((("reset", "Lesson: reset the step", "This step as it began (ctrl+r; "
+                        "u undoes)"),) if task or self._drifted() else ()),
+                    ("leave", "Lesson: close", "Close the lesson and keep playing here (Esc; "
+                     "g picks it up again)")):
+                yield SystemCommand(title, words, lambda verb=verb: self.act(verb))
         for name, title, summary in self.entries():
             yield SystemCommand(f"Lesson: {name}", f"{title}: {summary}",
                                 lambda n=name: self.start(n))
