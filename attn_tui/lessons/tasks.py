@@ -574,11 +574,21 @@ def broken_rule(task: Task, live: Live, start: Live) -> str | None:
             if now != then:
                 return (f"change at most {cells}, not the size: {m} is {now[0]}×{now[1]} now, "
                         f"not {then[0]}×{then[1]}")
-        n = sum(int(np.sum(np.asarray(live.matrices[m]) != np.asarray(start.matrices[m])))
-                for m in changed)
-        if n > task.max_cells:
-            return f"change at most {cells}; {n} changed"
+        where = [(m, r, c) for m in changed for r, c in zip(*np.nonzero(
+            np.asarray(live.matrices[m]) != np.asarray(start.matrices[m])), strict=True)]
+        if len(where) > task.max_cells:
+            # named, so that the one changed by mistake can be found and put back
+            names = [f"{m} {_row_name(live, m, int(r))}·d{int(c) + 1}" for m, r, c in where[:3]]
+            more = " …" if len(where) > 3 else ""
+            return (f"change at most {cells}; {len(where)} changed ({', '.join(names)}{more}: "
+                    "u undoes one at a time)")
     return None
+
+
+def _row_name(live: Live, m: str, row: int) -> str:
+    """Q's rows are its queries, K's and V's its keys, named as the panes name them."""
+    names = live.tokens[0] if m == "Q" else live.tokens[1]
+    return names[row] if row < len(names) else f"row {row + 1}"
 
 
 def _shape(a: Any) -> tuple[int, int]:

@@ -47,7 +47,8 @@ SOLVE = {
 FORBIDDEN = {
     ("one", 5): (["tab", *cell("30", "down", "down")], "only Q may change, and K did"),
     ("one", 6): ([*cell("0.7"), *cell("0.5", "down")],
-                 "change at most one cell; 2 changed"),
+                 "change at most one cell; 2 changed (V is·d1, V the·d1: u undoes one at a "
+                 "time)"),
     ("select", 4): (["s"], "÷√d_k must stay on"),
     ("scale", 3): (["right", *typed("2"), *E], "keys must stay 8"),
     ("mask", 4): (["m"], "mask must stay causal-after"),
