@@ -77,6 +77,7 @@ async def test_a_reveal_prints_the_runs_own_accuracy_and_shares(task, k, size):
             assert "│ > ·····█·" in shown and "│ 8 █···········" in shown, shown
 
 
+
 async def test_a_step_stops_a_run_the_learner_left_going():
     async with lesson_app("learning").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -631,3 +632,20 @@ async def test_step_4s_task_says_training_while_it_trains_and_a_rule_broken_at_o
         assert screen.state == "done"  # nothing of 2000 steps trained
         assert "Task ✗" in said and "Rule broken: steps must stay 20. ctrl+r starts" in said
         assert "Enter trains these settings" not in said
+
+
+async def test_at_80x24_a_pattern_from_the_first_row_shows_under_its_keys_line():
+    """Step 2's answer scrolled the maps to the first query's row, with the keys' line above
+    it out of sight: "one back" could not be read against any key."""
+    async with lesson_app("learning", at=2).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.state == "done"
+        lines = screen_text(pilot.app).splitlines()
+        keys = "".join(tok[-1] for tok in screen.tokens)
+        at = next((i for i, line in enumerate(lines) if line.startswith(f"│   {keys}")), None)
+        assert at is not None, "\n".join(lines)
+        assert lines[at + 1].startswith(f"│ {keys[0]} █")
+        assert lines[at + 2].startswith(f"│ {keys[1]} █·")  # one back, under its key

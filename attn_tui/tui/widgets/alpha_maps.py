@@ -114,10 +114,10 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
 
     def pattern_into_view(self, renew: bool = True) -> None:
         """Scroll the first scrolling container around the maps so the picked head's pattern
-        rows show from the first, at the top of the view (as far as it scrolls), so a lesson
-        panel growing under the maps (an answer's words) hides the last of them, not the
-        first: at 80×24 a lesson's answer about reverse's anti-diagonal left only the rows
-        above '>' in sight. Kept to after a resize, until the learner picks another head;
+        rows show from the first at the top of the view (as far as it scrolls; the keys' line
+        above a pattern from the first rows), so a lesson panel growing under the maps (an
+        answer's words) hides the last of them, not the first: at 80×24 a lesson's answer about reverse's anti-diagonal left
+        only the rows above '>' in sight. Kept to after a resize, until the learner picks another head;
         ``renew=False`` (a resize, the panel's new height) only keeps it, never starts it."""
         blocks = self.blocks()
         if not blocks or not self.pattern_rows or not self.is_mounted:
@@ -126,9 +126,12 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
             return
         self._pattern_kept = True
         per_row = max(1, self.content_size.width // (len(blocks[0][1]) + 2))
-        # below the maps' top: the rows of heads above, the head's title and keys' line
-        below = self.gutter.top + (self.picked // per_row) * len(blocks[0]) + 2 + min(
-            self.pattern_rows)
+        # below the maps' top: the rows of heads above, the head's title and its keys' line;
+        # a pattern from the first rows keeps the keys' line in sight above them (at 80×24
+        # previous's "one back", from the second row, had no key to be read against)
+        first = min(self.pattern_rows)
+        below = self.gutter.top + (self.picked // per_row) * len(blocks[0]) + (
+            1 if first <= 1 else 2 + first)
         for node in self.ancestors:
             if isinstance(node, Widget) and node.allow_vertical_scroll:
                 # from the maps' place in the layout, not their place on screen, which is
