@@ -649,3 +649,18 @@ async def test_at_80x24_a_pattern_from_the_first_row_shows_under_its_keys_line()
         assert at is not None, "\n".join(lines)
         assert lines[at + 1].startswith(f"│ {keys[0]} █")
         assert lines[at + 2].startswith(f"│ {keys[1]} █·")  # one back, under its key
+
+
+async def test_after_show_me_and_u_the_arrows_still_move_the_learning_rate():
+    """Step 4's show me trained on the maps' keys: u put lr back to 0.3, and ↓, as the Try
+    line says, picked a head on the maps; lr stayed 0.3."""
+    async with lesson_app("learning", at=4).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        await press(pilot, "h", "h", "h", "y")
+        await settle(pilot)
+        assert screen.state == "done" and screen.settings.lr == 0.01
+        await press(pilot, "u")
+        assert screen.settings.lr == 0.3
+        await press(pilot, "down")
+        assert screen.settings.lr == 0.1

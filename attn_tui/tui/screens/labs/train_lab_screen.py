@@ -893,6 +893,9 @@ class TrainLabScreen(LabScreen):
         paused = self._pause_own_run()
         super().lesson_restore(state, edits)
         if edits:  # "show me": trained too, so the goal is seen to hold
+            # asked from the bar, it keeps the keys: a u after it and ↓ (the step's Try line)
+            # moved a head on the maps instead of the learning rate
+            self._enter_on_bar = self.query_one(ControlBar).has_focus
             self._train_afresh()
         elif paused:
             self._say_paused()
