@@ -446,7 +446,10 @@ def _labels(xs: Any, key: str, n: int, matrix: str) -> tuple[str, ...]:
         raise SessionError(f'"{key}" is not a list of token names')
     if len(xs) != n:
         raise SessionError(f'"{key}" names {plural(len(xs), "token")} but {matrix} has {plural(n, "row")}')
-    for x in xs:
+    for i, x in enumerate(xs):
+        if not x.strip():  # an unlabelled row in every table and export
+            raise SessionError(f'"{key}" has a blank name ({_short(x)}, token {i + 1}): a token '
+                               "name shows at least one character")
         if len(x) > MAX_LABEL or any(_unshowable(c) for c in x):
             raise SessionError(f'"{key}" has the name {_short(x)}: a token name is one line '
                                f"of at most {MAX_LABEL} characters, without control or invisible "

@@ -179,6 +179,9 @@ BAD_TEXT = {
                             "K row 2 has 1 number but row 1 has 3"),
     "label not text": (doc(ws__query_tokens=["a", 2, "c"]), "not a list of token names"),
     "label with newline": (doc(ws__key_tokens=["a", "b\nc", "d"]), "a token name is one line"),
+    # loaded, they made unlabelled rows in every table and export ("query,,  ,3:sum")
+    "blank label": (doc(ws__query_tokens=["a", "  ", "c"]), 'has a blank name ("  ", token 2)'),
+    "empty label": (doc(ws__key_tokens=["", "b", "c"]), "a token name shows at least one"),
     # cut, with its closing quote: it read "xxxx… : a token name"
     "label too long": (doc(ws__key_tokens=["a", "x" * 300, "d"]),
                        f'has the name "{"x" * 37}…": a token name'),
