@@ -189,12 +189,15 @@ class AttnApp(App[int]):
         # the workbench is the bottom screen itself, built in the start-up batch: pushed from
         # on_mount instead, its first frame was rendered, dropped and laid out again
         # a rescue's file (--session unsaved-….json) is in no file of the learner's: ctrl+s
-        # asks where it goes rather than saving back into the rescue folder
+        # asks where it goes rather than saving back into the rescue folder, and quitting
+        # asks about it, as after ctrl+o
         path = self.session_path
         if path is not None:
             from attn_tui.core import rescue
 
-            path = None if rescue.holds(path) else path
+            if rescue.holds(path):
+                return WorkbenchScreen(self.initial_workspace, session_path=None,
+                                       saved=state.from_preset("one"))
         return WorkbenchScreen(self.initial_workspace, session_path=path)
 
     def notify(self, message: str, *, title: str = "", severity="information",
@@ -697,8 +700,7 @@ class AttnApp(App[int]):
         own = [b for cls in type(screen).__mro__ if cls.__module__.startswith("attn_tui.")
                for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding)]
         # a lesson open here takes its keys first (p is its previous step, not a preset)
-        lessons = ({k for b in bindings.LESSON for k in b.key.split(",")}
-                   if self.tutor.runs_on(screen) else set())
+        lessons = self.tutor.keys_taken(screen)
         seen: set[str] = set()
         for b in own:
             name = b.action.split("(")[0]

@@ -313,3 +313,24 @@ async def test_a_lesson_s_keys_are_in_the_palette_and_a_key_it_takes_is_not_name
         assert app.tutor.lesson is None
         assert not [t for t in commands_of(app) if t.startswith("Lesson: next")]
         assert "(p)" in commands_of(app)["Next preset"]  # the lab's own key again
+
+
+async def test_a_lesson_command_by_name_is_no_key_typed_into_a_value_being_typed() -> None:
+    """"Lesson: next step" over a bar holding "128" made it "128n", the step unchanged; a
+    lab key's name is hidden only where the lesson takes that key now."""
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    app = make_app(lesson="scale", no_progress=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(2):
+            await pilot.press("n")
+            await settle(pilot)
+        assert app.tutor.index == 2  # step 3: a task, no question
+        await pilot.press("enter", "ctrl+u", "1", "2", "8")
+        bar = app.screen.query_one(ControlBar)
+        assert bar.editing == "128"
+        await _run(pilot, "Lesson: next step")
+        assert app.tutor.index == 3 and bar.editing != "128n"
+        # step 4 has neither question nor task: the lab's c is its own there
+        assert "(c)" in commands_of(app)["Controls"]

@@ -306,6 +306,22 @@ class LessonRunner:
         """Whether a lesson is open on ``screen``, its keys taking theirs first."""
         return self.lesson is not None and self.host is screen and not self.done
 
+    def keys_taken(self, screen: object) -> set[str]:
+        """The keys the lesson open on ``screen`` takes from it now: n, p and Esc always; h
+        and ctrl+r on a task's step, y once show me is offered, a question's letters while
+        it is open (as ``allows`` reads them for the keys)."""
+        if not self.runs_on(screen):
+            return set()
+        step = self._step()
+        taken = {"n", "p", "escape"}
+        if step.task is not None:
+            taken |= {"h", "ctrl+r"} | ({"y"} if self._offering else set())
+        elif self._drifted():
+            taken.add("ctrl+r")
+        if step.question is not None:
+            taken |= set(step.question.letters)
+        return taken
+
     def commands(self, screen: object) -> Iterable[SystemCommand]:
         if self.runs_on(screen):  # the panel's keys, by name too
             task = self._step().task is not None
@@ -318,7 +334,7 @@ class LessonRunner:
                         "u undoes)"),) if task or self._drifted() else ()),
                     ("leave", "Lesson: close", "Close the lesson and keep playing here (Esc; "
                      "g picks it up again)")):
-                yield SystemCommand(title, words, lambda verb=verb: self.act(verb))
+                yield SystemCommand(title, words, lambda verb=verb: self._act_by_name(verb))
         for name, title, summary in self.entries():
             yield SystemCommand(f"Lesson: {name}", f"{title}: {summary}",
                                 lambda n=name: self.start(n))
@@ -646,6 +662,17 @@ class LessonRunner:
                             f"taken: {again} once the step's words show.", timeout=4,
                             markup=False)
 
+    async def _act_by_name(self, verb: str) -> None:
+        """A lesson key chosen by name in the palette: the command itself, never the key
+        typed again (into a value being typed on a lab's bar, n became a letter of it)."""
+        self._by_name = True
+        try:
+            await self.act(verb)
+        finally:
+            self._by_name = False
+
+    _by_name = False
+
     def _put_off(self, key: str, char: str) -> bool:
         """Lesson keys are priority keys, read by the App before the keys typed just ahead of
         them reach the focused widget. Put one off until those have been read, then line it
@@ -654,7 +681,8 @@ class LessonRunner:
         App reads it again, as a lesson key, or as text if a cell or a dialog now has the
         keys (5 n types 5n, as typed slowly). True if put off."""
         app = self.app
-        if textual_compat.active_message_pump() is not app or app.reading_from_line:
+        if (self._by_name or textual_compat.active_message_pump() is not app
+                or app.reading_from_line):
             return False
         self._keys_ahead += 1
 
