@@ -36,7 +36,10 @@ def folder() -> Path:
 
 def holds(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a rescue's file (a name of its kind in the rescue folder): work in
-    no file of the learner's, which a save must not go back to under its "unsaved" name."""
+    no file of the learner's, which a save must not go back to under its "unsaved" name. In a
+    browser rescues are among the learner's own files, listed with them: none is."""
+    if os.environ.get(OWN_FOLDER_ENV):
+        return False
     path = os.path.expanduser(path)
     if not os.path.basename(path).startswith(PREFIX):
         return False

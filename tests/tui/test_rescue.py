@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual import messages
 
-from attn_tui.core import rescue, session
+from attn_tui.core import rescue, session, state
 from attn_tui.tui.app import make_app
 from attn_tui.tui.textual_compat import notifications
 
@@ -145,7 +145,7 @@ async def test_ctrl_s_after_opening_a_rescue_asks_where_to_save_it(data):
         bench = app.workbench()
         assert bench.workspace.q[0] == (7.0, 0.2, 0.3) and bench.session_path is None
         said = [n.message for n in notifications(app)]
-        assert any("in no file of yours yet, and ctrl+s asks where to save it" in m
+        assert any("is in no file of yours yet: ctrl+s asks where to save it" in m
                    for m in said)
         assert bench.has_unsaved_work()  # quitting asks about it
         await pilot.press("ctrl+s")
@@ -163,17 +163,46 @@ async def test_a_rescue_opened_with_session_is_saved_where_the_learner_says(data
         await pilot.pause()
         assert app.workbench().workspace.q[0] == (7.0, 0.2, 0.3)
         assert app.workbench().session_path is None
+        assert app.workbench().has_unsaved_work()  # quitting asks, as after ctrl+o
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert pilot.app.screen.query_one("#file-path").value == "attn-session.json"
 
 
-def test_a_rescue_s_file_is_one_of_its_name_in_its_folder(data, tmp_path):
+def test_a_rescue_s_file_is_one_of_its_name_in_its_folder(data, tmp_path, monkeypatch):
     folder = rescue.folder()
     folder.mkdir(parents=True, exist_ok=True)
     assert rescue.holds(folder / "unsaved-20261207-151430.json")
     assert not rescue.holds(folder / "mine.json")
     assert not rescue.holds(tmp_path / "unsaved-20261207-151430.json")
+    # in a browser rescues are among the learner's own files, listed with them: a save there
+    # goes back in place, as to any of them
+    from attn_tui.core.files import OWN_FOLDER_ENV
+
+    monkeypatch.setenv(OWN_FOLDER_ENV, str(tmp_path))
+    assert not rescue.holds(tmp_path / "unsaved-20261207-151430.json")
+
+
+async def test_a_torch_session_opened_without_torch_has_nothing_unsaved(data, tmp_path,
+                                                                        monkeypatch):
+    """Its file was recorded as torch's, the workbench computed it with numpy: quitting asked
+    about edits nobody had made."""
+    import attn_tui.compute
+
+    path = tmp_path / "t.json"
+    session.save(state.on_backend(state.from_preset("mask"), "torch")[0], path)
+    monkeypatch.setattr(attn_tui.compute, "torch_available", lambda: False)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        pilot.app.screen.query_one("#file-path").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        bench = app.workbench()
+        assert bench.workspace.backend == "numpy" and bench.session_path == str(path)
+        assert not bench.has_unsaved_work()
 
 
 async def test_a_rescue_opened_with_session_is_offered_no_more(data):

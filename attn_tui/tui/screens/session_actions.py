@@ -387,15 +387,15 @@ class SessionController:
             # u undoes it on the workbench: a lab the session opens starts afresh
             undoes = "u undoes" if not screen.startswith("lab:") else "u on the workbench undoes it"
             note = f"Opened {path} ({undoes})."
-            file = SessionFile(path, ws)
-            if rescue.holds(path):  # in no file of the learner's: ctrl+s asks where it goes
-                file = SessionFile(None, bench.workspace)
-                note = (f"Opened {path}, kept as an earlier session ended: it is in no file of "
-                        f"yours yet, and ctrl+s asks where to save it ({undoes}).")
             if ws.backend == "torch" and not torch_available():
                 ws, changed = state.on_backend(ws, "numpy")
                 note = f"Opened {path}; torch is not installed, so numpy computes it" + (
                     f" in {ws.dtype}." if changed else ".")
+            file = SessionFile(path, ws)  # as computed here: opened, nothing is unsaved
+            if rescue.holds(path):  # in no file of the learner's: ctrl+s asks where it goes
+                file = SessionFile(None, bench.workspace)
+                note += (" It was kept as an earlier session ended, and is in no file of yours "
+                         "yet: ctrl+s asks where to save it.")
             bench.open_as(ws, file)  # its undo entry keeps the file left
             restore_kept(self.app, kept)
             self.app.notify(note, timeout=4, markup=False)

@@ -95,11 +95,13 @@ class WorkbenchScreen(Screen):
     shown_note = "Shown: a state that meets the goal. u undoes it."  # as a LessonHost
     state_words = "numbers"
 
-    def __init__(self, workspace: Workspace, session_path: str | None = None, **kwargs) -> None:
+    def __init__(self, workspace: Workspace, session_path: str | None = None,
+                 saved: Workspace | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         textual_compat.start_at_breakpoints(self)
         self.set_reactive(WorkbenchScreen.workspace, workspace)
-        self.file = SessionFile(session_path, workspace)
+        # ``saved``: what counts as unchanged, where that is not ``workspace`` (a rescue)
+        self.file = SessionFile(session_path, workspace if saved is None else saved)
         # a lesson's: the workspace as its last step set it up, and the learner's unsaved
         # workspaces that steps replaced
         # a lesson's own states (a step's start, the solution "show me" put there): quitting
