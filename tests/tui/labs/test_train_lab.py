@@ -1153,6 +1153,12 @@ def test_a_status_line_checked_at_its_own_step_drops_its_first_step_last() -> No
 
     forms = status_forms(2000, 2000, "0.0083", "", "0.9900", 2000, "done", "")
     assert forms[2] == "step 2000/2000 · loss 0.0083 · acc 0.9900 · done"
-    assert forms[3] == "2000/2000 · loss 0.0083 · acc 0.9900 · done"
-    assert status_forms(5, 9, "1", "", "0", 0, "paused", ": Enter trains them")[-1] == \
-        "5/9 · loss 1 · acc 0 at step 0 · paused: ⏎ trains them"
+    assert forms[-1] == "2000/2000 · loss 0.0083 · acc 0.9900 · done"
+    # the forms shorten one by one: none is as long as the one before (a form as long as
+    # the one before it is never shown)
+    forms = status_forms(312, 2000, "0.5123", "", "0.91", 300, "training",
+                         " · settings changed: Enter pauses, Enter again trains them")
+    assert all(len(a) > len(b) for a, b in zip(forms, forms[1:], strict=False) if a != b)
+    assert forms[-1] == ("312/2000 · loss 0.5123 · acc 0.91 at 300 · training · settings "
+                         "changed: ⏎ pauses, ⏎ again trains them")
+    assert forms[3].startswith("step 312/2000") and "⏎ pauses" in forms[3]
