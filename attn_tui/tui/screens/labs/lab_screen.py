@@ -334,9 +334,10 @@ class LabScreen(Screen):
     def take_typing(self) -> str | None:
         """As the lab is left: a value being typed on the bar is taken as Enter takes it; a
         refused one goes, and why is returned."""
-        bar = self.query_one(ControlBar)
-        if bar.editing is None:
+        found = self.query(ControlBar)  # none yet: popped before it was built
+        if not found or found.first().editing is None:
             return None
+        bar = found.first()
         _, refused = bar.current.parse(bar.editing)
         if refused is not None:
             bar.action_typed("drop")
