@@ -28,8 +28,8 @@ def _whole(name: str):
     lo, hi = LIMITS[name]
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
+        try:  # 1,000,000 and 1_000_000 as the lab's field takes them
+            value = int(text.replace(",", "").replace("_", "").strip())
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if name == "steps" and value == 0:

@@ -526,3 +526,11 @@ def test_lr_takes_what_the_labs_field_suggests(typed, rate) -> None:
     from attn_tui.cli.main import build_parser
 
     assert build_parser().parse_args(["train", "--lr", typed]).train_lr == rate
+
+
+@pytest.mark.parametrize("typed", ["1,000,000", "1_000_000", " 1000000"])
+def test_steps_take_the_thousands_commas_the_limit_is_written_with(typed) -> None:
+    """The refusal wrote "1,000,000", and "--steps 1,000,000" was "not a whole number"."""
+    from attn_tui.cli.train import _whole
+
+    assert _whole("steps")(typed) == 1_000_000
