@@ -428,3 +428,20 @@ async def test_one_trials_words_follow_its_numbers_and_say_they_are_noisy(change
         assert max(scaled) - min(scaled) > 0.1 * r.max_entropy
         assert "stays level across d_k" not in said
         assert f"entropy runs {min(scaled):.4f} to {max(scaled):.4f}" in said
+
+
+async def test_a_spread_that_runs_far_below_1_is_not_rounded_to_0() -> None:
+    """At temp 20 and one trial the words read "the spread runs 0.00 to 0.02"."""
+    from lab_pilot import lab_app, run_action, settle
+
+    async with lab_app("scaling").run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        for change in ("set_trials(1)", "set_temperature(20)"):
+            await run_action(pilot, change)
+        await settle(pilot)
+        said = " ".join(str(screen.query_one("#explain").render()).split())
+        r = screen.result
+        spreads = [row.sd / row.d_k ** 0.5 / 20 for row in r.rows]
+        assert f"the spread runs {min(spreads):.3g} to {max(spreads):.3g}" in said
+        assert "0.00" not in said.split("the spread runs")[1].split(" and ")[0]

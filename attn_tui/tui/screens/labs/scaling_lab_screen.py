@@ -275,7 +275,7 @@ class ScalingLabScreen(LabScreen):
         level = max(spreads) <= SPREAD_LEVEL * min(spreads)
         near = r.temperature == 1 and all(1 / SPREAD_LEVEL <= x <= SPREAD_LEVEL for x in spreads)
         spread = "the spread stays near 1" if near else "the spread stays level" if level else \
-            f"the spread runs {min(spreads):.2f} to {max(spreads):.2f}"
+            f"the spread runs {min(spreads):.3g} to {max(spreads):.3g}"
         entropies = [row.entropy_scaled for row in r.rows]
         if max(entropies) - min(entropies) <= ENTROPY_LEVEL * r.max_entropy:
             return (f"Scaled, {spread} and entropy stays level across d_k: "
