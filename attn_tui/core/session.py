@@ -97,8 +97,9 @@ def name_problem(path: str | os.PathLike) -> str | None:
     if os.path.basename(os.fspath(path)).lower() == ".json":
         return "give the file a name before .json (.json alone would be a hidden file)"
     if ext in NOT_SESSION_NAMES:  # as export and train --save refuse a name of another kind
-        return (f"it is named as a {ext} file, but a session is JSON: end the name with .json "
-                "(the export dialog, e, writes the other kinds)")
+        others = "" if ext == ".txt" else " (the export dialog, e, writes the other kinds)"
+        return (f"it is named as a {ext} file, but a session is JSON: end the name with "
+                f".json{others}")
     return None
 
 

@@ -398,6 +398,12 @@ def test_a_session_named_as_another_kind_of_file_is_not_saved(tmp_path, name):
     assert session.load(tmp_path / "sess")[0] == state.from_preset("one")
 
 
+def test_a_session_named_txt_is_not_sent_to_the_export_that_refuses_txt():
+    assert session.name_problem("notes.txt") == (
+        "it is named as a .txt file, but a session is JSON: end the name with .json")
+    assert "the export dialog, e, writes the other kinds" in session.name_problem("x.md")
+
+
 def test_a_npz_opened_as_a_session_names_the_flag_that_opens_a_run(tmp_path: Path) -> None:
     import numpy as np
 
