@@ -80,8 +80,8 @@ async def test_the_train_lab_reopens_on_the_run_w_left_for_the_workbench() -> No
         assert type(again).__name__ == "TrainLabScreen" and again is not lab
         assert len(again.frames) == frames and again.settings.steps == 10
         assert again.record.losses.tolist() == losses
-        assert str(again.query_one("#train-status").render()).startswith("step 10/10 · loss")
-        assert str(again.query_one("#train-status").render()).endswith(" · kept (⏎ trains anew)")
+        assert str(again.query_one("#train-status").render()).startswith("10/10 · loss")
+        assert str(again.query_one("#train-status").render()).endswith(" · kept (Enter trains anew)")
 
 
 async def test_the_model_screen_reopens_on_its_sentence_and_head() -> None:

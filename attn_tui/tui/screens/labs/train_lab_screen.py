@@ -83,8 +83,9 @@ def status_forms(step: int, steps: int, loss: str, first: str, acc: str, checked
     """The status line, longest first, for FittedLine: ``state`` is what the run is doing,
     ``more`` what Enter would do. At 80 columns the whole took two lines beside the progress
     bar: the first loss goes, then the accuracy's "step" (the line's first word says it), then
-    Enter is written as the key bar's ⏎, then the line's own "step"; what Enter would do is
-    kept (the shortest form wraps rather than drop it)."""
+    the line's own "step" (the progress bar beside it says what it counts), then Enter is
+    written as the key bar's ⏎; what Enter would do is kept (the shortest form wraps rather
+    than drop it)."""
     # held-out accuracy is checked 20 times a run: between two checks the figure is an older
     # step's, and says which
     at = f" at step {checked}" if checked != step else ""
@@ -95,7 +96,7 @@ def status_forms(step: int, steps: int, loss: str, first: str, acc: str, checked
     return (f"step {head}{also} · acc {acc}{at} · {state}{more}",
             f"step {head} · acc {acc}{at} · {state}{more}",
             f"step {head} · acc {acc}{short} · {state}{more}",
-            f"step {head} · acc {acc}{short} · {state}{keys}",
+            f"{head} · acc {acc}{short} · {state}{more}",
             f"{head} · acc {acc}{short} · {state}{keys}")
 
 
