@@ -404,42 +404,40 @@ def test_a_session_named_txt_is_not_sent_to_the_export_that_refuses_txt():
     assert "the export dialog, e, writes the other kinds" in session.name_problem("x.md")
 
 
-def test_a_npz_opened_as_a_session_names_the_flag_that_opens_a_run(tmp_path: Path) -> None:
+def _run_npz(path: Path) -> None:
     import numpy as np
 
-    path = tmp_path / "run.npz"
     np.savez(path, meta=np.zeros(1))
-    with pytest.raises(SessionError) as info:
-        session.load(path)
-    _check_message(info.value, path, "it is a saved training run (.npz), not a session; "
-                   "attn-tui --lab train --load opens it")
 
 
-def test_an_export_of_the_stages_opened_as_a_session_is_named_as_such(tmp_path: Path) -> None:
-    """Named "a saved training run, or an export" with --lab train --load to open it, which
-    then refused it too."""
-    import numpy as np
-
+def _stages_npz(path: Path) -> None:
     from attn_tui.report import export
 
-    path = tmp_path / "m.npz"
     export.export_npz(state.from_preset("mask"), path)
-    with pytest.raises(SessionError) as info:
-        session.load(path)
-    _check_message(info.value, path, "it is an export of the workbench's stages (.npz: the "
-                   "numbers alone), not a session; a session is the JSON file ctrl+s saves")
-    other = tmp_path / "other.npz"
-    np.savez(other, x=np.zeros(1))
-    with pytest.raises(SessionError) as info:
-        session.load(other)
-    _check_message(info.value, other, "it is a zip archive, not a session; a session is the "
-                   "JSON file ctrl+s saves")
 
 
-def test_a_txt_opened_as_a_session_is_not_said_to_be_an_export(tmp_path: Path) -> None:
-    path = tmp_path / "notes.txt"
-    path.write_text("my notes")
+def _other_npz(path: Path) -> None:
+    import numpy as np
+
+    np.savez(path, x=np.zeros(1))
+
+
+# a zip was "a saved training run, or an export" with --lab train --load to open it, which
+# then refused an export too; a .txt was "as the export (e) writes", which refuses .txt
+@pytest.mark.parametrize(("name", "write", "words"), [
+    ("run.npz", _run_npz, "it is a saved training run (.npz), not a session; attn-tui --lab "
+     "train --load opens it"),
+    ("m.npz", _stages_npz, "it is an export of the workbench's stages (.npz: the numbers "
+     "alone), not a session; a session is the JSON file ctrl+s saves"),
+    ("other.npz", _other_npz, "it is a zip archive, not a session; a session is the JSON file "
+     "ctrl+s saves"),
+    ("notes.txt", lambda path: path.write_text("my notes"), "it is a .txt file, not a "
+     "session: a session is the JSON file ctrl+s saves"),
+])
+def test_a_file_of_another_kind_opened_as_a_session_is_named_for_what_it_is(
+        tmp_path: Path, name, write, words) -> None:
+    path = tmp_path / name
+    write(path)
     with pytest.raises(SessionError) as info:
         session.load(path)
-    _check_message(info.value, path, "it is a .txt file, not a session: a session is the "
-                   "JSON file ctrl+s saves")
+    _check_message(info.value, path, words)
