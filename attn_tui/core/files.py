@@ -47,6 +47,15 @@ def own_files(ending: str | tuple[str, ...], most: int = 8) -> list[str] | None:
 ZIP_MAGIC = b"PK\x03\x04"  # how a zip begins, and so a .npz: a training run, or an export
 
 
+def npz_kind(names) -> str:
+    """What attn-tui wrote as a .npz, by the arrays in it (``x`` or ``x.npy``): "run" (a
+    training run, with its meta), "stages" (the workbench's export) or "other"."""
+    arrays = {n[:-4] if n.endswith(".npy") else n for n in names}
+    if "meta" in arrays:
+        return "run"
+    return "stages" if {"q", "k", "v", "weights"} <= arrays else "other"
+
+
 def begins_as_zip(path: str) -> bool:
     """Whether ``path`` is a regular file that begins as a zip does (a FIFO would hold the
     reader, so it is not opened); False when it cannot be read."""

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from attn_tui.compute.attend import MASKS
 from attn_tui.compute.backend import DTYPES_BY_BACKEND
-from attn_tui.core.files import ZIP_MAGIC, FileError, atomic_write, os_reason
+from attn_tui.core.files import ZIP_MAGIC, FileError, atomic_write, npz_kind, os_reason
 from attn_tui.core.labs import SCREENS
 from attn_tui.core.presets import EXAMPLE_NAMES
 from attn_tui.core.state import MAX_ABS, MAX_DK, MAX_DV, MAX_TOKENS, Workspace
@@ -201,10 +201,11 @@ def _zip_words(raw: bytes) -> str:
         names = set(zipfile.ZipFile(io.BytesIO(raw)).namelist())
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
         names = set()
-    if "meta.npy" in names:
+    kind = npz_kind(names)
+    if kind == "run":
         return ("it is a saved training run (.npz), not a session; attn-tui --lab train "
                 "--load opens it")
-    if {"q.npy", "k.npy", "v.npy", "weights.npy"} <= names:
+    if kind == "stages":
         return ("it is an export of the workbench's stages (.npz: the numbers alone), not a "
                 "session; a session is the JSON file ctrl+s saves")
     return "it is a zip archive, not a session; a session is the JSON file ctrl+s saves"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from attn_tui.core.files import ZIP_MAGIC, FileError, atomic_write, os_reason
+from attn_tui.core.files import ZIP_MAGIC, FileError, atomic_write, npz_kind, os_reason
 from attn_tui.core.session import FORMAT as SESSION_FORMAT
 from attn_tui.train.config import VOCAB, TrainConfig, TrainConfigError
 
@@ -110,9 +110,9 @@ def load(path: str) -> RunRecord:
             raise FileError("it is a zip that is damaged or cut short (not a readable .npz)",
                             path) from exc
         raise FileError("it is not a saved training run (not a readable .npz)", path) from exc
-    if "meta" not in data:  # another .npz: the workbench's export of its stages, say
-        what = ("an export of the workbench's stages (Q, K, V, α)" if {"q", "k", "v", "weights"}
-                <= data.keys() else "some other .npz")
+    if (kind := npz_kind(data.keys())) != "run":  # the workbench's export of its stages, say
+        what = "an export of the workbench's stages (Q, K, V, α)" if kind == "stages" \
+            else "some other .npz"
         raise FileError(f"it is {what}, not a saved training run; e in the train lab or "
                         "attn-tui train --save writes one", path)
     try:
