@@ -114,7 +114,8 @@ class TrainConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or not lo <= value <= hi:
                 what = "steps: train for at least one step" if name == "steps" and value == 0 \
-                    else f"{name} must be a whole number from {whole(lo)} to {whole(hi)}, not {value!r}"
+                    else (f"{name} must be a whole number from {whole(lo)} to {whole(hi)}, "
+                          f"not {value!r}")
                 raise TrainConfigError(what)
         if self.d_model % self.heads:
             raise TrainConfigError(

@@ -492,10 +492,10 @@ PARAMETERS_KEPT = "_attn_tui_parameters"  # a function's whole count, kept on it
 
 def lay_out_only_when_resized() -> None:
     """A Resize lays a screen out again, at the app's size, only when that differs from the
-    size it was last laid out at (``Screen._screen_resized``), once per process. Textual lays the whole screen
-    out and repaints it on every Resize, and at start three come with the size it has just
-    been laid out at: the app's first, the terminal's (again, from ``App._on_idle``) and the
-    screen's own after its first layout."""
+    size it was last laid out at (``Screen._screen_resized``), once per process. Textual lays
+    the whole screen out and repaints it on every Resize, and at start three come with the
+    size it has just been laid out at: the app's first, the terminal's (again, from
+    ``App._on_idle``) and the screen's own after its first layout."""
     from textual.screen import Screen
 
     with _door("Screen._screen_resized"):

@@ -116,9 +116,10 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
         """Scroll the first scrolling container around the maps so the picked head's pattern
         rows show from the first at the top of the view (as far as it scrolls; the keys' line
         above a pattern from the first rows), so a lesson panel growing under the maps (an
-        answer's words) hides the last of them, not the first: at 80×24 a lesson's answer about reverse's anti-diagonal left
-        only the rows above '>' in sight. Kept to after a resize, until the learner picks another head;
-        ``renew=False`` (a resize, the panel's new height) only keeps it, never starts it."""
+        answer's words) hides the last of them, not the first: at 80×24 a lesson's answer
+        about reverse's anti-diagonal left only the rows above '>' in sight. Kept to after a
+        resize, until the learner picks another head; ``renew=False`` (a resize, the panel's
+        new height) only keeps it, never starts it."""
         blocks = self.blocks()
         if not blocks or not self.pattern_rows or not self.is_mounted:
             return
