@@ -7,6 +7,7 @@ import io
 import json
 import os
 import stat
+import tokenize
 import zipfile
 import zlib
 from dataclasses import dataclass, field, fields
@@ -97,9 +98,10 @@ def load(path: str) -> RunRecord:
     except OSError as exc:
         raise FileError(os_reason(exc), path) from exc
     # damaged compressed data is zlib.error; a damaged member header can name a compression
-    # method zipfile lacks (NotImplementedError) or a size no memory holds
+    # method zipfile lacks (NotImplementedError) or a size no memory holds; a damaged array
+    # header is Python syntax numpy's own parser gives up on (SyntaxError, TokenError)
     except (ValueError, zipfile.BadZipFile, EOFError, KeyError, zlib.error,
-            NotImplementedError, MemoryError) as exc:
+            NotImplementedError, MemoryError, SyntaxError, tokenize.TokenError) as exc:
         if f'"{SESSION_FORMAT}"'.encode() in head:  # the file a learner saved with ctrl+s
             raise FileError("it is an attn-tui session, not a saved training run; "
                             "attn-tui --session opens it", path) from exc

@@ -131,6 +131,29 @@ def test_a_run_with_damaged_bytes_anywhere_opens_or_is_one_sentence(record, tmp_
     assert "error" in seen  # zlib.error: the damage this test is for was met
 
 
+@pytest.mark.parametrize("header", [
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), } , } , }",  # unmatched braces
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (1,",  # cut short
+])
+def test_a_run_whose_array_header_is_damaged_is_one_sentence(record, tmp_path, header) -> None:
+    """numpy parses an array's header as Python: damage there raised SyntaxError or
+    tokenize.TokenError, neither of them a ValueError, as a traceback."""
+    import zipfile
+
+    text = (header + " ").ljust(118) + "\n"
+    member = b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text.encode("latin1")
+    good = tmp_path / "run.npz"
+    save(record, str(good))
+    bad = tmp_path / "bad.npz"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(bad, "w") as dst:
+        for name in src.namelist():
+            dst.writestr(name, member + b"\0" * 4 if name == "losses.npy" else src.read(name))
+    with pytest.raises(FileError) as err:
+        load(str(bad))
+    assert str(err.value) == (f"Cannot open {bad}: it is a zip that is damaged or cut short "
+                              "(not a readable .npz).")
+
+
 def test_the_workbenchs_export_of_its_stages_is_named_as_such(tmp_path) -> None:
     """--load of `attn-tui export --format npz` said "not a saved training run (no 'meta')"."""
     from attn_tui.core import state
