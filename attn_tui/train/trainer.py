@@ -17,6 +17,7 @@ import torch
 from torch.nn import functional as F
 
 from attn_tui.train import tasks
+from attn_tui.train.adamw import AdamW
 from attn_tui.train.config import VOCAB, TrainConfig, seq_len
 from attn_tui.train.model import TinyTransformer
 from attn_tui.train.runfile import RunRecord
@@ -56,7 +57,7 @@ class Run:
         self.config = config.checked()
         with one_thread():
             self.model = build_model(config)
-            self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=config.lr)
+            self.optimizer = AdamW(self.model.parameters(), lr=config.lr)
             self.data = torch.Generator().manual_seed(config.seed)
             self.held_out = tasks.batch(config.task, tasks.HELD_OUT_N,
                                         torch.Generator().manual_seed(tasks.HELD_OUT_SEED),
