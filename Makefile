@@ -63,18 +63,24 @@ bench: $(VENV)/.installed-test
 bench-class: $(VENV)/.installed-test hosting-packages
 	$(BIN)/python scripts/bench_class.py $(BENCH_CLASS_ARGS)
 
-# haproxy and sshd from the distribution, for the hosting checks and bench-class (needs root)
-HOSTING_PACKAGES := haproxy openssh-server acl
+# haproxy and sshd from the distribution, for the hosting checks and bench-class, and its
+# Chromium for the page in a real browser (needs root)
+HOSTING_PACKAGES := haproxy openssh-server acl chromium
 hosting-packages:
-	@if ! test -x /usr/sbin/haproxy || ! test -x /usr/sbin/sshd || ! command -v setfacl >/dev/null; then \
+	@if ! test -x /usr/sbin/haproxy || ! test -x /usr/sbin/sshd || ! command -v setfacl >/dev/null \
+		|| ! command -v chromium >/dev/null; then \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(HOSTING_PACKAGES) \
 		|| { echo "make: installing $(HOSTING_PACKAGES) needs apt-get as root" >&2; exit 1; }; \
 	fi
 
-# hosting on loopback: serve's own tests, twenty tabs at once, docs/hosting.md's HAProxy in front
-# of two serve instances, and its SSH set-up through a real sshd and a throwaway account (make
-# test runs these too, skipping, and saying so, where haproxy, sshd or root are missing)
+# hosting on loopback: serve's own tests, twenty tabs at once, the page in Chromium (driven by
+# Playwright, which drives the distribution's browser and downloads none), docs/hosting.md's
+# HAProxy in front of two serve instances, and its SSH set-up through a real sshd and a
+# throwaway account (make test runs these too, skipping, and saying so, where haproxy, sshd,
+# Chromium, Playwright or root are missing)
+PLAYWRIGHT_PIN := playwright==1.65.3
 test-hosting: $(VENV)/.installed-test hosting-packages
+	$(BIN)/pip install -q --no-compile $(PLAYWRIGHT_PIN)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/hosting tests/cli/test_serve.py tests/cli/test_serve_queue.py tests/cli/test_ssh_wrapper.py
 
 screenshots: $(VENV)/.installed-test
