@@ -98,10 +98,9 @@ def load(path: str) -> RunRecord:
     except OSError as exc:
         raise FileError(os_reason(exc), path) from exc
     # damaged compressed data is zlib.error; a damaged member header can name a compression
-    # method zipfile lacks (NotImplementedError) or a size no memory holds; a damaged array
-    # header is Python syntax numpy's own parser gives up on (SyntaxError, TokenError)
+    # method zipfile lacks (NotImplementedError) or a size no memory holds
     except (ValueError, zipfile.BadZipFile, EOFError, KeyError, zlib.error,
-            NotImplementedError, MemoryError, SyntaxError, tokenize.TokenError) as exc:
+            NotImplementedError, MemoryError) as exc:
         if f'"{SESSION_FORMAT}"'.encode() in head:  # the file a learner saved with ctrl+s
             raise FileError("it is an attn-tui session, not a saved training run; "
                             "attn-tui --session opens it", path) from exc
@@ -158,7 +157,12 @@ def _declared(z) -> dict[str, tuple[np.dtype, int]]:
                     (2, 0): np.lib.format.read_array_header_2_0}.get(version)
             if read is None:
                 raise ValueError(f"array format {version}")
-            shape, _, dtype = read(f)
+            try:
+                shape, _, dtype = read(f)
+            # numpy reads the header as a Python literal, so damage there fails as Python's
+            # parser fails: unbalanced brackets, a list as a key, nesting past the stack
+            except (SyntaxError, tokenize.TokenError, TypeError, RecursionError) as exc:
+                raise ValueError(f"the header of the array {name} is damaged") from exc
         if dtype.hasobject:  # refused by allow_pickle=False anyway, said plainly here
             raise _TooLarge(f"the array {name} holds Python objects, which attn-tui does not "
                             "read")

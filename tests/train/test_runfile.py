@@ -134,7 +134,9 @@ def test_a_run_with_damaged_bytes_anywhere_opens_or_is_one_sentence(record, tmp_
 @pytest.mark.parametrize("header", [
     "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), } , } , }",  # unmatched braces
     "{'descr': '<f4', 'fortran_order': False, 'shape': (1,",  # cut short
-])
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), []: 1}",  # unhashable key
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (" + "-" * 3000 + "1,)}",  # too deep
+], ids=["unmatched", "cut-short", "unhashable", "too-deep"])
 def test_a_run_whose_array_header_is_damaged_is_one_sentence(record, tmp_path, header) -> None:
     """numpy parses an array's header as Python: damage there raised SyntaxError or
     tokenize.TokenError, neither of them a ValueError, as a traceback."""
