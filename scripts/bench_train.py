@@ -46,12 +46,13 @@ def bare_loop(steps: int) -> float:
     from torch.nn import functional as F
 
     from attn_tui.train import tasks
+    from attn_tui.train.adamw import AdamW
     from attn_tui.train.trainer import build_model, one_thread
 
     config = sort_config(steps)
     with one_thread():
         model = build_model(config)
-        opt = torch.optim.AdamW(model.parameters(), lr=config.lr)
+        opt = AdamW(model.parameters(), lr=config.lr)  # the lab's, as torch.optim.AdamW steps
         g = torch.Generator().manual_seed(config.seed)
         start = time.perf_counter()
         for _ in range(steps):

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from attn_tui.train import default_config
+from attn_tui.train.adamw import AdamW
 from attn_tui.train.trainer import Run
 
 
@@ -85,3 +86,30 @@ def test_a_whole_run_loads_no_compiler() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True).stdout
     assert out.split() == ["3", "False"]
+
+
+def test_a_parameter_without_a_gradient_is_left_alone_as_torch_leaves_it() -> None:
+    """A parameter the loss did not use that step has no gradient: no moments, no step
+    counted, no weight decay (torch skips it; treating it as zeros would decay it)."""
+    def model():
+        torch.manual_seed(0)
+        return torch.nn.Linear(4, 3), torch.nn.Linear(4, 3)
+
+    ours_m, theirs_m = model(), model()
+    ours = AdamW([*ours_m[0].parameters(), *ours_m[1].parameters()], lr=0.1)
+    theirs = torch.optim.AdamW([*theirs_m[0].parameters(), *theirs_m[1].parameters()], lr=0.1)
+    x = torch.randn(5, 4, generator=torch.Generator().manual_seed(1))
+    for step in range(8):
+        for (a, b), opt in ((ours_m, ours), (theirs_m, theirs)):
+            opt.zero_grad(set_to_none=True)
+            used = a if step < 3 or step % 2 else b  # b is first used at step 4
+            used(x).square().sum().backward()
+            opt.step()
+        for p, q in zip([*ours_m[0].parameters(), *ours_m[1].parameters()],
+                        [*theirs_m[0].parameters(), *theirs_m[1].parameters()], strict=True):
+            same(p, q)
+            assert (p in ours.state) == (q in theirs.state)
+            if p in ours.state:
+                for key in ("step", "exp_avg", "exp_avg_sq"):
+                    same(ours.state[p][key], theirs.state[q][key])
+    assert float(ours.state[ours_m[1].weight]["step"]) == 2  # used at steps 4 and 6 only
