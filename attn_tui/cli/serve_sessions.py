@@ -131,6 +131,24 @@ async def _name_the_download(request: web.Request, response: web.StreamResponse)
         response.headers["Content-Disposition"] = disposition(kind, name)
 
 
+async def _while_waiting(websocket: web.WebSocketResponse, size: list[int]) -> None:
+    """Read a waiting tab's messages until it closes: keys typed on the "starting…" page are
+    dropped (held, they all reached the app at its start), a resize is kept for the start, and
+    a ping answered, as once the app runs."""
+    async for message in websocket:
+        if message.type != web.WSMsgType.TEXT:
+            continue
+        try:
+            kind, data = message.json()
+        except (ValueError, TypeError):  # not JSON, or not textual.js's [kind, data]
+            continue
+        if kind == "resize" and isinstance(data, dict):
+            size[:] = [to_int(str(data.get("width")), size[0]),
+                       to_int(str(data.get("height")), size[1])]
+        elif kind == "ping":
+            await websocket.send_json(["pong", data])
+
+
 class StartQueue:
     """At most ``width`` app processes start at once, the rest wait in arrival order. Twenty
     processes importing Textual and numpy together on two cores all arrive late; in turn, the
@@ -372,10 +390,22 @@ class SessionServer(Server):
         async def show_place(ahead: int) -> None:
             await websocket.send_bytes(starting_text(ahead))
 
+        size = [width, height]
+        turn = asyncio.ensure_future(self.queue.enter(show_place))
+        listening = asyncio.ensure_future(_while_waiting(websocket, size))
         try:
-            await self.queue.enter(show_place)
+            await asyncio.wait([turn, listening], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            listening.cancel()
+            if not turn.done():  # the tab closed while it waited: its place goes on
+                turn.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionResetError):
+                await listening
+        try:
+            turn.result()
         except (ConnectionResetError, asyncio.CancelledError):
             return  # the tab went away while it waited
+        width, height = size
         folder, command = None, self.command
         if self.learners is not None:  # a browser without the cookie: a folder of its own
             name = learner_of(request.cookies) or secrets.token_hex(16)

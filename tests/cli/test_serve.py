@@ -15,7 +15,16 @@ import time
 import urllib.request
 
 import pytest
-from serving import FIRST_ALPHA, answers, children, closing, end_group, first_screen, wait_listening
+from serving import (
+    FIRST_ALPHA,
+    Tab,
+    answers,
+    children,
+    closing,
+    end_group,
+    first_screen,
+    wait_listening,
+)
 
 pytest.importorskip("textual_serve")
 
@@ -306,6 +315,67 @@ def test_tabs_opened_together_start_in_turn_and_all_arrive(server):
     assert any(b"(1 ahead of you)" in screen for screen in drawn)
     assert keyed == [True, True, True]
     assert refused[0] == 1013
+
+
+def test_keys_typed_while_waiting_to_start_are_dropped_and_a_resize_is_kept(server):
+    """Keys typed on the "starting…" page were held by the server and all reached the app at
+    its start; a resize sent meanwhile was lost. The third tab of three, two starts ahead of
+    it, types m and resizes to 100×30 while it waits."""
+    aiohttp = pytest.importorskip("aiohttp")
+
+    _, port = server("--max-sessions", "3", "--max-starting", "1")
+    url = f"http://127.0.0.1:{port}/ws?width=80&height=24"
+
+    async def scenario():
+        async with aiohttp.ClientSession() as http:
+            first = [await http.ws_connect(url) for _ in range(2)]
+            last = Tab(await http.ws_connect(url))
+            assert await last.shows(b"(1 ahead of you)")
+            await last.ws.send_str(json.dumps(["stdin", "m"]))
+            await last.ws.send_str(json.dumps(["resize", {"width": 100, "height": 30}]))
+            readers = [asyncio.ensure_future(first_screen(ws)) for ws in first]
+            assert await last.shows(FIRST_ALPHA)
+            # stdin is read in order: once s is answered, an m held back would have been too
+            answered = await last.key("s", "÷√d_k OFF".encode())
+            await asyncio.gather(*readers)
+            screen = bytes(last.screen)
+            await last.close()
+            for ws in first:
+                await ws.close()
+            return answered, screen
+
+    answered, screen = asyncio.run(scenario())
+    assert answered
+    assert b"causal" not in screen
+    assert b"\x1b[30;" in screen  # drawn on 30 rows: the resize sent while it waited
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads processes from /proc")
+def test_a_tab_closed_while_it_waits_leaves_the_line_and_starts_no_app(server):
+    """A tab closed on the "starting…" page kept its place: when its turn came an app started
+    for nobody, and the tab behind it waited for that start too."""
+    aiohttp = pytest.importorskip("aiohttp")
+
+    proc, port = server("--max-sessions", "3", "--max-starting", "1")
+    url = f"http://127.0.0.1:{port}/ws?width=80&height=24"
+
+    async def scenario():
+        async with aiohttp.ClientSession() as http:
+            first = Tab(await http.ws_connect(url))
+            gone = Tab(await http.ws_connect(url))
+            last = Tab(await http.ws_connect(url))
+            assert await last.shows(b"(1 ahead of you)")
+            await gone.close()
+            moved_up = await last.shows(b"(next)", since=len(last.screen), timeout=15)
+            drawn = [await first.shows(FIRST_ALPHA), await last.shows(FIRST_ALPHA)]
+            apps = children(proc.pid)
+            await first.close()
+            await last.close()
+            return moved_up, drawn, apps
+
+    moved_up, drawn, apps = asyncio.run(scenario())
+    assert moved_up and drawn == [True, True]
+    assert len(apps) == 2
 
 
 def test_serve_without_textual_serve_says_how_to_install(tmp_path):
