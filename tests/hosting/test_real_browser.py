@@ -68,3 +68,34 @@ def test_keys_typed_on_a_fresh_page_reach_the_app_without_a_click(browser):
         assert "xterm-helper-textarea" in focused
     finally:
         end_group(proc)
+
+
+def test_with_delay_the_start_button_has_the_keyboard_and_enter_starts(browser):
+    """?delay shows a Start button and opens no session: keys given to the terminal then went
+    to a socket not yet made (lost, with an error in the console)."""
+    proc, port = start_serve()
+    try:
+        tab = Page(browser.new_page(viewport={"width": 1000, "height": 640}))
+        tab.page.goto(f"http://127.0.0.1:{port}/?delay=1")
+        tab.page.wait_for_load_state("load")
+        assert tab.page.evaluate("document.activeElement.id") == "start"
+        tab.page.keyboard.press("Enter")  # the button reloads the page without ?delay
+        assert tab.shows(FIRST_ALPHA), "Enter on Start did not start a session"
+        since = len(tab.drawn)
+        tab.page.keyboard.press("m")
+        assert tab.shows(b"causal", since, timeout=15)
+    finally:
+        end_group(proc)
+
+
+def test_a_session_ended_gives_the_keyboard_to_restart(browser):
+    proc, port = start_serve()
+    try:
+        tab = Page(browser.new_page(viewport={"width": 1000, "height": 640}))
+        tab.page.goto(f"http://127.0.0.1:{port}/")
+        assert tab.shows(FIRST_ALPHA)
+    finally:
+        end_group(proc)  # the server stopped: the tab is told why
+    tab.page.wait_for_function("document.body.classList.contains('-closed')", timeout=15000)
+    tab.page.wait_for_function("document.activeElement.id === 'restart'", timeout=5000)
+    assert "stopped on the server" in tab.page.inner_text("#ended")
