@@ -28,10 +28,12 @@ def _whole(name: str):
     lo, hi = LIMITS[name]
 
     def parse(text: str) -> int:
-        try:  # 1,000,000 and 1_000_000 as the lab's field takes them
-            value = int(text.replace(",", "").replace("_", "").strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        from attn_tui.core.parse import parse_whole
+
+        parsed = parse_whole(text)  # as the lab's field reads it: 1,000,000, 1_000, 1e3
+        if not parsed.ok:
+            raise argparse.ArgumentTypeError(parsed.error)
+        value = int(parsed.value)
         if name == "steps" and value == 0:
             raise argparse.ArgumentTypeError("0 steps trains nothing: give at least 1")
         if not lo <= value <= hi:

@@ -25,6 +25,10 @@ _FRACTION_RE = rf"^({_NUMBER})/({_NUMBER})$"
 _MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"}
 
 
+# commas that group thousands (1,000 and 1,000,000), and only those: 1,5 groups nothing
+_GROUPED = re.compile(r"^[+-]?\d{1,3}(,\d{3})+$")
+
+
 class Parsed(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     value: float | None
     error: str | None = None
@@ -151,6 +155,28 @@ def too_long(text: str) -> str:
     return f"too long ({len(text):,} characters): type one number"
 
 
+def without_grouping(text: str) -> str:
+    """``text`` with the commas that group its digits in thousands taken out (1,000,000 is
+    1000000), for a field or flag that takes whole numbers; anything else as it was, for the
+    parser to refuse (1,5 and 0,1 are no thousands: a slip, or a decimal comma)."""
+    text = text.strip()
+    return text.replace(",", "") if _GROUPED.match(text) else text
+
+
+def parse_whole(text: str) -> Parsed:
+    """A whole number as people type one, for a count on the command line, read as a lab's
+    field reads it: 1000, 1,000, 1_000 (as Python writes it), 1e3, 64.0, −5. 1.5, 1,5 and
+    1e-3 are refused."""
+    try:
+        return Parsed(int(without_grouping(text)))
+    except ValueError:
+        pass
+    parsed = parse_cell(text, cell_limit=False)
+    if parsed.ok and float(parsed.value).is_integer():
+        return Parsed(int(parsed.value))
+    return Parsed(None, f"'{_shown(text)}' is not a whole number")
+
+
 def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
     """``cell_limit``: refuse |x| > MAX_ABS, as a matrix cell does; a lab's field turns it off
     and checks its own range."""
@@ -173,6 +199,11 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
             return Parsed(None, f"'{_shown(text)}' divides by zero")
         value = num / den
         parts = (m.group(1), m.group(2))
+    elif _GROUPED.match(norm):  # a thousand, or a decimal comma: either is as likely
+        return Parsed(None, f"'{_shown(text)}' is not a number here: write "
+                            f"{norm.replace(',', '')} (or {norm.replace(',', '.', 1)}, with a "
+                            "point)" if norm.count(",") == 1 else
+                      f"'{_shown(text)}' is not a number here: write {norm.replace(',', '')}")
     elif norm.count(",") == 1 and re.match(_NUMBER_RE, point := norm.replace(",", ".")):
         return Parsed(None, f"'{_shown(text)}' is not a number: write {point}, with a point")
     elif len(parts := norm.replace(",", " ").split()) > 1 and all(map(one_number, parts)):

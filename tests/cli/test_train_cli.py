@@ -21,6 +21,8 @@ from attn_tui.cli.main import main
     (["--lr", "-1"], "not a learning rate"),
     (["--lr", "1/x"], "'1/x' is not a number"),
     (["--lr", "1,5"], "'1,5' is not a number: write 1.5, with a point"),  # the lab's words
+    # a thousand or a decimal comma: both offered, not 1.000 alone (the lab said "write 1.000")
+    (["--lr", "1,000"], "'1,000' is not a number here: write 1000 (or 1.000, with a point)"),
     (["--layers", "two"], "'two' is not a whole number"),
     # the limit written as the train lab writes it
     (["--steps", "2000000"], "--steps: must be between 1 and 1,000,000; 2000000 is outside"),
@@ -526,6 +528,28 @@ def test_lr_takes_what_the_labs_field_suggests(typed, rate) -> None:
     from attn_tui.cli.main import build_parser
 
     assert build_parser().parse_args(["train", "--lr", typed]).train_lr == rate
+
+
+@pytest.mark.parametrize(("typed", "value"), [("1,000", 1000), ("1e3", 1000), ("64.0", 64),
+                                               ("１００", 100), ("1_0", 10), ("1,5", None),
+                                               ("1,0", None), ("0,1", None), ("10,00", None),
+                                               ("1,0000", None), ("1.5", None), ("1e-3", None)])
+def test_a_count_is_read_as_the_labs_field_reads_it(typed, value) -> None:
+    """--seed 1,5 ran with seed 15 and --steps 1,0 ran 10 steps: every comma was dropped. And
+    the lab took 1e3 for 1000 where the command line refused it."""
+    import argparse
+
+    from attn_tui.cli.train import _whole
+    from attn_tui.tui.widgets.control_field import Field
+
+    lab = Field("steps", "steps", "int", 1, 1_000_000)
+    if value is None:
+        with pytest.raises(argparse.ArgumentTypeError, match=f"'{typed}' is not a whole number"):
+            _whole("steps")(typed)
+        assert lab.parse(typed)[0] is None
+    else:
+        assert _whole("steps")(typed) == value
+        assert lab.parse(typed) == (value, None)
 
 
 @pytest.mark.parametrize("typed", ["1,000,000", "1_000_000", " 1000000"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from attn_tui.core.parse import parse_cell
+from attn_tui.core.parse import parse_cell, without_grouping
 from attn_tui.core.words import as_typed, json_short, short_exponent, whole
 
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
@@ -91,9 +91,8 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
 
     def parse(self, text: str) -> tuple[Any, str | None]:
         if self.kind in ("int", "pow2"):
-            cleaned = text.replace(",", "").replace("_", "").strip()
-            try:
-                return self.check(int(cleaned))
+            try:  # 1,000 and 1_000; not 1,5, which the parser below refuses
+                return self.check(int(without_grouping(text)))
             except ValueError:
                 pass
             # −5 (a typographic minus), 1e9, 64.0, full-width digits: numbers all the same,
