@@ -117,3 +117,26 @@ async def test_real_heads_7_shows_the_step_table_it_points_at_not_the_grid():
         # the table is cut by the panel: its title says how to read the rest
         assert "steps for query 'cat' (3 of 13) · real q, k · [ ] picks · Tab: the table ↓" in text
         assert "[CLS]     27.0602" in text
+
+
+async def test_a_labs_bar_offers_c_only_where_no_question_takes_it():
+    """learning step 7 asks with a) to c), and the bar under it said "Tab here (or press c)":
+    c answered the question. Once the lesson closes, c is the bar's again."""
+    from attn_tui.lessons import load
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    k = next(k for k, step in enumerate(load("learning").steps, start=1)
+             if step.question is not None and "c" in step.question.letters
+             and step.screen == "lab:train")
+    app = lesson_app("learning", at=k)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.tutor.index == k - 1
+        app.set_focus(None)  # as after a click on the maps: the bar says how to reach it
+        await settle(pilot)
+        assert app.focused is not app.screen.query_one(ControlBar)
+        text = screen_text(app)
+        assert "Tab here to change the controls" in text and "press c" not in text
+        await press(pilot, "escape")  # the lesson closes; the lab stays
+        assert app.tutor.lesson is None
+        assert "Tab here (or press c) to change the controls" in screen_text(app)

@@ -1240,6 +1240,16 @@ class LessonRunner:
         if self.host is not None:
             for panel in self.host.query(LessonPanel):
                 panel.show(view, at_end=at_end)
+            self._refresh_bars(self.host)
+
+    @staticmethod
+    def _refresh_bars(host: Screen) -> None:
+        """A lab's bar offers c for itself only where the step leaves c to it (a question's
+        c) answers)."""
+        from attn_tui.tui.widgets.control_bar import ControlBar
+
+        for bar in host.query(ControlBar):
+            bar.refresh()
 
     def _close(self, keep_lesson: bool = False) -> None:
         from attn_tui.tui.tutor.marks import mark
@@ -1255,6 +1265,8 @@ class LessonRunner:
         self.host = None
         if isinstance(host, SaysForLesson):
             host.lesson_over()
+        if host is not None:
+            self._refresh_bars(host)
         self._setup = self._setup_view = None
         self._pointed = ()
         if not keep_lesson:

@@ -205,6 +205,8 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                         f"{f.label}: {f.meaning} · ←→ ↑↓ PgUp/PgDn, or type",
                         f"{f.label}: {f.meaning} · ←→ ↑↓, or type", keys_here)
             return (keys_here,)
+        if "c" in self.app.tutor.keys_taken(self.screen):  # a lesson's c) answers a question
+            return ("Tab here to change the controls",)
         return ("Tab here (or press c) to change the controls",)
 
     def render(self) -> Text:
