@@ -9,6 +9,10 @@ import numpy as np
 
 from attn_tui.compute import entropy_bits
 
+# "spread": the mean entropy at least this share of its ceiling, log2 T (the lesson's even
+# heads, 3.3 bits or more of 3.7 for its sentence, are past it)
+SPREAD = 0.8
+
 
 @dataclass(frozen=True)
 class HeadSummary:
@@ -21,16 +25,31 @@ class HeadSummary:
     itself: float  # mean over queries of alpha[i, i]
     cls: float  # mean over queries of alpha[i, 0]
     sep: float  # mean over queries of alpha[i, T-1]
+    top_key: int = 0  # the key with the largest mean weight over queries (0-based)
+    top_share: float = 0.0  # that mean
 
     @property
     def label(self) -> str:
-        """The strongest pattern in words, when one holds at least half of the attention."""
+        """The strongest pattern in words: a position (previous token, itself, [CLS], …) or
+        one key holding half of the attention or more; else "spread" near the entropy's
+        ceiling (every key weighted nearly alike), and "mixed" below it."""
         shares = {"previous token": self.previous, "next token": self.next,
                   "itself": self.itself, "[CLS]": self.cls, "[SEP]": self.sep}
         best = max(shares, key=lambda name: shares[name])
         # judged on the share as written (4 decimals): 0.49996 shown as 0.5000 beside
         # "mostly: spread" contradicted the rule "half or more"
-        return best if round(shares[best], 4) >= 0.5 else "spread"
+        if round(shares[best], 4) >= 0.5:
+            return best
+        if round(self.top_share, 4) >= 0.5:  # every query's top key one content token:
+            return f"key {self.top_key + 1}"  # it had been called "spread"
+        return "spread" if self.entropy >= SPREAD * self.max_entropy else "mixed"
+
+    def named(self, tokens: list[str]) -> str:
+        """``label`` with the token a "key N" label stands for: key 3 'cat'."""
+        label = self.label
+        if label.startswith("key ") and 0 <= self.top_key < len(tokens):
+            return f"{label} '{tokens[self.top_key]}'"
+        return label
 
 
 def summarise(alpha: np.ndarray, layer: int = 0, head: int = 0) -> HeadSummary:
@@ -45,6 +64,7 @@ def summarise(alpha: np.ndarray, layer: int = 0, head: int = 0) -> HeadSummary:
         next=float(np.mean(a[idx[:-1], idx[1:]])) if t > 1 else 0.0,
         itself=float(np.mean(a[idx, idx])),
         cls=float(np.mean(a[:, 0])), sep=float(np.mean(a[:, -1])),
+        top_key=int(np.argmax(column := a.mean(axis=0))), top_share=float(column.max()),
     )
 
 

@@ -45,7 +45,7 @@ def summary_line(run: Run, layer: int, head: int) -> str:
         f"means over queries: entropy {num(s.entropy)} bits of at most {num(s.max_entropy)}; "
         f"share on the previous token {num(s.previous)}, next {num(s.next)}, itself "
         f"{num(s.itself)}, [CLS] {num(s.cls)}, [SEP] {num(s.sep)} (each share its own mean); "
-        f"mostly: {s.label}"
+        f"mostly: {s.named(run.tokens)}"
     )  # the model screen's summary, in the same order
 
 

@@ -210,15 +210,17 @@ def steps_title(token: str, index: int, count: int, width: int, hint: bool,
     return where + (TABLE_HINTS[-1] if hint else "")  # a long token: the line cuts it
 
 
-def summary_line(s: Any, width: int) -> str:
+def summary_line(s: Any, width: int, label: str | None = None) -> str:
     """The chosen head summed up from its weights; under 60 columns in short words, so the
-    pictures keep their rows (in full it took five lines of a 40×15 window)."""
+    pictures keep their rows (in full it took five lines of a 40×15 window). ``label``: the
+    summary's own, with its key's token (``HeadSummary.named``)."""
+    label = s.label if label is None else label
     if width >= 60:
         return (f"{head_name(s.layer, s.head)}, mean over queries: entropy {num(s.entropy)} "
                 f"bits of at most {num(s.max_entropy)} · share on the previous token "
                 f"{num(s.previous)} · next {num(s.next)} · itself {num(s.itself)} · [CLS] "
                 f"{num(s.cls)} · [SEP] {num(s.sep)} (each share its own mean) · "
-                f"mostly: {s.label}")
+                f"mostly: {label}")
     # every share the full line has (a lesson asks after "next"), in shorter words; the
     # entropy's bound goes first where three lines would not hold them
     shares = (f"prev {num(s.previous)} · next {num(s.next)} · self {num(s.itself)} · "
@@ -227,8 +229,7 @@ def summary_line(s: Any, width: int) -> str:
     bound, alone = (f"{name}: entropy {num(s.entropy)}/{num(s.max_entropy)} · {shares}",
                     f"{name}: entropy {num(s.entropy)} · {shares}")
     # "mostly" says what the last word is, where three lines hold it
-    forms = (f"{bound} · mostly {s.label}", f"{alone} · mostly {s.label}",
-             f"{alone} · {s.label}")
+    forms = (f"{bound} · mostly {label}", f"{alone} · mostly {label}", f"{alone} · {label}")
     return next((f for f in forms if _lines(f, width) <= 3), forms[-1])
 
 
@@ -256,9 +257,10 @@ class HeadSummaryLine(Static):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.summary: Any = None
+        self.label: str | None = None
 
-    def show(self, summary: Any) -> None:
-        self.summary = summary
+    def show(self, summary: Any, label: str | None = None) -> None:
+        self.summary, self.label = summary, label
         self._reword()
 
     def on_resize(self) -> None:
@@ -266,7 +268,8 @@ class HeadSummaryLine(Static):
 
     def _reword(self) -> None:
         width = self.content_size.width or self.app.size.width - 2
-        self.update(Text(summary_line(self.summary, width)) if self.summary else "")
+        self.update(Text(summary_line(self.summary, width, self.label)) if self.summary
+                    else "")
 
 
 def say_cleaned(widget: Widget, notices: list[str]) -> None:
@@ -648,7 +651,7 @@ class ModelScreen(Screen):
         self.query_one(HeadTitle).show(head_name(self.layer_index, self.head_index),
                                        short_head_name(self.layer_index, self.head_index))
         self.query_one(HeadPicture).show(alpha, run.tokens, self.query_index)
-        self.query_one(HeadSummaryLine).show(s)
+        self.query_one(HeadSummaryLine).show(s, s.named(run.tokens))
         i = self.query_index
         steps = run.head_steps(self.layer_index, self.head_index)
         # as the workbench's note says it: the exp column, not α, leaves the dtype's range
