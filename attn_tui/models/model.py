@@ -42,6 +42,7 @@ class Run:
     text: str = ""
     notices: tuple[str, ...] = ()
     truncated: bool = False
+    read: str = ""  # the part of ``text`` the maps cover: all of it unless truncated
     backend: str = "numpy"
     dtype: str = "float32"
     model: str = "minilm"
@@ -99,7 +100,8 @@ class Model:
         return Run(
             tokens=list(tokens.tokens), ids=list(tokens.ids), weights=out.weights, q=out.q,
             k=out.k, v=out.v, hidden=out.hidden, embedding=out.embedding, text=tokens.text,
-            notices=tokens.notices, truncated=tokens.truncated, backend=backend, dtype=dtype,
+            notices=tokens.notices, truncated=tokens.truncated, read=tokens.read,
+            backend=backend, dtype=dtype,
             model=self.spec.name,
         )
 

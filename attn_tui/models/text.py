@@ -34,6 +34,7 @@ class Tokens:
     text: str  # the cleaned text the tokenizer saw
     notices: tuple[str, ...] = ()
     truncated: bool = False
+    read: str = ""  # the part of ``text`` the tokens cover: all of it unless truncated
 
 
 def clean(text: str) -> tuple[str, tuple[str, ...]]:
@@ -94,4 +95,7 @@ class Tokenizer:
             )
             ids = ids[: self.limit - 1] + ids[-1:]
             tokens = tokens[: self.limit - 1] + tokens[-1:]
-        return Tokens(tuple(tokens), tuple(ids), cleaned, tuple(notices), truncated)
+            read = cleaned[: encoding.offsets[self.limit - 2][1]]  # to the last piece kept
+        else:
+            read = cleaned
+        return Tokens(tuple(tokens), tuple(ids), cleaned, tuple(notices), truncated, read)

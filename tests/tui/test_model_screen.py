@@ -709,6 +709,25 @@ async def test_an_emptied_box_left_names_the_sentence_the_maps_still_show() -> N
         assert box.placeholder == "/ types a sentence"
 
 
+async def test_a_cut_sentence_left_names_only_the_words_the_maps_hold() -> None:
+    """150 words are cut to 128 tokens (the maps end at the 62nd word, cut at "word"); the box
+    left empty said "the maps show: word0 word1 word2 … word148 word149"."""
+    async with model_app().run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.query_one("#sentence", Input).value = " ".join(f"word{i}" for i in range(150))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.run.truncated and screen.run.tokens[-2:] == ["word", "[SEP]"]
+        await pilot.press("slash", "ctrl+u", "escape")
+        await settle(pilot)
+        box = screen.query_one("#sentence", Input)
+        assert box.placeholder.startswith("/ types a sentence; the maps show (cut at 128 "
+                                          "tokens): word0 word1")
+        assert box.placeholder.endswith("word60 word61 word…")
+        assert "word149" not in box.placeholder
+
+
 async def test_quitting_after_w_asks_only_about_the_learners_own_edits() -> None:
     """After w and nothing else, quitting said "You have unsaved changes"."""
     app = make_app(lab="minilm")  # quitting asks, as it does for a learner

@@ -297,6 +297,7 @@ class SentenceInput(Input):
     TYPING = "type a sentence; the maps follow as you type"
     AWAY = "/ types a sentence (the maps show the last one read)"
     AWAY_FROM = "/ types a sentence; the maps show: "  # and the sentence they show
+    AWAY_CUT = "/ types a sentence; the maps show (cut at {n} tokens): "
     AWAY_SHORT = "/ types a sentence"  # where no more fits
 
     def __init__(self, *args, **kwargs) -> None:
@@ -334,14 +335,19 @@ class SentenceInput(Input):
     def _away(self) -> str:
         """The words of a box left: the sentence the maps read, its middle cut (…) to fit, so
         that its last words, often the ones just typed, are in sight."""
-        shown = self.screen.run_text if isinstance(self.screen, ModelScreen) else None
+        screen = self.screen if isinstance(self.screen, ModelScreen) else None
+        shown = screen.run_text if screen is not None else None
         if not shown:
             return self.AWAY
+        lead = self.AWAY_FROM
+        if screen.run is not None and screen.run.truncated:  # only the words the maps hold
+            shown = screen.run.read + "…"
+            lead = self.AWAY_CUT.format(n=len(screen.run.tokens))
         width = (self.content_size.width or self.app.size.width) - 1  # the cursor's cell
-        room = width - cell_len(self.AWAY_FROM)
+        room = width - cell_len(lead)
         if room < 20 and cell_len(shown) > room:  # a word or two of it would say little
             return self.AWAY if cell_len(self.AWAY) <= width else self.AWAY_SHORT
-        return self.AWAY_FROM + cut_middle(shown, room)
+        return lead + cut_middle(shown, room)
 
     def on_paste(self, event: events.Paste) -> None:
         # before Input's own, which keeps only the first line, and said nothing of the rest
