@@ -474,6 +474,8 @@ def evaluate(task: Task, live: Live, start: Live | None) -> Verdict:
         # 'who' removed with x: its row went to t2, whose α was read as who's and credited
         return Verdict(None, label(task, start), words, False,
                        waiting=f"{gone} is not where the task began (u brings it back)")
+    if start is not None and (away := _looking_elsewhere(task, live, start)) is not None:
+        return Verdict(None, label(task, live), words, False, waiting=away)
     yes_no = live.screen in YES_NO.get(task.stage, ())
     # a rule is broken by the settings alone, said at once: a training run of them (minutes
     # long) could never count
@@ -549,6 +551,19 @@ def _miss(task: Task, value: float, goal: Any) -> float:
     if task.op == "near":
         return abs(value - goal) - task.tol
     return abs(value - goal)
+
+
+def _looking_elsewhere(task: Task, live: Live, start: Live) -> str | None:
+    """On the model screen a layer, head or query is where one looks, not work: away from the
+    one a task keeps, what is looked at is named and not counted (it had said "Rule broken:
+    layer must stay 5 … ctrl+r starts the step again", for ↑ pressed to look)."""
+    if live.screen != "lab:minilm":
+        return None
+    for key in task.keep:
+        was = start.settings.get(key)
+        if key in INDEXES and isinstance(was, int) and live.settings.get(key) != was:
+            return f"counts only in {_setting(key)} {was + 1}"
+    return None
 
 
 def broken_rule(task: Task, live: Live, start: Live) -> str | None:

@@ -5,7 +5,7 @@ added a token where no question was asked."""
 from __future__ import annotations
 
 import pytest
-from lesson_pilot import lesson_app, press, settle
+from lesson_pilot import lesson_app, press, settle, shown
 from screen_text import screen_text
 
 from attn_tui.tui.textual_compat import notifications
@@ -140,3 +140,24 @@ async def test_a_labs_bar_offers_c_only_where_no_question_takes_it():
         await press(pilot, "escape")  # the lesson closes; the lab stays
         assert app.tutor.lesson is None
         assert "Tab here (or press c) to change the controls" in screen_text(app)
+
+
+async def test_looking_at_another_layer_on_the_model_screen_is_not_a_broken_rule():
+    """real-heads asks for a head in layer 5; ↑ to look at layer 3 said "✗ Rule broken: layer
+    must stay 5 … ctrl+r starts the step again", though ↓ alone put it right."""
+    from attn_tui.lessons import load
+
+    k = next(k for k, step in enumerate(load("real-heads").steps, start=1)
+             if step.task is not None and "layer" in step.task.keep)
+    app = lesson_app("real-heads", at=k)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.tutor.index == k - 1 and app.screen.layer_index == 4
+        await press(pilot, "up", "up")
+        assert app.screen.layer_index == 2
+        text = shown(app)
+        assert "Rule broken" not in text and "must stay" not in text
+        assert "Not yet: share on [CLS] of layer 3 head 1: counts only in layer 5" in text
+        await press(pilot, "down", "down", "right")  # back in layer 5, another head: checked
+        assert "counts only in" not in shown(app)
+        assert "Rule broken" not in shown(app) and app.screen.layer_index == 4

@@ -55,7 +55,6 @@ FORBIDDEN = {
     ("mask", 5): (["tab", *cell("3")], "only Q may change, and K did"),
     ("params", 2): (["left"] * 3 + ["up"] * 9, "D must stay 512"),
     ("nanogpt", 9): (["s"], "÷√d_k must stay on"),  # unscaled, t4 already has 0.68
-    ("real-heads", 5): (["up", "up", *["right"] * 7], "layer must stay 5"),  # as the screen names it
     ("learning", 6): ([*["up"] * 9, "right", "up", "enter"], "seed must stay 0"),
 }
 TASKS = [(n, k) for n in names() for k, s in enumerate(load(n).steps, start=1) if s.task]
@@ -103,6 +102,18 @@ async def test_a_forbidden_route_is_refused_with_its_rule(name, k):
         await press(pilot, "ctrl+r")  # the step's start again: unmet, no rule broken
         said = _said(pilot.app)
         assert "Not yet:" in said and "Rule broken" not in said
+
+
+async def test_a_head_found_in_another_layer_is_named_and_not_counted():
+    """real-heads 5 asks for a head in layer 5: layer 3 head 8 gives [CLS] more than the goal,
+    yet is not the task's. Looking there is no rule broken (it said "Rule broken: layer must
+    stay 5", with ctrl+r), and not done either."""
+    async with lesson_app("real-heads", at=5).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 5)
+        await press(pilot, "up", "up", *["right"] * 7)
+        said = _said(pilot.app)
+        assert "share on [CLS] of layer 3 head 8: counts only in layer 5" in said, said
+        assert "Done:" not in said and "Rule broken" not in said and "Task ○" in said
 
 
 async def test_two_hints_then_show_me_asks_and_u_undoes_it():
