@@ -29,7 +29,7 @@ def header_lines(c: TrainConfig, width: int | None = None) -> list[str]:
              f" {plural(c.layers, 'layer')}, {plural(c.heads, 'head')} "
              f"of {c.head_size} (d_model {c.d_model})",
              f" AdamW lr {as_typed(c.lr)}, batch {c.batch}, {plural(c.steps, 'step')}, seed {c.seed}",
-             f" to look for: {task.pattern}", "",
+             f" to look for: {task.pattern_for(c.layers)}", "",
              f" {'step':>7}{'loss':>10}{'held-out accuracy':>20}"]
     return _wrapped(lines, width)
 

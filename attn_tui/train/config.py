@@ -49,6 +49,20 @@ class Task(NamedTuple):
     # the input is the sequence less its last token, which is only ever a target (not so for
     # previous, whose targets are tokens it reads)
     last_only_predicted: bool = True
+    layers_named: int = 1  # the pattern names this layer: a run with fewer has no such layer
+
+    def pattern_for(self, layers: int) -> str:
+        """``pattern``, said as measured on more layers than a run of ``layers`` has (the
+        induction pattern is in layer 2: a 1-layer run has none)."""
+        if layers >= self.layers_named:
+            return self.pattern
+        return (f"{self.pattern} (measured with {self.layers_named} layers; this run has "
+                f"{layers}, so it has no layer {self.layers_named})")
+
+    def short_for(self, layers: int) -> str:
+        if layers >= self.layers_named:
+            return self.short
+        return f"needs L{self.layers_named}; this run has {layers}"
 
 
 TASKS: dict[str, Task] = {t.name: t for t in (
@@ -67,7 +81,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          "in layer 2, each token of the second copy looks 2 to 7 keys past its earlier copy "
          "(seeds 0-3; at 7, its own previous token), reading what layer 1 has carried "
          "forward; the textbook induction head, one past the earlier copy, does not form here",
-         2, 1, 32, 1000, 3e-3, 0.95, "L2: 2-7 past the earlier copy"),
+         2, 1, 32, 1000, 3e-3, 0.95, "L2: 2-7 past the earlier copy", layers_named=2),
 )}
 
 MAX_LR = 1e6  # far past divergence, so the learner can see one

@@ -138,3 +138,21 @@ def test_the_targets_are_the_tasks() -> None:
     first = x[0, : T.REPEAT].tolist()
     assert len(set(first)) == T.REPEAT
     assert y[0, T.REPEAT:].tolist() == first[1:]
+
+
+def test_a_pattern_named_in_a_layer_the_run_lacks_says_so() -> None:
+    """attn-tui train --task induction --layers 1 said "to look for: in layer 2, …", and the
+    lab's maps were titled "L2: 2-7 past the earlier copy", of a run with one layer."""
+    from attn_tui.report.train import header_lines
+    from attn_tui.train.config import TASKS
+
+    one = [line for line in header_lines(default_config("induction", layers=1))
+           if line.startswith(" to look for:")]
+    assert one[0].startswith(" to look for: in layer 2,")
+    assert one[0].endswith("(measured with 2 layers; this run has 1, so it has no layer 2)")
+    two = [line for line in header_lines(default_config("induction"))
+           if line.startswith(" to look for:")]
+    assert two == [f" to look for: {TASKS['induction'].pattern}"]
+    assert TASKS["induction"].short_for(1) == "needs L2; this run has 1"
+    assert TASKS["induction"].short_for(2) == "L2: 2-7 past the earlier copy"
+    assert TASKS["previous"].pattern_for(1) == TASKS["previous"].pattern

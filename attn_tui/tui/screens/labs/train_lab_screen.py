@@ -568,10 +568,11 @@ class TrainLabScreen(LabScreen):
             # the bar names another task or size: its pattern is not what these maps answer
             box.border_title = f"the last run's α{at} ({c.task}; settings changed)"
         else:
-            box.border_title = f"α per head{at} ({c.task}: {task.short})"
+            box.border_title = f"α per head{at} ({c.task}: {task.short_for(c.layers)})"
         # the maps' tokens end one short of the sequence, whose last token is only predicted
         self.query_one("#train-note", Static).update(
-            f"Task {c.task}: {task.line}. The pattern that solves it: {task.pattern}. The "
+            f"Task {c.task}: {task.line}. The pattern that solves it: "
+            f"{task.pattern_for(c.layers)}. The "
             "maps show the tokens the model reads" + (
                 "; the last one of the sequence it only predicts, so it has no row or column."
                 if task.last_only_predicted else "."))
