@@ -436,9 +436,34 @@ async def test_the_heads_row_labels_keep_or_drop_their_brackets_together(size) -
         rows = picture.render().plain.splitlines()[1:]
         first, last = rows[0][1:].split()[:2], rows[-1][1:].split()[:2]
         assert (first, last) in ((["1", "[CLS]"], ["14", "[SEP]"]), (["1", "CLS"], ["14", "SEP"]))
-        if size == (80, 24):  # the labels give way to the keys here: too narrow for "14 [SEP]"
-            assert (first, last) == (["1", "CLS"], ["14", "SEP"])
+        if size == (80, 24):  # room for "14 [SEP]" since the picture took the paddings' two
+            assert (first, last) == (["1", "[CLS]"], ["14", "[SEP]"])
+        screen.action_set_text("one two three four five six seven eight nine ten eleven twelve "
+                               "thirteen fourteen")
+        await settle(pilot)
+        rows = picture.render().plain.splitlines()[1:]
+        first, last = rows[0][1:].split()[:2], rows[-1][1:].split()[:2]
+        assert (first, last) in ((["1", "[CLS]"], ["16", "[SEP]"]), (["1", "CLS"], ["16", "SEP"]))
+        if size == (80, 24):  # 16 keys: the labels give way to the keys, both together
+            assert (first, last) == (["1", "CLS"], ["16", "SEP"])
             assert "▶1 CLS " in screen_text(pilot.app)
+
+
+async def test_at_80x24_sixteen_tokens_keep_their_words_beside_the_picture() -> None:
+    """"3 …ck", "7 …er", "10…og": at 80×24 the large picture cut every word of a 16-token
+    sentence to three columns, with no space after a two-digit number, while three columns
+    between the grid and the picture stood empty."""
+    async with model_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.action_set_text("The quick brown fox jumps over the lazy dog near the old river.")
+        await settle(pilot)
+        assert len(screen.run.tokens) == 16
+        rows = screen.query_one("#head", HeadPicture).render().plain.splitlines()[1:]
+        names = [row[1:].split()[:2] for row in rows]
+        assert names[2] == ["3", "quick"] and names[9] == ["10", "dog"]
+        assert names[10] == ["11", "near"] and names[12] == ["13", "old"]
+        assert all(len(pair) == 2 and pair[0].isdigit() for pair in names)
 
 
 async def test_a_head_too_wide_for_its_pane_says_its_columns_are_not_keys() -> None:

@@ -392,10 +392,13 @@ class ModelScreen(Screen):
     ModelScreen #model-body { height: 1fr; scrollbar-size-vertical: 1; }
     ModelScreen #model-top { height: auto; layout: horizontal; }
     ModelScreen.-stacked #model-top { layout: vertical; }
-    ModelScreen #grid-box { height: auto; width: 54; padding: 0 1; }
-    ModelScreen.-wide #grid-box { width: 68; }
-    ModelScreen.-stacked #grid-box { width: 1fr; }
-    ModelScreen #head-box { height: auto; width: 1fr; padding: 0 1; }
+    /* side by side, the grid's own last gap parts it from the picture: the picture takes
+       the columns two paddings held (at 80×24, 16 tokens were labelled "3 …ck", "10…og") */
+    ModelScreen #grid-box { height: auto; width: 53; padding: 0 0 0 1; }
+    ModelScreen.-wide #grid-box { width: 67; }
+    ModelScreen.-stacked #grid-box { width: 1fr; padding: 0 1; }
+    ModelScreen #head-box { height: auto; width: 1fr; padding: 0 1 0 0; }
+    ModelScreen.-stacked #head-box { padding: 0 1; }
     ModelScreen .model-title { height: 1; text-style: bold; }
     ModelScreen #head-summary { height: auto; padding: 0 1; }
     ModelScreen #steps-title { height: 1; padding: 0 1; text-style: bold; margin-top: 1; }
