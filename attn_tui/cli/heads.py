@@ -102,7 +102,9 @@ def run_heads(args: argparse.Namespace) -> int:
     try:
         run = model.run(args.heads_text, backend=args.print_backend,
                         dtype=args.print_dtype or "float32")
-    except (EmptySentence, BackendUnavailable, ModelDamaged) as exc:  # damage a sentence finds
+    except EmptySentence:  # the screen's words ask to type; a command line's name the flag
+        return fail("--text has nothing to read: give it a sentence (--text \"The cat sat.\")")
+    except (BackendUnavailable, ModelDamaged) as exc:  # damage a sentence finds
         return fail(str(exc))
     if args.heads_query is not None and not 1 <= args.heads_query <= len(run.tokens):
         return fail(f"--query {args.heads_query} is out of range: the sentence has "

@@ -175,8 +175,11 @@ def test_the_model_absent_is_one_line_and_exit_2(capsys: Any, monkeypatch: Any) 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--text", ""], "attn-tui: type a sentence: there is nothing to read in it\n"),
-        (["--text", "\x1b[2J\x07"], "attn-tui: type a sentence: there is nothing to read in it\n"),
+        # "type a sentence" is the screen's wording: here the flag is named
+        (["--text", ""], 'attn-tui: --text has nothing to read: give it a sentence (--text '
+                         '"The cat sat.")\n'),
+        (["--text", "\x1b[2J\x07"], 'attn-tui: --text has nothing to read: give it a sentence '
+                                   '(--text "The cat sat.")\n'),
         (["--text", "hi", "--layer", "7"],
          "attn-tui: --layer 7 is out of range: all-MiniLM-L6-v2 has 6 layers, counted from 1 "
          "(1-6)\n"),
