@@ -76,6 +76,41 @@ async def test_each_question_answered_wrong_or_right_and_remembered(name, k, whi
         assert said in shown(pilot.app)
 
 
+async def test_a_second_time_through_the_end_keeps_earlier_answers_apart():
+    """Taken again from the top, a question passed with n was "not answered yet" at the end,
+    while Go to (reading the kept answers) said every question was answered."""
+    from attn_tui.lessons import load
+    from attn_tui.lessons.loader import LETTERS
+
+    lesson = load("select")
+    app = lesson_app("select")
+    questions = [i for i, step in enumerate(lesson.steps) if step.question is not None]
+    tasks = [i for i, step in enumerate(lesson.steps) if step.task is not None]
+    for i in tasks:
+        assert app.progress.save("select", task=i) is None
+    for i in questions:
+        assert app.progress.save("select", answer=(i, lesson.steps[i].question.answer)) is None
+    assert app.progress.save("select", step=None, finished=True) is None
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "again from the top" in shown(pilot.app)
+        first = questions[0]
+        for _ in range(4 * len(lesson.steps)):  # n to the end, answering only the first
+            if "· done ·" in shown(pilot.app):
+                break
+            if app.tutor.index == first and app.tutor.chosen is None:
+                await press(pilot, LETTERS[lesson.steps[first].question.answer])
+            await press(pilot, "n")
+        text = " ".join(shown(pilot.app).split())
+        later = [str(i + 1) for i in questions[1:]]
+        assert "That is the whole lesson." in text
+        assert "not answered yet" not in text
+        assert (f"The question on step {later[0]} was passed this time through; an earlier "
+                "answer is kept." in text) if len(later) == 1 else (
+            f"The questions on steps {' and '.join(later)} were passed this time through; an "
+            "earlier answer is kept." in text)
+
+
 async def test_the_end_names_the_questions_passed_with_n_as_it_names_open_tasks():
     """n passed step 5's question; the end said only 'That is the whole lesson.', though Go
     to counted 1/2 answered and the same panel names the tasks not met."""

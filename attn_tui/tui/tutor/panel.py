@@ -83,6 +83,8 @@ class PanelView:
     open_tasks: tuple[int, ...] = ()  # at the end: the steps (1-based) whose task is not met
     shown_tasks: tuple[int, ...] = ()  # of those, the ones only "show me" (y) met
     open_questions: tuple[int, ...] = ()  # and those whose question is not answered (n passed it)
+    # of the questions passed this time through, those answered an earlier time (kept)
+    passed_again: tuple[int, ...] = ()
 
 
 class OneClick:
@@ -298,6 +300,9 @@ def render(view: PanelView, width: int | None = None) -> Text:
                        "me (y) set it up: to count, meet it with other numbers of your own. ")
         if view.open_questions:
             out.append(f"The {_on_steps('question', view.open_questions)} not answered yet. ")
+        if view.passed_again:
+            out.append(f"The {_on_steps('question', view.passed_again, past=True)} passed "
+                       "this time through; an earlier answer is kept. ")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
         return out

@@ -135,6 +135,8 @@ class LessonRunner:
         # step); the step is None once the lesson is finished: opened again, it starts afresh
         self._memory: dict[str, tuple[int | None, dict[int, int]]] = {}
         self._done_tasks: dict[str, set[int]] = {}  # per lesson, the steps whose task was met
+        # per lesson taken again from the top: the steps whose question an earlier time answered
+        self._answered_before: dict[str, set[int]] = {}
         self._shown_tasks: dict[str, set[int]] = {}  # ... and those only "show me" met
         self._save_failed = False
         self._held = False  # see hold_checks
@@ -194,6 +196,7 @@ class LessonRunner:
         elif k is None:  # finished: at the first task still open, or from the top, fresh
             k = next(iter(self._open_tasks(lesson)), None)
             if k is None:  # a second time through: the questions ask again
+                self._answered_before[name] = set(answers)
                 k, answers, resumed = 0, {}, "again from the top"
             else:
                 resumed = "first open task"
@@ -733,10 +736,15 @@ class LessonRunner:
                 shown = self._shown(self.lesson.name)
                 shown_tasks = tuple(k for k in open_tasks if k - 1 in shown)
                 answers = self._answers()
-                open_questions = tuple(i + 1 for i, step in enumerate(self.lesson.steps)
-                                       if step.question is not None and i not in answers)
+                before = self._answered_before.get(self.lesson.name, set())
+                passed = [i + 1 for i, step in enumerate(self.lesson.steps)
+                          if step.question is not None and i not in answers]
+                # answered an earlier time, the progress file (and Go to) counts it answered
+                open_questions = tuple(k for k in passed if k - 1 not in before)
+                passed_again = tuple(k for k in passed if k - 1 in before)
                 self._show(replace(self._view, done=True, note=note, open_tasks=open_tasks,
-                                   shown_tasks=shown_tasks, open_questions=open_questions))
+                                   shown_tasks=shown_tasks, open_questions=open_questions,
+                                   passed_again=passed_again))
 
     def prev(self) -> None:
         if self._put_off("p", "p"):
