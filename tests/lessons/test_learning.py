@@ -664,3 +664,21 @@ async def test_after_show_me_and_u_the_arrows_still_move_the_learning_rate():
         assert screen.settings.lr == 0.3
         await press(pilot, "down")
         assert screen.settings.lr == 0.1
+
+
+async def test_walking_frames_at_80x24_brings_the_maps_edge_naming_their_step_into_view():
+    """Step 3 says "← and → walk them"; at 80×24 under the panel only the maps' rows were in
+    sight, so ← changed nothing that said which step the frame was from."""
+    app = lesson_app("learning", at=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await until(pilot, lambda: screen.state == "done", "the step's run")
+        await settle(pilot)
+        assert "α per head" not in screen_text(app)  # the rows the step points at, alone
+        await press(pilot, "left")
+        step = screen.frames[screen.frame][0]
+        assert 0 < step < 200
+        assert f"╭─ α per head at step {step} (previous:" in screen_text(app)
+        await press(pilot, "home")
+        assert "╭─ α per head at step 0 (previous:" in screen_text(app)

@@ -30,7 +30,7 @@ import numpy as np
 from rich.cells import cell_len
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.widgets import ProgressBar, Static
@@ -724,6 +724,18 @@ class TrainLabScreen(LabScreen):
         now = self.frame if self.frame is not None else len(self.frames) - 1
         self.frame = max(0, min(len(self.frames) - 1, now + by))
         self._draw()
+        # the maps' top edge names the step of the frame shown: at 80×24 under a lesson's
+        # panel only the maps' rows were in sight, and ← changed nothing that said which step
+        self.call_after_refresh(self._maps_top_into_view)
+
+    def _maps_top_into_view(self) -> None:
+        with contextlib.suppress(NoMatches):
+            box = self.query_one("#maps-box")
+            column = next((w for w in box.ancestors if isinstance(w, ScrollableContainer)),
+                          None)
+            if column is not None and not column.content_region.y <= box.region.y < \
+                    column.content_region.bottom:
+                box.scroll_visible(top=True, animate=False, immediate=True)
 
     def pick_head(self, by: int) -> None:
         c = self.settings if self.run is None and self.record is None else (
