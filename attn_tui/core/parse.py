@@ -25,8 +25,9 @@ _FRACTION_RE = rf"^({_NUMBER})/({_NUMBER})$"
 _MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"}
 
 
-# commas that group thousands (1,000 and 1,000,000), and only those: 1,5 groups nothing
-_GROUPED = re.compile(r"^[+-]?\d{1,3}(,\d{3})+$")
+# commas that group thousands (1,000 and 1,000,000), and only those: 1,5 groups nothing, and
+# 0,500 is a decimal comma (no thousands start with 0)
+_GROUPED = re.compile(r"^[+-]?[1-9]\d{0,2}(,\d{3})+$")
 
 
 class Parsed(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build

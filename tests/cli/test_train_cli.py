@@ -533,7 +533,8 @@ def test_lr_takes_what_the_labs_field_suggests(typed, rate) -> None:
 @pytest.mark.parametrize(("typed", "value"), [("1,000", 1000), ("1e3", 1000), ("64.0", 64),
                                                ("１００", 100), ("1_0", 10), ("1,5", None),
                                                ("1,0", None), ("0,1", None), ("10,00", None),
-                                               ("1,0000", None), ("1.5", None), ("1e-3", None)])
+                                               ("1,0000", None), ("1.5", None), ("1e-3", None),
+                                               ("0,500", None), ("-0,125", None)])
 def test_a_count_is_read_as_the_labs_field_reads_it(typed, value) -> None:
     """--seed 1,5 ran with seed 15 and --steps 1,0 ran 10 steps: every comma was dropped. And
     the lab took 1e3 for 1000 where the command line refused it."""

@@ -112,7 +112,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
     def _past_any_range(self, text: str) -> str | None:
         """1e999, too large for a float: outside the range, as 1e9 is, not "not a whole
         number" here and "too large to store" in the next field."""
-        cleaned = text.replace(",", "").replace("_", "").strip()
+        cleaned = without_grouping(text).replace("_", "")
         if "inf" in cleaned.lower():  # inf typed as such: not a number this takes at all
             return None
         try:
