@@ -180,7 +180,25 @@ def test_a_head_whose_queries_all_look_at_one_word_is_named_by_it_not_called_spr
     assert summarise(alpha).label == "spread"
     alpha = np.array([[0.7, 0.3, 0, 0], [0, 0.1, 0, 0.9], [0.4, 0, 0.6, 0], [0, 0.6, 0.4, 0]])
     s = summarise(alpha)  # sharp, but on no one place or key: neither spread nor a pattern
-    assert s.entropy < 0.8 * s.max_entropy and s.label == "mixed"
+    assert s.entropy < 0.89 * s.max_entropy and s.label == "mixed"
+
+
+def test_every_head_that_meets_the_even_head_task_is_called_spread(minilm) -> None:
+    """real-heads asks for a head spreading "almost evenly", 3.3 bits or more; with "spread"
+    from 0.8 of the ceiling (2.96 bits) heads short of the goal were called spread too."""
+    from attn_tui.lessons import load
+    from attn_tui.models.summary import summarise_all
+
+    task = next(s.task for s in load("real-heads").steps
+                if s.task is not None and s.task.stage == "entropy")
+    run = minilm.run("The cat sat on the mat because it was tired.")
+    heads = [s for row in summarise_all(run.weights) for s in row]
+    meets = {(s.layer, s.head) for s in heads if s.entropy >= task.value}
+    spread = {(s.layer, s.head) for s in heads if s.label == "spread"}
+    assert meets and meets <= spread
+    assert all(heads[0].max_entropy * 0.89 <= s.entropy for s in heads
+               if (s.layer, s.head) in spread)
+    assert len(spread - meets) <= 1  # within 0.01 bits of the goal, at most
 
 
 def test_print_heads_names_the_word_a_head_looks_at(minilm) -> None:
