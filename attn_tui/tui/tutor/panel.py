@@ -301,8 +301,9 @@ def render(view: PanelView, width: int | None = None) -> Text:
         if view.open_questions:
             out.append(f"The {_on_steps('question', view.open_questions)} not answered yet. ")
         if view.passed_again:
+            them = "it" if len(view.passed_again) == 1 else "them"
             out.append(f"The {_on_steps('question', view.passed_again, past=True)} passed "
-                       "this time through; an earlier answer is kept. ")
+                       f"this time through; you answered {them} an earlier time. ")
         out.append("Esc leaves the panes as they are for you to keep playing; g opens another "
                    "lesson; p goes back a step.")
         return out

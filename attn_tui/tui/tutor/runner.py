@@ -196,7 +196,7 @@ class LessonRunner:
         elif k is None:  # finished: at the first task still open, or from the top, fresh
             k = next(iter(self._open_tasks(lesson)), None)
             if k is None:  # a second time through: the questions ask again
-                self._answered_before[name] = set(answers)
+                self._answered_before.setdefault(name, set()).update(answers)
                 k, answers, resumed = 0, {}, "again from the top"
             else:
                 resumed = "first open task"
@@ -902,6 +902,8 @@ class LessonRunner:
         name, k, finished = self.lesson.name, self.index + 1, self.done
         self.host = None  # its panel and marks went with it
         self._close()
+        if isinstance(host, Screen):  # a lab kept for its return: its bar offers c again
+            self._refresh_bars(host)
         self.app.notify(f"Lesson {name} finished: g opens another." if finished else
                         f"Lesson {name} left at step {k}, with its screen: g, lesson {name} "
                         "picks it up there.", timeout=6, markup=False)
