@@ -375,6 +375,12 @@ async def test_undoing_an_open_goes_back_to_the_first_file_too(tmp_path: Path) -
         await pilot.press("u")
         await pilot.pause()
         assert bench.session_path == str(a) and bench.dirty and not bench.workspace.scale
+        # one notice names the open undone (it read "Undid: mask causal → none …" and a
+        # second notice "Back to A.json", as if the cells had been typed)
+        said = [n.message for n in notifications(app)]
+        undid = [m for m in said if m.startswith("Undid: ")]
+        assert len(undid) == 1 and undid[0].startswith("Undid: opening B.json (")
+        assert undid[0].endswith(f"; now {a}.") and not any(m.startswith("Back to") for m in said)
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert b.read_text() == b_text  # B untouched
@@ -382,6 +388,9 @@ async def test_undoing_an_open_goes_back_to_the_first_file_too(tmp_path: Path) -
         await pilot.press("U")  # redo the open: B again, unedited
         await pilot.pause()
         assert bench.session_path == str(b) and not bench.dirty
+        redid = [n.message for n in notifications(app) if n.message.startswith("Redid: ")]
+        assert redid == [redid[0]] and redid[0].startswith("Redid: opening B.json (")
+        assert redid[0].endswith(f"; now {b}.")
 
 
 async def test_undo_after_a_save_keeps_the_file_it_was_saved_to(tmp_path: Path) -> None:

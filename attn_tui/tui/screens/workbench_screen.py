@@ -686,10 +686,10 @@ class WorkbenchScreen(Screen):
         if not self._undo:
             self.notify("Nothing to undo.", timeout=2)
             return
-        before = self.workspace
+        before, opened = self.workspace, self.file
         self._redo.append((self.workspace, self.file))
         self._restore(*self._undo.pop())
-        say_put_back(self.app, True, state.change_words(before, self.workspace))
+        say_put_back(self.app, True, self._put_back_words(before, opened, undo=True))
 
     def action_redo(self) -> None:
         if self.held():
@@ -697,11 +697,24 @@ class WorkbenchScreen(Screen):
         if not self._redo:
             self.notify("Nothing to redo.", timeout=2)
             return
-        before = self.workspace
+        before, left = self.workspace, self.file
         self._undo.append((self.workspace, self.file))
         self._restore(*self._redo.pop())
         # with several kinds of change on the stack, the panes alone did not tell which went
-        say_put_back(self.app, False, state.change_words(before, self.workspace))
+        say_put_back(self.app, False, self._put_back_words(before, left, undo=False))
+
+    def _put_back_words(self, before: Workspace, was: SessionFile, undo: bool) -> str:
+        """What u or U took back: the cells, and, across an open, the open and the file now
+        (an undone open had read "Undid: Q dog d1 0.5 → 3", as if a cell had been typed)."""
+        words = state.change_words(before, self.workspace)
+        if self.file is was:
+            return words
+        import os
+
+        opened = (was if undo else self.file).path  # the file the open read
+        name = os.path.basename(opened) if opened else "a file"
+        where = self.session_path or "no file yet (ctrl+s asks for one)"
+        return f"opening {name} ({words}); now {where}"
 
     def unsaved_before_open(self) -> bool:
         from attn_tui.core import session  # json and files: not loaded before the first frame
@@ -719,9 +732,7 @@ class WorkbenchScreen(Screen):
 
     def _restore(self, ws: Workspace, file: SessionFile) -> None:
         if file is not self.file:  # across an open: that file, with any save made to it since
-            self.file = file
-            where = self.session_path or "no file yet (ctrl+s asks for one)"
-            self.notify(f"Back to {where}.", timeout=3, markup=False)
+            self.file = file  # (the undo's own notice says so)
         self.workspace = ws
 
     def action_tokens(self, step: int) -> None:
