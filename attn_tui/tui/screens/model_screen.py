@@ -248,6 +248,14 @@ class ModelBody(VerticalScroll, can_focus=False):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
+        self.call_after_refresh(self._moved_twice)
+
+    def _moved_twice(self) -> None:
+        # ``moved`` reads where the compositor drew the title and the table: the refresh
+        # after a scroll can come before they are laid out at the new offset (PgUp and Tab
+        # pressed together, on a loaded machine), and the header's corner kept naming the
+        # query beside its own title. A second look, one refresh on, reads them placed.
+        self.moved()
         self.call_after_refresh(self.moved)
 
 
