@@ -405,7 +405,7 @@ class SessionServer(Server):
             turn.result()
         except (ConnectionResetError, asyncio.CancelledError):
             return  # the tab went away while it waited
-        if listening.done() and not listening.cancelled() or websocket.closed:
+        if (listening.done() and not listening.cancelled()) or websocket.closed:
             self.queue.leave()  # given its place as it closed: the place goes on, no app starts
             return
         width, height = size

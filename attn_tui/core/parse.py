@@ -201,10 +201,10 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
         value = num / den
         parts = (m.group(1), m.group(2))
     elif _GROUPED.match(norm):  # a thousand, or a decimal comma: either is as likely
+        decimal = (f" (or {norm.replace(',', '.')}, with a point)" if norm.count(",") == 1
+                   else "")
         return Parsed(None, f"'{_shown(text)}' is not a number here: write "
-                            f"{norm.replace(',', '')} (or {norm.replace(',', '.', 1)}, with a "
-                            "point)" if norm.count(",") == 1 else
-                      f"'{_shown(text)}' is not a number here: write {norm.replace(',', '')}")
+                            f"{norm.replace(',', '')}{decimal}")
     elif norm.count(",") == 1 and re.match(_NUMBER_RE, point := norm.replace(",", ".")):
         return Parsed(None, f"'{_shown(text)}' is not a number: write {point}, with a point")
     elif len(parts := norm.replace(",", " ").split()) > 1 and all(map(one_number, parts)):

@@ -101,8 +101,7 @@ class Model:
             tokens=list(tokens.tokens), ids=list(tokens.ids), weights=out.weights, q=out.q,
             k=out.k, v=out.v, hidden=out.hidden, embedding=out.embedding, text=tokens.text,
             notices=tokens.notices, truncated=tokens.truncated, read=tokens.read,
-            backend=backend, dtype=dtype,
-            model=self.spec.name,
+            backend=backend, dtype=dtype, model=self.spec.name,
         )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from functools import partial
@@ -709,8 +710,6 @@ class WorkbenchScreen(Screen):
         words = state.change_words(before, self.workspace)
         if self.file is was:
             return words
-        import os
-
         opened = (was if undo else self.file).path  # the file the open read
         name = os.path.basename(opened) if opened else "a file"
         where = self.session_path or "no file yet (ctrl+s asks for one)"
