@@ -128,6 +128,7 @@ class LessonPanel(OneClick, VerticalScroll, can_focus=False):
         self._keys: list[tuple[str, str | None]] = []  # the lower edge's keys and actions
         self.edge_text = ""  # the lower edge as it reads (border_subtitle holds markup)
         self._words = Content("")  # what the body shows, measured for the scrollbar
+        self._wrapped_at = -1  # the body's width at the last resize
 
     def on_mount(self) -> None:
         # a cell or field being typed into takes n, p and Esc: the edge says what they do then
@@ -217,12 +218,15 @@ class LessonPanel(OneClick, VerticalScroll, can_focus=False):
         # the text wraps anew at the new width (the choices are laid out for it), and its
         # height must follow, or the panel keeps the old height, clips the end (an answer's
         # feedback) and shows no scrollbar
-        if self.view is not None and self.view.prompt:
-            self._words_for(self.view)
         body = self._body()
         if body is None:
             return
-        body.refresh(layout=True)
+        width = self.scrollable_content_region.width
+        if width != self._wrapped_at:  # a new height alone leaves every line as it was
+            self._wrapped_at = width
+            if self.view is not None and self.view.prompt:
+                self._words_for(self.view)
+            body.refresh(layout=True)
         # a new height moves the one scrolling column of a narrow window: the step's marks
         # come back into view (unless a cell is being typed into)
         if not takes_text(self.app.focused):
