@@ -329,6 +329,8 @@ async def _step_3_held(pilot, monkeypatch, **timings: float):
     await settle(pilot)
     pilot.app.post_message(events.Key("n", "n"))
     await until(pilot, reached.is_set, "the run at step 5")
+    # said once the wait is long enough to be seen (runner.SETUP_SAID_AFTER)
+    await until(pilot, lambda: "getting ready" in panel(pilot.app).edge_text, "the wait said")
     return release
 
 

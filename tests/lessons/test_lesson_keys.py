@@ -954,3 +954,32 @@ async def test_tab_during_a_question_on_the_model_screen_passes_the_sentence_box
             if box.has_focus:
                 break
         assert box.has_focus
+
+
+async def test_a_step_ready_at_once_goes_from_the_last_steps_words_to_its_own(monkeypatch):
+    """Every step painted "getting ready…" first, then its words: a flash between two steps
+    (and a layout of the panes) when the step was ready within the same frame. A step whose
+    setting up takes long enough to be seen still says so (tests/lessons/test_learning.py)."""
+    from attn_tui.tui.tutor import runner
+
+    shown_views = []
+    show = LessonPanel.show
+
+    def recorded(self, view, at_end=False):
+        shown_views.append(view)
+        show(self, view, at_end=at_end)
+
+    monkeypatch.setattr(LessonPanel, "show", recorded)
+    monkeypatch.setattr(runner, "SETUP_SAID_AFTER", 60.0, raising=False)  # however slow
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert shown_views[0].busy  # the panel's first words, while step 1 sets up
+        shown_views.clear()
+        for k in (2, 3, 4):
+            await press(pilot, "n")
+            await settle(pilot)
+            assert f"Step {k} of" in panel(pilot.app).border_title
+        await press(pilot, "p")
+        await settle(pilot)
+        assert "Step 3 of" in panel(pilot.app).border_title
+    assert shown_views and not [v.k for v in shown_views if v.busy]

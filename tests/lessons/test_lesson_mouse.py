@@ -86,7 +86,9 @@ async def test_a_click_while_a_step_sets_up_is_not_taken_and_the_step_completes(
         _click_now(pilot, "n next")
         # (not pilot.pause: keys are held while a step sets up, and its idle wait waits them)
         await until(pilot, lambda: tutor.setting_up, "step 3 setting up")
-        assert panel(pilot.app).edge_text.startswith("getting ready…")
+        # said once the wait is long enough to be seen (runner.SETUP_SAID_AFTER)
+        await until(pilot, lambda: panel(pilot.app).edge_text.startswith("getting ready…"),
+                    "the wait said")
         _click_now(pilot, "Esc keep playing")
         await until(pilot, lambda: refused in [n.message for n in notifications(pilot.app)],
                     "the click's refusal")

@@ -77,6 +77,9 @@ REPLACED_BY = {"step": "a lesson step", "reset": "ctrl+r", "shown": "show me (y)
 # burst with the key that started it
 SETUP_GRACE = 0.25
 REVEAL_SAID_AFTER = 0.25  # an answer's reveal still running then is said, not left silent
+# a step still setting up then says "getting ready…"; before SETUP_GRACE, after which keys
+# are refused as pressed while the panel says so
+SETUP_SAID_AFTER = 0.1
 # an answer (or n, skipping it) this soon after a question first shows was typed before it
 # could be read: typed with the key that brought it, or as a word into a cell not yet open
 READ_FIRST = 0.4
@@ -950,9 +953,6 @@ class LessonRunner:
         self.app.run_worker(partial(self._enter, self._step()), exclusive=True, group="lesson")
 
     async def _enter(self, step: Step) -> None:
-        from attn_tui.core.presets import PRESET_NAMES as PLAIN_EXAMPLES
-        from attn_tui.lessons.facts import fill, lecture_facts
-        from attn_tui.lessons.loader import placeholders
         from attn_tui.tui.tutor.panel import LessonPanel
 
         host = await self._host_for(step.screen)
@@ -970,7 +970,33 @@ class LessonRunner:
                 # its steps are written from the keys in Q, as the workbench starts: left in
                 # V by the lesson before, "change one cell of Q" typed 0 into V
                 await self._run("screen.pick_matrix('Q')")
-        self._show(self._view_for(step, busy=True))
+        busy = self._view_for(step, busy=True)
+        waiting = None
+        if self._shown_panel() is None:  # a panel just mounted: empty until it says something
+            self._show(busy)
+        else:
+            # the last step's words stay until this one's are ready, or until the wait is
+            # long enough to be seen: a step ready at once flashed "getting ready…" between
+            self._show(busy, paint=False)
+            began = self._busy_since
+
+            def say_waiting() -> None:
+                # (not left meanwhile, nor replaced by another step)
+                if self.setting_up and self._busy_since == began and self._view is not None:
+                    self._show(self._view)
+
+            waiting = asyncio.get_running_loop().call_later(SETUP_SAID_AFTER, say_waiting)
+        try:
+            await self._set_up(step, host)
+        finally:
+            if waiting is not None:
+                waiting.cancel()
+
+    async def _set_up(self, step: Step, host: LessonHost) -> None:
+        from attn_tui.core.presets import PRESET_NAMES as PLAIN_EXAMPLES
+        from attn_tui.lessons.facts import fill, lecture_facts
+        from attn_tui.lessons.loader import placeholders
+
         before = host.lesson_state()
         was_saved = not host.has_unsaved_work()
         # the learner's edits: made during the lesson, or unsaved on the screen it opened on
@@ -1236,7 +1262,17 @@ class LessonRunner:
     def _just_up(self) -> str:
         return f"Step {self.index + 1}'s question had only just come up"
 
-    def _show(self, view: PanelView, at_end: bool = False) -> None:
+    def _shown_panel(self) -> object | None:
+        """What the host's panel shows now (None: nothing yet)."""
+        from attn_tui.tui.tutor.panel import LessonPanel
+
+        if self.host is None:
+            return None
+        panels = self.host.query(LessonPanel)
+        return panels.first().view if panels else None
+
+    def _show(self, view: PanelView, at_end: bool = False, paint: bool = True) -> None:
+        """The step's state is ``view``; with ``paint``, the panel shows it too."""
         from attn_tui.tui.tutor.panel import LessonPanel
 
         view = replace(view, drifted=self._drifted())
@@ -1247,7 +1283,7 @@ class LessonRunner:
             self._asked_first = (view.lesson, view.k) not in self._seen_questions
             self._seen_questions.add((view.lesson, view.k))
             self._asked = time.monotonic()
-        if self.host is not None:
+        if self.host is not None and paint:
             for panel in self.host.query(LessonPanel):
                 panel.show(view, at_end=at_end)
             self._refresh_bars(self.host)
