@@ -71,11 +71,13 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
     def show(self, alpha: np.ndarray | None, tokens: tuple[str, ...], picked: int,
              caption: str, pattern_rows: tuple[int, ...] = ()) -> None:
         moved = picked != self.picked
+        # the height follows the maps' shape only: a run's next frame repaints, no layout
+        reshaped = _shape(alpha) != _shape(self.alpha)
         self.alpha, self.tokens, self.picked, self.caption = alpha, tokens, picked, caption
         if moved or pattern_rows != self.pattern_rows:  # the learner's own look now
             self._pattern_kept = False
         self.pattern_rows = pattern_rows
-        self.refresh(layout=True)
+        self.refresh(layout=reshaped)
         if moved and self.has_focus:  # ↑↓ picked a head: the view follows it
             self.call_after_refresh(self.reveal_picked)
 
@@ -220,3 +222,7 @@ class AlphaMaps(KeysInOrder, Widget, can_focus=True):
 
     def action_head(self, by: int) -> None:
         self._send(self.HeadPicked(self, by))
+
+
+def _shape(alpha: np.ndarray | None) -> tuple[int, ...] | None:
+    return None if alpha is None else alpha.shape

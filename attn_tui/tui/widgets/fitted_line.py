@@ -18,6 +18,7 @@ class FittedLine(Static):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.forms: tuple[str, ...] = ()
+        self._picked: str | None = None
 
     def show(self, *forms: str) -> None:
         self.forms = forms
@@ -40,7 +41,16 @@ class FittedLine(Static):
         return self.forms[lines.index(min(lines))]
 
     def _pick(self) -> None:
-        self.update(Text(self.shown))
+        shown, before = self.shown, self._picked
+        if shown == before:
+            return
+        self._picked = shown
+        # a layout only for a new height: a status line changing each step of a run is
+        # repainted in place
+        width = self.content_size.width
+        same_height = (width > 0 and before is not None
+                       and _wrapped_lines(shown, width) == _wrapped_lines(before, width))
+        self.update(Text(shown), layout=not same_height)
 
 
 def _wrapped_lines(text: str, width: int) -> int:

@@ -1163,3 +1163,43 @@ def test_a_status_line_checked_at_its_own_step_drops_its_first_step_last() -> No
                          "changed: ⏎ pauses, ⏎ again trains them")
     assert forms[3] == ("312/2000 · loss 0.5123 · acc 0.91 at 300 · training · settings "
                         "changed: Enter pauses, Enter again trains them")
+
+
+async def test_each_frame_of_a_run_is_repainted_in_place_not_laid_out_again(monkeypatch):
+    """A run's frames changed the maps, the status line and the note's words, never their
+    size, and each asked for a layout of the whole lab: some 70 for the default run, at 30
+    learners to a server. The screen still shows each frame as it comes."""
+    from textual.screen import Screen
+
+    layouts, drawn = [], []
+    laid_out = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        layouts.append((self.app.screen.state, len(drawn)))
+        return laid_out(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    async with lab_app("train").run_test(size=(80, 24)) as pilot:
+        await small_run(pilot, 600)
+        screen = pilot.app.screen
+        maps = screen.query_one(AlphaMaps)
+        show = AlphaMaps.show
+
+        def seen(self, alpha, *rest, **kwargs):
+            show(self, alpha, *rest, **kwargs)
+            drawn.append((screen.step, alpha is not None and alpha is screen.frames[-1][1]))
+
+        monkeypatch.setattr(AlphaMaps, "show", seen)
+        layouts.clear()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state == "done" and len(screen.frames) == 51
+        # frames came in one after another, each shown as the newest
+        frames_shown = len({step for step, newest in drawn if newest})
+        assert frames_shown >= 4, drawn
+        # between the run's second frame on screen and its end: frames only
+        first = next(i for i, (_, newest) in enumerate(drawn) if newest) + 1
+        between = [n for state, n in layouts if state == "running" and n > first]
+        assert between == [], (layouts, drawn)
+        assert "frame 51 of 51, step 600" in maps.caption
+        assert "step 600" in screen_text(pilot.app)

@@ -570,12 +570,13 @@ class TrainLabScreen(LabScreen):
         else:
             box.border_title = f"α per head{at} ({c.task}: {task.short_for(c.layers)})"
         # the maps' tokens end one short of the sequence, whose last token is only predicted
-        self.query_one("#train-note", Static).update(
-            f"Task {c.task}: {task.line}. The pattern that solves it: "
-            f"{task.pattern_for(c.layers)}. The "
-            "maps show the tokens the model reads" + (
-                "; the last one of the sequence it only predicts, so it has no row or column."
-                if task.last_only_predicted else "."))
+        note = (f"Task {c.task}: {task.line}. The pattern that solves it: "
+                f"{task.pattern_for(c.layers)}. The maps show the tokens the model reads" + (
+                    "; the last one of the sequence it only predicts, so it has no row or "
+                    "column." if task.last_only_predicted else "."))
+        shown_note = self.query_one("#train-note", Static)
+        if str(shown_note.content) != note:  # each frame of a run: the same words, no layout
+            shown_note.update(note)
         box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, · < .05, blank masked"
         self._draw_status(c)
         if plot:
