@@ -110,6 +110,10 @@ async def test_at_40_columns_every_heads_summary_keeps_to_three_lines():
                 await pilot.pause()
                 if line.size.height > 3:
                     tall.append((layer + 1, head + 1, line.size.height))
+                # as tall as its words, wrapped by Textual itself: a summary laid out only
+                # when its height changes is never cut short or left with a blank line
+                needs = line.visual.get_height(line.styles, line.content_size.width)
+                assert line.size.height == needs, (layer + 1, head + 1, str(line.render()))
         assert tall == []
         screen.action_pick(1, 8)  # L2 H9: its bound left out, every share still there
         await settle(pilot)
@@ -153,6 +157,34 @@ async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
         await pilot.press(*["down"] * 9, *["right"] * 15)
         await settle(pilot)
         assert (screen.layer_index, screen.head_index) == (5, 11)
+
+
+async def test_another_heads_summary_at_the_same_height_repaints_in_place(monkeypatch) -> None:
+    """Each arrow on the grid laid out the whole model screen again (72 pictures, the step
+    table), because the summary line's words were set anew."""
+    from textual.screen import Screen
+
+    layouts = []
+    laid_out = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        layouts.append(1)
+        return laid_out(self, *args, **kwargs)
+
+    async with model_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        line = screen.query_one("#head-summary")
+        height = line.size.height
+        assert str(line.render()).startswith("layer 1 head 1, ") and height in (1, 2)
+        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        await pilot.press("right", "right")
+        await settle(pilot)
+        assert (screen.layer_index, screen.head_index) == (0, 2)
+        assert "mostly: previous token" in screen_text(pilot.app)
+        assert str(line.render()).startswith("layer 1 head 3, ") and line.size.height == height
+        assert line.visual.get_height(line.styles, line.content_size.width) == height
+        assert layouts == []
 
 
 async def test_the_step_table_is_the_heads_real_q_and_k() -> None:

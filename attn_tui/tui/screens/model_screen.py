@@ -266,6 +266,7 @@ class HeadSummaryLine(Static):
         super().__init__(**kwargs)
         self.summary: Any = None
         self.label: str | None = None
+        self._words: str | None = None  # as shown
 
     def show(self, summary: Any, label: str | None = None) -> None:
         self.summary, self.label = summary, label
@@ -275,9 +276,19 @@ class HeadSummaryLine(Static):
         self._reword()
 
     def _reword(self) -> None:
-        width = self.content_size.width or self.app.size.width - 2
-        self.update(Text(summary_line(self.summary, width, self.label)) if self.summary
-                    else "")
+        from attn_tui.tui.widgets.fitted_line import wrapped_lines
+
+        laid_out = self.content_size.width
+        width = laid_out or self.app.size.width - 2
+        words = summary_line(self.summary, width, self.label) if self.summary else ""
+        before, self._words = self._words, words
+        if words == before:
+            return
+        # another head's summary at the same height is repainted in place: each arrow on the
+        # grid laid out the whole screen again
+        same_height = (laid_out > 0 and before is not None
+                       and wrapped_lines(words, width) == wrapped_lines(before, width))
+        self.update(Text(words), layout=not same_height)
 
 
 def say_cleaned(widget: Widget, notices: list[str]) -> None:

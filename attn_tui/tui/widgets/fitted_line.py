@@ -37,7 +37,7 @@ class FittedLine(Static):
         fits = next((f for f in self.forms if cell_len(f) <= width), None)
         if fits is not None or width <= 0:  # not laid out yet (width 0): the whole
             return fits or self.forms[0]
-        lines = [_wrapped_lines(f, width) for f in self.forms]
+        lines = [wrapped_lines(f, width) for f in self.forms]
         return self.forms[lines.index(min(lines))]
 
     def _pick(self) -> None:
@@ -49,11 +49,11 @@ class FittedLine(Static):
         # repainted in place
         width = self.content_size.width
         same_height = (width > 0 and before is not None
-                       and _wrapped_lines(shown, width) == _wrapped_lines(before, width))
+                       and wrapped_lines(shown, width) == wrapped_lines(before, width))
         self.update(Text(shown), layout=not same_height)
 
 
-def _wrapped_lines(text: str, width: int) -> int:
+def wrapped_lines(text: str, width: int) -> int:
     """The lines ``text`` takes at ``width``, wrapped between words as a Static wraps it."""
     return len(Text(text).wrap(_measure(), width))
 
