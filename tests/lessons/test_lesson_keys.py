@@ -983,3 +983,29 @@ async def test_a_step_ready_at_once_goes_from_the_last_steps_words_to_its_own(mo
         await settle(pilot)
         assert "Step 3 of" in panel(pilot.app).border_title
     assert shown_views and not [v.k for v in shown_views if v.busy]
+
+
+async def test_a_step_ready_at_once_lays_the_screen_out_at_most_twice(monkeypatch):
+    """n on the mask lesson laid the workbench out four times: the busy panel, its words
+    wrapped again at the same width, a wait for the (mounted) workbench to mount, then the
+    panes fitted to the panel's height. Its words and the panes' fit are what is left."""
+    from textual.screen import Screen
+
+    layouts = []
+    laid_out = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        layouts.append(1)
+        return laid_out(self, *args, **kwargs)
+
+    async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        per_step = []
+        for key, k in (("n", 2), ("n", 3), ("p", 2), ("n", 3)):
+            layouts.clear()
+            await press(pilot, key)
+            await settle(pilot)
+            assert f"Step {k} of" in panel(pilot.app).border_title
+            per_step.append(len(layouts))
+        assert max(per_step) <= 2, per_step

@@ -959,6 +959,9 @@ class LessonRunner:
         if host is not self.host:
             self._close(keep_lesson=True)
             self.host = host
+            # a panel a closing lesson left going (Go to from one lesson to another): gone first
+            if left := host.query(LessonPanel):
+                await left.remove()
             await host.mount(LessonPanel(id="lesson-panel"))
             host.add_class("-lesson")  # after the mount, so the panel's CSS is loaded
             # the title says a lesson runs here, not "workbench" (or the lab's "Esc: workbench")
@@ -1103,7 +1106,8 @@ class LessonRunner:
                 app.open_lab(screen[4:])
             host = app.screen
         assert host is not None
-        await AwaitMount(host, [host])
+        if not host.is_mounted:  # a lab just opened (waiting on a mounted one laid it out)
+            await AwaitMount(host, [host])
         return host  # type: ignore[return-value]  # the workbench and the labs are hosts
 
     async def _run(self, action: str) -> None:
