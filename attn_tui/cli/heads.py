@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from attn_tui.cli.counts import whole_number
 from attn_tui.cli.errors import fail
 
 HEAD_FORMATS = ("text", "md", "csv", "tex", "npz")
@@ -19,11 +20,11 @@ def add_heads_arguments(pr: argparse.ArgumentParser) -> None:
 
     pr.add_argument("--model", dest="heads_model", default=None, choices=tuple(MODELS),
                     help="heads: the model (default: minilm)")
-    pr.add_argument("--layer", dest="heads_layer", type=int, default=None, metavar="L",
+    pr.add_argument("--layer", dest="heads_layer", type=whole_number, default=None, metavar="L",
                     help="heads: only layer L (counted from 1)")
-    pr.add_argument("--head", dest="heads_head", type=int, default=None, metavar="H",
+    pr.add_argument("--head", dest="heads_head", type=whole_number, default=None, metavar="H",
                     help="heads: only head H (counted from 1)")
-    pr.add_argument("--query", dest="heads_query", type=int, default=None, metavar="I",
+    pr.add_argument("--query", dest="heads_query", type=whole_number, default=None, metavar="I",
                     help="heads, with --format md, csv, tex or npz: the query token whose "
                     "steps are shown (npz: its 'selected'), counted from 1 as the tokens are "
                     "listed (default: 1, [CLS])")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from attn_tui import __version__
 from attn_tui.cli.blas_threads import one_blas_thread
+from attn_tui.cli.counts import whole_in
 from attn_tui.cli.errors import fail
 from attn_tui.core.labs import LAB_NAMES as LABS
 from attn_tui.core.presets import EXAMPLE_NAMES
@@ -49,25 +50,6 @@ def _progress_word(text: str) -> str:
         also = "; --lesson list lists each lesson's progress" if text == "list" else ""
         raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from 'reset'){also}")
     return text
-
-
-def _int_in(lo: int, hi: int, below: str = ""):
-    """``below``: what a value under ``lo`` is, said instead of the range ("not a step: steps
-    count from 1": --step 0 read "out of range (1-999)", and no lesson has 999 steps)."""
-    def parse(text: str) -> int:
-        import argparse
-
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < lo and below:
-            raise argparse.ArgumentTypeError(f"{value} is {below}")
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{value} is out of range ({lo}-{hi})")
-        return value
-
-    return parse
 
 
 def _public_url(text: str) -> str:
@@ -174,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--lesson", metavar="NAME",
                     help="open a lesson where you left it (at its first step the first time); "
                     "--lesson list shows every lesson")
-    ap.add_argument("--step", type=_int_in(1, 999, "not a step: steps count from 1"), metavar="N",
+    ap.add_argument("--step", type=whole_in(1, 999, "not a step: steps count from 1"), metavar="N",
                     help="with --lesson NAME: open it at step N (1 is its first), wherever it "
                     "was left; answers and tasks kept are kept")
     ap.add_argument("--no-progress", action="store_true",
@@ -215,11 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default: 127.0.0.1, this machine only)")
-    sv.add_argument("--port", type=_int_in(1, 65535), default=8000,
+    sv.add_argument("--port", type=whole_in(1, 65535), default=8000,
                     help="port (default: 8000)")
-    sv.add_argument("--max-sessions", type=_int_in(1, 10_000), default=20, metavar="N",
+    sv.add_argument("--max-sessions", type=whole_in(1, 10_000), default=20, metavar="N",
                     help="most browser sessions running at once (default: 20)")
-    sv.add_argument("--max-starting", type=_int_in(1, 1000), metavar="N",
+    sv.add_argument("--max-starting", type=whole_in(1, 1000), metavar="N",
                     help="app processes started at once; later tabs wait, told their place "
                     "(default: one per core)")
     sv.add_argument("--learners", metavar="DIR",

@@ -559,3 +559,35 @@ def test_steps_take_the_thousands_commas_the_limit_is_written_with(typed) -> Non
     from attn_tui.cli.train import _whole
 
     assert _whole("steps")(typed) == 1_000_000
+
+
+@pytest.mark.parametrize(("argv", "dest", "value"), [
+    (["--lesson", "mask", "--step", "3.0"], "step", 3),
+    (["serve", "--max-sessions", "1,000"], "max_sessions", 1000),
+    (["serve", "--port", "8e3"], "port", 8000),
+    (["print", "heads", "--text", "a", "--layer", "2.0", "--head", "1e1"], "heads_head", 10),
+    (["print", "heads", "--text", "a", "--query", "１２"], "heads_query", 12),
+])
+def test_every_count_on_the_command_line_is_read_as_the_labs_fields_read_it(argv, dest, value):
+    """--max-sessions 1,000 was "'1,000' is not a whole number", where --steps 1,000 trains
+    a thousand steps: --step, --port, --max-sessions, --max-starting and print heads' --layer,
+    --head and --query read int() alone."""
+    from attn_tui.cli.main import build_parser
+
+    assert getattr(build_parser().parse_args(argv), dest) == value
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["serve", "--max-sessions", "1,5"], "argument --max-sessions: '1,5' is not a whole number"),
+    (["print", "heads", "--text", "a", "--layer", "1.5"],
+     "argument --layer: '1.5' is not a whole number"),
+    (["--lesson", "mask", "--step", "0,0"], "argument --step: '0,0' is not a whole number"),
+    (["--lesson", "mask", "--step", "0"], "argument --step: 0 is not a step: steps count from 1"),
+])
+def test_a_count_that_is_not_whole_is_refused_in_one_line(argv, said, capsys):
+    from attn_tui.cli.main import build_parser
+
+    with pytest.raises(SystemExit) as ended:
+        build_parser().parse_args(argv)
+    assert ended.value.code == 2
+    assert said in capsys.readouterr().err
