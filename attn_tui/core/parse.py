@@ -201,6 +201,9 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
         value = num / den
         parts = (m.group(1), m.group(2))
     elif _GROUPED.match(norm):  # a thousand, or a decimal comma: either is as likely
+        if cell_limit and abs(float(norm.replace(",", ""))) > MAX_ABS:
+            # (grouped twice or more: no decimal reading) not "write" a number refused too
+            return Parsed(None, f"'{_shown(text)}' is too large: keep |x| at most 1e6")
         decimal = (f" (or {norm.replace(',', '.')}, with a point)" if norm.count(",") == 1
                    else "")
         return Parsed(None, f"'{_shown(text)}' is not a number here: write "

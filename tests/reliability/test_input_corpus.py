@@ -123,3 +123,20 @@ async def test_brackets_typed_into_a_cell_are_text_not_markup():
         await pilot.press("tab")  # leaving the cell keeps the refused text and its message
         await pilot.pause()
         assert editor.buffer.text == "1[/]" and editor.has_class("-invalid")
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("1,000,000,000", "'1,000,000,000' is too large: keep |x| at most 1e6"),
+    ("-2,000,000", "'-2,000,000' is too large: keep |x| at most 1e6"),
+    ("1,000,000", "'1,000,000' is not a number here: write 1000000"),
+    ("2,500", "'2,500' is not a number here: write 2500 (or 2.500, with a point)"),
+])
+def test_a_grouped_number_is_told_a_form_the_cell_takes(text: str, says: str):
+    """A cell given 1,000,000,000 was told to write 1000000000, which it then refused as too
+    large. A lab's field (no cell limit) is still told the plain form."""
+    assert parse_cell(text) == (None, says)
+    plain = text.replace(",", "")
+    assert parse_cell(text, cell_limit=False).error.startswith(
+        f"'{text}' is not a number here: write {plain}")
+    if "write" in says:  # what it is told to write, the cell takes
+        assert parse_cell(plain).ok
