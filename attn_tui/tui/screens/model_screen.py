@@ -276,19 +276,13 @@ class HeadSummaryLine(Static):
         self._reword()
 
     def _reword(self) -> None:
-        from attn_tui.tui.widgets.fitted_line import wrapped_lines
+        from attn_tui.tui.widgets.words_in_place import put_words
 
-        laid_out = self.content_size.width
-        width = laid_out or self.app.size.width - 2
+        width = self.content_size.width or self.app.size.width - 2
         words = summary_line(self.summary, width, self.label) if self.summary else ""
-        before, self._words = self._words, words
-        if words == before:
-            return
-        # another head's summary at the same height is repainted in place: each arrow on the
-        # grid laid out the whole screen again
-        same_height = (laid_out > 0 and before is not None
-                       and wrapped_lines(words, width) == wrapped_lines(before, width))
-        self.update(Text(words), layout=not same_height)
+        if words != self._words:  # another head's, at the same height: repainted in place
+            self._words = words
+            put_words(self, Text(words))
 
 
 def say_cleaned(widget: Widget, notices: list[str]) -> None:

@@ -13,6 +13,8 @@ from rich.console import Console
 from rich.text import Text
 from textual.widgets import Static
 
+from attn_tui.tui.widgets.words_in_place import put_words
+
 
 class FittedLine(Static):
     def __init__(self, **kwargs: Any) -> None:
@@ -41,16 +43,10 @@ class FittedLine(Static):
         return self.forms[lines.index(min(lines))]
 
     def _pick(self) -> None:
-        shown, before = self.shown, self._picked
-        if shown == before:
-            return
-        self._picked = shown
-        # a layout only for a new height: a status line changing each step of a run is
-        # repainted in place
-        width = self.content_size.width
-        same_height = (width > 0 and before is not None
-                       and wrapped_lines(shown, width) == wrapped_lines(before, width))
-        self.update(Text(shown), layout=not same_height)
+        shown = self.shown
+        if shown != self._picked:  # a status line changing each step of a run: repainted
+            self._picked = shown
+            put_words(self, Text(shown))
 
 
 def wrapped_lines(text: str, width: int) -> int:

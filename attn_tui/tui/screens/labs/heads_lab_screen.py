@@ -31,6 +31,7 @@ from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.grid_view import GridView
 from attn_tui.tui.widgets.heatmap import Heatmap
 from attn_tui.tui.widgets.text_table import TextTable
+from attn_tui.tui.widgets.words_in_place import put_words
 
 FIELDS = (
     Field("D", "D", "int", 1, 1024, step=8, meaning="numbers per token (d_model)"),
@@ -134,7 +135,7 @@ class HeadsLabScreen(LabScreen):
         box = self.query_one("#split-box")
         heads = "head" if r.h == 1 else "heads"
         box.border_title = f"D = {r.D} split into h = {r.h} {heads} of d_k = {r.d_k}"
-        self.query_one("#shapes", Static).update(
+        put_words(self.query_one("#shapes", Static),
             "\n".join(f"{what:<24}{shape}" for what, shape in r.shapes()))
         labels = [str(i + 1) for i in range(r.h)]
         cells = [(str(r.d_k), num(r.mean_entropy(i)), num(r.mean_max_weight(i)))
@@ -144,7 +145,7 @@ class HeadsLabScreen(LabScreen):
         lb = self.query_one("#list-box")
         lb.border_title = "every head: entropy of α in bits, averaged over queries"
         lb.border_subtitle = "↑↓ here, or [ ], picks a head"
-        self.query_one("#params-note", Static).update(
+        put_words(self.query_one("#params-note", Static),
             f"Parameters: W^Q, W^K, W^V, W^O hold 4 D² = {count(r.attention_params)} whatever h "
             f"is. Each head uses 4 D d_k = {count(r.params_per_head)} of them, and "
             f"{r.h} × {count(r.params_per_head)} = {count(r.attention_params)}: splitting into "
@@ -161,7 +162,7 @@ class HeadsLabScreen(LabScreen):
         box = self.query_one("#map-box")
         box.border_title = f"head {i + 1} of {r.h}: weights α ({r.T} × {r.T})"
         box.border_subtitle = "causal mask" if r.mask != "none" else "no mask"
-        self.query_one("#head-note", Static).update(
+        put_words(self.query_one("#head-note", Static),
             f"mean entropy {num(r.mean_entropy(i))} bits of at most "
             f"{num(float(np.mean(steps.max_entropy)))}. Each head has its own d_k = {r.d_k} "
             f"{'column' if r.d_k == 1 else 'columns'} of Q, K, V, so its own weights; its output "

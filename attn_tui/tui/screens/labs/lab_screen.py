@@ -36,6 +36,7 @@ from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.title_bar import TitleBar
+from attn_tui.tui.widgets.words_in_place import put_words
 
 # a session's key for the value of a control whose numbers are shown while the bar's cannot be
 SHOWN = "shown_"
@@ -321,7 +322,7 @@ class LabScreen(Screen):
         """One line under the controls: a refusal (marked ✗, not only by colour) or a note."""
         self.message = text
         line = self.query_one("#lab-message", Static)
-        line.update(Text(("✗ " if error else "") + text))
+        put_words(line, Text(("✗ " if error else "") + text))
         line.set_class(bool(text), "-shown")
         line.set_class(error and bool(text), "-invalid")
 

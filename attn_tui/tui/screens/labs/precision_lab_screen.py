@@ -39,6 +39,7 @@ from attn_tui.tui.screens.labs.background import LatestRun
 from attn_tui.tui.screens.labs.lab_screen import LabScreen, setter
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.text_table import TextTable
+from attn_tui.tui.widgets.words_in_place import put_words
 
 
 def fields(backends: tuple[str, ...]) -> tuple[Field, ...]:
@@ -118,7 +119,7 @@ class PrecisionLabScreen(LabScreen):
 
     def recompute(self) -> None:
         s, lectures = self.settings, self.outcome.lecture if self.outcome else None
-        self.query_one("#status", Static).update("computing…")
+        put_words(self.query_one("#status", Static), "computing…")
         self.runs.start(lambda job: _compute(s, lectures), lambda run: self.deliver(s, run),
                         lambda error: self.say(str(error), error=True))
 
@@ -131,7 +132,7 @@ class PrecisionLabScreen(LabScreen):
         problem = torch_problem()
         extra = f"  ({problem} for float16 and bfloat16)" if problem else ""
         # plain text: the install hint's [torch] is not a style
-        self.query_one("#status", Static).update(Text(f"seed {s.seed} · scores × "
+        put_words(self.query_one("#status", Static), Text(f"seed {s.seed} · scores × "
                                                       f"{s.multiplier:g}{extra}"))
 
     def _show_dtypes(self, s: PrecisionSettings, rows: tuple[StageDiff, ...]) -> None:
@@ -156,13 +157,13 @@ class PrecisionLabScreen(LabScreen):
         box = self.query_one("#dtype-box")
         box.border_title = f"one attention (6 tokens, d_k = 8) in every precision, on {s.backend}"
         box.border_subtitle = "largest |difference| from float64; › marks inf, nan and an α not finite"
-        self.query_one("#dtype-caption", Static).update(Text("\n".join([*reasons, (
+        put_words(self.query_one("#dtype-caption", Static), Text("\n".join([*reasons, (
             "Significant digits: about 16 in float64, 7 in float32, 3 in float16, 2 in bfloat16, "
             "and the differences follow. Q is multiplied too, so they grow with the scores.")])))
 
     def _show_softmax(self, s: PrecisionSettings, rows: tuple) -> None:
         z = tuple(s.multiplier * b for b in BASE_SCORES)
-        self.query_one("#softmax-scores", Static).update(
+        put_words(self.query_one("#softmax-scores", Static),
             "scores z = " + f"{s.multiplier:g} × (1, 0.9, 0.5, 0) = ("
             + ", ".join(f"{x:g}" for x in z) + "); α₁ is the first one's weight")
         cells, flagged, broken, summed, unstorable = [], set(), [], [], []
@@ -201,7 +202,7 @@ class PrecisionLabScreen(LabScreen):
             said.append(f"In {', '.join(unstorable)} the scores themselves are too large to "
                         "store (inf), so even the stable softmax gives NaN.")
         where = " wherever the scores can be stored" if unstorable else ""
-        self.query_one("#softmax-caption", Static).update(
+        put_words(self.query_one("#softmax-caption", Static),
             f"{' '.join(said)}\nexp(x) is inf once x > ln(largest number): 709.78 (float64), "
             "88.72 (float32, bfloat16), 11.09 (float16). The stable softmax subtracts max z "
             "first, so no exponent is above 0; its largest error over the four weights, against "
@@ -213,12 +214,12 @@ class PrecisionLabScreen(LabScreen):
         table = self.query_one("#backend-table", TextTable)
         if not rows:
             table.show([], (), [])
-            self.query_one("#backend-caption", Static).update(
+            put_words(self.query_one("#backend-caption", Static),
                 Text(f"No torch to compare with: {torch_problem()}."))
             return
         table.show([r.label for r in rows], ("q·k", "weights α", "output ζ"),
                    [(sci(r.scores), sci(r.weights), sci(r.output)) for r in rows])
-        self.query_one("#backend-caption", Static).update(
+        put_words(self.query_one("#backend-caption", Static),
             "Same numbers in, same dtype, yet not always bit for bit: the libraries may add "
             "the products of a matmul in a different order, and rounding depends on order.")
 
@@ -243,7 +244,7 @@ class PrecisionLabScreen(LabScreen):
                          "the last bits, and a small b leaves almost no room. "
                          "float64's rounding step is 2²⁹ ≈ 5.4×10⁸ times finer (ε 2.2e-16 "
                          "against 1.2e-7).")
-        self.query_one("#lecture-text", Static).update("\n".join(lines))
+        put_words(self.query_one("#lecture-text", Static), "\n".join(lines))
 
     # ---- actions: the names lessons and the command palette use
     action_set_multiplier = setter("multiplier")

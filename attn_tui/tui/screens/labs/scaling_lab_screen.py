@@ -36,6 +36,7 @@ from attn_tui.tui.screens.labs.lab_screen import LabScreen, setter, toggler
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.series_plot import SeriesPlot
 from attn_tui.tui.widgets.text_table import TextTable
+from attn_tui.tui.widgets.words_in_place import put_words
 
 FIELDS = (
     Field("d_k", "top d_k", "pow2", 1, 4096,  # the sweep's largest: rows go down from it
@@ -183,12 +184,13 @@ class ScalingLabScreen(LabScreen):
                   f"{plural(s.trials, 'trial')} · {plural(s.keys, 'key')} · seed {s.seed} · done")
 
     def _put(self, selector: str, text: str) -> None:
-        """Update a text line only if it changes: each update lays the screen out again."""
+        """Update a text line only if it changes, and lay the screen out only if its height
+        does."""
         if self._texts.get(selector) != text:
             self._texts[selector] = text
             widget = self.query_one(selector, Static)
             height = widget.size.height
-            widget.update(text)
+            put_words(widget, text)
             # a line more or fewer moves what is below it: a lesson's marks there (the plots,
             # on ÷√d_k) are brought back into view once it is laid out again
             self.call_after_refresh(self._marks_into_view, widget, height)

@@ -57,6 +57,7 @@ from attn_tui.tui.widgets.control_bar import ControlBar
 from attn_tui.tui.widgets.control_field import Field
 from attn_tui.tui.widgets.fitted_line import FittedLine
 from attn_tui.tui.widgets.line_plot import LinePlot
+from attn_tui.tui.widgets.words_in_place import put_words
 
 LR_STEPS = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0,
             1000.0)
@@ -576,7 +577,7 @@ class TrainLabScreen(LabScreen):
                     "column." if task.last_only_predicted else "."))
         shown_note = self.query_one("#train-note", Static)
         if str(shown_note.content) != note:  # each frame of a run: the same words, no layout
-            shown_note.update(note)
+            put_words(shown_note, note)
         box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, · < .05, blank masked"
         self._draw_status(c)
         if plot:
