@@ -160,8 +160,8 @@ async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
 
 
 async def test_another_heads_summary_at_the_same_height_repaints_in_place(monkeypatch) -> None:
-    """Each arrow on the grid laid out the whole model screen again (72 pictures, the step
-    table), because the summary line's words were set anew."""
+    """Each arrow on the grid, and each ] or [, laid out the whole model screen again (72
+    pictures, the step table), because a line's words were set anew at the same height."""
     from textual.screen import Screen
 
     layouts = []
@@ -184,6 +184,13 @@ async def test_another_heads_summary_at_the_same_height_repaints_in_place(monkey
         assert "mostly: previous token" in screen_text(pilot.app)
         assert str(line.render()).startswith("layer 1 head 3, ") and line.size.height == height
         assert line.visual.get_height(line.styles, line.content_size.width) == height
+        assert layouts == []
+        # ] picks the next query: the step table's title and the token line's ▶ move, and
+        # neither changes a height
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert screen.query_index == 1
+        assert "steps for query 'the' (2 of 13)" in screen_text(pilot.app)
         assert layouts == []
 
 

@@ -54,6 +54,7 @@ from attn_tui.tui.widgets.grid_view import cut_ends, cut_label
 from attn_tui.tui.widgets.key_bar import KeyBar
 from attn_tui.tui.widgets.step_table import StepTable
 from attn_tui.tui.widgets.title_bar import TitleBar
+from attn_tui.tui.widgets.words_in_place import put_words
 
 # what a sentence's run may meet and say in a line: an empty sentence (ValueError), a backend
 # or model file that will not load and torch's own refusals (RuntimeError), no memory. Anything
@@ -154,7 +155,7 @@ class TokenLine(Static):
 
     def _relist(self) -> None:
         width = self.content_size.width or self.app.size.width - 2
-        self.update(Text(token_line(self.tokens, max(20, width))) if self.tokens else "")
+        put_words(self, Text(token_line(self.tokens, max(20, width))) if self.tokens else "")
 
 
 class HeadTitle(Static):
@@ -276,8 +277,6 @@ class HeadSummaryLine(Static):
         self._reword()
 
     def _reword(self) -> None:
-        from attn_tui.tui.widgets.words_in_place import put_words
-
         width = self.content_size.width or self.app.size.width - 2
         words = summary_line(self.summary, width, self.label) if self.summary else ""
         if words != self._words:  # another head's, at the same height: repainted in place
@@ -705,7 +704,7 @@ class ModelScreen(Screen):
                             self._steps_note)
         if words != self._steps_words:  # every scroll asks: a new title only when it changes
             self._steps_words = words
-            title.update(Text(words))
+            put_words(title, Text(words))
         # the title scrolled out of sight above the table: the header's corner names the query
         out = bool(table.region.size and title.region.size
                    and title.region.y < seen.y < table.region.y + table.region.height)
@@ -765,7 +764,7 @@ class ModelScreen(Screen):
         """One line under the sentence: a refusal (marked ✗, not only by colour) or a note."""
         self.message = text
         line = self.query_one("#model-message", Static)
-        line.update(Text(("✗ " if error else "") + text))
+        put_words(line, Text(("✗ " if error else "") + text))
         line.set_class(bool(text), "-shown")
         line.set_class(error and bool(text), "-invalid")
         if error:  # a refused sentence: a task waiting on it says so
