@@ -31,8 +31,8 @@ def whole_in(lo: int, hi: int, below: str = "") -> Callable[[str], int]:
         value = whole_number(text)
         if value < lo and below:
             raise argparse.ArgumentTypeError(f"{value} is {below}")
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{value} is out of range ({lo}-{hi})")
+        if not lo <= value <= hi:  # as typed: 1e20, not its twenty-one digits
+            raise argparse.ArgumentTypeError(f"{text.strip()} is out of range ({lo}-{hi})")
         return value
 
     return parse

@@ -583,6 +583,11 @@ def test_every_count_on_the_command_line_is_read_as_the_labs_fields_read_it(argv
      "argument --layer: '1.5' is not a whole number"),
     (["--lesson", "mask", "--step", "0,0"], "argument --step: '0,0' is not a whole number"),
     (["--lesson", "mask", "--step", "0"], "argument --step: 0 is not a step: steps count from 1"),
+    # a decimal that only rounds to a whole float is not whole
+    (["--lesson", "mask", "--step", "1.9999999999999999"],
+     "argument --step: '1.9999999999999999' is not a whole number"),
+    (["serve", "--max-starting", "1e400"], "argument --max-starting: '1e400' is too large to store"),
+    (["serve", "--port", "1e20"], "argument --port: 1e20 is out of range (1-65535)"),
 ])
 def test_a_count_that_is_not_whole_is_refused_in_one_line(argv, said, capsys):
     from attn_tui.cli.main import build_parser
