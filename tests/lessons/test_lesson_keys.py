@@ -989,18 +989,11 @@ async def test_a_step_ready_at_once_lays_the_screen_out_at_most_twice(monkeypatc
     """n on the mask lesson laid the workbench out four times: the busy panel, its words
     wrapped again at the same width, a wait for the (mounted) workbench to mount, then the
     panes fitted to the panel's height. Its words and the panes' fit are what is left."""
-    from textual.screen import Screen
-
-    layouts = []
-    laid_out = Screen._refresh_layout
-
-    def counted(self, *args, **kwargs):
-        layouts.append(1)
-        return laid_out(self, *args, **kwargs)
+    from layout_count import count_layouts
 
     async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        layouts = count_layouts(monkeypatch)
         per_step = []
         for key, k in (("n", 2), ("n", 3), ("p", 2), ("n", 3)):
             layouts.clear()

@@ -162,14 +162,7 @@ async def test_arrows_pick_a_layer_and_a_head_and_the_summary_follows() -> None:
 async def test_another_heads_summary_at_the_same_height_repaints_in_place(monkeypatch) -> None:
     """Each arrow on the grid, and each ] or [, laid out the whole model screen again (72
     pictures, the step table), because a line's words were set anew at the same height."""
-    from textual.screen import Screen
-
-    layouts = []
-    laid_out = Screen._refresh_layout
-
-    def counted(self, *args, **kwargs):
-        layouts.append(1)
-        return laid_out(self, *args, **kwargs)
+    from layout_count import count_layouts
 
     async with model_app().run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -177,7 +170,7 @@ async def test_another_heads_summary_at_the_same_height_repaints_in_place(monkey
         line = screen.query_one("#head-summary")
         height = line.size.height
         assert str(line.render()).startswith("layer 1 head 1, ") and height in (1, 2)
-        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        layouts = count_layouts(monkeypatch)
         await pilot.press("right", "right")
         await settle(pilot)
         assert (screen.layer_index, screen.head_index) == (0, 2)

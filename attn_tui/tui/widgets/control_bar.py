@@ -155,16 +155,12 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 self.values.update(values)
                 self.refresh()
             return
-        width = self.content_size.width
-        if width <= 0:
-            self.values.update(values)
-            self.refresh(layout=True)
-            return
         self.values.update(values)
         # a value that keeps the bar's lines (most: the fields keep their places) repaints
         # it; against the height it has, which text being typed may have outgrown since
-        needs = self.get_content_height(self.size, self.size, width)
-        self.refresh(layout=needs != self.content_size.height)
+        width = self.content_size.width
+        self.refresh(layout=width <= 0 or self.get_content_height(
+            self.size, self.size, width) != self.content_size.height)
 
     def units(self) -> list[Text]:
         """Each field as its name and value: one unit, never parted by a line break."""

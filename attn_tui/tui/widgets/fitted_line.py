@@ -39,7 +39,7 @@ class FittedLine(Static):
         fits = next((f for f in self.forms if cell_len(f) <= width), None)
         if fits is not None or width <= 0:  # not laid out yet (width 0): the whole
             return fits or self.forms[0]
-        lines = [wrapped_lines(f, width) for f in self.forms]
+        lines = [_wrapped_lines(f, width) for f in self.forms]
         return self.forms[lines.index(min(lines))]
 
     def _pick(self) -> None:
@@ -49,7 +49,7 @@ class FittedLine(Static):
             put_words(self, Text(shown))
 
 
-def wrapped_lines(text: str, width: int) -> int:
+def _wrapped_lines(text: str, width: int) -> int:
     """The lines ``text`` takes at ``width``, wrapped between words as a Static wraps it."""
     return len(Text(text).wrap(_measure(), width))
 

@@ -1169,16 +1169,10 @@ async def test_each_frame_of_a_run_is_repainted_in_place_not_laid_out_again(monk
     """A run's frames changed the maps, the status line and the note's words, never their
     size, and each asked for a layout of the whole lab: some 70 for the default run, at 30
     learners to a server. The screen still shows each frame as it comes."""
-    from textual.screen import Screen
+    from layout_count import count_layouts
 
-    layouts, drawn = [], []
-    laid_out = Screen._refresh_layout
-
-    def counted(self, *args, **kwargs):
-        layouts.append((self.app.screen.state, len(drawn)))
-        return laid_out(self, *args, **kwargs)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    drawn = []
+    layouts = count_layouts(monkeypatch, lambda screen: (screen.app.screen.state, len(drawn)))
     async with lab_app("train").run_test(size=(80, 24)) as pilot:
         await small_run(pilot, 600)
         screen = pilot.app.screen

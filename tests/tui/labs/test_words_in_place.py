@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from lab_pilot import lab_app, settle
+from layout_count import count_layouts
 from textual.app import App, ComposeResult
-from textual.screen import Screen
 from textual.widgets import Static
 
 from attn_tui.tui.widgets.words_in_place import put_words
@@ -19,23 +19,11 @@ class Lines(App):
         yield Static("", id="hidden")
 
 
-def _counting(monkeypatch) -> list[int]:
-    layouts: list[int] = []
-    laid_out = Screen._refresh_layout
-
-    def counted(self, *args, **kwargs):
-        layouts.append(1)
-        return laid_out(self, *args, **kwargs)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
-    return layouts
-
-
 async def test_words_of_the_same_height_repaint_and_more_lines_lay_out(monkeypatch):
     async with Lines().run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         fill = pilot.app.query_one("#fill", Static)
-        layouts = _counting(monkeypatch)
+        layouts = count_layouts(monkeypatch)
         put_words(fill, "another line")
         await pilot.pause()
         assert layouts == [] and str(fill.render()) == "another line"
@@ -52,7 +40,7 @@ async def test_a_static_as_wide_as_its_words_is_laid_out_for_new_words(monkeypat
     async with Lines().run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         auto = pilot.app.query_one("#auto", Static)
-        layouts = _counting(monkeypatch)
+        layouts = count_layouts(monkeypatch)
         put_words(auto, "a good deal longer")
         await pilot.pause()
         assert layouts and auto.size.width == len("a good deal longer")
@@ -63,7 +51,7 @@ async def test_a_hidden_static_takes_its_words_without_a_layout_and_shows_them_w
     async with Lines().run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         hidden = pilot.app.query_one("#hidden", Static)
-        layouts = _counting(monkeypatch)
+        layouts = count_layouts(monkeypatch)
         put_words(hidden, "word " * 20)
         await pilot.pause()
         assert layouts == []
@@ -80,7 +68,7 @@ async def test_a_labs_keys_that_keep_every_lines_height_lay_nothing_out(monkeypa
         screen = pilot.app.screen
         status = screen.query_one("#status", Static)
         before = str(status.render())
-        layouts = _counting(monkeypatch)
+        layouts = count_layouts(monkeypatch)
         await pilot.press("right", "right", "down")
         await settle(pilot)
         assert str(status.render()) != before  # the status line did change

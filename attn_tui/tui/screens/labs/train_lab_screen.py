@@ -575,9 +575,7 @@ class TrainLabScreen(LabScreen):
                 f"{task.pattern_for(c.layers)}. The maps show the tokens the model reads" + (
                     "; the last one of the sequence it only predicts, so it has no row or "
                     "column." if task.last_only_predicted else "."))
-        shown_note = self.query_one("#train-note", Static)
-        if str(shown_note.content) != note:  # each frame of a run: the same words, no layout
-            put_words(shown_note, note)
+        put_words(self.query_one("#train-note", Static), note)  # each frame: no layout
         box.border_subtitle = "█ ≥ .75, ▓ ▒ ░, · < .05, blank masked"
         self._draw_status(c)
         if plot:
