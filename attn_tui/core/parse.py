@@ -173,17 +173,15 @@ def parse_whole(text: str) -> Parsed:
     except ValueError:
         pass
     parsed = parse_cell(text, cell_limit=False)
-    if parsed.ok and float(parsed.value).is_integer() and _exactly_whole(text):
+    if parsed.ok and float(parsed.value).is_integer() and exactly_whole(text):
         return Parsed(int(parsed.value))
     if not parsed.ok and "too large" in parsed.error:  # 1e400: past any count, not "not whole"
         return parsed
     return Parsed(None, f"'{_shown(text)}' is not a whole number")
 
 
-def _exactly_whole(text: str) -> bool:
+def exactly_whole(text: str) -> bool:
     """False for a decimal that only rounds to a whole float (1.9999999999999999 is not 2)."""
-    from fractions import Fraction
-
     try:
         return Fraction(_normalise(text).replace("_", "")).denominator == 1
     except (ValueError, ZeroDivisionError):

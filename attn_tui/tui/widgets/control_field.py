@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from attn_tui.core.parse import parse_cell, without_grouping
+from attn_tui.core.parse import exactly_whole, parse_cell, without_grouping
 from attn_tui.core.words import as_typed, json_short, short_exponent, whole
 
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
@@ -98,6 +98,10 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             # −5 (a typographic minus), 1e9, 64.0, full-width digits: numbers all the same,
             # refused (or taken) for what they are, not for how they are written
             parsed = parse_cell(text, cell_limit=False)
+            if parsed.ok and not exactly_whole(text):
+                # as typed: a float rounds 1.9999999999999999 to 2 and 1000.0000000000001
+                # shows as 1000
+                return None, f"{self.label} must be a whole number, not {text.strip()[:24]}"
             if parsed.ok:
                 return self.check(parsed.value)
             if not text.strip():  # as a cell says it ("'' is not a whole number" read oddly)

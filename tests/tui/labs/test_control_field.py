@@ -76,7 +76,12 @@ def test_typed_values(field, text, value) -> None:
                                                       # whole number" before
                                                       (KEYS, "−5", "between 2 and 64; -5 is"),
                                                       (DK, "1e9", "1,000,000,000 is outside"),
-                                                      (KEYS, "2.5", "whole number, not 2.5")])
+                                                      (KEYS, "2.5", "whole number, not 2.5"),
+                                                      (KEYS, "1.9999999999999999",
+                                                       "whole number, not 1.9999999999999999"),
+                                                      (N, "1000.0000000000001",
+                                                       "whole number, not 1000.0000000000001"),
+                                                      (KEYS, "7/2", "whole number, not 7/2")])
 def test_typed_refusals(field, text, words) -> None:
     value, error = field.parse(text)
     assert value is None and words in error
