@@ -133,25 +133,40 @@ class _Out:
 class _StopBetweenSteps:
     """ctrl+c during the run asks it to stop after the step under way, so the file it saves
     trains on to a never-stopped run's losses (cut half-way, the batch generator had already
-    drawn the next batch); ctrl+c again stops at once. Called, it says whether it was asked."""
+    drawn the next batch); ctrl+c again stops at once. A terminal closed (SIGHUP) or a
+    `kill` or `timeout` (SIGTERM) stops it the same way, and --save keeps what it trained.
+    Called, it says whether it was asked; ``signum`` says by which signal."""
+
+    STOPS = ("SIGINT", "SIGTERM", "SIGHUP")
 
     def __enter__(self):
-        self.asked = False
-        self._before = None  # only the main thread may take the signal
-        if threading.current_thread() is threading.main_thread():
-            self._before = signal.signal(signal.SIGINT, self._ask)
+        self.signum: int | None = None
+        self._before: dict[int, object] = {}
+        if threading.current_thread() is threading.main_thread():  # only it takes signals
+            for name in self.STOPS:
+                if (sig := getattr(signal, name, None)) is not None:  # no SIGHUP on Windows
+                    self._before[sig] = signal.signal(sig, self._ask)
         return self
 
     def _ask(self, signum, frame) -> None:
-        self.asked = True
-        signal.signal(signal.SIGINT, self._before)  # the next one is at once
+        self.signum = signum
+        self._put_back()  # the next one is at once
+
+    def _put_back(self) -> None:
+        for sig, before in self._before.items():
+            signal.signal(sig, before)
+        self._before = {}
 
     def __call__(self) -> bool:
-        return self.asked
+        return self.signum is not None
+
+    @property
+    def status(self) -> int:
+        """The exit status of a run stopped this way: 128 + the signal, as a shell gives."""
+        return 128 + (self.signum or signal.SIGINT)
 
     def __exit__(self, *exc) -> None:
-        if self._before is not None:
-            signal.signal(signal.SIGINT, self._before)
+        self._put_back()
 
 
 def _save_name_problem(name: str) -> str | None:
@@ -315,4 +330,5 @@ def run_train(args: argparse.Namespace) -> int:
                   f"so the run stopped there; {kept}.", file=sys.stderr)
     if record.diverged:
         return 1
-    return 130 if interrupted() or cut else 0  # stopped by ctrl+c: `train … && next` stops too
+    # stopped by ctrl+c (130), kill (143), a closed terminal (129): `train … && next` stops too
+    return interrupted.status if interrupted() or cut else 0

@@ -357,6 +357,37 @@ def test_ctrl_c_lets_the_step_under_way_finish_and_the_file_trains_on_exactly(
     assert resumed.losses == whole.losses
 
 
+@pytest.mark.parametrize(("name", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_kill_timeout_or_a_closed_terminal_keeps_the_run_as_ctrl_c_does(
+        name, status, capsys, monkeypatch, tmp_path) -> None:
+    """`timeout 4 attn-tui train --save r.npz` (SIGTERM) and a dropped SSH session (SIGHUP)
+    ended the process with nothing saved; ctrl+c kept the run."""
+    pytest.importorskip("torch")
+    import signal
+
+    from attn_tui.train import default_config, tasks
+    from attn_tui.train.runfile import load
+
+    batch, drawn = tasks.batch, []
+
+    def draw_then_signal(task, n, gen, **kwargs):
+        out = batch(task, n, gen, **kwargs)
+        if n == default_config("previous").batch and not kwargs.get("held_out"):
+            drawn.append(n)
+            if len(drawn) == 9:
+                os.kill(os.getpid(), getattr(signal, name))
+        return out
+
+    monkeypatch.setattr(tasks, "batch", draw_then_signal)
+    before = signal.getsignal(getattr(signal, name))
+    saved = tmp_path / "r.npz"
+    assert main(["train", "--task", "previous", "--steps", "60", "--save", str(saved)]) == status
+    out = capsys.readouterr().out
+    assert "stopped at step 9" in out and f"saved {saved}" in out
+    assert load(str(saved)).steps_done == 9
+    assert signal.getsignal(getattr(signal, name)) == before  # the process's own, put back
+
+
 def test_a_reader_gone_stops_the_run_at_once_not_at_its_next_report(tmp_path) -> None:
     # `| head` was noticed only when the next progress line was written: 1 % of the steps on
     pytest.importorskip("torch")
