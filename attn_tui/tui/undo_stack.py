@@ -24,6 +24,7 @@ class UndoStack(Generic[T]):
         self._redo: list[T] = []
         self._depth = 0
         self._run: str | None = None  # the kind of the last change, while it may merge
+        self._floor = 0  # entries below are a lesson's set-up, not the learner's changes
 
     @contextmanager
     def change(self, now: Callable[[], T], merge: str | None = None) -> Iterator[None]:
@@ -42,7 +43,9 @@ class UndoStack(Generic[T]):
             return
         if merge is None or merge != self._run:
             self._undo.append(before)  # type: ignore[arg-type]
-            del self._undo[:-self.limit]
+            dropped = max(0, len(self._undo) - self.limit)
+            del self._undo[:dropped]
+            self._floor = max(0, self._floor - dropped)
         self._redo.clear()
         self._run = merge
 
@@ -51,8 +54,23 @@ class UndoStack(Generic[T]):
         after the box was left and opened again is another sentence)."""
         self._run = None
 
+    def stop_here(self, stops: bool = True) -> None:
+        """Undo goes back no further than the state now: what came before it is a lesson's
+        set-up (its step started from the panes before it, with nothing of the learner's).
+        ``stops`` False: undo goes back through everything again (the lesson closed)."""
+        self._floor = len(self._undo) if stops else 0
+
+    @property
+    def at_start(self) -> bool:
+        """Undo stops here, with earlier entries that are a lesson's set-up."""
+        return 0 < len(self._undo) <= self._floor
+
     def undo(self, now: T) -> T | None:
-        """The state before the last change (``now`` kept for redo), or None if there is none."""
+        """The state before the last change (``now`` kept for redo), or None if there is none
+        (or none since ``stop_here``)."""
+        if len(self._undo) <= self._floor:
+            self._run = None
+            return None
         return self._step(self._undo, self._redo, now)
 
     def redo(self, now: T) -> T | None:

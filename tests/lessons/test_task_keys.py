@@ -8,6 +8,7 @@ import pytest
 from lesson_pilot import lesson_app, panel, press, settle
 
 from attn_tui.lessons import load, names
+from attn_tui.tui.textual_compat import notifications
 
 E = ["enter"]
 
@@ -142,18 +143,23 @@ async def test_two_hints_then_show_me_asks_and_u_undoes_it():
 async def test_a_shown_state_brought_back_by_u_after_leaving_the_step_stays_show_mes(
         progress_dir):
     """h h h y, n, p, u: the step's start had been put back on coming back, u brought the shown
-    state again, and it was credited as the learner's own solve ("tasks": [4])."""
+    state again, and it was credited as the learner's own solve ("tasks": [4]). Now u stops
+    at the step's start, as the state it would bring back is the lesson's, not the
+    learner's."""
     import json
 
-    async with lesson_app("one", at=5).run_test(size=(80, 24)) as pilot:
+    async with lesson_app("one", at=5).run_test(size=(80, 24), notifications=True) as pilot:
         await _at(pilot, 5)
         await press(pilot, "h", "h", "h", "y")
         assert "Shown:" in _said(pilot.app)
         await press(pilot, "n")
         await press(pilot, "p")
         await _at(pilot, 5)
+        start = pilot.app.workbench().workspace
         await press(pilot, "u")
-        assert "Done:" in _said(pilot.app) and "Shown:" in _said(pilot.app)
+        assert pilot.app.workbench().workspace == start and "Not yet:" in _said(pilot.app)
+        assert any(str(n.message) == "Nothing to undo: these numbers are as the lesson step "
+                   "set them up." for n in notifications(pilot.app))
     kept = json.loads((progress_dir / "one.json").read_text())
     assert kept["shown"] == [4] and kept["tasks"] == []
 

@@ -870,7 +870,9 @@ class ModelScreen(Screen):
 
     def _put_back(self, choice: ModelChoice | None, what: str) -> None:
         if choice is None:
-            self.notify(f"Nothing to {what}.", timeout=2)
+            self.notify(f"Nothing to undo: the {self.state_words} are as the lesson step set "
+                        "them up." if what == "undo" and self.history.at_start
+                        else f"Nothing to {what}.", timeout=3)
             return
         before = self.undo_state()
         self._put(choice)
@@ -1008,6 +1010,10 @@ class ModelScreen(Screen):
 
     def lesson_look_as(self, work: object) -> None:
         pass  # the query is part of lesson_state: restored with it
+
+    def lesson_undo_stops_here(self, stops: bool = True) -> None:
+        if not stops or not self.replaced_by_lesson():
+            self.history.stop_here(stops)
 
     def lesson_replaced_work(self, work: object, by: str) -> None:
         assert isinstance(work, ModelChoice)

@@ -438,6 +438,8 @@ class SessionController:
         from attn_tui.report.export import export_file, name_problem
         from attn_tui.tui.screens.dialogs.file_modal import FileModal, to_the_browser
 
+        if self._keeps_back(bench):
+            return
         ws = bench.workspace
         key = (fmt, (backend or "numpy") if fmt == "py" else None)
         # remembered apart: the workbench's e would offer a model head's name for its own tables
@@ -473,6 +475,8 @@ class SessionController:
         """c: the step table and weights to the clipboard, through the terminal (OSC 52)."""
         from attn_tui.report.clipboard import table_copy
 
+        if self._keeps_back(bench):
+            return
         try:
             copied = table_copy(bench.workspace, fmt)
         except (ValueError, BackendUnavailable) as exc:
@@ -481,6 +485,13 @@ class SessionController:
         self.app.copy_to_clipboard(copied.text)
         self.app.notify(copied.message, severity="warning" if copied.too_large else "information",
                     timeout=5, markup=False)
+
+    def _keeps_back(self, bench: SessionHost) -> bool:
+        """True, and said, while a lesson's step hides some of ``bench``'s numbers."""
+        why = self.app.tutor.refuses_export(bench)
+        if why is not None:
+            self.app.notify(why, timeout=4, markup=False)
+        return why is not None
 
     def commands(self, bench: SessionHost, on_bench: bool = True) -> Iterator[SystemCommand]:
         """The palette's session commands; exports and copies of the workbench's tables only

@@ -115,6 +115,7 @@ class WorkbenchScreen(Screen):
         # each entry also holds the file its workspace belonged to: undoing an open goes back
         # to the earlier file (so ctrl+s never writes the undone workspace over the other one)
         self._undo: list[tuple[Workspace, SessionFile]] = []
+        self._undo_floor = 0  # entries below: a lesson's set-up (lesson_undo_stops_here)
         self._redo: list[tuple[Workspace, SessionFile]] = []
         self._map_picture: HeadPicture | None = None  # see _picture
         self._kept_in_steps: frozenset[tuple[int, int]] = frozenset()  # see _show_steps
@@ -356,7 +357,9 @@ class WorkbenchScreen(Screen):
     def _record(self) -> None:
         """The workspace and file as they are, for undo, before a change."""
         self._undo.append((self.workspace, self.file))
-        del self._undo[:-HISTORY]
+        dropped = max(0, len(self._undo) - HISTORY)
+        del self._undo[:dropped]
+        self._undo_floor = max(0, self._undo_floor - dropped)
         self._redo.clear()
 
     @on(MatrixEditor.CellChanged)
@@ -684,8 +687,14 @@ class WorkbenchScreen(Screen):
     def action_undo(self) -> None:
         if self.held():
             return
-        if not self._undo:
-            self.notify("Nothing to undo.", timeout=2)
+        # an entry the panes have come back to since (a query picked again, a step's own
+        # set-up) would undo nothing: "Undid: nothing seen"
+        while (len(self._undo) > self._undo_floor and self._undo[-1][0] == self.workspace
+               and self._undo[-1][1] is self.file):
+            self._undo.pop()
+        if len(self._undo) <= self._undo_floor:
+            self.notify(f"Nothing to undo: these {self.state_words} are as the lesson step set "
+                        "them up." if self._undo else "Nothing to undo.", timeout=3)
             return
         before, opened = self.workspace, self.file
         self._redo.append((self.workspace, self.file))
@@ -880,6 +889,12 @@ class WorkbenchScreen(Screen):
         if was_dirty:
             self._head_replaced = (*self._head_replaced, replaced)[-20:]
         self.lesson_owns_state()
+
+    def lesson_undo_stops_here(self, stops: bool = True) -> None:
+        if not stops:
+            self._undo_floor = 0
+        elif not self.replaced_by_lesson() and not self.replaced_by_head():
+            self._undo_floor = len(self._undo)
 
     def lesson_replaced_work(self, work: object, by: str) -> None:
         assert isinstance(work, Workspace)

@@ -36,6 +36,14 @@ class LessonHost(Protocol):
         about it. ``also``: as well as the step's start (a solution "show me" put there)."""
         ...
 
+    def lesson_undo_stops_here(self, stops: bool = True) -> None:
+        """The state now on screen is where u stops while the lesson is open: the step started
+        from it and replaced nothing of the learner's, so what undo would bring back from
+        before it is the lesson's own set-up. A host with replaced work of the learner's still
+        unsaved keeps undoing back to it. ``stops`` False (the lesson closed): u goes back
+        through everything again."""
+        ...
+
     def lesson_replaced_work(self, work: object, by: str) -> None:
         """``by`` (a lesson step, ctrl+r…: runner.REPLACED_BY) replaced ``work`` (from
         ``lesson_work``), unsaved: quitting asks about it, naming what replaced it."""

@@ -856,6 +856,18 @@ class LessonRunner:
         return ("The workbench would show the numbers this step keeps back: w works once "
                 "they are on screen.")
 
+    def refuses_export(self, host: object) -> str | None:
+        """Why ``host``'s tables may not be exported or copied now: the file would hold the
+        numbers its question (or a later one) keeps back. None: they may."""
+        if self.lesson is None or self.host is not host or not self._kept_back:
+            return None
+        q = self._step().question
+        if q is not None and self.chosen is None:
+            return (f"{_answer_first(q)}: an export or a copy now would hold the numbers this "
+                    "question keeps back.")
+        return ("An export or a copy now would hold the numbers this step keeps back: e and "
+                "c work once they are on screen.")
+
     def answer_first(self, host: object, then: str) -> str | None:
         """"Answer first (a, b or c): ``then``" while ``host``'s question waits; else None."""
         if not self.asking(host):
@@ -1062,6 +1074,8 @@ class LessonRunner:
             view = replace(view, note=" ".join(filter(None, (view.note, said))))
             if not was_saved:  # quitting asks about it
                 host.lesson_replaced_work(replaced, REPLACED_BY["step"])
+        if not edited:  # u stops at the step's start: before it is only the lesson's set-up
+            host.lesson_undo_stops_here()
         if step.task is not None:
             self._start_live = host.lesson_live()
             if self.index in self._solved():
@@ -1309,6 +1323,7 @@ class LessonRunner:
         if host is not None:
             mark(host, ())  # type: ignore[arg-type]
             self._conceal(())
+            host.lesson_undo_stops_here(False)  # the lesson over, u goes back through it
             host.query(LessonPanel).remove()
             host.remove_class("-lesson")
             host.sub_title = self._own_title

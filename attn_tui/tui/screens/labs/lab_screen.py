@@ -391,6 +391,9 @@ class LabScreen(Screen):
             for e in edits:  # as if typed: the lab's own rules (a model preset follows them)
                 self.offer(e.target, e.value)
 
+    def lesson_undo_stops_here(self, stops: bool = True) -> None:
+        self.history.stop_here(stops)
+
     def lesson_replaced_work(self, work: object, by: str) -> None:
         pass
 
@@ -447,7 +450,9 @@ class LabScreen(Screen):
         """Settings from the history on the lab and its bar (the watcher recomputes them and
         has a lesson's task checked), or say there are none."""
         if settings is None:
-            self.notify(f"Nothing to {what}.", timeout=2)
+            self.notify(f"Nothing to undo: the {self.state_words} are as the lesson step set "
+                        "them up." if what == "undo" and self.history.at_start
+                        else f"Nothing to {what}.", timeout=3)
             return
         self.say("")
         before = asdict(self.settings)
