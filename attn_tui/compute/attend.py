@@ -92,9 +92,16 @@ class Attention:
     dtype: str = "float64"
 
 
-def _check(name: str, x: Any, xp: Any) -> None:
-    if not bool(xp.all(xp.isfinite(x))):
-        raise ValueError(f"{name} contains a value that is not a finite number (nan or inf)")
+def _check(name: str, x: Any, xp: Any, given: Any, dtype: str) -> None:
+    if bool(xp.all(xp.isfinite(x))):
+        return
+    raw = np.asarray(to_numpy(given), dtype=np.float64)
+    if np.all(np.isfinite(raw)):  # finite as given: too large for the dtype (70000 in float16)
+        largest = float(xp.finfo(x.dtype).max)
+        big = float(raw.flat[int(np.argmax(np.abs(raw)))])
+        raise ValueError(f"{name} holds {big:g}, more than {dtype} holds (at most {largest:,g}): "
+                         "use a wider dtype, or smaller numbers")
+    raise ValueError(f"{name} contains a value that is not a finite number (nan or inf)")
 
 
 @overload
@@ -156,9 +163,19 @@ def attend(
         )
     if Q.shape[-1] == 0 or K.shape[-2] == 0:
         raise ValueError("need at least one key and a width d_k of at least 1")
-    for name, a in (("Q", Q), ("K", K), ("V", V)):
-        _check(name, a, xp)
+    for name, a, given in (("Q", Q, q), ("K", K, k), ("V", V, v)):
+        _check(name, a, xp, given, dtype)
 
+    with np.errstate(over="ignore", invalid="ignore"):
+        # in float16 q·k may overflow to inf, and α be nan: the tables show it, and no
+        # numpy warning is printed beside them
+        return _attend(xp, Q, K, V, single, mask, scale, backend, dtype, dt, device,
+                       every_stage)
+
+
+def _attend(xp: Any, Q: Any, K: Any, V: Any, single: bool, mask: str, scale: bool,
+            backend: str, dtype: str, dt: Any, device: Any, every_stage: bool
+            ) -> Steps | Attention:
     d_k = int(Q.shape[-1])
     scores = xp.matmul(Q, xp.matrix_transpose(K))
     scaled = scores / math.sqrt(d_k) if scale else scores
@@ -173,11 +190,10 @@ def attend(
     # their α after it, and with no mask the softmax receives scaled itself
     masked = xp.where(blocked, neg_inf, scaled) if mask == "causal" else scaled
 
-    with np.errstate(over="ignore"):  # the exp column may overflow on purpose; alpha never does
-        weights = softmax(masked)
-        if mask == "causal-after":
-            weights = xp.where(blocked, xp.zeros_like(weights), weights)
-        exp = xp.exp(masked) if every_stage else None
+    weights = softmax(masked)  # the exp column may overflow on purpose; alpha never does
+    if mask == "causal-after":
+        weights = xp.where(blocked, xp.zeros_like(weights), weights)
+    exp = xp.exp(masked) if every_stage else None
     output = xp.matmul(weights, V)
     if not every_stage:
         return Attention(

@@ -195,3 +195,28 @@ def test_missing_torch_raises_backend_unavailable(monkeypatch: pytest.MonkeyPatc
         lecture(backend="torch")
     # numpy keeps working without torch
     assert attend(Q, K, V).output.shape == (2, 2)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_number_too_large_for_float16_is_named_not_called_nan_or_inf(backend) -> None:
+    if backend == "torch" and not torch_available():
+        pytest.skip("torch is not installed")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "overflow encountered in cast" printed too
+        with pytest.raises(ValueError) as info:
+            attend([[1.0, 2.0]], [[1.0, 1.0], [-70000.0, 3.0]], [[1.0], [2.0]], backend=backend,
+                   dtype="float16")
+    assert str(info.value) == ("K holds -70000, more than float16 holds (at most 65,504): use "
+                               "a wider dtype, or smaller numbers")
+
+
+def test_float16_scores_that_overflow_are_shown_with_no_numpy_warning() -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "overflow encountered in matmul" went to stderr
+        steps = attend([[300.0] * 4], [[300.0] * 4, [0.0] * 4], [[1.0], [2.0]], scale=False,
+                       dtype="float16")
+    assert math.isinf(steps.scores[0, 0]) and math.isnan(steps.weights[0, 0])

@@ -1102,3 +1102,20 @@ async def test_an_exp_out_of_range_is_named_in_the_step_tables_title():
         await pilot.press("u")
         await pilot.pause()
         assert str(box.border_title) == "steps for query 't1' (1 of 16)"
+
+
+async def test_numbers_float16_cannot_hold_are_shown_with_why_not_empty_panes():
+    # a session file in float16 with a cell of 100000: Q, K and V opened empty, T 1, and the
+    # notice said "not a finite number (nan or inf)"
+    ws = replace(state.set_cell(state.from_preset("mask"), "Q", 0, 0, 100000.0), dtype="float16")
+    app = make_app(workspace=ws, dtype="float16")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "the       1e5     1   0.5   1.5" in text and "T keys ‹4›" in text
+        assert [str(n.message) for n in notifications(pilot.app)] == [
+            "Q holds 100000, more than float16 holds (at most 65,504): use a wider dtype, or "
+            "smaller numbers"]
+        await pilot.press("f")  # float64 holds it
+        await pilot.pause()
+        assert bench(pilot.app).steps.scores[0, 0] == 100000.0

@@ -204,8 +204,12 @@ class WorkbenchScreen(Screen):
         ws = self.workspace
         try:
             steps = self._compute(ws)
-        except (ValueError, BackendUnavailable) as exc:  # state is validated; belt and braces
+        except (ValueError, BackendUnavailable) as exc:  # 70000 in float16, from a file
             self.notify(str(exc), title="Not computed", severity="error", markup=False)
+            # the numbers stay in sight to be mended: opened, the panes were empty
+            self._show_editors(ws)
+            self.query_one(DimsBar).show(T=ws.t_k, d_k=ws.d_k, d_v=ws.d_v, seed=ws.seed)
+            self.query_one(StatusLine).show(ws)
             return
         self.steps = steps
         self._show_editors(ws)
