@@ -39,7 +39,7 @@ class Parsed(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to buil
         return self.error is None
 
 
-def _shown(text: str, limit: int = 24) -> str:
+def short_typed(text: str, limit: int = 24) -> str:
     """The input as it can be shown safely in one line: control characters escaped, cut short."""
     safe = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
     return safe if len(safe) <= limit else safe[: limit - 1] + "…"
@@ -82,7 +82,7 @@ def _number_sign_beside_digits(text: str) -> str | None:
             value = _power(base, int(power))
         then = f"type its value ({value})" if value else "type its value"
         shown = plain[len(head):] or sign
-        return f"'{_shown(text)}' is not a number: {shown} as a power is not read; {then}"
+        return f"'{short_typed(text)}' is not a number: {shown} as a power is not read; {then}"
     if "FRACTION" in name and plain.endswith(sign):
         whole = _normalise(plain[:-1])
         parts = unicodedata.normalize("NFKC", sign).split("\u2044")
@@ -91,8 +91,8 @@ def _number_sign_beside_digits(text: str) -> str | None:
             n, d = (int(p) for p in parts)
             value = _exact(int(whole) + Fraction(-n if whole[0] == "-" else n, d)) if d else None
         then = f"write {value}" if value else "write it as a decimal or as one fraction"
-        return f"'{_shown(text)}' is not a number: {sign} beside other digits is not read; {then}"
-    return f"'{_shown(text)}' is not a number: {sign} is read only on its own"
+        return f"'{short_typed(text)}' is not a number: {sign} beside other digits is not read; {then}"
+    return f"'{short_typed(text)}' is not a number: {sign} is read only on its own"
 
 
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
@@ -151,7 +151,7 @@ def too_long(text: str) -> str:
     or more than a number."""
     body = text.strip()
     if one_number(body):
-        return (f"'{_shown(body)}' is a number, but too long ({len(body):,} characters; a cell "
+        return (f"'{short_typed(body)}' is a number, but too long ({len(body):,} characters; a cell "
                 f"takes {MAX_LEN}): round it")
     return f"too long ({len(text):,} characters): type one number"
 
@@ -177,7 +177,7 @@ def parse_whole(text: str) -> Parsed:
         return Parsed(int(parsed.value))
     if not parsed.ok and "too large" in parsed.error:  # 1e400: past any count, not "not whole"
         return parsed
-    return Parsed(None, f"'{_shown(text)}' is not a whole number")
+    return Parsed(None, f"'{short_typed(text)}' is not a whole number")
 
 
 def exactly_whole(text: str) -> bool:
@@ -200,39 +200,39 @@ def parse_cell(text: str, *, cell_limit: bool = True) -> Parsed:
     norm = _normalise(text)
     if norm.lower().lstrip("+-") in ("nan", "inf", "infinity"):
         takes = "cells take" if cell_limit else "this takes"
-        return Parsed(None, f"'{_shown(text)}' is not allowed: {takes} finite numbers only")
+        return Parsed(None, f"'{short_typed(text)}' is not allowed: {takes} finite numbers only")
     if re.match(_NUMBER_RE, norm):
         value = float(norm)
         parts = (norm,)
     elif m := re.match(_FRACTION_RE, norm):
         num, den = float(m.group(1)), float(m.group(2))
         if den == 0:
-            return Parsed(None, f"'{_shown(text)}' divides by zero")
+            return Parsed(None, f"'{short_typed(text)}' divides by zero")
         value = num / den
         parts = (m.group(1), m.group(2))
     elif _GROUPED.match(norm):  # a thousand, or a decimal comma: either is as likely
         if cell_limit and abs(float(norm.replace(",", ""))) > MAX_ABS:
             # (grouped twice or more: no decimal reading) not "write" a number refused too
-            return Parsed(None, f"'{_shown(text)}' is too large: keep |x| at most 1e6")
+            return Parsed(None, f"'{short_typed(text)}' is too large: keep |x| at most 1e6")
         decimal = (f" (or {norm.replace(',', '.')}, with a point)" if norm.count(",") == 1
                    else "")
-        return Parsed(None, f"'{_shown(text)}' is not a number here: write "
+        return Parsed(None, f"'{short_typed(text)}' is not a number here: write "
                             f"{norm.replace(',', '')}{decimal}")
     elif norm.count(",") == 1 and re.match(_NUMBER_RE, point := norm.replace(",", ".")):
-        return Parsed(None, f"'{_shown(text)}' is not a number: write {point}, with a point")
+        return Parsed(None, f"'{short_typed(text)}' is not a number: write {point}, with a point")
     elif len(parts := norm.replace(",", " ").split()) > 1 and all(map(one_number, parts)):
         # a row or a block pasted into a cell being typed: a block goes on the grid
         where = ": Escape, then paste them on the grid" if cell_limit else ""
         takes = "a cell takes" if cell_limit else "this takes"
-        return Parsed(None, f"'{_shown(text)}' is {len(parts)} numbers, and {takes} "
+        return Parsed(None, f"'{short_typed(text)}' is {len(parts)} numbers, and {takes} "
                             f"one{where}")
     else:
         # a lab's field may refuse negatives: its examples are positive
         examples = "0.5, -2, 1e-3 or 1/3" if cell_limit else "0.5, 1e-3 or 1/3"
-        return Parsed(None, f"'{_shown(text)}' is not a number (try {examples})")
+        return Parsed(None, f"'{short_typed(text)}' is not a number (try {examples})")
     if not math.isfinite(value) or (cell_limit and abs(value) > MAX_ABS):
         limit = ": keep |x| at most 1e6" if cell_limit else " to store"
-        return Parsed(None, f"'{_shown(text)}' is too large{limit}")
+        return Parsed(None, f"'{short_typed(text)}' is too large{limit}")
     if any(_underflowed(p, float(p)) for p in parts):
-        return Parsed(None, f"'{_shown(text)}' is too small to store; type 0 for zero")
+        return Parsed(None, f"'{short_typed(text)}' is too small to store; type 0 for zero")
     return Parsed(0.0 if value == 0 else value)

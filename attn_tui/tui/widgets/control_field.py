@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from attn_tui.core.parse import exactly_whole, parse_cell, without_grouping
+from attn_tui.core.parse import exactly_whole, parse_cell, short_typed, without_grouping
 from attn_tui.core.words import as_typed, json_short, short_exponent, whole
 
 KINDS = ("int", "pow2", "float", "ladder", "choice", "bool")
@@ -101,13 +101,13 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             if parsed.ok and not exactly_whole(text):
                 # as typed: a float rounds 1.9999999999999999 to 2 and 1000.0000000000001
                 # shows as 1000
-                return None, f"{self.label} must be a whole number, not {text.strip()[:24]}"
+                return None, f"{self.label} must be a whole number, not {short_typed(text.strip())}"
             if parsed.ok:
                 return self.check(parsed.value)
             if not text.strip():  # as a cell says it ("'' is not a whole number" read oddly)
                 return None, f"{self.label}: {parsed.error}"
             return None, self._past_any_range(text) or (
-                f"{self.label}: '{text[:16]}' is not a whole number")
+                f"{self.label}: '{short_typed(text)}' is not a whole number")
         parsed = parse_cell(text, cell_limit=False)  # the field's own range, not a cell's
         if not parsed.ok:
             return None, self._past_any_range(text) or f"{self.label}: {parsed.error}"
@@ -123,7 +123,7 @@ class Field(NamedTuple):  # not a frozen dataclass: ~0.7 ms of start-up to build
             past = math.isinf(float(cleaned))
         except ValueError:
             return None
-        return self._outside(text.strip()[:16]) if past else None
+        return self._outside(short_typed(text.strip())) if past else None
 
     def _outside(self, shown: str) -> str:
         return (f"{self.label} must be between {self.text(self.lo_value)} and "

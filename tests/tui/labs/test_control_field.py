@@ -81,7 +81,11 @@ def test_typed_values(field, text, value) -> None:
                                                        "whole number, not 1.9999999999999999"),
                                                       (N, "1000.0000000000001",
                                                        "whole number, not 1000.0000000000001"),
-                                                      (KEYS, "7/2", "whole number, not 7/2")])
+                                                      (KEYS, "7/2", "whole number, not 7/2"),
+                                                      # cut at 16 with no sign of the cut
+                                                      (DK, "abc01e400nan1e-91/3",
+                                                       "'abc01e400nan1e-91/3' is not"),
+                                                      (DK, "x" * 30, f"'{'x' * 23}…' is not")])
 def test_typed_refusals(field, text, words) -> None:
     value, error = field.parse(text)
     assert value is None and words in error
