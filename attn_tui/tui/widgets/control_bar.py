@@ -111,6 +111,9 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         self._replace = False  # Enter opened the old value: the first key typed replaces it
         self._refused: str | None = None  # typed text refused already and kept open
         self._refusal_shown = False  # a refusal of this typing is on the screen's line
+        # the field the last key, a minus that is the screen's key, was pressed on: a digit
+        # next is a negative number typed, refused as one ("-5" had set 5, with no word)
+        self._minus_on: int | None = None
         # the last value announced, until the screen has taken it: a key's binding run early
         # (see key_order) has the screen take it first
         self.in_flight: ControlBar.Changed | None = None
@@ -330,6 +333,8 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
 
     async def read_own_key(self, event: events.Key) -> bool:
         f = self.current
+        signed = self._minus_on == self.field
+        self._minus_on = None
         if self.editing is None:
             # a digit or a point begins a number; so does any other character that is no key
             # here (a sign, so that "-5" is refused whole rather than 5 set; a letter, so that
@@ -344,12 +349,15 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 event.prevent_default()
                 if self._held():
                     return True
-                self.editing = event.character
+                typed_sign = signed and (event.character.isdigit() or event.character == ".")
+                self.editing = ("-" if typed_sign else "") + event.character
                 self._replace = False
                 event.stop()
                 event.prevent_default()
                 self.refresh()
                 return True
+            if event.key == "minus" and f.kind not in ("bool", "choice"):
+                self._minus_on = self.field  # the screen's key runs: a step down, or its −1
             return False
         if not event.is_printable and event.key not in TYPING_KEYS:
             # Tab, ctrl+s, F1 … keep their meaning: the workbench takes the typed value first

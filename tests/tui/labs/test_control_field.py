@@ -236,6 +236,31 @@ async def test_where_minus_is_a_key_of_the_screen_the_bar_leaves_it_to_that_key(
         assert bench.workspace.t_k == t - 1
 
 
+async def test_where_minus_is_the_screens_key_a_digit_after_it_types_a_negative_number():
+    """scores × in the precision lab: - 5 Enter set 5 (- stepped down, then 5 was typed),
+    with no word about the sign."""
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("precision").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        bar = screen.query_one(ControlBar)
+        bar.focus()
+        await pilot.press("plus", "plus")
+        await settle(pilot)
+        await pilot.press("minus")
+        await settle(pilot)
+        stepped = screen.settings.multiplier
+        await pilot.press("5")
+        assert bar.editing == "-5"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.settings.multiplier == stepped
+        assert "-5 is outside" in screen.message, screen.message
+        await pilot.press("escape", "minus", "right", "left", "5")  # not right after the minus
+        assert bar.editing == "5"
+
+
 async def _on_the_seed(pilot):
     """The scaling lab settled, its bar on the seed field: (screen, bar)."""
     from attn_tui.tui.widgets.control_bar import ControlBar
