@@ -101,3 +101,17 @@ async def test_e_on_a_step_that_keeps_nothing_back_opens_the_export_dialog():
         await _at(pilot, 6)
         await press(pilot, "e")
         assert isinstance(pilot.app.screen, FileModal)
+
+
+async def test_an_answer_takes_down_the_answer_first_a_lab_said_for_its_question():
+    # params 5: ↑ (refused: "Answer first…"), then c: the refusal stayed above the answer's
+    # words, two rows of the cost table pushed down, until the bar was touched again
+    async with lesson_app("params", at=5).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 5)
+        lab = pilot.app.screen
+        await press(pilot, "up")
+        assert lab.message.startswith("Answer first (a, b or c)")
+        await pilot.pause(0.5)
+        await press(pilot, "c")
+        assert "Right." in panel(pilot.app).plain
+        assert lab.message == ""

@@ -271,6 +271,7 @@ class LabScreen(Screen):
         bar = self.query_one(ControlBar)
         if (held := self.app.tutor.holds_back(self)) is not None:
             self.refuse(held.rstrip("."))
+            self._held_said = self.message
             bar.show(**asdict(self.settings))
             return False
         value, error = bar.field_named(key).check(value)
@@ -301,6 +302,15 @@ class LabScreen(Screen):
         self._refusal_said = self.message
 
     _refusal_said: str | None = None  # the last refusal, while it is the line shown
+    _held_said: str | None = None  # "Answer first…", said while a question held the settings
+
+    def lesson_pointed(self) -> None:
+        """A lesson's step has pointed at its marks, as an answer or another step does: an
+        "Answer first" that held only until then goes (it stayed above the answer's words)."""
+        if (self._held_said is not None and self.message == self._held_said
+                and self.app.tutor.holds_back(self) is None):
+            self.say(self.standing_problem() or "", error=bool(self.standing_problem()))
+        self._held_said = None
 
     @on(ControlBar.Moved)
     def _control_moved(self, event: ControlBar.Moved) -> None:
