@@ -1002,3 +1002,15 @@ async def test_a_step_ready_at_once_lays_the_screen_out_at_most_twice(monkeypatc
             assert f"Step {k} of" in panel(pilot.app).border_title
             per_step.append(len(layouts))
         assert max(per_step) <= 2, per_step
+
+
+async def test_a_step_that_picks_another_query_shows_its_table_from_the_first_key():
+    # nanogpt 9 → 10: the step table kept step 9's scroll, down at t5, and t1's only key it
+    # may see (t1, under the causal mask) was out of sight
+    async with lesson_app("nanogpt", at=9).run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "n")
+        assert "Step 10 of" in panel(pilot.app).border_title
+        lines = screen_text(pilot.app).splitlines()
+        header = next(i for i, line in enumerate(lines) if "steps for query 't1'" in line)
+        assert "│t1    -1.7629" in lines[header + 2], lines[header:header + 4]

@@ -57,6 +57,10 @@ class StepTable(GridView):
         return base
 
     def show(self, steps: Steps, query: int, key_labels: tuple[str, ...]) -> None:
+        if query != self.query_index and self.scroll_y:
+            # another query's table starts at its first key: left scrolled down to the key a
+            # lesson's step had marked, t1's only unmasked key was out of sight
+            self.scroll_to(y=0, animate=False)
         self.steps, self.query_index = steps, query
         # computed once per result: cell_text runs for every visible cell on every repaint
         self._contrib = steps.contributions(query)
