@@ -122,7 +122,10 @@ class Verdict:
             return f"{self.label}: {shown} · goal: yes"
         if self.waiting:  # a phrase, not a number: "held-out accuracy: paused (…)"
             return f"{self.label}: {self.waiting} · goal {self.target}"
-        return f"{self.label} {fmt(self.value, self.digits)} · goal {self.target}"
+        # "α(dog → barked) 0.83", but "entropy (bits) of layer 1 head 3: 0.0034": a number
+        # after a name that ends in one read as one with it
+        sep = " " if self.label.endswith(")") else ": "
+        return f"{self.label}{sep}{fmt(self.value, self.digits)} · goal {self.target}"
 
 
 @dataclass(frozen=True)

@@ -41,9 +41,9 @@ async def _at(pilot, k: int) -> None:
 
 # (lesson, step, keys that make the learner's own change, what the goal reads on it)
 LABS = [
-    ("scale", 3, ["right"] * 5 + ["2", "enter"], "H scaled at d_k = 1024 2.85"),
+    ("scale", 3, ["right"] * 5 + ["2", "enter"], "H scaled at d_k = 1024: 2.85"),
     ("params", 6, ["down"], "one layer's parameters"),
-    ("real-heads", 3, ["down"], "entropy (bits) of layer 2 head 3 2.45"),
+    ("real-heads", 3, ["down"], "entropy (bits) of layer 2 head 3: 2.45"),
 ]
 IDS = [f"{n}-{k}" for n, k, _, _ in LABS]
 

@@ -285,7 +285,7 @@ def test_a_goal_met_by_a_little_shows_the_value_as_the_lab_writes_it():
                         solution=[{"setting": "lr", "value": 0.01}]), "lab:train")
     live = t.lab_live("lab:train", t.LAB_DEFAULTS["lab:train"], RunFigures(0.9982, 0.9, 0.0))
     v = t.evaluate(task, live, None)
-    assert v.met and v.line() == "held-out accuracy 0.9982 · goal ≥ 0.99"
+    assert v.met and v.line() == "held-out accuracy: 0.9982 · goal ≥ 0.99"
 
 
 def test_a_verdict_rounds_half_up_as_a_learner_reads_the_panes():
