@@ -250,6 +250,8 @@ async def test_a_rule_that_quotes_a_sentence_ends_with_one_full_stop():
         assert "Rule broken: the sentence must stay 'The cat sat on the mat because it was " \
                "tired.' " in said.replace("\n", " "), said
         assert "tired.'." not in said
+        # the reading after it starts its own sentence: it ran on as "tired.' entropy (bits)"
+        assert "tired.' Entropy (bits) of layer " in " ".join(said.split()), said
 
 
 async def test_ctrl_r_gives_the_keys_back_to_the_field_the_step_picked():

@@ -368,7 +368,9 @@ def _task(out: Text, view: PanelView) -> None:
                    style="bold")
     read = v.broken is None or not v.waiting  # nothing to read yet: the rule is what counts
     if read:
-        out.append(f"{'' if v.broken is None else ' '}{v.line()}")
+        line = v.line()
+        # after a rule's full stop the reading starts a sentence: "… tired.' Entropy (bits)"
+        out.append(line if v.broken is None else f" {line[:1].upper()}{line[1:]}")
     if view.shown:  # in the panel, not a notice: a notice covered the ✓ it brought
         out.append(f"  {view.shown}", style="italic")
     if v.broken is not None:
