@@ -282,3 +282,29 @@ def test_paths_kept_are_said_folder_first_each_folder_once():
     assert folders_then_names(["~/a/unsaved/x.json", "~/a/unsaved/x.npz", "/tmp/y.json",
                                "z.json", "/"]) == [
         "~/a/unsaved/", "x.json", "x.npz", "/tmp/", "y.json", "z.json", "/"]
+
+
+async def test_a_rescued_file_that_cannot_be_read_gives_way_to_the_next(data):
+    """A damaged rescue, refused, was offered again at every ctrl+o: the files kept after it
+    were never offered."""
+    for _ in range(2):
+        await _edit_then(make_app(), lambda app: app.post_message(messages.ExitApp()))
+    first, second = rescued(data)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        offered = pilot.app.screen.query_one("#file-path").value
+        damaged, other = (first, second) if offered == str(first) else (second, first)
+        assert offered == str(damaged)
+        damaged.write_text('{"format": "attn-tui-session", "vers')
+        await pilot.press("enter")
+        await pilot.pause()
+        said = str(pilot.app.screen.query_one("#file-error").render())
+        assert said.startswith("✗ Cannot open") and said.endswith(
+            f"It is offered no more: Escape, then ctrl+o offers the next file kept, {other}."), said
+        await pilot.press("escape", "ctrl+o")
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#file-path").value == str(other)
+    assert [str(p) for p in rescue.unopened()] == [str(other)]

@@ -297,6 +297,20 @@ class SessionController:
         warned_run: list[str] = []  # ... or a training run
         loaded: dict[str, Any] = {}  # a run read, by path: a large one takes a while
 
+        def unreadable(path: str, why: str) -> str:
+            """``why`` a file cannot be opened; a rescued one is then offered no more, so
+            that ctrl+o goes on to the next (it offered the damaged one again and again)."""
+            from attn_tui.core import rescue
+
+            if (rescued := _same_file(path, self.rescued)) is None:
+                return why
+            rescue.opened(os.path.expanduser(path))
+            self.rescued.remove(rescued)
+            if not self.rescued:
+                return why
+            return (f"{why} It is offered no more: Escape, then ctrl+o offers the next file "
+                    f"kept, {self.rescued[0]}.")
+
         def read(path: str) -> str | None | Awaitable[str | None]:
             # what attn-tui writes as a zip is a .npz: a run, or an export
             if path.lower().endswith(".npz") or begins_as_zip(path):
@@ -304,7 +318,7 @@ class SessionController:
             try:
                 found = session.load_full(path)
             except session.SessionError as exc:
-                return str(exc)
+                return unreadable(path, str(exc))
             brings = found.screen == "lab:minilm" or "minilm" in found.kept
             if brings and path not in warned and self._typed_sentence():
                 warned.append(path)  # said once: Enter again opens it
@@ -334,7 +348,7 @@ class SessionController:
             try:  # off the event loop: a rescued run of the largest model is 300 MB
                 record = await asyncio.to_thread(load, path)
             except FileError as exc:
-                return str(exc)
+                return unreadable(path, str(exc))
             loaded[path] = record
             return take_run(path, record)
 
