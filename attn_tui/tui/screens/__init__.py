@@ -24,4 +24,6 @@ def say_put_back(app, undo: bool, what: str) -> None:
 
     textual_compat.dismiss_notices(app, starts=("Undid: ", "Redid: "))
     end = "" if what.endswith("…") else "."  # "h 1 → 2 …", not "h 1 → 2 …."
-    app.notify(f"{'Undid' if undo else 'Redid'}: {what}{end}", timeout=2, markup=False)
+    said = f"{'Undid' if undo else 'Redid'}: {what}{end}"
+    # long enough to read, about 25 characters a second
+    app.notify(said, timeout=max(2.0, len(said) / 25), markup=False)

@@ -99,6 +99,23 @@ async def test_R_is_one_change_u_undoes_and_an_empty_history_says_so():
         assert screen.settings == replace(mine, temperature=1.0)
 
 
+async def test_u_names_every_setting_it_puts_back():
+    # after R took back four changes, u said "Undid: keys 2 → 16, trials …" with the
+    # fourth cut off by "…"
+    async with lab_app("scaling").run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        for action in ("set_keys(16)", "set_trials(50)", "set_seed(3)", "set_temperature(4.0)"):
+            await run_action(pilot, action)
+        await pilot.press("R")
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        [said] = [str(n.message) for n in notifications(pilot.app) if "Undid" in str(n.message)]
+        assert said.startswith("Undid: ") and said.endswith(".") and "…" not in said
+        for part in ("keys 8 → 16", "trials 200 → 50", "seed 0 → 3", "temp 1.00 → 4.00"):
+            assert part in said, said
+
+
 async def test_u_typed_into_a_control_is_text_and_7_enter_u_undoes_the_7():
     async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -473,9 +473,8 @@ class LabScreen(Screen):
         after = asdict(self.settings)
         changed = [f"{f.label} {f.text(before[f.key])} → {f.text(after[f.key])}"
                    for f in bar.fields if f.key in before and before[f.key] != after[f.key]]
-        if changed:
-            say_put_back(self.app, what == "undo",
-                         ", ".join(changed[:3]) + (" …" if len(changed) > 3 else ""))
+        if changed:  # every one: R's defaults changed four, and the fourth went unsaid
+            say_put_back(self.app, what == "undo", ", ".join(changed))
 
     def action_back(self) -> None:
         # two quick Escapes can both reach this screen before the first pop lands: only the
