@@ -8,7 +8,7 @@ The bar never decides anything itself: it posts ``Changed`` for a value its fiel
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -159,11 +159,18 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 self.refresh()
             return
         self.values.update(values)
-        # a value that keeps the bar's lines (most: the fields keep their places) repaints
-        # it; against the height it has, which text being typed may have outgrown since
-        width = self.content_size.width
-        self.refresh(layout=width <= 0 or self.get_content_height(
-            self.size, self.size, width) != self.content_size.height)
+        self.refresh()
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        """A change that keeps the bar's lines (most: the fields keep their places) repaints
+        it; one that needs more or fewer lines for its width lays it out too (24 digits typed
+        into steps wrapped the fields onto a second line, and the hint below was cut off)."""
+        if not layout and not self.ONE_LINE and self.is_mounted:
+            width = self.content_size.width
+            layout = width <= 0 or self.get_content_height(
+                self.size, self.size, width) != self.content_size.height
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def units(self) -> list[Text]:
         """Each field as its name and value: one unit, never parted by a line break."""

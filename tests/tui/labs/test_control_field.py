@@ -261,6 +261,28 @@ async def test_where_minus_is_the_screens_key_a_digit_after_it_types_a_negative_
         assert bar.editing == "5"
 
 
+async def test_a_value_typed_long_enough_to_wrap_the_bar_keeps_the_hint_below_it():
+    # 24 digits wrapped the fields onto a second line, which took the hint's: "Enter sets
+    # it, Escape cancels" (and, refused, how to get out) was gone while it was needed
+    from screen_text import screen_text
+
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("scaling").run_test(size=(80, 24)) as pilot:
+        screen, bar = await _on_the_seed(pilot)
+        bar.focus()
+        await pilot.press(*"9" * 24)
+        await pilot.pause()
+        assert bar.size.height == 3
+        assert "typing: Enter sets it, Escape cancels" in screen_text(pilot.app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "refused: mend it and Enter" in screen_text(pilot.app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.query_one(ControlBar).size.height == 2
+
+
 async def _on_the_seed(pilot):
     """The scaling lab settled, its bar on the seed field: (screen, bar)."""
     from attn_tui.tui.widgets.control_bar import ControlBar
