@@ -1623,3 +1623,26 @@ async def test_u_and_U_say_what_they_put_back_and_the_workbenchs_keys_say_where_
         await pilot.press("slash", "m")  # typed in the sentence, m is a letter
         await settle(pilot)
         assert screen.query_one("#sentence", Input).value.endswith("m")
+
+
+async def test_a_key_at_the_edge_of_the_heads_or_the_tokens_says_so() -> None:
+    # ↑ on layer 1, ← on head 1, [ on the first token and ] on the last did nothing, silently
+    async with model_app().run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+
+        async def said_after(*keys: str) -> list[str]:
+            for key in keys:
+                await pilot.press(key)
+            await settle(pilot)
+            return [str(n.message) for n in notifications(pilot.app)]
+
+        assert await said_after("up") == ["Already at layer 1, the first of 6."]
+        assert await said_after("left") == ["Already at head 1, the first of 12."]
+        assert await said_after("left_square_bracket") == ["Already at token 1, the first of 13."]
+        assert (screen.layer_index, screen.head_index, screen.query_index) == (0, 0, 0)
+        said = await said_after(*["right_square_bracket"] * 13)
+        assert said == ["Already at token 13, the last of 13."] and screen.query_index == 12
+        said = await said_after(*["down"] * 6, *["right"] * 12)
+        assert said == ["Already at head 12, the last of 12."]
+        assert (screen.layer_index, screen.head_index) == (5, 11)

@@ -858,8 +858,14 @@ class ModelScreen(Screen):
     def action_query(self, step: int) -> None:
         # before the first maps (the model loading) the index is kept, and clamped on arrival
         most = len(self.run.tokens) - 1 if self.run is not None else 10**6
+        at = max(0, min(most, self.query_index + step))
+        if step and at == self.query_index and self.run is not None:
+            from attn_tui.tui.widgets.alpha_picture import say_at_edge
+
+            end = "last" if step > 0 else "first"
+            say_at_edge(self.app, f"Already at token {at + 1}, the {end} of {most + 1}.")
         with self.history.change(self.undo_state):
-            self.query_index = max(0, min(most, self.query_index + step))
+            self.query_index = at
         self._show_head()
 
     def action_undo(self) -> None:

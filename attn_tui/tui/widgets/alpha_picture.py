@@ -228,6 +228,18 @@ class HeadGrid(KeysInOrder, Widget, can_focus=True):
             picked = self.Picked(self, layer, head)
             self.in_flight.append(picked)  # `→ w` in one burst: the screen takes it before w
             self.post_message(picked)
+        elif d_layer or d_head:  # at the edge: said, as a lab's field says it (it was silent)
+            what, count, at = (("layer", layers, layer) if d_layer else ("head", heads, head))
+            end = "last" if (d_layer or d_head) > 0 else "first"
+            say_at_edge(self.app, f"Already at {what} {at + 1}, the {end} of {count}.")
+
+
+def say_at_edge(app, words: str) -> None:
+    """One notice for a key that goes nowhere (held down, it stacked one a repeat)."""
+    from attn_tui.tui.textual_compat import dismiss_notices
+
+    dismiss_notices(app, starts=("Already at ",))
+    app.notify(words, timeout=2, markup=False)
 
 
 def _head_numbers(heads: int, w: int, chosen: int, marked: Style) -> Text:
