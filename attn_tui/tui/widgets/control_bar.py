@@ -8,7 +8,7 @@ The bar never decides anything itself: it posts ``Changed`` for a value its fiel
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -143,7 +143,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         """A field whose top depends on another setting (a head of h): ↑ stops there, and a
         value past it is refused in the same words as any other out of range."""
         self.fields = tuple(f._replace(hi=hi) if f.key == key else f for f in self.fields)
-        self.refresh()
+        self._repaint()
 
     # what differs in a bar of one line (the dimensions bar): the hint shares the fields' line
     ONE_LINE: ClassVar[bool] = False
@@ -156,21 +156,21 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             # never lay out again (the bar is one line whatever it shows)
             if any(self.values.get(k) != v for k, v in values.items()):
                 self.values.update(values)
-                self.refresh()
+                self._repaint()
             return
         self.values.update(values)
-        self.refresh()
+        self._repaint()
 
-    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
-                recompose: bool = False) -> Self:
+    def _repaint(self) -> None:
         """A change that keeps the bar's lines (most: the fields keep their places) repaints
         it; one that needs more or fewer lines for its width lays it out too (24 digits typed
         into steps wrapped the fields onto a second line, and the hint below was cut off)."""
-        if not layout and not self.ONE_LINE and self.is_mounted:
+        layout = False
+        if not self.ONE_LINE and self.is_mounted:
             width = self.content_size.width
             layout = width <= 0 or self.get_content_height(
                 self.size, self.size, width) != self.content_size.height
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        self.refresh(layout=layout)
 
     def units(self) -> list[Text]:
         """Each field as its name and value: one unit, never parted by a line break."""
@@ -263,7 +263,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
 
     def action_pick(self, step: int) -> None:
         self.field = (self.field + step) % len(self.fields)
-        self.refresh()
+        self._repaint()
         self.post_message(self.Moved(self, self.current.key))
 
     def action_click_field(self, index: int, step: int = 0) -> None:
@@ -278,7 +278,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 self.screen.settle_edits()  # on it, not a bar the screen then puts back
         if index != self.field:
             self.field = index
-            self.refresh()
+            self._repaint()
             self.post_message(self.Moved(self, self.current.key))
         if step:
             self.action_step(step)
@@ -307,7 +307,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         elif not self._held():
             self.editing = f.text(self.values[f.key]).replace(",", "")
             self._replace = True
-            self.refresh()
+            self._repaint()
 
     def _offer(self, value: Any, direction: int = 1) -> None:
         f = self.current
@@ -316,7 +316,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 self.post_message(self.Rejected(self, f.key, f.at_end(value, direction)))
             return
         self.values[f.key] = value
-        self.refresh()
+        self._repaint()
         self._announce(f.key, value)
 
     def _announce(self, key: str, value: Any, typed: str | None = None) -> None:
@@ -332,7 +332,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         self.field = keys.index(key)
         self.editing, self._replace = typed, False
         self._refused, self._refusal_shown = typed, True
-        self.refresh()
+        self._repaint()
 
     # ---- typing
     def on_after_keys(self, event: AfterKeys) -> None:
@@ -361,7 +361,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 self._replace = False
                 event.stop()
                 event.prevent_default()
-                self.refresh()
+                self._repaint()
                 return True
             if event.key == "minus" and f.kind not in ("bool", "choice"):
                 self._minus_on = self.field  # the screen's key runs: a step down, or its −1
@@ -384,7 +384,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         elif event.character and event.character.isprintable() and len(self.editing) < 24:
             self.editing = (event.character if self._replace else self.editing + event.character)
             self._replace = False
-        self.refresh()
+        self._repaint()
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -406,7 +406,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             self.take_typed(keep_refused=True)
         else:
             self._drop_typing()
-            self.refresh()
+            self._repaint()
 
     def _drop_typing(self) -> None:
         """Cancel the typing: the field keeps its value, and a refusal said of what was typed
@@ -433,7 +433,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 self._replace = False
             else:
                 self.editing = None
-            self.refresh()
+            self._repaint()
             return False
         typed, self.editing = self.editing, None
         self._refusal_shown = False  # taken: what the screen says next replaces the refusal
@@ -442,7 +442,7 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
             self._announce(f.key, value, typed)
         else:
             self.post_message(self.Kept(self, f.key, value))
-        self.refresh()
+        self._repaint()
         return True
 
     def on_paste(self, event: events.Paste) -> None:
@@ -456,10 +456,10 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         text = "".join(c for c in lines[0].strip() if c.isprintable())
         base = "" if self.editing is None or self._replace else self.editing
         self.editing, self._replace = (base + text)[:24], False
-        self.refresh()
+        self._repaint()
 
     def on_focus(self) -> None:
-        self.refresh()
+        self._repaint()
 
     def on_blur(self) -> None:
         # leaving the bar (Tab, a click) keeps a typed value, as a cell does; a refused one is
@@ -467,4 +467,4 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
         # leaving: Textual gives the focus back, and the typing goes on (1, away, 6 is 16)
         if self.app.app_focus:
             self.take_typed(keep_refused=False)
-        self.refresh()
+        self._repaint()
