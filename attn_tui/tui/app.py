@@ -759,16 +759,22 @@ class AttnApp(App[int]):
         yield from self._screen_commands(
             screen, skip=frozenset() if screen is not bench else self._BENCH_NAMED)
         if screen is bench:
+            # a key the lesson open here takes (a question's c) is not named as this one's
+            lessons = self.tutor.keys_taken(screen)
+
+            def key(k: str) -> str:
+                return "" if k in lessons else f" ({k})"
+
             for view in VIEWS:
                 yield SystemCommand(f"View: {view}", f"Show {VIEW_WORDS[view]} (v cycles)",
                                     lambda v=view: bench.action_set_view(v))
-            yield SystemCommand("Copy the step table", "As Markdown, to the clipboard (c)",
+            yield SystemCommand("Copy the step table", f"As Markdown, to the clipboard{key('c')}",
                                 bench.action_copy)
             yield SystemCommand("Reset the example", "Reload the current example (R; u undoes)",
                                 bench.action_reset)
             for b in bindings.EDITOR:  # a pane's keys, not the screen's: to the pane in use
                 if b.action.startswith("structure("):
-                    yield SystemCommand(b.description, f"In Q, K or V: {b.tooltip} ({b.key})",
+                    yield SystemCommand(b.description, f"In Q, K or V: {b.tooltip}{key(b.key)}",
                                         lambda b=b: self._editor_key(bench, b))
         yield from self.session.commands(bench, on_bench=screen is bench)
         yield from self.tutor.commands(screen)

@@ -115,3 +115,17 @@ async def test_an_answer_takes_down_the_answer_first_a_lab_said_for_its_question
         await press(pilot, "c")
         assert "Right." in panel(pilot.app).plain
         assert lab.message == ""
+
+
+async def test_the_palette_names_no_key_a_question_takes_for_its_answers():
+    # select 3 asks a, b or c: the palette offered "Copy the step table … (c)" and "Add
+    # token … (a)", keys that answer the question there
+    async with lesson_app("select", at=3).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 3)
+        helps = {c.title: c.help for c in pilot.app.get_system_commands(pilot.app.screen)}
+        assert helps["Copy the step table"] == "As Markdown, to the clipboard"
+        assert not helps["Add token"].endswith("(a)") and helps["Add dim"].endswith("(A)")
+        await pilot.pause(0.5)
+        await press(pilot, "b", "n")  # step 4 asks nothing: the keys are the panes' again
+        helps = {c.title: c.help for c in pilot.app.get_system_commands(pilot.app.screen)}
+        assert helps["Copy the step table"].endswith("(c)") and helps["Add token"].endswith("(a)")
