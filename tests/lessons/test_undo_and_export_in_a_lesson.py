@@ -129,3 +129,17 @@ async def test_the_palette_names_no_key_a_question_takes_for_its_answers():
         await press(pilot, "b", "n")  # step 4 asks nothing: the keys are the panes' again
         helps = {c.title: c.help for c in pilot.app.get_system_commands(pilot.app.screen)}
         assert helps["Copy the step table"].endswith("(c)") and helps["Add token"].endswith("(a)")
+
+
+async def test_the_palette_answers_a_question_by_name_as_help_says():
+    # help: ctrl+p lists the open lesson's keys; "answer" found nothing on a question step
+    async with lesson_app("select", at=3).run_test(size=(80, 24)) as pilot:
+        await _at(pilot, 3)
+        commands = {c.title: c for c in pilot.app.get_system_commands(pilot.app.screen)}
+        assert commands["Lesson: answer b"].help == "a little less (b)"
+        await pilot.pause(0.5)
+        await commands["Lesson: answer b"].callback()
+        await settle(pilot)
+        assert "Right. b) a little less" in " ".join(panel(pilot.app).plain.split())
+        titles = [c.title for c in pilot.app.get_system_commands(pilot.app.screen)]
+        assert not any(t.startswith("Lesson: answer") for t in titles)

@@ -341,6 +341,15 @@ class LessonRunner:
                     ("leave", "Lesson: close", "Close the lesson and keep playing here (Esc; "
                      "g picks it up again)")):
                 yield SystemCommand(title, words, lambda verb=verb: self._act_by_name(verb))
+            q = self._step().question
+            if q is not None and self.chosen is None:  # found by "answer", as help says
+                from attn_tui.lessons.facts import fill
+
+                for letter, choice in zip(q.letters, q.choices, strict=False):
+                    yield SystemCommand(f"Lesson: answer {letter}",
+                                        f"{fill(choice, self.context())} ({letter})",
+                                        lambda letter=letter: self._act_by_name("answer",
+                                                                                letter))
         for name, title, summary in self.entries():
             yield SystemCommand(f"Lesson: {name}", f"{title}: {summary}",
                                 lambda n=name: self.start(n))
@@ -668,12 +677,12 @@ class LessonRunner:
                             f"taken: {again} once the step's words show.", timeout=4,
                             markup=False)
 
-    async def _act_by_name(self, verb: str) -> None:
+    async def _act_by_name(self, verb: str, *parameters: object) -> None:
         """A lesson key chosen by name in the palette: the command itself, never the key
         typed again (into a value being typed on a lab's bar, n became a letter of it)."""
         self._by_name = True
         try:
-            await self.act(verb)
+            await self.act(verb, *parameters)
         finally:
             self._by_name = False
 
