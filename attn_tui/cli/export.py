@@ -114,7 +114,11 @@ def _workspace(args: argparse.Namespace) -> Any:
     from attn_tui.core.session import load
 
     if args.export_session:
-        ws = load(args.export_session, stream=True)[0]
+        def waiting() -> None:  # a named pipe no program writes to yet
+            print(f"attn-tui: waiting for a program to write to {args.export_session} "
+                  "(ctrl+c stops)", file=sys.stderr, flush=True)
+
+        ws = load(args.export_session, stream=True, waiting=waiting)[0]
     else:  # a preset or one of the lecture's examples, computed as `attn-tui --preset` shows it
         from attn_tui.lessons.workspaces import build
 

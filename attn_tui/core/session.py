@@ -13,6 +13,7 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any, NamedTuple
 
@@ -118,17 +119,23 @@ def save(ws: Workspace, path: str | os.PathLike, screen: str = "workbench",
 
 
 # ---- reading
-def load(path: str | os.PathLike, *, stream: bool = False) -> tuple[Workspace, str]:
+def load(path: str | os.PathLike, *, stream: bool = False,
+         waiting: Callable[[], object] | None = None) -> tuple[Workspace, str]:
     """(workspace, screen) from a session file, or SessionError naming the file."""
-    return load_full(path, stream=stream)[:2]
+    return load_full(path, stream=stream, waiting=waiting)[:2]
 
 
-def load_full(path: str | os.PathLike, *, stream: bool = False) -> Session:
+PIPE_PATIENCE = 1.0  # seconds a named pipe may keep its writer waiting before it is said
+
+
+def load_full(path: str | os.PathLike, *, stream: bool = False,
+              waiting: Callable[[], object] | None = None) -> Session:
     """A session file, the open lab's settings too, or SessionError naming the file.
 
     ``stream``: for a command that reads once and ends (export), ``-`` is standard input and
     a pipe (``<(…)``) is read; the app refuses both, as its keys come from the terminal and a
-    pipe could hold it before its first screen."""
+    pipe could hold it before its first screen. ``waiting`` is called once a named pipe has
+    had nothing to read for ``PIPE_PATIENCE`` seconds (no program writes to it yet)."""
     shown = os.fspath(path)
     full = os.path.expanduser(shown)
     if shown == "-":
@@ -148,11 +155,34 @@ def load_full(path: str | os.PathLike, *, stream: bool = False) -> Session:
         if st.st_size > MAX_BYTES:
             raise SessionError(f"it is {st.st_size / 2**20:.1f} MB, and a session file is at "
                                f"most {MAX_BYTES // 2**20} MB", shown)
-        with open(full, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+        if stat.S_ISFIFO(st.st_mode):
+            raw = _read_pipe(full, waiting)
+        else:
+            with open(full, "rb") as f:
+                raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise SessionError(os_reason(exc), shown) from exc
     return _parsed(raw, shown)
+
+
+def _read_pipe(full: str, waiting: Callable[[], object] | None) -> bytes:
+    """A named pipe's bytes, once a program writes to it. Opened as a file is, one with no
+    writer held `export --session` silently until ctrl+c."""
+    import select
+
+    fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK)  # returns at once, writer or not
+    try:
+        if not select.select([fd], [], [], PIPE_PATIENCE)[0] and waiting is not None:
+            waiting()
+        select.select([fd], [], [])  # a writer's bytes, or its end
+        os.set_blocking(fd, True)
+        chunks, size = [], 0
+        while size <= MAX_BYTES and (chunk := os.read(fd, 1 << 16)):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _read_stdin() -> bytes:

@@ -381,3 +381,26 @@ def test_npz_to_a_terminal_named_as_a_file_is_refused_too(heads, capsys):
     finally:
         os.close(main_fd)
         os.close(sub_fd)
+
+
+def test_a_named_pipe_no_program_writes_to_yet_is_said_and_then_read(tmp_path: Path) -> None:
+    # `export --session ff` with nothing writing to ff waited silently until ctrl+c
+    pipe = tmp_path / "ff"
+    os.mkfifo(pipe)
+    proc = subprocess.Popen([sys.executable, "-m", "attn_tui", "export", "--format", "md",
+                             "--session", "ff"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        import select
+
+        # said after a second with no writer (waited for here at most 30 s, never forever)
+        assert select.select([proc.stderr], [], [], 30)[0], "nothing was said"
+        line = proc.stderr.readline().decode()
+        assert line == "attn-tui: waiting for a program to write to ff (ctrl+c stops)\n"
+        ws = state.from_preset("select")
+        pipe.write_text(session.to_json(ws))
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and err == b""
+    assert out.decode() == export.export_text(ws, "md")
