@@ -212,3 +212,12 @@ async def test_values_changed_while_the_split_is_refused_are_named_as_held_too()
         assert (screen.settings.V, screen.settings.L) == (1, 2)
         assert ("The numbers below are the last valid ones (V = 50,000, D = 512, L = 6, h = 8)."
                 in screen.message)
+
+
+async def test_one_layer_is_not_called_1_layers() -> None:
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_layers(1)")
+        assert "1 layer" in _params(pilot.app).row_labels
+        caption = str(pilot.app.screen.query_one("#cost-caption").render())
+        assert "every head of the one layer." in caption and "1 layers" not in caption

@@ -151,7 +151,8 @@ class ModelLabScreen(LabScreen):
              share(c.feed_forward, c.layer, "layer")),
             ("layer norms", "4 D", c.layer_norms, share(c.layer_norms, c.layer, "layer")),
             ("one layer", "sum of the above", c.layer, ""),
-            (f"all {c.L} layers", "L × layer", c.layers, share(c.layers, c.total, "total")),
+            ("1 layer" if c.L == 1 else f"all {c.L} layers", "L × layer", c.layers,
+             share(c.layers, c.total, "total")),
             ("embeddings", "V D", c.embeddings, share(c.embeddings, c.total, "total")),
             ("total", "", c.total, ""),
         ]
@@ -182,7 +183,8 @@ class ModelLabScreen(LabScreen):
         box.border_title = "what the sequence length costs"
         self.query_one("#cost-caption", Static).update(
             f"No parameter grows with n, but every token scores every token: n² per head, "
-            f"n² h L = every head of all {c.L} layers. Four times n, sixteen times the scores.")
+            f"n² h L = every head of {'the one layer' if c.L == 1 else f'all {c.L} layers'}. "
+            "Four times n, sixteen times the scores.")
 
     def _show_note(self, s: ModelSettings, c: ParamCount) -> None:
         box = self.query_one("#note-box")
