@@ -991,6 +991,11 @@ async def test_a_step_ready_at_once_lays_the_screen_out_at_most_twice(monkeypatc
     panes fitted to the panel's height. Its words and the panes' fit are what is left."""
     from layout_count import count_layouts
 
+    from attn_tui.tui.tutor import runner
+
+    # a step that takes longer than this says "getting ready…" (a layout of its own): on a
+    # machine busy with the rest of the suite, the mask lesson's steps sometimes did
+    monkeypatch.setattr(runner, "SETUP_SAID_AFTER", 30.0)
     async with lesson_app("mask").run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         layouts = count_layouts(monkeypatch)
