@@ -1119,3 +1119,31 @@ async def test_numbers_float16_cannot_hold_are_shown_with_why_not_empty_panes():
         await pilot.press("f")  # float64 holds it
         await pilot.pause()
         assert bench(pilot.app).steps.scores[0, 0] == 100000.0
+
+
+async def test_escape_leaves_the_dimensions_bar_and_a_smaller_t_says_what_it_removed():
+    # D then Esc did nothing, and ↓ pressed to get back to the grid took the last token away,
+    # with no word (x in a pane says "Removed token …")
+    async with make_app(preset="mask").run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        screen = bench(pilot.app)
+        grid = screen.query_one("#editor-k", MatrixEditor).grid
+        screen.set_focus(grid)
+        await pilot.press("D")
+        assert "Esc back" in screen_text(pilot.app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.focused is grid
+        await pilot.press("D", "down")
+        await pilot.pause()
+        assert screen.workspace.t_k == 3
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert said[-1] == "Removed token 4, 'loudly' (T 4 → 3); u undoes."
+        await pilot.press("escape", "less_than_sign")
+        await pilot.pause()
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert said[-1] == "Removed column d4 of Q and K (d_k 4 → 3); u undoes."
+        await pilot.press("D", "enter", "1", "enter")
+        await pilot.pause()
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert said[-1] == "Removed tokens 2 to 3 (T 3 → 1); u undoes."

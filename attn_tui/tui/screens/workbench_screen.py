@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import ScreenResume
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from attn_tui.compute import BackendUnavailable, Steps, attend
@@ -78,6 +79,22 @@ def _removal_words(ws: Workspace, new: Workspace, event: MatrixEditor.StructureR
     name, a, b, where = (("d_k", ws.d_k, new.d_k, "Q and K") if m in ("Q", "K")
                          else ("d_v", ws.d_v, new.d_v, "V"))
     return f"Removed d{event.col + 1} of {where} ({name} {a} → {b}); u undoes."
+
+
+def _removed(old: Workspace, new: Workspace) -> str | None:
+    """What a smaller T, d_k or d_v took away, with its values: ↓ on the dimensions bar and [
+    dropped the last tokens without a word, where x in a pane says it."""
+    if new.t_k < old.t_k:
+        gone = old.key_tokens[new.t_k:]
+        which = (f"token {old.t_k}, {gone[0]!r}" if len(gone) == 1
+                 else f"tokens {new.t_k + 1} to {old.t_k}")
+        return f"Removed {which} (T {old.t_k} → {new.t_k}); u undoes."
+    for name, a, b, where in (("d_k", old.d_k, new.d_k, "Q and K"),
+                              ("d_v", old.d_v, new.d_v, "V")):
+        if b < a:
+            cols = f"column d{a}" if a - b == 1 else f"columns d{b + 1} to d{a}"
+            return f"Removed {cols} of {where} ({name} {a} → {b}); u undoes."
+    return None
 
 
 class WorkbenchScreen(Screen):
@@ -504,12 +521,9 @@ class WorkbenchScreen(Screen):
         ws = self.workspace
         if key == "seed":
             self.apply(replace(ws, seed=value))
-        elif key == "T":
-            self.apply(state.resize(ws, t=value))
-        elif key == "d_k":
-            self.apply(state.resize(ws, d_k=value))
-        else:
-            self.apply(state.resize(ws, d_v=value))
+            return
+        new = state.resize(ws, **{"t" if key == "T" else key: value})
+        self.apply(new, note=_removed(ws, new))
 
     @on(DimsBar.Rejected)
     def _dims_refused(self, event: DimsBar.Rejected) -> None:
@@ -751,13 +765,13 @@ class WorkbenchScreen(Screen):
         new = state.resize(self.workspace, t=self.workspace.t_k + step)
         if new == self.workspace:  # [ at one token said nothing
             self._at_limit("T", self.workspace.t_k, step)
-        self.apply(new)
+        self.apply(new, note=_removed(self.workspace, new))
 
     def action_width(self, step: int) -> None:
         new = state.resize(self.workspace, d_k=self.workspace.d_k + step)
         if new == self.workspace:
             self._at_limit("d_k", self.workspace.d_k, step)
-        self.apply(new)
+        self.apply(new, note=_removed(self.workspace, new))
 
     def _at_limit(self, name: str, value: int, step: int) -> None:
         end = "largest" if step > 0 else "smallest"
@@ -778,7 +792,19 @@ class WorkbenchScreen(Screen):
     def action_focus_dims(self) -> None:
         # at once, not on the next turn of the loop as Widget.focus does: "D 6 Enter" typed
         # fast sets T, rather than typing 6 into Q
+        self._before_dims = self.focused
         self.set_focus(self.query_one(DimsBar))
+
+    _before_dims: Widget | None = None  # what had the keys when D gave them to the bar
+
+    def action_leave_dims(self) -> None:
+        """Esc on the dimensions bar: the keys back to the pane they came from (Q's, if the
+        bar was reached by Tab or a click)."""
+        back = self._before_dims
+        if back is None or not back.is_attached or isinstance(back, DimsBar):
+            back = self.query_one("#editor-q", MatrixEditor).grid
+        self._before_dims = None
+        self.set_focus(back)
 
     # ---- the file (the app's SessionController saves and opens it)
     @property

@@ -7,6 +7,8 @@ step keys named in the key bar.
 
 from __future__ import annotations
 
+from textual import events
+
 from attn_tui.core.state import MAX_DK, MAX_DV, MAX_TOKENS
 from attn_tui.tui import bindings
 from attn_tui.tui.widgets.control_bar import ControlBar
@@ -45,5 +47,16 @@ class DimsBar(ControlBar):
         if self.editing is not None:
             return ("Enter sets it, Escape cancels", "Enter sets, Esc cancels")
         if self.has_focus:
-            return ("←→ field  ↑↓ ±1  PgUp/PgDn ×2 ÷2", "←→ ↑↓ PgUp/PgDn")
+            return ("←→ field  ↑↓ ±1  PgUp/PgDn ×2 ÷2  Esc back", "←→ ↑↓ PgUp/PgDn  Esc back",
+                    "←→ ↑↓  Esc back")
         return ("(Tab here or press D to change)", "(D to change)")
+
+    async def read_own_key(self, event: events.Key) -> bool:
+        if event.key == "escape" and self.editing is None:
+            # back to the pane the keys came from: Esc did nothing here, and ↓ pressed to get
+            # back to the grid took tokens away
+            event.stop()
+            event.prevent_default()
+            await self.run_action("screen.leave_dims")
+            return True
+        return await super().read_own_key(event)
