@@ -67,7 +67,8 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("In any table", grid),
         ("In the dimensions bar", rows(bindings.DIMS_BAR) + [
             ("0-9", "type a new value: Enter sets it, Esc cancels; one out of range is refused "
-                    "and stays, to mend"), BAR_CLICK]),
+                    "and stays, to mend"),
+            ("Esc", "not typing: back to the pane the keys came from"), BAR_CLICK]),
         # a screen's p (Presets, Next preset) is the lesson's Previous step while one runs
         ("In a lesson (before a screen's own keys: p goes back a step)",
          lesson + [("a b c d", "answer the question"),
