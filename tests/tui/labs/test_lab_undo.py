@@ -204,3 +204,22 @@ async def test_in_the_train_lab_u_leaves_a_run_of_other_settings_going():
         await pilot.pause()
         assert screen.settings.seed == 0 and screen.state == "running"
         await pilot.press("escape")
+
+
+@pytest.mark.parametrize("lab", ["scaling", "heads"])
+async def test_a_lab_left_with_escape_and_opened_again_still_undoes_what_led_there(lab):
+    # its settings came back as left, but u said "Nothing to undo."
+    async with lab_app(lab).run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        first = pilot.app.screen.settings
+        await run_action(pilot, "set_seed(3)")
+        left = pilot.app.screen.settings
+        await pilot.press("escape")
+        await settle(pilot)
+        pilot.app.reopen_lab(lab)
+        await settle(pilot)
+        assert pilot.app.screen.settings == left
+        await pilot.press("u")
+        await settle(pilot)
+        assert pilot.app.screen.settings == first
+        assert "Nothing to undo." not in [str(n.message) for n in notifications(pilot.app)]

@@ -112,7 +112,8 @@ class LabScreen(Screen):
     settings: reactive[Any] = reactive(None, init=False, always_update=False)
 
     def __init__(self, backend: str = "numpy", dtype: str = "float64",
-                 saved: dict[str, Any] | None = None, **kwargs) -> None:
+                 saved: dict[str, Any] | None = None, history: UndoStack | None = None,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         textual_compat.start_at_breakpoints(self)
         self.fallback = ""  # why the lab computes on numpy when torch was asked for
@@ -122,7 +123,8 @@ class LabScreen(Screen):
         self.backend, self.dtype = backend, dtype
         self.message = ""  # the text of the message line, for tests and lessons
         self.set_reactive(LabScreen.settings, self.default_settings())
-        self.history: UndoStack[Any] = UndoStack()
+        # as the lab was left, with the settings it left (`saved`): u still undoes what led there
+        self.history: UndoStack[Any] = history if history is not None else UndoStack()
         self.saved = dict(saved or {})  # a session's values for the controls, taken on mount
         self.shown_settings: Any = None  # the settings of the numbers on the panes
         self.saved_refused: list[str] = []
@@ -215,6 +217,7 @@ class LabScreen(Screen):
             left = self.app.left_labs.setdefault(lab_of_module(type(self).__module__), {})
             if not {"run", "record"} & left.keys():
                 left["saved"] = self.session_settings()
+                left["history"] = self.history
         self.app.tutor.host_gone(self)  # a lesson running here closes, and says so
 
     def on_mount(self) -> None:
