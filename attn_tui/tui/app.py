@@ -666,6 +666,23 @@ class AttnApp(App[int]):
         own = bindings.HELP_TITLES.get(name, f"{name.capitalize()} lab")
         return own if own in titles else "In any lab"
 
+    def _save_screenshot(self) -> None:
+        from pathlib import Path
+
+        from platformdirs import user_downloads_path
+
+        from attn_tui.core.files import os_reason
+
+        downloads = user_downloads_path()
+        folder = downloads if downloads.is_dir() else Path.cwd()
+        try:
+            saved = self.save_screenshot(path=str(folder))
+        except OSError as exc:
+            self.notify(f"Not saved in {folder}: {os_reason(exc, True)}.", title="Screenshot",
+                        severity="error", markup=False)
+            return
+        self.notify(f"Saved the screen as {saved}", title="Screenshot", markup=False)
+
     def workbench(self) -> WorkbenchScreen | None:
         for screen in reversed(self.screen_stack):
             if isinstance(screen, WorkbenchScreen):
@@ -682,6 +699,13 @@ class AttnApp(App[int]):
             elif command.callback == self.action_hide_help_panel:
                 command = command._replace(title="Keys panel: hide",
                                            help="Close the panel of keys at the right")
+            elif command.title == "Screenshot" and not self.is_web:
+                # Textual's saves to ~/Downloads, which a server seldom has: "Failed to save
+                # screenshot", and no word of where or why
+                command = command._replace(
+                    help="Save the screen as an SVG picture (in Downloads, else the folder "
+                         "attn-tui started in)",
+                    callback=lambda: self.set_timer(0.1, self._save_screenshot))
             yield command
         # the palette reads help as markup, where "a [CLS] sink" lost its [CLS] (Textual's
         # markup.escape leaves capitals alone)

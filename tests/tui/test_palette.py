@@ -334,3 +334,23 @@ async def test_a_lesson_command_by_name_is_no_key_typed_into_a_value_being_typed
         assert app.tutor.index == 3 and bar.editing != "128n"
         # step 4 has neither question nor task: the lab's c is its own there
         assert "(c)" in commands_of(app)["Controls"]
+
+
+async def test_the_screenshot_command_saves_where_it_can_and_says_where(tmp_path, monkeypatch):
+    # Textual's saved to ~/Downloads, missing on a server: "Failed to save screenshot"
+    import platformdirs
+
+    from attn_tui.tui.textual_compat import notifications
+
+    monkeypatch.setattr(platformdirs, "user_downloads_path", lambda: tmp_path / "no-such")
+    monkeypatch.chdir(tmp_path)
+    async with make_app().run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        [command] = [c for c in pilot.app.get_system_commands(pilot.app.screen)
+                     if c.title == "Screenshot"]
+        command.callback()
+        await pilot.pause(0.3)
+        [saved] = list(tmp_path.glob("*.svg"))
+        assert "α" in saved.read_text()
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert f"Saved the screen as {saved}" in said
