@@ -1147,3 +1147,16 @@ async def test_escape_leaves_the_dimensions_bar_and_a_smaller_t_says_what_it_rem
         await pilot.pause()
         said = [str(n.message) for n in notifications(pilot.app)]
         assert said[-1] == "Removed tokens 2 to 3 (T 3 → 1); u undoes."
+
+
+async def test_a_new_seed_says_what_it_is_for():
+    # p random, then the bar's seed ↑: the bar said seed 1 and nothing else changed or said why
+    async with make_app(preset="random").run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        before = bench(pilot.app).workspace
+        await pilot.press("D", "right", "right", "right", "up")
+        await pilot.pause()
+        ws = bench(pilot.app).workspace
+        assert ws.seed == before.seed + 1 and ws.q == before.q
+        said = [str(n.message) for n in notifications(pilot.app)]
+        assert said[-1].startswith(f"Seed {ws.seed}: r fills Q, K and V from it")

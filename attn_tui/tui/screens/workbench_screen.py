@@ -520,7 +520,9 @@ class WorkbenchScreen(Screen):
     def _resize(self, key: str, value: int) -> None:
         ws = self.workspace
         if key == "seed":
-            self.apply(replace(ws, seed=value))
+            # nothing on the panes changes with it: said, or the bar's new seed looked ignored
+            self.apply(replace(ws, seed=value), note=f"Seed {value}: r fills Q, K and V from "
+                       "it, and cells a larger T, d_k or d_v adds take their values from it.")
             return
         new = state.resize(ws, **{"t" if key == "T" else key: value})
         self.apply(new, note=_removed(ws, new))
