@@ -55,6 +55,8 @@ def sections() -> list[tuple[str, list[tuple[str, str]]]]:
             ("click", "a cell: the cursor goes there (a row's label: that row)")] + [
         r for r in grid if r[0] not in ("↑ k", "↓ j", "← h", "→ l")]
     editor = rows(bindings.EDITOR) + [("0-9 - .", "start typing a new value"),
+                                      ("Backspace Delete", "open the cell empty, to type its "
+                                       "new value (Esc keeps the old)"),
                                       ("double click", "open the cell to type a new value"),
                                       ("paste", "several numbers (rows on lines) fill the "
                                        "cells from the cursor; one number is typed in")]

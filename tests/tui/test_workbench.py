@@ -1160,3 +1160,18 @@ async def test_a_new_seed_says_what_it_is_for():
         assert ws.seed == before.seed + 1 and ws.q == before.q
         said = [str(n.message) for n in notifications(pilot.app)]
         assert said[-1].startswith(f"Seed {ws.seed}: r fills Q, K and V from it")
+
+
+async def test_backspace_on_a_cell_opens_it_empty_and_escape_keeps_the_old_value():
+    # Backspace and Delete on a cell not open did nothing and said nothing
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        editor = bench(pilot.app).query_one("#editor-q", MatrixEditor)
+        for key in ("backspace", "delete"):
+            await pilot.press(key)
+            assert editor.editing == (0, 0) and editor.buffer.text == ""
+            await pilot.press("escape")
+            assert editor.editing is None and bench(pilot.app).workspace.q[0][0] == 0.1
+        await pilot.press("backspace", "7", "enter")
+        await pilot.pause()
+        assert bench(pilot.app).workspace.q[0][0] == 7.0

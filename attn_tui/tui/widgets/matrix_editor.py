@@ -309,6 +309,10 @@ class MatrixEditor(KeysInOrder, Vertical, can_focus=False):
                 self._swallow(event)
                 self.begin_edit(None)
                 return True
+            if event.key in ("backspace", "delete"):  # as in a spreadsheet: the cell opened
+                self._swallow(event)  # empty, to type its new value (Escape keeps the old)
+                self.begin_edit("")
+                return True
             return False
         key, buf = event.key, self.buffer
         if key == "enter":
