@@ -215,7 +215,9 @@ class ScalingLabScreen(LabScreen):
             f" · temperature {s.temperature:g}" if s.temperature != 1 else "")
         self._put("#caption",
                   f"sd of q·k: the spread of one query's {s.keys} scores, averaged over the "
-                  f"trials (it grows as √d_k). H: entropy of α in bits, at most log₂ {s.keys} "
+                  "trials. It follows the query's length |q|, which grows as √d_k, but at "
+                  "d_k = 1 averages only 0.8: the first rows grow faster than √d_k. "
+                  f"H: entropy of α in bits, at most log₂ {s.keys} "
                   f"= {num(r.max_entropy)} (all keys equal). max α: the largest weight; 1 means "
                   "one key takes everything.")
 
