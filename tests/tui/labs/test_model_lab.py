@@ -221,3 +221,16 @@ async def test_one_layer_is_not_called_1_layers() -> None:
         assert "1 layer" in _params(pilot.app).row_labels
         caption = str(pilot.app.screen.query_one("#cost-caption").render())
         assert "every head of the one layer." in caption and "1 layers" not in caption
+
+
+async def test_a_cost_column_is_all_in_full_or_all_in_e_notation() -> None:
+    # n = 65536: "68,719,476,736" sat above "1.100e+12" in one column (the tokens are
+    # written as n is everywhere, 262144, as lengths and widths are)
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await run_action(pilot, "set_tokens(65536)")
+        c = _costs(pilot.app)
+        for col in (0, 2):
+            cells = c.column(col)
+            assert all("e+" in x for x in cells) or not any("e+" in x for x in cells), cells
+        assert c.column(0)[0] == f"{16384 ** 2:.3e}"

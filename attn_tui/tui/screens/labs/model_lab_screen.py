@@ -62,6 +62,15 @@ def big(n: int | float, width: int = 15) -> str:
     return text if len(text) <= width else f"{n:.3e}"
 
 
+def _one_form(values: list[int | float]) -> list[str]:
+    """A column's numbers all in full, or all in e-notation once one is too long for it:
+    "68,719,476,736" over "1.100e+12" read as the smaller of the two."""
+    texts = [big(v) for v in values]
+    if any("e" in t for t in texts):
+        return [f"{v:.3e}" for v in values]
+    return texts
+
+
 class ModelLabScreen(LabScreen):
     FIELDS = FIELDS
     BINDINGS = bindings.LABS["model"]
@@ -171,10 +180,11 @@ class ModelLabScreen(LabScreen):
 
     def _show_costs(self, c: ParamCount, n: int) -> None:
         lengths = [int(n * f) for f in LENGTH_STEPS if n * f >= 1 and float(n * f).is_integer()]
-        cells = []
-        for t in lengths:
-            cost, ratio = sequence_cost(t, reference=n)
-            cells.append((big(cost), f"{ratio:.2f}×", big(cost * c.h * c.L)))
+        costs = [sequence_cost(t, reference=n) for t in lengths]
+        per_head = _one_form([cost for cost, _ in costs])
+        all_heads = _one_form([cost * c.h * c.L for cost, _ in costs])
+        cells = [(per_head[i], f"{ratio:.2f}×", all_heads[i])
+                 for i, (_, ratio) in enumerate(costs)]
         self.query_one("#cost-table", TextTable).show(
             [str(t) for t in lengths], ("n² per head", f"vs n = {n}", "n² h L"), cells,
             row_styles={lengths.index(n): "total"} if n in lengths else None,
