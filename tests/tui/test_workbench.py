@@ -712,7 +712,7 @@ async def test_enter_a_value_enter_typed_in_one_burst_leaves_no_edit_open():
         assert editor.editing is None
 
 
-@pytest.mark.parametrize("second", ["b", "set_backend('numpy')"])
+@pytest.mark.parametrize("second", ["b", "set_backend('numpy')", "u"])
 async def test_b_again_while_torch_loads_stays_on_numpy(second):
     # b, then b 0.3 s later (torch still loading): it ended on torch, with one undo entry;
     # so did the palette's Backend: numpy
@@ -734,8 +734,8 @@ async def test_b_again_while_torch_loads_stays_on_numpy(second):
         async with make_app().run_test(size=(80, 24)) as pilot:
             await pilot.press("b")
             await pilot.pause()
-            if second == "b":
-                await pilot.press("b")
+            if second in ("b", "u"):  # u said "Nothing to undo.", and torch landed after
+                await pilot.press(second)
             else:
                 await bench(pilot.app).run_action(second)
             await pilot.pause()
@@ -743,9 +743,11 @@ async def test_b_again_while_torch_loads_stays_on_numpy(second):
             await pilot.app.workers.wait_for_complete()
             await pilot.pause()
             assert bench(pilot.app).workspace.backend == "numpy"
+            said = [str(n.message) for n in notifications(pilot.app)]
             if second == "b":
-                said = [str(n.message) for n in notifications(pilot.app)]
                 assert any("Staying on numpy" in m for m in said)
+            if second == "u":
+                assert "Undid: the switch to torch, still loading." in said
     finally:
         backend_module.namespace = real
 

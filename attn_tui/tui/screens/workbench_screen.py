@@ -707,6 +707,10 @@ class WorkbenchScreen(Screen):
     def action_undo(self) -> None:
         if self.held():
             return
+        if self._loading_torch():  # b's switch, still on its way, is the last change
+            self.workers.cancel_group(self, "backend")
+            say_put_back(self.app, True, "the switch to torch, still loading")
+            return
         # an entry the panes have come back to since (a query picked again, a step's own
         # set-up) would undo nothing: "Undid: nothing seen"
         while (len(self._undo) > self._undo_floor and self._undo[-1][0] == self.workspace
