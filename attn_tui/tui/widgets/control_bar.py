@@ -365,6 +365,17 @@ class ControlBar(KeysInOrder, Widget, can_focus=True):
                 return True
             if event.key == "minus" and f.kind not in ("bool", "choice"):
                 self._minus_on = self.field  # the screen's key runs: a step down, or its −1
+            if (f.kind in ("bool", "choice") and event.character is not None
+                    and event.character.isdigit()
+                    and event.key not in self.screen.active_bindings):
+                # a digit on a named choice did nothing, silently
+                event.stop()
+                event.prevent_default()
+                names = ("on, off" if f.kind == "bool"
+                         else ", ".join(f.text(c) for c in f.choices))
+                self.post_message(self.Rejected(
+                    self, f.key, f"{f.label} takes one of {names}: ↑↓ steps through them"))
+                return True
             return False
         if not event.is_printable and event.key not in TYPING_KEYS:
             # Tab, ctrl+s, F1 … keep their meaning: the workbench takes the typed value first

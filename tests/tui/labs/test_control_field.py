@@ -283,6 +283,22 @@ async def test_a_value_typed_long_enough_to_wrap_the_bar_keeps_the_hint_below_it
         assert screen.query_one(ControlBar).size.height == 2
 
 
+async def test_a_digit_on_a_named_choice_says_what_the_field_takes():
+    # 3 on preset ‹chapter› did nothing, and said nothing
+    from attn_tui.tui.widgets.control_bar import ControlBar
+
+    async with lab_app("model").run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.query_one(ControlBar).focus()
+        before = screen.settings
+        await pilot.press("3")
+        await settle(pilot)
+        assert screen.settings == before
+        assert screen.message.startswith("preset takes one of chapter, "), screen.message
+        assert screen.message.endswith(": ↑↓ steps through them.")
+
+
 async def _on_the_seed(pilot):
     """The scaling lab settled, its bar on the seed field: (screen, bar)."""
     from attn_tui.tui.widgets.control_bar import ControlBar
