@@ -856,26 +856,21 @@ class LessonRunner:
     def refuses_hand_over(self, host: object) -> str | None:
         """Why ``host`` may not hand a head to the workbench (w) now: a question (or a step)
         keeps numbers back there, which the workbench would show. None: it may."""
-        if self.lesson is None or self.host is not host or not self._kept_back:
-            return None
-        q = self._step().question
-        if q is not None and self.chosen is None:
-            return (f"{_answer_first(q)}: the workbench would show "
-                    "the numbers this question keeps back.")
-        return ("The workbench would show the numbers this step keeps back: w works once "
-                "they are on screen.")
+        return self._keeps_back(host, "the workbench would show", "w works")
 
     def refuses_export(self, host: object) -> str | None:
         """Why ``host``'s tables may not be exported or copied now: the file would hold the
         numbers its question (or a later one) keeps back. None: they may."""
+        return self._keeps_back(host, "an export or a copy now would hold", "e and c work")
+
+    def _keeps_back(self, host: object, would: str, works: str) -> str | None:
         if self.lesson is None or self.host is not host or not self._kept_back:
             return None
         q = self._step().question
         if q is not None and self.chosen is None:
-            return (f"{_answer_first(q)}: an export or a copy now would hold the numbers this "
-                    "question keeps back.")
-        return ("An export or a copy now would hold the numbers this step keeps back: e and "
-                "c work once they are on screen.")
+            return f"{_answer_first(q)}: {would} the numbers this question keeps back."
+        return (f"{would[:1].upper()}{would[1:]} the numbers this step keeps back: {works} "
+                "once they are on screen.")
 
     def answer_first(self, host: object, then: str) -> str | None:
         """"Answer first (a, b or c): ``then``" while ``host``'s question waits; else None."""
