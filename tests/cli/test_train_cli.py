@@ -322,6 +322,24 @@ def test_a_run_stopped_between_checks_keeps_its_own_step_s_alpha_and_accuracy(
     assert r.steps_done == 13 and r.eval_steps[-1] == 13 and r.frame_steps[-1] == 13
 
 
+def _signal_once_a_batch_is_drawn(monkeypatch, k: int, signum: int) -> None:
+    """The process gets ``signum`` just after the previous-token run's k-th training batch is
+    drawn: in the middle of step k."""
+    from attn_tui.train import default_config, tasks
+
+    batch, drawn = tasks.batch, []
+
+    def draw_then_signal(task, n, gen, **kwargs):
+        out = batch(task, n, gen, **kwargs)
+        if n == default_config("previous").batch and not kwargs.get("held_out"):
+            drawn.append(n)
+            if len(drawn) == k:
+                os.kill(os.getpid(), signum)
+        return out
+
+    monkeypatch.setattr(tasks, "batch", draw_then_signal)
+
+
 def test_ctrl_c_lets_the_step_under_way_finish_and_the_file_trains_on_exactly(
         capsys, monkeypatch, tmp_path) -> None:
     """ctrl+c landed after a step had drawn its batch and before AdamW moved: the file's
@@ -333,17 +351,9 @@ def test_ctrl_c_lets_the_step_under_way_finish_and_the_file_trains_on_exactly(
     from attn_tui.train.runfile import load
     from attn_tui.train.trainer import Run
 
-    batch, drawn = tasks.batch, []
-
-    def draw_then_ctrl_c(task, n, gen, **kwargs):
-        out = batch(task, n, gen, **kwargs)
-        if n == default_config("previous").batch and not kwargs.get("held_out"):
-            drawn.append(n)
-            if len(drawn) == 14:  # step 14's batch, drawn: the step is under way
-                os.kill(os.getpid(), signal.SIGINT)
-        return out
-
-    monkeypatch.setattr(tasks, "batch", draw_then_ctrl_c)
+    batch = tasks.batch
+    # step 14's batch, drawn: the step is under way
+    _signal_once_a_batch_is_drawn(monkeypatch, 14, signal.SIGINT)
     saved = tmp_path / "r.npz"
     assert main(["train", "--task", "previous", "--steps", "60", "--save", str(saved)]) == 130
     assert "stopped at step 14" in capsys.readouterr().out
@@ -365,20 +375,9 @@ def test_kill_timeout_or_a_closed_terminal_keeps_the_run_as_ctrl_c_does(
     pytest.importorskip("torch")
     import signal
 
-    from attn_tui.train import default_config, tasks
     from attn_tui.train.runfile import load
 
-    batch, drawn = tasks.batch, []
-
-    def draw_then_signal(task, n, gen, **kwargs):
-        out = batch(task, n, gen, **kwargs)
-        if n == default_config("previous").batch and not kwargs.get("held_out"):
-            drawn.append(n)
-            if len(drawn) == 9:
-                os.kill(os.getpid(), getattr(signal, name))
-        return out
-
-    monkeypatch.setattr(tasks, "batch", draw_then_signal)
+    _signal_once_a_batch_is_drawn(monkeypatch, 9, getattr(signal, name))
     before = signal.getsignal(getattr(signal, name))
     saved = tmp_path / "r.npz"
     assert main(["train", "--task", "previous", "--steps", "60", "--save", str(saved)]) == status
